@@ -1,0 +1,1 @@
+"""The Reflex application: pages, layout, API routes."""

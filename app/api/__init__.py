@@ -1,0 +1,16 @@
+"""HTTP routes mounted next to Reflex's backend through `api_transformer`."""
+
+from starlette.applications import Starlette
+from starlette.routing import Route
+
+from app import routes
+from app.api.auth import login, logout
+from app.api.health import health
+
+api = Starlette(
+    routes=[
+        Route(routes.API_LOGIN, login, methods=["POST"]),
+        Route(routes.API_LOGOUT, logout, methods=["POST"]),
+        Route(routes.API_HEALTH, health, methods=["GET"]),
+    ]
+)

@@ -1,0 +1,85 @@
+"""Login and logout over HTTP, so the session token lives only in an HttpOnly cookie."""
+
+import json
+import logging
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+
+from core.db import session_scope
+from core.settings import get_settings
+from services import accounts, sessions
+from services.errors import ServiceError
+
+log = logging.getLogger(__name__)
+GENERIC_ERROR = "Erro ao fazer login. Tente novamente."
+
+
+def _same_origin(request: Request) -> bool:
+    """Refuse cross-site posts: an Origin header, when sent, must be our own."""
+    origin = request.headers.get("origin")
+    if not origin:
+        return True
+    settings = get_settings()
+    own = f"{request.url.scheme}://{request.url.netloc}"
+    return origin in {own, settings.site_url.rstrip("/")}
+
+
+def _client_address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+async def login(request: Request) -> JSONResponse:
+    """POST /api/auth/login: check credentials and set the session cookie.
+
+    Answers {"ok": true, "redirect": url} or {"ok": false, "message": ..., "errors": {...}}.
+    """
+    if not _same_origin(request):
+        return JSONResponse({"ok": False, "message": GENERIC_ERROR}, status_code=403)
+    try:
+        data = json.loads(await request.body() or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        data = {}
+    address = _client_address(request)
+
+    def _do() -> accounts.LoginResult:
+        with session_scope() as db:
+            return accounts.login(db, data if isinstance(data, dict) else {}, address)
+
+    try:
+        result = await run_in_threadpool(_do)
+    except ServiceError as exc:
+        return JSONResponse({"ok": False, "message": exc.message, "errors": exc.field_errors}, status_code=400)
+    except Exception:
+        log.exception("login failed")
+        return JSONResponse({"ok": False, "message": GENERIC_ERROR}, status_code=500)
+    response = JSONResponse({"ok": True, "redirect": result.redirect_to})
+    settings = get_settings()
+    response.set_cookie(
+        settings.session_cookie_name,
+        result.token,
+        max_age=result.max_age,
+        httponly=True,
+        secure=settings.is_production,
+        samesite="lax",
+        path="/",
+    )
+    return response
+
+
+async def logout(request: Request) -> JSONResponse:
+    """POST /api/auth/logout: revoke the server session (if any) and delete the cookie."""
+    if not _same_origin(request):
+        return JSONResponse({"ok": False}, status_code=403)
+    settings = get_settings()
+    token = request.cookies.get(settings.session_cookie_name)
+
+    def _do() -> None:
+        with session_scope() as db:
+            sessions.revoke(db, token)
+
+    await run_in_threadpool(_do)
+    response = JSONResponse({"ok": True})
+    response.delete_cookie(settings.session_cookie_name, path="/")
+    return response

@@ -1,0 +1,27 @@
+"""The Reflex app: theme, HTTP API routes and every page."""
+
+import reflex as rx
+
+import models  # noqa: F401  (registers the tables)
+from app.api import api
+from app.pages import home, login, recovery, register  # noqa: F401  (pages register on import)
+from app.pages.not_found import NOT_FOUND_ON_LOAD, not_found_page
+from core.settings import get_settings
+
+if get_settings().dev_mailbox_enabled:
+    from app.pages import mailbox  # noqa: F401
+
+app = rx.App(
+    html_lang="pt-BR",
+    stylesheets=["/styles.css"],
+    api_transformer=api,
+    head_components=[
+        rx.el.meta(name="viewport", content="width=device-width, initial-scale=1, maximum-scale=1"),
+    ],
+)
+app.add_page(
+    not_found_page,
+    route="404",
+    title=f"Página não encontrada | {get_settings().product_name}",
+    on_load=NOT_FOUND_ON_LOAD,
+)

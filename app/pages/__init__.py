@@ -1,0 +1,1 @@
+"""One module per route group; importing a module registers its pages."""

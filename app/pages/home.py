@@ -1,0 +1,197 @@
+"""/: hero, category pills, features, categories, how it works, testimonials, call to action."""
+
+import reflex as rx
+
+from app import routes
+from app.layout import public_page
+from core.catalog import CATEGORIES
+from core.settings import get_settings
+from states.shell import ShellState
+
+CATEGORY_ICONS = {
+    "hotel": "hotel",
+    "gastronomia": "chef-hat",
+    "restaurante": "utensils",
+    "eventos": "party-popper",
+    "musica": "music",
+    "fotografia": "camera",
+    "design": "palette",
+    "outros": "layout-grid",
+}
+
+PILLS = [("Hotelaria", "hotel"), ("Gastronomia", "gastronomia"), ("Restaurante", "restaurante"), ("Eventos", "eventos")]
+
+FEATURES = [
+    ("badge-check", "Perfis verificados", "Profissionais e empresas com cadastro confirmado."),
+    ("search", "Busca avançada", "Encontre vagas por cidade, categoria e palavra-chave."),
+    ("messages-square", "Chat integrado", "Converse e combine os detalhes sem sair da plataforma."),
+    ("star", "Sistema de avaliações", "Avaliações mútuas ao fim de cada trabalho."),
+    ("shield-check", "Pagamentos seguros", "Assinaturas e pagamentos processados com segurança."),
+    ("calendar-check", "Gestão de disponibilidade", "Freelancers escolhem quando e onde querem trabalhar."),
+]
+
+STEPS = [
+    ("Cadastre-se", "Crie sua conta como empresa ou freelancer."),
+    ("Publique ou busque", "Empresas publicam vagas e freelancers buscam oportunidades."),
+    ("Candidate-se", "Freelancers enviam propostas personalizadas e as empresas avaliam."),
+    ("Trabalhe", "Comunicação direta, check-in geolocalizado e pagamentos seguros."),
+]
+
+
+def category_card(slug: str, label: str) -> rx.Component:
+    """A link card to a category page."""
+    return rx.link(
+        rx.card(
+            rx.vstack(
+                rx.icon(CATEGORY_ICONS[slug], size=28, color=rx.color("accent", 9)),
+                rx.text(label, weight="medium"),
+                align="center",
+                spacing="2",
+            ),
+            width="100%",
+        ),
+        href=routes.category(slug),
+        underline="none",
+        color=rx.color("gray", 12),
+    )
+
+
+def hero() -> rx.Component:
+    """Headline, search by address and category pills."""
+    return rx.vstack(
+        rx.heading(
+            "Encontre profissionais para hotelaria, gastronomia e eventos", as_="h1", size="9", text_align="center"
+        ),
+        rx.text(
+            "Empresas publicam vagas temporárias e freelancers qualificados se candidatam em minutos.",
+            size="5",
+            color=rx.color("gray", 11),
+            text_align="center",
+        ),
+        rx.form(
+            rx.hstack(
+                rx.input(
+                    id="hero-search",
+                    name="search",
+                    placeholder="Digite um cargo, cidade ou endereço",
+                    aria_label="Buscar vagas por cargo, cidade ou endereço",
+                    size="3",
+                    width="100%",
+                ),
+                rx.button("Buscar", type="submit", size="3"),
+                width="100%",
+            ),
+            on_submit=ShellState.search,
+            reset_on_submit=False,
+            width="100%",
+            max_width="600px",
+        ),
+        rx.flex(
+            *[
+                rx.link(rx.badge(label, size="3", variant="soft", radius="full"), href=routes.category(slug))
+                for label, slug in PILLS
+            ],
+            rx.link(rx.badge("Ver mais", size="3", variant="outline", radius="full"), href=routes.CATEGORIES),
+            wrap="wrap",
+            spacing="2",
+            justify="center",
+        ),
+        rx.hstack(
+            rx.text(rx.el.strong("5.000+"), " freelancers verificados"),
+            rx.text(rx.el.strong("2.000+"), " vagas publicadas"),
+            spacing="6",
+            color=rx.color("gray", 11),
+        ),
+        align="center",
+        spacing="5",
+        padding_y="3rem",
+    )
+
+
+def section(title: str, *children: rx.Component) -> rx.Component:
+    """A titled home section."""
+    return rx.vstack(rx.heading(title, as_="h2", size="7"), *children, spacing="4", padding_y="2rem", width="100%")
+
+
+@public_page(routes.HOME, "Freelancers para hotelaria, gastronomia e eventos")
+def home_page() -> rx.Component:
+    """The landing page."""
+    name = get_settings().product_name
+    return rx.vstack(
+        hero(),
+        section(
+            f"Por que usar o {name}?",
+            rx.grid(
+                *[
+                    rx.card(
+                        rx.vstack(
+                            rx.icon(icon, color=rx.color("accent", 9)),
+                            rx.heading(t, as_="h3", size="4"),
+                            rx.text(d, color=rx.color("gray", 11)),
+                        )
+                    )
+                    for icon, t, d in FEATURES
+                ],
+                columns=rx.breakpoints(initial="1", sm="2", md="3"),
+                spacing="4",
+                width="100%",
+            ),
+        ),
+        section(
+            "Categorias",
+            rx.grid(
+                *[category_card(slug, label) for slug, label in CATEGORIES.items()],
+                columns=rx.breakpoints(initial="2", md="4"),
+                spacing="4",
+                width="100%",
+            ),
+        ),
+        section(
+            "Como funciona",
+            rx.grid(
+                *[
+                    rx.card(
+                        rx.vstack(
+                            rx.badge(f"{i}", size="2", radius="full"),
+                            rx.heading(t, as_="h3", size="4"),
+                            rx.text(d, color=rx.color("gray", 11)),
+                        )
+                    )
+                    for i, (t, d) in enumerate(STEPS, start=1)
+                ],
+                columns=rx.breakpoints(initial="1", sm="2", md="4"),
+                spacing="4",
+                width="100%",
+            ),
+        ),
+        section(
+            "Depoimentos",
+            rx.card(
+                rx.text(
+                    "Em breve, depoimentos de empresas e freelancers que já usam a plataforma.",
+                    color=rx.color("gray", 11),
+                ),
+                width="100%",
+            ),
+        ),
+        rx.card(
+            rx.vstack(
+                rx.heading("Pronto para começar?", as_="h2", size="7"),
+                rx.text("Cadastre-se gratuitamente e encontre a vaga ou o profissional ideal."),
+                rx.flex(
+                    rx.link(rx.button("Sou empresa", size="3"), href=routes.register("client")),
+                    rx.link(
+                        rx.button("Sou freelancer", size="3", variant="outline"), href=routes.register("freelancer")
+                    ),
+                    spacing="3",
+                    wrap="wrap",
+                ),
+                align="center",
+                spacing="3",
+            ),
+            width="100%",
+            size="4",
+        ),
+        width="100%",
+        spacing="4",
+    )

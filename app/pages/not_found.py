@@ -1,0 +1,27 @@
+"""The page for any unknown path."""
+
+import reflex as rx
+
+from app import routes
+from components.shell import shell
+from states.auth import AuthState
+
+
+def not_found_page() -> rx.Component:
+    """Not-found page with a link home."""
+    return shell(
+        rx.center(
+            rx.vstack(
+                rx.heading("404", as_="p", size="9", color=rx.color("accent", 9)),
+                rx.heading("Página não encontrada", as_="h1", size="7"),
+                rx.text("A página que você procura não existe ou foi movida."),
+                rx.link(rx.button("Voltar para o início"), href=routes.HOME),
+                align="center",
+                spacing="3",
+            ),
+            padding_y="4rem",
+        )
+    )
+
+
+NOT_FOUND_ON_LOAD = [AuthState.load_session]

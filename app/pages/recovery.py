@@ -1,0 +1,248 @@
+"""/forgot-password, /reset-password and /confirm-email: the e-mailed, single-use links."""
+
+import reflex as rx
+
+from app import routes
+from app.layout import public_page
+from components.forms import submit_button, text_field
+from components.ui import auth_card
+from core.db import session_scope
+from services import accounts
+from services.errors import ServiceError
+from states.auth import flash_then_go
+
+RECOVERY_SENT = (
+    "Se houver uma conta com este email, você receberá um link para redefinir sua senha. O link é válido por 1 hora."
+)
+
+
+class ForgotPasswordState(rx.State):
+    """Password recovery: idle, then a success state (the same whether the e-mail exists or not)."""
+
+    submitting: bool = False
+    sent: bool = False
+    email_error: str = ""
+
+    @rx.event
+    def reset_form(self):
+        """Back to the idle form ('tentar novamente')."""
+        self.sent = False
+        self.submitting = False
+        self.email_error = ""
+
+    @rx.event
+    async def submit(self, form_data: dict):
+        """Send a reset link if the account exists."""
+        if self.submitting:
+            return
+        self.submitting = True
+        self.email_error = ""
+        yield
+
+        def _do() -> None:
+            with session_scope() as db:
+                accounts.request_password_reset(db, form_data if isinstance(form_data, dict) else {})
+
+        try:
+            await rx.run_in_thread(_do)
+        except ServiceError as exc:
+            self.submitting = False
+            self.email_error = exc.field_errors.get("email", "")
+            if not self.email_error:
+                yield rx.toast.error("Erro ao enviar email", description=exc.message)
+            return
+        except Exception:
+            self.submitting = False
+            yield rx.toast.error("Erro ao enviar email")
+            return
+        self.submitting = False
+        self.sent = True
+        yield rx.toast.success("Email enviado com sucesso!")
+
+
+@public_page(routes.FORGOT_PASSWORD, "Recuperar senha", on_load=[ForgotPasswordState.reset_form])
+def forgot_password_page() -> rx.Component:
+    """Email form, then a success state with a link to try again."""
+    return auth_card(
+        "Recuperar senha",
+        "Informe o email da sua conta para receber um link de redefinição.",
+        rx.cond(
+            ForgotPasswordState.sent,
+            rx.vstack(
+                rx.callout(RECOVERY_SENT, icon="mail-check", color_scheme="green", width="100%"),
+                rx.button("Tentar novamente", variant="soft", on_click=ForgotPasswordState.reset_form),
+                rx.link("Voltar para o login", href=routes.LOGIN, size="2"),
+                spacing="3",
+                width="100%",
+            ),
+            rx.form(
+                rx.vstack(
+                    text_field(
+                        "Email",
+                        "email",
+                        ForgotPasswordState.email_error,
+                        type="email",
+                        placeholder="seu@email.com",
+                        field_id="forgot-email",
+                        auto_complete="email",
+                    ),
+                    submit_button("Enviar link de recuperação", "Enviando...", ForgotPasswordState.submitting),
+                    rx.link("Voltar para o login", href=routes.LOGIN, size="2"),
+                    spacing="4",
+                    width="100%",
+                ),
+                on_submit=ForgotPasswordState.submit,
+                reset_on_submit=False,
+                no_validate=True,
+            ),
+        ),
+    )
+
+
+class ResetPasswordState(rx.State):
+    """Choosing a new password through a reset link."""
+
+    link_valid: bool = True
+    checked: bool = False
+    submitting: bool = False
+    password_error: str = ""
+    confirm_error: str = ""
+    _token: str = ""
+
+    @rx.event
+    def load(self):
+        """Check the link's token before showing the form."""
+        token = self.router.url.query_parameters.get("token", "")
+        self._token = token if isinstance(token, str) else ""
+        with session_scope() as db:
+            self.link_valid = accounts.reset_token_is_valid(db, self._token)
+        self.checked = True
+        self.submitting = False
+        self.password_error = ""
+        self.confirm_error = ""
+
+    @rx.event
+    async def submit(self, form_data: dict):
+        """Set the new password, end every session of the account and go to /login."""
+        if self.submitting:
+            return
+        self.submitting = True
+        self.password_error = ""
+        self.confirm_error = ""
+        yield
+        token = self._token
+
+        def _do() -> None:
+            with session_scope() as db:
+                accounts.reset_password(db, token, form_data if isinstance(form_data, dict) else {})
+
+        try:
+            await rx.run_in_thread(_do)
+        except ServiceError as exc:
+            self.submitting = False
+            self.password_error = exc.field_errors.get("password", "")
+            self.confirm_error = exc.field_errors.get("confirmPassword", "")
+            if not exc.field_errors:
+                self.link_valid = False
+            return
+        except Exception:
+            self.submitting = False
+            yield rx.toast.error("Erro ao redefinir senha", description="Tente novamente.")
+            return
+        yield rx.call_script(flash_then_go("Senha redefinida! Entre com a nova senha.", routes.LOGIN))
+
+
+@public_page(routes.RESET_PASSWORD, "Nova senha", on_load=[ResetPasswordState.load])
+def reset_password_page() -> rx.Component:
+    """New password form, or the invalid-link notice."""
+    return auth_card(
+        "Criar nova senha",
+        "Escolha uma nova senha para a sua conta.",
+        rx.cond(
+            ResetPasswordState.link_valid,
+            rx.form(
+                rx.vstack(
+                    text_field(
+                        "Nova senha",
+                        "password",
+                        ResetPasswordState.password_error,
+                        type="password",
+                        field_id="reset-password",
+                        auto_complete="new-password",
+                        hint="Mínimo de 8 caracteres, com pelo menos uma letra maiúscula, uma minúscula e um número.",
+                    ),
+                    text_field(
+                        "Confirmar nova senha",
+                        "confirmPassword",
+                        ResetPasswordState.confirm_error,
+                        type="password",
+                        field_id="reset-confirm",
+                        auto_complete="new-password",
+                    ),
+                    submit_button("Redefinir senha", "Salvando...", ResetPasswordState.submitting),
+                    spacing="4",
+                    width="100%",
+                ),
+                on_submit=ResetPasswordState.submit,
+                reset_on_submit=False,
+                no_validate=True,
+            ),
+            rx.vstack(
+                rx.callout(accounts.INVALID_LINK, icon="triangle-alert", color_scheme="red", width="100%"),
+                rx.link("Solicitar novo link", href=routes.FORGOT_PASSWORD),
+                width="100%",
+            ),
+        ),
+    )
+
+
+class ConfirmEmailState(rx.State):
+    """Confirming an e-mail address through its link."""
+
+    status: str = "checking"
+
+    @rx.event
+    def load(self):
+        """Consume the confirmation token."""
+        token = self.router.url.query_parameters.get("token", "")
+        try:
+            with session_scope() as db:
+                accounts.confirm_email(db, token if isinstance(token, str) else "")
+        except ServiceError:
+            self.status = "invalid"
+            return
+        self.status = "confirmed"
+
+
+@public_page(routes.CONFIRM_EMAIL, "Confirmar email", on_load=[ConfirmEmailState.load])
+def confirm_email_page() -> rx.Component:
+    """Result of following a confirmation link."""
+    return auth_card(
+        "Confirmação de email",
+        "",
+        rx.match(
+            ConfirmEmailState.status,
+            (
+                "confirmed",
+                rx.vstack(
+                    rx.callout(
+                        "Email confirmado! Agora você já pode entrar.",
+                        icon="circle-check",
+                        color_scheme="green",
+                        width="100%",
+                    ),
+                    rx.link(rx.button("Entrar"), href=routes.LOGIN),
+                    width="100%",
+                ),
+            ),
+            (
+                "invalid",
+                rx.vstack(
+                    rx.callout(accounts.INVALID_LINK, icon="triangle-alert", color_scheme="red", width="100%"),
+                    rx.link("Voltar ao início", href=routes.HOME),
+                    width="100%",
+                ),
+            ),
+            rx.text("Confirmando seu email..."),
+        ),
+    )

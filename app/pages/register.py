@@ -1,0 +1,275 @@
+"""/register: company and freelancer sign-up, validated on the server (SPEC §5)."""
+
+import reflex as rx
+
+from app import routes
+from app.layout import public_page
+from components.forms import select_field, submit_button, text_area, text_field
+from components.ui import auth_card
+from core.catalog import INDUSTRIES
+from core.db import session_scope
+from services import accounts
+from services.errors import ServiceError
+from states.auth import AuthState
+
+COMPANY_FIELDS = ("name", "email", "password", "confirmPassword", "company", "industry", "location", "description")
+FREELANCER_FIELDS = ("name", "email", "password", "confirmPassword", "profession", "skills", "location", "experience")
+PASSWORD_HINT = "Mínimo de 8 caracteres, com pelo menos uma letra maiúscula, uma minúscula e um número."
+_KINDS = {
+    "client": (
+        accounts.register_company,
+        "Conta empresarial criada com sucesso!",
+        "Ocorreu um erro ao criar a conta empresarial.",
+    ),
+    "freelancer": (
+        accounts.register_freelancer,
+        "Conta de freelancer criada com sucesso!",
+        "Ocorreu um erro ao criar a conta de freelancer.",
+    ),
+}
+
+
+def _blank(fields: tuple[str, ...]) -> dict[str, str]:
+    return dict.fromkeys(fields, "")
+
+
+class RegisterState(rx.State):
+    """Both registration forms; the kind comes from the submitting form, never a role field."""
+
+    tab: str = "client"
+    submitting: bool = False
+    company_errors: dict[str, str] = _blank(COMPANY_FIELDS)
+    freelancer_errors: dict[str, str] = _blank(FREELANCER_FIELDS)
+
+    @rx.event
+    def load(self):
+        """Pick the tab from ?type=client|freelancer (default client)."""
+        kind = self.router.url.query_parameters.get("type", "client")
+        self.tab = kind if kind in _KINDS else "client"
+        self.company_errors = _blank(COMPANY_FIELDS)
+        self.freelancer_errors = _blank(FREELANCER_FIELDS)
+        self.submitting = False
+
+    @rx.event
+    def set_tab(self, value: str):
+        """Switch between the Empresa and Freelancer tabs."""
+        self.tab = value if value in _KINDS else "client"
+
+    @rx.event
+    async def submit_company(self, form_data: dict):
+        """Register a company."""
+        async for event in self._submit("client", form_data):
+            yield event
+
+    @rx.event
+    async def submit_freelancer(self, form_data: dict):
+        """Register a freelancer."""
+        async for event in self._submit("freelancer", form_data):
+            yield event
+
+    async def _submit(self, kind: str, form_data: dict):
+        if self.submitting:
+            return
+        register, success, failure = _KINDS[kind]
+        fields = COMPANY_FIELDS if kind == "client" else FREELANCER_FIELDS
+        self.submitting = True
+        self._set_errors(kind, _blank(fields))
+        yield
+
+        def _do() -> None:
+            with session_scope() as db:
+                register(db, form_data if isinstance(form_data, dict) else {})
+
+        try:
+            await rx.run_in_thread(_do)
+        except ServiceError as exc:
+            self.submitting = False
+            self._set_errors(kind, {**_blank(fields), **{k: v for k, v in exc.field_errors.items() if k in fields}})
+            if not exc.field_errors or set(exc.field_errors) == {"email"}:
+                yield rx.toast.error("Erro no cadastro", description=exc.message)
+            return
+        except Exception:
+            self.submitting = False
+            yield rx.toast.error("Erro no cadastro", description=failure)
+            return
+        self.submitting = False
+        yield rx.toast.success(
+            success, description="Enviamos um link de confirmação para o seu email. Confirme-o para fazer login."
+        )
+        yield rx.redirect(routes.LOGIN)
+
+    def _set_errors(self, kind: str, errors: dict[str, str]) -> None:
+        if kind == "client":
+            self.company_errors = errors
+        else:
+            self.freelancer_errors = errors
+
+
+def _common_fields(prefix: str, errors) -> list[rx.Component]:
+    return [
+        text_field(
+            "Nome completo",
+            "name",
+            errors["name"],
+            field_id=f"{prefix}-name",
+            placeholder="Seu nome",
+            auto_complete="name",
+        ),
+        text_field(
+            "Email",
+            "email",
+            errors["email"],
+            type="email",
+            field_id=f"{prefix}-email",
+            placeholder="seu@email.com",
+            auto_complete="email",
+        ),
+        text_field(
+            "Senha",
+            "password",
+            errors["password"],
+            type="password",
+            field_id=f"{prefix}-password",
+            hint=PASSWORD_HINT,
+            auto_complete="new-password",
+        ),
+        text_field(
+            "Confirmar senha",
+            "confirmPassword",
+            errors["confirmPassword"],
+            type="password",
+            field_id=f"{prefix}-confirm",
+            auto_complete="new-password",
+        ),
+    ]
+
+
+def company_form() -> rx.Component:
+    """Company form, fields in SPEC order."""
+    errors = RegisterState.company_errors
+    return rx.form(
+        rx.vstack(
+            rx.callout(
+                "Cadastre sua empresa para publicar vagas e encontrar profissionais qualificados.",
+                icon="building-2",
+                size="1",
+                width="100%",
+            ),
+            *_common_fields("company", errors),
+            text_field(
+                "Nome da empresa",
+                "company",
+                errors["company"],
+                field_id="company-company",
+                placeholder="Nome da sua empresa",
+                auto_complete="organization",
+            ),
+            select_field(
+                "Setor",
+                "industry",
+                INDUSTRIES,
+                errors["industry"],
+                placeholder="Selecione o setor",
+                field_id="company-industry",
+            ),
+            text_field(
+                "Localização", "location", errors["location"], field_id="company-location", placeholder="São Paulo, SP"
+            ),
+            text_area(
+                "Descrição da empresa (opcional)",
+                "description",
+                errors["description"],
+                field_id="company-description",
+                placeholder="Conte um pouco sobre a sua empresa",
+            ),
+            submit_button("Cadastrar Empresa", "Cadastrando...", RegisterState.submitting),
+            spacing="4",
+            width="100%",
+        ),
+        on_submit=RegisterState.submit_company,
+        reset_on_submit=False,
+        no_validate=True,
+        id="company-form",
+    )
+
+
+def freelancer_form() -> rx.Component:
+    """Freelancer form, fields in SPEC order."""
+    errors = RegisterState.freelancer_errors
+    return rx.form(
+        rx.vstack(
+            rx.callout(
+                "Cadastre-se gratuitamente e candidate-se a vagas em hotelaria, gastronomia e eventos.",
+                icon="user-round",
+                size="1",
+                width="100%",
+            ),
+            *_common_fields("freelancer", errors),
+            text_field(
+                "Profissão",
+                "profession",
+                errors["profession"],
+                field_id="freelancer-profession",
+                placeholder="Ex.: Chef, Garçom, Recepcionista",
+            ),
+            text_field(
+                "Habilidades",
+                "skills",
+                errors["skills"],
+                field_id="freelancer-skills",
+                placeholder="Ex.: Atendimento, Organização, Cozinha italiana",
+                hint="Separe as habilidades por vírgula.",
+            ),
+            text_field(
+                "Localização",
+                "location",
+                errors["location"],
+                field_id="freelancer-location",
+                placeholder="São Paulo, SP",
+            ),
+            text_area(
+                "Experiência (opcional)",
+                "experience",
+                errors["experience"],
+                field_id="freelancer-experience",
+                placeholder="Conte sobre suas experiências anteriores",
+            ),
+            submit_button("Cadastrar como Freelancer", "Cadastrando...", RegisterState.submitting),
+            spacing="4",
+            width="100%",
+        ),
+        on_submit=RegisterState.submit_freelancer,
+        reset_on_submit=False,
+        no_validate=True,
+        id="freelancer-form",
+    )
+
+
+@public_page(routes.REGISTER, "Cadastro", on_load=[RegisterState.load], guard=AuthState.redirect_if_signed_in)
+def register_page() -> rx.Component:
+    """Tabs Empresa and Freelancer with help notes and legal links."""
+    return auth_card(
+        "Criar conta",
+        "Escolha o tipo de conta e preencha seus dados.",
+        rx.tabs.root(
+            rx.tabs.list(
+                rx.tabs.trigger("Empresa", value="client"),
+                rx.tabs.trigger("Freelancer", value="freelancer"),
+            ),
+            rx.tabs.content(rx.box(company_form(), padding_top="1rem"), value="client"),
+            rx.tabs.content(rx.box(freelancer_form(), padding_top="1rem"), value="freelancer"),
+            value=RegisterState.tab,
+            on_change=RegisterState.set_tab,
+            width="100%",
+        ),
+        rx.text(
+            "Ao se cadastrar, você concorda com os ",
+            rx.link("Termos de uso", href=routes.TERMS),
+            " e a ",
+            rx.link("Política de privacidade", href=routes.PRIVACY),
+            ".",
+            size="2",
+        ),
+        rx.text("Precisa de ajuda? ", rx.link("Fale com o suporte", href=routes.CONTACT), size="2"),
+        rx.text("Já tem uma conta? ", rx.link("Entrar", href=routes.LOGIN), size="2"),
+    )

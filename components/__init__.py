@@ -1,0 +1,1 @@
+"""Stateless UI functions shared by pages."""

@@ -1,0 +1,1 @@
+"""Cross-cutting infrastructure: settings, database, security, e-mail and formatting."""

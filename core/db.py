@@ -1,0 +1,60 @@
+"""Database engine and sessions."""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import lru_cache
+
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, create_engine
+
+from core.settings import get_settings
+
+
+def make_engine(url: str) -> Engine:
+    """Create an engine for `url` with the pragmas and pool settings the app relies on.
+
+    Args:
+        url: A SQLAlchemy database URL (SQLite or PostgreSQL).
+
+    Returns:
+        The configured engine.
+    """
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_connection, _record) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10)
+
+
+@lru_cache
+def get_engine() -> Engine:
+    """Return the process-wide engine for the configured database."""
+    return make_engine(get_settings().database_url)
+
+
+@contextmanager
+def session_scope(engine: Engine | None = None) -> Iterator[Session]:
+    """Open a session that commits on success and rolls back on any error.
+
+    Args:
+        engine: The engine to use; the configured one when omitted.
+
+    Yields:
+        An open SQLModel session.
+    """
+    with Session(engine or get_engine(), expire_on_commit=False) as session:
+        try:
+            yield session
+            session.commit()
+        except BaseException:
+            session.rollback()
+            raise

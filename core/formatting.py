@@ -1,0 +1,53 @@
+"""pt-BR formatting of money and dates, shown in America/Sao_Paulo."""
+
+from datetime import date, datetime
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+from babel.dates import format_date
+from babel.numbers import format_currency
+
+LOCAL_TZ = ZoneInfo("America/Sao_Paulo")
+
+
+def money(value: Decimal | None) -> str:
+    """Format an amount as Brazilian reais, e.g. 'R$ 25,00'."""
+    if value is None:
+        return ""
+    return format_currency(value, "BRL", locale="pt_BR").replace("\xa0", " ")
+
+
+def hourly_pay(value: Decimal | None) -> str:
+    """Format an hourly rate: 'R$ 25,00/hora', or 'A combinar' when absent."""
+    if value is None:
+        return "A combinar"
+    return f"{money(value)}/hora"
+
+
+def local(value: datetime) -> datetime:
+    """Convert an aware UTC datetime to São Paulo time."""
+    return value.astimezone(LOCAL_TZ)
+
+
+def long_date(value: datetime | date) -> str:
+    """Long pt-BR date, e.g. '22 de novembro de 2026'."""
+    if isinstance(value, datetime):
+        value = local(value).date()
+    return format_date(value, format="long", locale="pt_BR")
+
+
+def short_date(value: datetime | date) -> str:
+    """dd/MM/yyyy."""
+    if isinstance(value, datetime):
+        value = local(value)
+    return value.strftime("%d/%m/%Y")
+
+
+def date_time(value: datetime) -> str:
+    """dd/MM/yyyy HH:mm in São Paulo time (notifications)."""
+    return local(value).strftime("%d/%m/%Y %H:%M")
+
+
+def clock(value: datetime) -> str:
+    """HH:mm in São Paulo time (chat)."""
+    return local(value).strftime("%H:%M")

@@ -1,0 +1,69 @@
+"""Application settings, read from the environment (and an optional `.env` file).
+
+Every configurable value lives here so that the product name, URLs and secrets can be
+changed without touching code.
+"""
+
+from functools import lru_cache
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """All runtime configuration of Turno.
+
+    Attributes:
+        product_name: The name shown to users (working name, rename here only).
+        app_env: development (dev mailbox on), test, or production (secure cookies, no mailbox).
+        site_url: Public origin of the site, used in e-mail links and CORS.
+        database_url: SQLAlchemy URL; SQLite by default, PostgreSQL in production.
+        redis_url: Redis URL for Reflex's state manager and shared throttling (optional).
+    """
+
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", populate_by_name=True)
+
+    product_name: str = "Turno"
+    app_env: Literal["development", "test", "production"] = "development"
+    site_url: str = "http://localhost:3000"
+    database_url: str = "sqlite:///turno.db"
+    redis_url: str | None = Field(default=None, validation_alias="REFLEX_REDIS_URL")
+
+    smtp_host: str | None = None
+    smtp_port: int = 587
+    smtp_user: str | None = None
+    smtp_password: str | None = None
+    smtp_from: str = "Turno <nao-responda@turno.com.br>"
+    smtp_starttls: bool = True
+
+    stripe_secret_key: str | None = None
+    stripe_webhook_secret: str | None = None
+    stripe_price_premium: str | None = None
+    stripe_price_enterprise: str | None = None
+
+    bcrypt_rounds: int = 12
+    session_hours: int = 12
+    remember_days: int = 30
+    session_cookie_name: str = "turno_session"
+    login_max_failures: int = 5
+    login_window_minutes: int = 15
+    login_max_failures_per_address: int = 30
+    confirm_token_hours: int = 48
+    reset_token_minutes: int = 60
+
+    @property
+    def is_production(self) -> bool:
+        """Whether the app runs with production safeguards (secure cookies, no dev mailbox)."""
+        return self.app_env == "production"
+
+    @property
+    def dev_mailbox_enabled(self) -> bool:
+        """Whether outgoing e-mail is kept locally and listed at /dev/mailbox."""
+        return not self.is_production and not self.smtp_host
+
+
+@lru_cache
+def get_settings() -> Settings:
+    """Return the process-wide settings, read once from the environment."""
+    return Settings()

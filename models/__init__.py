@@ -1,0 +1,31 @@
+"""SQLModel tables; importing this package registers every table on SQLModel.metadata."""
+
+from models.auth import AuthSession, EmailToken, LoginAttempt, OutboxEmail, TokenPurpose
+from models.billing import ContactMessage, StripeEvent, Subscription
+from models.chat import Chat, Message, Notification, NotificationType
+from models.job import Application, ApplicationStatus, Job, JobStatus, Rating
+from models.user import Profile, Role, User, UserPreferences
+
+__all__ = [
+    "Application",
+    "ApplicationStatus",
+    "AuthSession",
+    "Chat",
+    "ContactMessage",
+    "EmailToken",
+    "Job",
+    "JobStatus",
+    "LoginAttempt",
+    "Message",
+    "Notification",
+    "NotificationType",
+    "OutboxEmail",
+    "Profile",
+    "Rating",
+    "Role",
+    "StripeEvent",
+    "Subscription",
+    "TokenPurpose",
+    "User",
+    "UserPreferences",
+]

@@ -1,0 +1,71 @@
+"""Server-side sessions, single-use e-mail tokens and login attempts."""
+
+from datetime import datetime
+from enum import StrEnum
+
+from sqlmodel import Field, Index, SQLModel
+
+from core.types import UTCDateTime
+from models.base import created_at_field, optional_datetime_field
+
+
+class AuthSession(SQLModel, table=True):
+    """A signed-in browser; only the SHA-256 of its random token is stored."""
+
+    __tablename__ = "auth_sessions"
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="users.id", index=True, ondelete="CASCADE")
+    token_hash: str = Field(max_length=64, unique=True)
+    created_at: datetime = created_at_field()
+    expires_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+    remember: bool = False
+
+
+class TokenPurpose(StrEnum):
+    """What an e-mailed token is good for."""
+
+    CONFIRM_EMAIL = "confirm_email"
+    RESET_PASSWORD = "reset_password"
+
+
+class EmailToken(SQLModel, table=True):
+    """A single-use token sent by e-mail (confirmation or password reset)."""
+
+    __tablename__ = "email_tokens"
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="users.id", index=True, ondelete="CASCADE")
+    purpose: str = Field(max_length=20)
+    token_hash: str = Field(max_length=64, unique=True)
+    created_at: datetime = created_at_field()
+    expires_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+    used_at: datetime | None = optional_datetime_field()
+
+
+class LoginAttempt(SQLModel, table=True):
+    """One login attempt, kept for throttling per account and per client address."""
+
+    __tablename__ = "login_attempts"
+    __table_args__ = (
+        Index("ix_login_attempts_email_created", "email", "created_at"),
+        Index("ix_login_attempts_address_created", "address", "created_at"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    email: str = Field(max_length=254)
+    address: str = Field(max_length=64)
+    succeeded: bool = False
+    created_at: datetime = created_at_field()
+
+
+class OutboxEmail(SQLModel, table=True):
+    """An e-mail kept locally when no SMTP server is configured (listed at /dev/mailbox)."""
+
+    __tablename__ = "outbox_emails"
+
+    id: int | None = Field(default=None, primary_key=True)
+    to_email: str = Field(max_length=254, index=True)
+    subject: str = Field(max_length=200)
+    body: str
+    created_at: datetime = created_at_field()

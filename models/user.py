@@ -1,0 +1,70 @@
+"""Accounts and profiles."""
+
+from datetime import datetime
+from enum import StrEnum
+
+from sqlalchemy import JSON, Column
+from sqlmodel import Field, SQLModel
+
+from models.base import created_at_field, json_list_field, optional_datetime_field
+
+
+class Role(StrEnum):
+    """The two kinds of user (SPEC: profiles.tipo_usuario)."""
+
+    CLIENT = "client"
+    FREELANCER = "freelancer"
+
+
+class User(SQLModel, table=True):
+    """A login identity: e-mail, password hash and role."""
+
+    __tablename__ = "users"
+
+    id: int | None = Field(default=None, primary_key=True)
+    email: str = Field(max_length=254, unique=True, index=True)
+    password_hash: str = Field(max_length=100)
+    role: str = Field(max_length=16)
+    email_confirmed_at: datetime | None = optional_datetime_field()
+    is_active: bool = Field(default=True)
+    created_at: datetime = created_at_field()
+    deleted_at: datetime | None = optional_datetime_field()
+
+
+class Profile(SQLModel, table=True):
+    """Public and personal data of a user, one row per user (SPEC: profiles)."""
+
+    __tablename__ = "profiles"
+
+    user_id: int = Field(foreign_key="users.id", primary_key=True, ondelete="CASCADE")
+    tipo_usuario: str = Field(max_length=16)
+    nome: str = Field(default="", max_length=120)
+    telefone: str = Field(default="", max_length=30)
+    endereco: str = Field(default="", max_length=200)
+    localizacao: str = Field(default="", max_length=120)
+    biografia: str = Field(default="", max_length=2000)
+    foto_url: str = Field(default="", max_length=300)
+    website: str = Field(default="", max_length=300)
+    profissao: str = Field(default="", max_length=120)
+    habilidades: list[str] = json_list_field()
+    experiencia_descricao: str = Field(default="", max_length=4000)
+    redes_sociais: dict = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    empresa: str = Field(default="", max_length=160)
+    industria: str = Field(default="", max_length=32)
+    descricao: str = Field(default="", max_length=2000)
+    updated_at: datetime = created_at_field()
+
+
+class UserPreferences(SQLModel, table=True):
+    """Settings of a user (SPEC: settings preferences), persisted per PRODUCT.md."""
+
+    __tablename__ = "user_preferences"
+
+    user_id: int = Field(foreign_key="users.id", primary_key=True, ondelete="CASCADE")
+    theme: str = Field(default="system", max_length=8)
+    language: str = Field(default="pt_BR", max_length=8)
+    email_notifications: bool = True
+    push_notifications: bool = True
+    marketing_emails: bool = False
+    new_job_alerts: bool = True
+    application_updates: bool = True

@@ -1,0 +1,1 @@
+"""The domain: every rule of the product, free of Reflex. Functions take the session explicitly."""

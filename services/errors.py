@@ -1,0 +1,26 @@
+"""Errors the services raise with a message fit to show the user."""
+
+
+class ServiceError(Exception):
+    """A refused operation, with a Portuguese message for the user.
+
+    Attributes:
+        message: Text to show (a toast description or a form error).
+        field_errors: Per-field messages, when the refusal is a validation failure.
+    """
+
+    def __init__(self, message: str, field_errors: dict[str, str] | None = None):
+        super().__init__(message)
+        self.message = message
+        self.field_errors = field_errors or {}
+
+
+class ValidationFailed(ServiceError):
+    """Input that breaks a rule of SPEC §5; `field_errors` holds the messages by field."""
+
+    def __init__(self, field_errors: dict[str, str]):
+        super().__init__("Verifique os campos destacados.", field_errors)
+
+
+class NotAllowed(ServiceError):
+    """The caller may not do this, or the object does not exist (same answer for both)."""

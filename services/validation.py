@@ -1,0 +1,307 @@
+"""Input schemas with SPEC §5's exact messages; every form is validated here, on the server."""
+
+import re
+from typing import Any, TypeVar
+
+from email_validator import EmailNotValidError, validate_email
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
+from pydantic_core import PydanticCustomError
+
+from core.catalog import CONTACT_SUBJECTS, INDUSTRIES, PASSWORD_MIN
+from services.errors import ValidationFailed
+
+T = TypeVar("T", bound=BaseModel)
+EMAIL_INVALID = "Email inválido"
+URL_RE = re.compile(r"^https?://[^\s/$.?#][^\s]*\.[^\s]{2,}$", re.IGNORECASE)
+
+
+def _fail(message: str) -> PydanticCustomError:
+    return PydanticCustomError("rule", message)
+
+
+def _clean(value: Any) -> str:
+    """Coerce a form value to stripped text (None and non-text become '' or their text)."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        value = str(value)
+    return value.replace("\x00", "").strip()
+
+
+def _min_len(value: str, size: int, message: str) -> str:
+    if len(value) < size:
+        raise _fail(message)
+    return value
+
+
+def normalize_email(value: Any, message: str = EMAIL_INVALID) -> str:
+    """Validate an e-mail address syntactically and return it lower-cased.
+
+    Args:
+        value: The raw form value.
+        message: The message when invalid.
+
+    Returns:
+        The normalized address.
+    """
+    text = _clean(value)
+    if len(text) > 254:
+        raise _fail(message)
+    try:
+        return validate_email(text, check_deliverability=False).normalized.lower()
+    except EmailNotValidError:
+        raise _fail(message) from None
+
+
+def _url_or_empty(value: Any) -> str:
+    text = _clean(value)
+    if text and (len(text) > 300 or not URL_RE.match(text)):
+        raise _fail("URL inválida")
+    return text
+
+
+class _Form(BaseModel):
+    """Base of every form schema: unknown keys are ignored, text is stripped."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _as_text(cls, value: Any) -> Any:
+        return _clean(value)
+
+
+def _password_rules(value: str) -> str:
+    if len(value) < PASSWORD_MIN:
+        raise _fail("Senha deve ter pelo menos 8 caracteres")
+    if len(value) > 200 or not (re.search(r"[a-z]", value) and re.search(r"[A-Z]", value) and re.search(r"\d", value)):
+        raise _fail("Senha deve conter pelo menos uma letra maiúscula, uma minúscula e um número")
+    return value
+
+
+class _Registration(_Form):
+    name: str
+    email: str
+    password: str
+    confirmPassword: str  # noqa: N815  (SPEC's payload field name)
+    location: str
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        return _min_len(v, 2, "Nome deve ter pelo menos 2 caracteres")[:120]
+
+    @field_validator("email")
+    @classmethod
+    def _email(cls, v: str) -> str:
+        return normalize_email(v)
+
+    @field_validator("password")
+    @classmethod
+    def _password(cls, v: str) -> str:
+        return _password_rules(v)
+
+    @field_validator("location")
+    @classmethod
+    def _location(cls, v: str) -> str:
+        return _min_len(v, 2, "Localização é obrigatória")[:120]
+
+    @model_validator(mode="after")
+    def _confirm(self) -> "_Registration":
+        if self.confirmPassword != self.password:
+            raise ValueError("confirm")
+        return self
+
+
+class CompanyRegistration(_Registration):
+    """Company sign-up payload (SPEC §3)."""
+
+    company: str
+    industry: str
+    description: str = ""
+    website: str = ""
+
+    @field_validator("company")
+    @classmethod
+    def _company(cls, v: str) -> str:
+        return _min_len(v, 2, "Nome da empresa deve ter pelo menos 2 caracteres")[:160]
+
+    @field_validator("industry")
+    @classmethod
+    def _industry(cls, v: str) -> str:
+        if v not in INDUSTRIES:
+            raise _fail("Indústria deve ser selecionada")
+        return v
+
+    @field_validator("description")
+    @classmethod
+    def _description(cls, v: str) -> str:
+        return v[:2000]
+
+    @field_validator("website")
+    @classmethod
+    def _website(cls, v: str) -> str:
+        return _url_or_empty(v)
+
+
+class FreelancerRegistration(_Registration):
+    """Freelancer sign-up payload (SPEC §3)."""
+
+    profession: str
+    skills: str
+    experience: str = ""
+
+    @field_validator("profession")
+    @classmethod
+    def _profession(cls, v: str) -> str:
+        return _min_len(v, 2, "Profissão deve ter pelo menos 2 caracteres")[:120]
+
+    @field_validator("skills")
+    @classmethod
+    def _skills(cls, v: str) -> str:
+        return _min_len(v, 2, "Habilidades devem ter pelo menos 2 caracteres")[:1000]
+
+    @field_validator("experience")
+    @classmethod
+    def _experience(cls, v: str) -> str:
+        return v[:4000]
+
+
+class LoginForm(_Form):
+    """Login payload."""
+
+    email: str
+    password: str
+    remember: str = ""
+
+    @field_validator("email")
+    @classmethod
+    def _email(cls, v: str) -> str:
+        return normalize_email(v)
+
+    @field_validator("password")
+    @classmethod
+    def _password(cls, v: str) -> str:
+        if not v:
+            raise _fail("Senha é obrigatória")
+        return v[:200]
+
+    @property
+    def remember_me(self) -> bool:
+        """Whether 'Lembrar de mim' was ticked."""
+        return self.remember.lower() in {"on", "true", "1", "yes"}
+
+
+class EmailForm(_Form):
+    """Password recovery payload."""
+
+    email: str
+
+    @field_validator("email")
+    @classmethod
+    def _email(cls, v: str) -> str:
+        return normalize_email(v)
+
+
+class ResetPasswordForm(_Form):
+    """New password chosen through a reset link."""
+
+    password: str
+    confirmPassword: str  # noqa: N815
+
+    @field_validator("password")
+    @classmethod
+    def _password(cls, v: str) -> str:
+        return _password_rules(v)
+
+    @model_validator(mode="after")
+    def _confirm(self) -> "ResetPasswordForm":
+        if self.confirmPassword != self.password:
+            raise ValueError("confirm")
+        return self
+
+
+class ContactForm(_Form):
+    """Contact form payload (SPEC §3 and §5)."""
+
+    name: str
+    email: str
+    phone: str = ""
+    subject: str
+    message: str
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        return _min_len(v, 3, "O nome deve ter pelo menos 3 caracteres")[:120]
+
+    @field_validator("email")
+    @classmethod
+    def _email(cls, v: str) -> str:
+        return normalize_email(v, "Por favor, insira um email válido")
+
+    @field_validator("phone")
+    @classmethod
+    def _phone(cls, v: str) -> str:
+        return v[:30]
+
+    @field_validator("subject")
+    @classmethod
+    def _subject(cls, v: str) -> str:
+        if v not in CONTACT_SUBJECTS:
+            raise _fail("Por favor, selecione um assunto")
+        return v
+
+    @field_validator("message")
+    @classmethod
+    def _message(cls, v: str) -> str:
+        return _min_len(v, 10, "A mensagem deve ter pelo menos 10 caracteres")[:5000]
+
+
+CONFIRM_MISMATCH = "As senhas não conferem"
+
+
+def parse(schema: type[T], data: Any) -> T:
+    """Validate form data against a schema, raising ValidationFailed with SPEC's messages.
+
+    Args:
+        schema: The form schema class.
+        data: The submitted mapping (any shape; non-mappings are refused).
+
+    Returns:
+        The validated, cleaned form.
+
+    Raises:
+        ValidationFailed: With one message per failing field.
+    """
+    if not isinstance(data, dict):
+        data = {}
+    data = {key: value for key, value in data.items() if isinstance(key, str)}
+    try:
+        return schema.model_validate(data)
+    except ValidationError as exc:
+        errors: dict[str, str] = {}
+        for error in exc.errors():
+            field = str(error["loc"][0]) if error["loc"] else ""
+            if not field:
+                errors.setdefault("confirmPassword", CONFIRM_MISMATCH)
+            elif error["type"] == "rule":
+                errors.setdefault(field, error["msg"])
+            else:
+                errors.setdefault(field, _required_message(schema, field))
+        if not errors.get("password") and "password" in schema.model_fields:
+            confirm = _clean(data.get("confirmPassword"))
+            if "confirmPassword" in schema.model_fields and confirm != _clean(data.get("password")):
+                errors.setdefault("confirmPassword", CONFIRM_MISMATCH)
+        raise ValidationFailed(errors) from None
+
+
+def _required_message(schema: type[T], field: str) -> str:
+    """The message for a missing field: the one its rule gives for empty text."""
+    try:
+        schema.model_validate({field: ""})
+    except ValidationError as exc:
+        for error in exc.errors():
+            if error["loc"] and error["loc"][0] == field and error["type"] == "rule":
+                return error["msg"]
+    return "Campo obrigatório"

@@ -1,0 +1,1 @@
+"""States shared by several pages."""

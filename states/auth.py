@@ -1,0 +1,121 @@
+"""Who is calling: the session cookie resolved on the server, page guards, flash toasts."""
+
+from http.cookies import CookieError, SimpleCookie
+
+import reflex as rx
+
+from app import routes
+from core.db import session_scope
+from core.settings import get_settings
+from models import Role
+from services import sessions
+from services.accounts import dashboard_for
+from services.sessions import CurrentUser
+
+FLASH_KEY = "turno_flash"
+_TAKE_FLASH_JS = (
+    f"(() => {{ const m = sessionStorage.getItem('{FLASH_KEY}'); "
+    f"sessionStorage.removeItem('{FLASH_KEY}'); return m || ''; }})()"
+)
+
+
+def flash_then_go(message: str, url: str) -> str:
+    """JavaScript that keeps a toast for the next page and then loads `url` in full."""
+    return f"sessionStorage.setItem('{FLASH_KEY}', {message!r}); window.location.assign({url!r});"
+
+
+class AuthState(rx.State):
+    """The signed-in user as the server knows them; identity never comes from the client."""
+
+    signed_in: bool = False
+    user_name: str = ""
+    user_email: str = ""
+    user_role: str = ""
+    auth_checked: bool = False
+
+    def _session_token(self) -> str | None:
+        """The session token from the HttpOnly cookie the websocket connected with."""
+        raw = self.router.headers.cookie or ""
+        try:
+            jar = SimpleCookie(raw)
+        except CookieError:
+            return None
+        morsel = jar.get(get_settings().session_cookie_name)
+        return morsel.value if morsel else None
+
+    def _current_user(self) -> CurrentUser | None:
+        """Resolve the caller from the server-side session table (None for visitors)."""
+        token = self._session_token()
+        if not token:
+            return None
+        with session_scope() as db:
+            return sessions.resolve(db, token)
+
+    def _apply(self, user: CurrentUser | None) -> None:
+        self.signed_in = user is not None
+        self.user_name = user.name if user else ""
+        self.user_email = user.email if user else ""
+        self.user_role = user.role if user else ""
+        self.auth_checked = True
+
+    @rx.event
+    def load_session(self):
+        """On every page load: refresh who is signed in and show a pending flash toast."""
+        self._apply(self._current_user())
+        return rx.call_script(_TAKE_FLASH_JS, callback=AuthState.show_flash)
+
+    @rx.event
+    def show_flash(self, message: str):
+        """Show a toast left by the previous page (e.g. after a login redirect)."""
+        if isinstance(message, str) and message:
+            return rx.toast.success(message[:200])
+        return None
+
+    def _guard(self, role: Role | None):
+        user = self._current_user()
+        self._apply(user)
+        if user is None:
+            return rx.redirect(routes.LOGIN)
+        if role is not None and user.role != role:
+            area = "empresas" if role == Role.CLIENT else "freelancers"
+            return [
+                rx.toast.error("Acesso Restrito", description=f"Esta área é exclusiva para {area}."),
+                rx.redirect(dashboard_for(user.role)),
+            ]
+        return rx.call_script(_TAKE_FLASH_JS, callback=AuthState.show_flash)
+
+    @rx.event
+    def guard_client(self):
+        """Page guard for company pages: steers the browser only; data handlers check again."""
+        return self._guard(Role.CLIENT)
+
+    @rx.event
+    def guard_freelancer(self):
+        """Page guard for freelancer pages."""
+        return self._guard(Role.FREELANCER)
+
+    @rx.event
+    def guard_signed_in(self):
+        """Page guard for pages any signed-in user may open."""
+        return self._guard(None)
+
+    @rx.event
+    def redirect_if_signed_in(self):
+        """On /login and /register: a signed-in user goes to their dashboard."""
+        user = self._current_user()
+        self._apply(user)
+        if user is not None:
+            return rx.redirect(dashboard_for(user.role))
+        return rx.call_script(_TAKE_FLASH_JS, callback=AuthState.show_flash)
+
+    @rx.event
+    def logout(self):
+        """Sair: end the server session, clear the cookie, reset per-user state, go home."""
+        with session_scope() as db:
+            sessions.revoke(db, self._session_token())
+        self.reset()
+        js = (
+            f"fetch('{routes.API_LOGOUT}', {{method: 'POST', credentials: 'same-origin'}})"
+            f".finally(() => {{ {flash_then_go('Logout realizado', routes.HOME)} }})"
+        )
+        return rx.call_script(js)

@@ -1,0 +1,39 @@
+"""The site shell's interactive parts: city picker, search box and mobile menu."""
+
+import reflex as rx
+
+from app import routes
+from core.catalog import CITIES
+
+
+class ShellState(rx.State):
+    """Navigation side effects of the top bar (SPEC: choosing a city, submitting a search)."""
+
+    menu_open: bool = False
+
+    @rx.event
+    def toggle_menu(self):
+        """Open or close the mobile menu."""
+        self.menu_open = not self.menu_open
+
+    @rx.event
+    def close_menu(self):
+        """Close the mobile menu."""
+        self.menu_open = False
+
+    @rx.event
+    def choose_city(self, city: str):
+        """Go to the job list of a city; an empty or unknown choice shows every city."""
+        self.menu_open = False
+        city = city if isinstance(city, str) else ""
+        return rx.redirect(routes.jobs(city=city) if city in CITIES else routes.JOBS)
+
+    @rx.event
+    def search(self, form_data: dict):
+        """Go to the job list filtered by the search text, only when it is not blank."""
+        text = form_data.get("search", "") if isinstance(form_data, dict) else ""
+        text = text.strip()[:100] if isinstance(text, str) else ""
+        if not text:
+            return None
+        self.menu_open = False
+        return rx.redirect(routes.jobs(search=text))
