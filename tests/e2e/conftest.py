@@ -1,0 +1,206 @@
+"""Browser tests: the real app served by `reflex run --env prod` on a free port, driven by Chromium.
+
+The server gets its own SQLite file, migrated and seeded, and keeps e-mails in the dev mailbox.
+Tests that need accounts create them through the same services the app uses (`accounts` fixture)
+or through the UI when the UI is what they test.
+"""
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--no-first-run",
+]
+PASSWORD = "Senha1234"
+START_TIMEOUT = 600
+
+expect.set_options(timeout=15_000)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_healthy(url: str, proc: subprocess.Popen, log: Path) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"app exited early:\n{log.read_text()[-4000:]}")
+        try:
+            with urllib.request.urlopen(f"{url}/api/health", timeout=2) as response:  # noqa: S310
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(1)
+    raise RuntimeError(f"app did not start in {START_TIMEOUT}s:\n{log.read_text()[-4000:]}")
+
+
+@pytest.fixture(scope="session")
+def app_env(tmp_path_factory) -> dict[str, str]:
+    """Environment of the app under test (also applied to this process for direct DB access)."""
+    workdir = tmp_path_factory.mktemp("app")
+    port = _free_port()
+    env = {
+        "DATABASE_URL": f"sqlite:///{workdir / 'e2e.db'}",
+        "APP_ENV": "test",
+        "SITE_URL": f"http://localhost:{port}",
+        "BCRYPT_ROUNDS": "4",
+        "LOGIN_MAX_FAILURES_PER_ADDRESS": "100000",
+        "PORT": str(port),
+    }
+    os.environ.update({k: v for k, v in env.items() if k != "PORT"})
+    from core.db import get_engine
+    from core.settings import get_settings
+
+    get_settings.cache_clear()
+    get_engine.cache_clear()
+    return env
+
+
+@pytest.fixture(scope="session")
+def base_url(app_env, tmp_path_factory) -> Iterator[str]:
+    """Migrate, seed and serve the app; yield its URL."""
+    env = {**os.environ, **app_env, "REFLEX_TELEMETRY_ENABLED": "false", "PYTHONPATH": str(ROOT)}
+    env.pop("REFLEX_REDIS_URL", None)
+    bin_dir = ROOT / ".venv" / "bin"
+    env["PATH"] = f"{ROOT / '.tools/node_modules/.bin'}:{bin_dir}:{env['PATH']}"
+    subprocess.run([str(bin_dir / "alembic"), "upgrade", "head"], cwd=ROOT, env=env, check=True)
+    subprocess.run([str(bin_dir / "python"), "-m", "scripts.seed"], cwd=ROOT, env=env, check=True)
+    port = app_env["PORT"]
+    log = tmp_path_factory.mktemp("log") / "app.log"
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            [
+                str(bin_dir / "reflex"),
+                "run",
+                "--env",
+                "prod",
+                "--single-port",
+                "--frontend-port",
+                port,
+                "--backend-port",
+                port,
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    url = f"http://localhost:{port}"
+    try:
+        _wait_healthy(url, proc, log)
+        yield url
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+def chromium_path() -> str | None:
+    """Debian's Chromium when present (None: Playwright's own browser)."""
+    for candidate in (os.environ.get("CHROMIUM_PATH"), "/usr/bin/chromium", "/usr/bin/chromium-browser"):
+        if candidate and Path(candidate).exists():
+            return candidate
+    return shutil.which("chromium")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """One headless Chromium for the whole run."""
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture
+def context(browser: Browser, base_url: str) -> Iterator[BrowserContext]:
+    """A fresh browser profile (no cookies) at desktop size."""
+    ctx = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 900}, locale="pt-BR")
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def page(context: BrowserContext) -> Page:
+    """A page in a fresh desktop profile."""
+    return context.new_page()
+
+
+@pytest.fixture
+def mobile_page(browser: Browser, base_url: str) -> Iterator[Page]:
+    """A page in a fresh profile 375 px wide."""
+    ctx = browser.new_context(
+        base_url=base_url, viewport={"width": 375, "height": 812}, locale="pt-BR", is_mobile=True, has_touch=True
+    )
+    yield ctx.new_page()
+    ctx.close()
+
+
+def unique_email(prefix: str) -> str:
+    """An e-mail address no other test uses."""
+    return f"{prefix}-{uuid.uuid4().hex[:10]}@teste.com.br"
+
+
+@pytest.fixture
+def make_account(base_url):
+    """Create a confirmed account directly through the services; returns its e-mail."""
+    from core.db import session_scope
+    from services import accounts
+
+    def _make(role: str = "client", confirmed: bool = True, name: str = "Pessoa Teste") -> str:
+        email = unique_email(role)
+        common = {
+            "name": name,
+            "email": email,
+            "password": PASSWORD,
+            "confirmPassword": PASSWORD,
+            "location": "São Paulo, SP",
+        }
+        with session_scope() as db:
+            if role == "client":
+                user = accounts.register_company(db, {**common, "company": "Empresa Teste", "industry": "hotel"})
+            else:
+                user = accounts.register_freelancer(db, {**common, "profession": "Garçom", "skills": "Atendimento"})
+            if confirmed:
+                from core.types import utcnow
+
+                user.email_confirmed_at = utcnow()
+                db.add(user)
+        return email
+
+    return _make
+
+
+def login(page: Page, email: str, password: str = PASSWORD) -> None:
+    """Sign in through the login form and wait for the dashboard."""
+    page.goto("/login")
+    form = page.locator("#login-form")
+    form.get_by_label("Email").fill(email)
+    form.get_by_label("Senha").fill(password)
+    form.get_by_role("button", name="Entrar").click()
+    page.wait_for_url("**/*-dashboard**")

@@ -1,0 +1,193 @@
+"""Registration, confirmation, login, guards, logout and password reset in the browser."""
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import PASSWORD, login, unique_email
+
+
+def open_mail_link(page: Page, email: str, subject_part: str) -> None:
+    """Open the newest link e-mailed to `email` from the dev mailbox."""
+    page.goto("/dev/mailbox")
+    item = page.locator(".mail-item").filter(has_text=email).filter(has_text=subject_part).first
+    expect(item).to_be_visible()
+    href = item.locator("a.mail-link").first.get_attribute("href")
+    page.goto(href)
+
+
+def fill_common(form, email: str, name: str = "Ana Souza") -> None:
+    form.get_by_label("Nome completo").fill(name)
+    form.get_by_label("Email").fill(email)
+    form.get_by_label("Senha", exact=True).fill(PASSWORD)
+    form.get_by_label("Confirmar senha").fill(PASSWORD)
+
+
+def test_company_registration_shows_spec_messages_on_bad_input(page: Page):
+    page.goto("/register")
+    form = page.locator("#company-form")
+    form.get_by_label("Nome completo").fill("A")
+    form.get_by_label("Email").fill("nao-e-email")
+    form.get_by_label("Senha", exact=True).fill("curta")
+    form.get_by_label("Confirmar senha").fill("outra")
+    form.get_by_role("button", name="Cadastrar Empresa").click()
+    expect(form.get_by_text("Nome deve ter pelo menos 2 caracteres")).to_be_visible()
+    expect(form.get_by_text("Email inválido")).to_be_visible()
+    expect(form.get_by_text("Senha deve ter pelo menos 8 caracteres")).to_be_visible()
+    expect(form.get_by_text("Nome da empresa deve ter pelo menos 2 caracteres")).to_be_visible()
+    expect(form.get_by_text("Indústria deve ser selecionada")).to_be_visible()
+    expect(form.get_by_text("Localização é obrigatória")).to_be_visible()
+    expect(page).to_have_url(re.compile(r"/register"))
+
+
+def test_password_mismatch_is_shown_on_confirmation(page: Page):
+    page.goto("/register?type=freelancer")
+    form = page.locator("#freelancer-form")
+    fill_common(form, unique_email("mismatch"))
+    form.get_by_label("Confirmar senha").fill("Outra1234")
+    form.get_by_role("button", name="Cadastrar como Freelancer").click()
+    expect(form.get_by_text("As senhas não conferem")).to_be_visible()
+
+
+def test_company_registers_confirms_and_lands_on_company_dashboard(page: Page):
+    email = unique_email("empresa")
+    page.goto("/register?type=client")
+    form = page.locator("#company-form")
+    fill_common(form, email)
+    form.get_by_label("Nome da empresa").fill("Bistrô Central")
+    form.get_by_label("Setor").select_option("gastronomy")
+    form.get_by_label("Localização").fill("Recife, PE")
+    form.get_by_role("button", name="Cadastrar Empresa").click()
+    expect(page.get_by_text("Conta empresarial criada com sucesso!")).to_be_visible()
+    expect(page).to_have_url(re.compile(r"/login/?$"))
+
+    page.locator("#login-form").get_by_label("Email").fill(email)
+    page.locator("#login-form").get_by_label("Senha").fill(PASSWORD)
+    page.locator("#login-form").get_by_role("button", name="Entrar").click()
+    expect(page.get_by_text("Por favor, confirme seu email antes de fazer login.")).to_be_visible()
+
+    open_mail_link(page, email, "Confirme seu email")
+    expect(page.get_by_text("Email confirmado! Agora você já pode entrar.")).to_be_visible()
+    login(page, email)
+    expect(page).to_have_url(re.compile(r"/client-dashboard"))
+    expect(page.get_by_text("Login realizado com sucesso!")).to_be_visible()
+
+
+def test_freelancer_registers_and_lands_on_freelancer_dashboard(page: Page):
+    email = unique_email("freela")
+    page.goto("/register?type=freelancer")
+    expect(page.get_by_role("tab", name="Freelancer")).to_have_attribute("aria-selected", "true")
+    form = page.locator("#freelancer-form")
+    fill_common(form, email, name="Bruno Lima")
+    form.get_by_label("Profissão").fill("Bartender")
+    form.get_by_label("Habilidades").fill("Coquetelaria, Atendimento")
+    form.get_by_label("Localização").fill("Salvador, BA")
+    form.get_by_role("button", name="Cadastrar como Freelancer").click()
+    expect(page.get_by_text("Conta de freelancer criada com sucesso!")).to_be_visible()
+    open_mail_link(page, email, "Confirme seu email")
+    expect(page.get_by_text("Email confirmado! Agora você já pode entrar.")).to_be_visible()
+    login(page, email)
+    expect(page).to_have_url(re.compile(r"/freelancer-dashboard"))
+
+
+def test_duplicate_email_is_refused(page: Page, make_account):
+    email = make_account("client")
+    page.goto("/register")
+    form = page.locator("#company-form")
+    fill_common(form, email.upper())
+    form.get_by_label("Nome da empresa").fill("Outra Empresa")
+    form.get_by_label("Setor").select_option("hotel")
+    form.get_by_label("Localização").fill("Manaus, AM")
+    form.get_by_role("button", name="Cadastrar Empresa").click()
+    expect(form.get_by_text("Este email já está cadastrado. Faça login ou use outro email.")).to_be_visible()
+    expect(page).to_have_url(re.compile(r"/register"))
+
+
+def test_wrong_password_and_unknown_email_get_the_same_message(page: Page, make_account):
+    email = make_account("freelancer")
+    for address in (email, unique_email("ninguem")):
+        page.goto("/login")
+        form = page.locator("#login-form")
+        form.get_by_label("Email").fill(address)
+        form.get_by_label("Senha").fill("Errada123")
+        form.get_by_role("button", name="Entrar").click()
+        expect(page.get_by_text("Email ou senha incorretos.")).to_be_visible()
+        expect(page).to_have_url(re.compile(r"/login/?$"))
+
+
+def test_login_form_validates_on_the_server(page: Page):
+    page.goto("/login")
+    form = page.locator("#login-form")
+    form.get_by_label("Email").fill("invalido")
+    form.get_by_role("button", name="Entrar").click()
+    expect(form.get_by_text("Email inválido")).to_be_visible()
+    expect(form.get_by_text("Senha é obrigatória")).to_be_visible()
+
+
+def test_throttling_after_five_failures(page: Page, make_account):
+    email = make_account("client")
+    form = page.locator("#login-form")
+    for _ in range(5):
+        page.goto("/login")
+        form.get_by_label("Email").fill(email)
+        form.get_by_label("Senha").fill("Errada123")
+        form.get_by_role("button", name="Entrar").click()
+        expect(page.get_by_text("Email ou senha incorretos.")).to_be_visible()
+    page.goto("/login")
+    form.get_by_label("Email").fill(email)
+    form.get_by_label("Senha").fill(PASSWORD)
+    form.get_by_role("button", name="Entrar").click()
+    expect(page.get_by_text("Muitas tentativas de login. Aguarde 15 minutos e tente novamente.")).to_be_visible()
+    expect(page).to_have_url(re.compile(r"/login/?$"))
+
+
+def test_guards_send_visitors_to_login_and_other_role_home(page: Page, make_account):
+    page.goto("/client-dashboard")
+    expect(page).to_have_url(re.compile(r"/login/?$"))
+    page.goto("/company-profile-setup")
+    expect(page).to_have_url(re.compile(r"/login/?$"))
+    login(page, make_account("freelancer"))
+    page.goto("/client-dashboard")
+    expect(page.get_by_text("Acesso Restrito")).to_be_visible()
+    expect(page).to_have_url(re.compile(r"/freelancer-dashboard"))
+
+
+def test_logout_ends_the_server_session(page: Page, make_account):
+    login(page, make_account("client"))
+    cookie = next(c for c in page.context.cookies() if c["name"] == "turno_session")
+    assert cookie["httpOnly"]
+    page.get_by_role("button", name="Sair").first.click()
+    expect(page).to_have_url(re.compile(r"localhost:\d+/?$"))
+    expect(page.get_by_text("Logout realizado")).to_be_visible()
+    # The old token no longer opens anything, even if a copy of the cookie survived.
+    page.context.add_cookies([{**cookie}])
+    page.goto("/client-dashboard")
+    expect(page).to_have_url(re.compile(r"/login/?$"))
+
+
+def test_password_reset_with_single_use_link(page: Page, make_account):
+    email = make_account("freelancer")
+    page.goto("/forgot-password")
+    page.get_by_label("Email").fill(email)
+    page.get_by_role("button", name="Enviar link de recuperação").click()
+    expect(page.get_by_text("Email enviado com sucesso!")).to_be_visible()
+    expect(page.get_by_role("button", name="Tentar novamente")).to_be_visible()
+
+    open_mail_link(page, email, "Redefinição de senha")
+    link = page.url
+    page.get_by_label("Nova senha", exact=True).fill("Nova12345")
+    page.get_by_label("Confirmar nova senha").fill("Nova12345")
+    page.get_by_role("button", name="Redefinir senha").click()
+    expect(page).to_have_url(re.compile(r"/login/?$"))
+    login(page, email, "Nova12345")
+    expect(page).to_have_url(re.compile(r"/freelancer-dashboard"))
+
+    page.goto(link)
+    expect(page.get_by_text("Este link é inválido ou expirou. Solicite um novo.")).to_be_visible()
+
+
+def test_unknown_email_gets_the_same_recovery_answer(page: Page):
+    page.goto("/forgot-password")
+    page.get_by_label("Email").fill(unique_email("ninguem"))
+    page.get_by_role("button", name="Enviar link de recuperação").click()
+    expect(page.get_by_text("Email enviado com sucesso!")).to_be_visible()
