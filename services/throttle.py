@@ -36,8 +36,10 @@ def _failures(session: Session, condition, since) -> int:
 
 
 def record_failure(session: Session, email: str, address: str) -> None:
-    """Remember a failed attempt."""
-    session.add(LoginAttempt(email=email, address=address[:64], succeeded=False))
+    """Remember a failed attempt in its own transaction, so the refusal that follows keeps it."""
+    with Session(session.get_bind()) as own:
+        own.add(LoginAttempt(email=email, address=address[:64], succeeded=False))
+        own.commit()
 
 
 def record_success(session: Session, email: str, address: str) -> None:
