@@ -18,7 +18,7 @@ config = rx.Config(
     cors_allowed_origins=[_settings.site_url] if _settings.is_production else ["*"],
     plugins=[
         RadixThemesPlugin(
-            theme=rx.theme(accent_color="orange", gray_color="slate", radius="medium", appearance="inherit")
+            theme=rx.theme(accent_color="indigo", gray_color="slate", radius="medium", appearance="inherit")
         )
     ],
     disable_plugins=[SitemapPlugin],

@@ -12,7 +12,7 @@ def not_found_page() -> rx.Component:
     return shell(
         rx.center(
             rx.vstack(
-                rx.heading("404", as_="p", size="9", color=rx.color("accent", 9)),
+                rx.text("404", size="9", weight="bold", color=rx.color("accent", 11)),
                 rx.heading("Página não encontrada", as_="h1", size="7"),
                 rx.text("A página que você procura não existe ou foi movida."),
                 rx.link(rx.button("Voltar para o início"), href=routes.HOME),
