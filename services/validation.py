@@ -1,6 +1,7 @@
 """Input schemas with SPEC §5's exact messages; every form is validated here, on the server."""
 
 import re
+from numbers import Number
 from typing import Any, TypeVar
 
 from email_validator import EmailNotValidError, validate_email
@@ -20,11 +21,9 @@ def _fail(message: str) -> PydanticCustomError:
 
 
 def _clean(value: Any) -> str:
-    """Coerce a form value to stripped text (None and non-text become '' or their text)."""
-    if value is None:
-        return ""
+    """Coerce a form value to stripped text: numbers become their text, anything else not text ''."""
     if not isinstance(value, str):
-        value = str(value)
+        value = str(value) if isinstance(value, Number) else ""
     return value.replace("\x00", "").strip()
 
 
@@ -285,6 +284,8 @@ def parse(schema: type[T], data: Any) -> T:
             field = str(error["loc"][0]) if error["loc"] else ""
             if not field:
                 errors.setdefault("confirmPassword", CONFIRM_MISMATCH)
+            elif field == "confirmPassword":
+                continue  # a missing confirmation is judged like an empty one, below
             elif error["type"] == "rule":
                 errors.setdefault(field, error["msg"])
             else:
