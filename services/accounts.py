@@ -157,8 +157,6 @@ def login(session: Session, data: dict, address: str) -> LoginResult:
     ok = verify_password(form.password, user.password_hash if user else None)
     if not ok or user is None or not user.is_active:
         throttle.record_failure(session, form.email, address)
-        # Committed here: callers roll back on the error below, and the failure must still count.
-        session.commit()
         raise ServiceError(INVALID_CREDENTIALS)
     if user.email_confirmed_at is None:
         raise ServiceError(NOT_CONFIRMED)
