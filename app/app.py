@@ -17,6 +17,7 @@ app = rx.App(
     api_transformer=api,
     head_components=[
         rx.el.meta(name="viewport", content="width=device-width, initial-scale=1, maximum-scale=1"),
+        rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml"),
     ],
 )
 app.add_page(

@@ -24,7 +24,7 @@ def auth_card(title: str, subtitle: str, *children: rx.Component) -> rx.Componen
                 spacing="4",
                 width="100%",
             ),
-            size="4",
+            size=rx.breakpoints(initial="2", sm="4"),
             width="100%",
             max_width="520px",
         ),
