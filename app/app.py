@@ -16,7 +16,6 @@ app = rx.App(
     stylesheets=["/styles.css"],
     api_transformer=api,
     head_components=[
-        rx.el.meta(name="viewport", content="width=device-width, initial-scale=1, maximum-scale=1"),
         rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml"),
     ],
 )
