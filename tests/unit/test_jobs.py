@@ -347,3 +347,15 @@ def test_search_term_folding():
     assert jobs.search_term("  Garçom   DE  Café ") == "garcom de cafe"
     assert jobs.search_term("a|b") == "a b"
     assert len(jobs.search_term("x" * 500)) == jobs.SEARCH_MAX_LENGTH
+
+
+def test_job_list_urls_keep_filters_and_leave_out_page_one():
+    from app import routes
+
+    assert routes.jobs() == "/jobs"
+    assert routes.jobs(city="São Paulo", page=1) == "/jobs?city=S%C3%A3o+Paulo"
+    assert routes.jobs(search="garçom", category="eventos", company=7, page=3) == (
+        "/jobs?search=gar%C3%A7om&category=eventos&empresa=7&page=3"
+    )
+    assert routes.job_detail(12) == "/jobs/12"
+    assert routes.last_segment("/categories/m%C3%BAsica/") == "música"
