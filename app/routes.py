@@ -1,6 +1,6 @@
 """Route constants and URL builders; no route string is written anywhere else."""
 
-from urllib.parse import urlencode
+from urllib.parse import unquote, urlencode
 
 HOME = "/"
 LOGIN = "/login"
@@ -9,6 +9,7 @@ FORGOT_PASSWORD = "/forgot-password"
 RESET_PASSWORD = "/reset-password"
 CONFIRM_EMAIL = "/confirm-email"
 JOBS = "/jobs"
+JOB_DETAIL = "/jobs/[id]"
 CATEGORIES = "/categories"
 CATEGORY = "/categories/[category]"
 FREELANCERS = "/freelancers"
@@ -41,7 +42,48 @@ def category(slug: str) -> str:
     return f"{CATEGORIES}/{slug}"
 
 
-def jobs(city: str | None = None, search: str | None = None) -> str:
-    """Job list filtered by city and/or search text (URL-encoded)."""
-    params = {key: value for key, value in (("city", city), ("search", search)) if value}
+def jobs(
+    city: str | None = None,
+    search: str | None = None,
+    category: str | None = None,
+    company: int | None = None,
+    page: int | None = None,
+) -> str:
+    """Job list with its filters in the query (URL-encoded; empty filters and page 1 left out).
+
+    Args:
+        city: Location filter.
+        search: Search text (title or category).
+        category: Category slug.
+        company: A company's id (its non-anonymous jobs only).
+        page: Page number; omitted when it is the first.
+
+    Returns:
+        The URL, e.g. '/jobs?city=S%C3%A3o+Paulo&page=2'.
+    """
+    params = {
+        key: value
+        for key, value in (
+            ("city", city),
+            ("search", search),
+            ("category", category),
+            ("empresa", company),
+            ("page", page if page and page > 1 else None),
+        )
+        if value
+    }
     return f"{JOBS}?{urlencode(params)}" if params else JOBS
+
+
+def job_detail(job_id: int) -> str:
+    """Detail page of one job."""
+    return f"{JOBS}/{int(job_id)}"
+
+
+def last_segment(path: str) -> str:
+    """The decoded last segment of a URL path: a dynamic route's value, e.g. '/jobs/12' gives '12'.
+
+    Pages read their dynamic argument this way from `router.url.path` (RouterData.page is
+    deprecated in Reflex 0.10).
+    """
+    return unquote((path or "").rstrip("/").rsplit("/", 1)[-1])[:64]

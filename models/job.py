@@ -4,9 +4,16 @@ from datetime import date, datetime
 from decimal import Decimal
 from enum import StrEnum
 
+from sqlalchemy import event
 from sqlmodel import Field, Index, SQLModel, UniqueConstraint
 
+from core.catalog import CATEGORIES, canonical_category
+from core.text import fold
 from models.base import created_at_field, json_list_field, money_field
+
+SEARCH_SEPARATOR = "|"
+SEARCH_MAX = 400
+CITY_SEARCH_MAX = 160
 
 
 class JobStatus(StrEnum):
@@ -26,6 +33,8 @@ class Job(SQLModel, table=True):
         Index("ix_jobs_cliente_criado", "cliente_id", "criado_em"),
         Index("ix_jobs_public_list", "status", "is_archived", "criado_em"),
         Index("ix_jobs_categoria_status", "categoria", "status", "is_archived"),
+        Index("ix_jobs_public_city", "status", "is_archived", "cidade_busca", "criado_em"),
+        Index("ix_jobs_busca", "busca", postgresql_using="gin", postgresql_ops={"busca": "gin_trgm_ops"}),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -48,6 +57,26 @@ class Job(SQLModel, table=True):
     is_archived: bool = False
     criado_em: datetime = created_at_field()
     updated_at: datetime = created_at_field()
+    busca: str = Field(default="", max_length=SEARCH_MAX)
+    cidade_busca: str = Field(default="", max_length=CITY_SEARCH_MAX)
+
+    def refresh_search_fields(self) -> None:
+        """Recompute `busca` and `cidade_busca` from the title, category and location.
+
+        `busca` holds the folded title and, after a separator no search term contains, the folded
+        category label and slug, so a substring search matches the title or the category.
+        """
+        slug = canonical_category(self.categoria) or (self.categoria or "")
+        label = CATEGORIES.get(slug, slug)
+        self.busca = f"{fold(self.titulo)} {SEARCH_SEPARATOR} {fold(label)} {fold(slug)}"[:SEARCH_MAX]
+        self.cidade_busca = fold(self.localizacao)[:CITY_SEARCH_MAX]
+
+
+@event.listens_for(Job, "before_insert")
+@event.listens_for(Job, "before_update")
+def _keep_search_fields(_mapper, _connection, job: Job) -> None:
+    """Keep the folded search columns in step with every ORM insert and update of a job."""
+    job.refresh_search_fields()
 
 
 class ApplicationStatus(StrEnum):

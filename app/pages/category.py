@@ -1,0 +1,164 @@
+"""/categories/[category]: the companies with open jobs in one category."""
+
+from typing import TypedDict
+
+import reflex as rx
+
+from app import routes
+from app.layout import public_page
+from components.links import link_button
+from components.ui import empty_state
+from core.catalog import CATEGORIES, canonical_category
+from core.db import session_scope
+from services import jobs
+
+LOAD_ERROR = ("Erro ao carregar dados", "Não foi possível carregar as empresas desta categoria.")
+
+
+class CompanyCard(TypedDict):
+    """A company as the category page shows it."""
+
+    id: int
+    nome: str
+    vagas_texto: str
+    href: str
+
+
+def open_jobs_text(count: int) -> str:
+    """'1 vaga disponível' / 'N vagas disponíveis'."""
+    return "1 vaga disponível" if count == 1 else f"{count} vagas disponíveis"
+
+
+class CategoryState(rx.State):
+    """The category page: which category, and its companies."""
+
+    slug: str = ""
+    label: str = ""
+    known: bool = True
+    companies: list[CompanyCard] = []
+    loading: bool = True
+
+    @rx.event
+    def load(self):
+        """Read the category from the path; English slugs go to the canonical page."""
+        requested = routes.last_segment(self.router.url.path)
+        canonical = canonical_category(requested)
+        if canonical is not None and canonical != requested:
+            return rx.redirect(routes.category(canonical), replace=True)
+        self.slug = canonical or ""
+        self.label = CATEGORIES.get(self.slug, "")
+        self.known = canonical is not None
+        self.companies = []
+        if not self.known:
+            self.loading = False
+            return None
+        try:
+            with session_scope() as db:
+                found = jobs.companies_in_category(db, canonical)
+        except Exception:
+            self.loading = False
+            return rx.toast.error(LOAD_ERROR[0], description=LOAD_ERROR[1])
+        self.companies = [
+            CompanyCard(
+                id=company["id"],
+                nome=company["nome"],
+                vagas_texto=open_jobs_text(company["vagas"]),
+                href=routes.jobs(category=canonical, company=company["id"]),
+            )
+            for company in found
+        ]
+        self.loading = False
+        return None
+
+
+def company_card(company: rx.Var) -> rx.Component:
+    """A company with its number of open jobs and a link to them."""
+    return rx.card(
+        rx.flex(
+            rx.hstack(
+                rx.icon("building-2", size=28, color=rx.color("accent", 9)),
+                rx.vstack(
+                    rx.heading(company["nome"], as_="h2", size="4"),
+                    rx.text(company["vagas_texto"], color=rx.color("gray", 11), size="2"),
+                    spacing="1",
+                ),
+                spacing="3",
+                align="center",
+            ),
+            link_button(
+                "Ver vagas",
+                href=company["href"],
+                variant="soft",
+                aria_label="Ver vagas de " + company["nome"].to(str),
+            ),
+            justify="between",
+            align="center",
+            gap="3",
+            wrap="wrap",
+        ),
+        width="100%",
+    )
+
+
+def known_category() -> rx.Component:
+    """Heading, total line and companies (or the empty state)."""
+    return rx.vstack(
+        rx.heading(
+            rx.cond(CategoryState.label != "", "Empresas - " + CategoryState.label, "Empresas"), as_="h1", size="8"
+        ),
+        rx.cond(
+            CategoryState.loading,
+            rx.text("Carregando empresas...", role="status", color=rx.color("gray", 11)),
+            rx.cond(
+                CategoryState.companies.length() > 0,
+                rx.vstack(
+                    rx.text(
+                        "Encontramos ",
+                        CategoryState.companies.length().to(str),
+                        " empresa(s) que oferecem vagas nesta categoria.",
+                        color=rx.color("gray", 11),
+                        id="total-empresas",
+                    ),
+                    rx.grid(
+                        rx.foreach(CategoryState.companies, company_card),
+                        columns=rx.breakpoints(initial="1", md="2"),
+                        spacing="4",
+                        width="100%",
+                    ),
+                    spacing="4",
+                    width="100%",
+                ),
+                empty_state(
+                    "building",
+                    "Nenhuma empresa encontrada nesta categoria.",
+                    "",
+                    link_button("Ver todas as vagas", href=routes.JOBS, variant="outline"),
+                ),
+            ),
+        ),
+        spacing="4",
+        width="100%",
+        align="stretch",
+    )
+
+
+def unknown_category() -> rx.Component:
+    """A category slug that does not exist."""
+    return rx.vstack(
+        rx.heading("Categoria não encontrada", as_="h1", size="8"),
+        empty_state(
+            "folder-x",
+            "Nenhuma empresa encontrada nesta categoria.",
+            "Esta categoria não existe. Veja a lista de categorias disponíveis.",
+            link_button("Ver categorias", href=routes.CATEGORIES, variant="outline"),
+        ),
+        spacing="4",
+        width="100%",
+        align="stretch",
+    )
+
+
+@public_page(routes.CATEGORY, "Empresas por categoria", on_load=[CategoryState.load])
+def category_page() -> rx.Component:
+    """The companies with open jobs in the category of the URL."""
+    return rx.cond(CategoryState.known, known_category(), unknown_category())

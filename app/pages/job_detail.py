@@ -1,0 +1,240 @@
+"""/jobs/[id]: every public field of one job; visitors are invited to sign in to apply."""
+
+import reflex as rx
+
+from app import routes
+from app.layout import public_page
+from components.links import link_button
+from components.ui import empty_state
+from core.db import session_scope
+from services import jobs
+from services.jobs import JobDetail
+from states.auth import AuthState
+
+LOAD_ERROR = ("Erro inesperado", "Ocorreu um erro inesperado. Tente novamente.")
+NOT_INFORMED = "Não informada"
+
+EMPTY_JOB = JobDetail(
+    id=0,
+    titulo="",
+    categoria="",
+    categoria_label="",
+    empresa="",
+    anonima=False,
+    localizacao="",
+    pagamento="",
+    data_necessaria="",
+    duracao="",
+    descricao="",
+    habilidades=[],
+    vale_transporte=False,
+    refeicao_local=False,
+    possui_intervalo=False,
+    vagas_disponiveis=0,
+    postado_em="",
+)
+
+
+def job_id_from_path(path: str) -> int | None:
+    """The job id at the end of the path, when it is a plausible id."""
+    text = routes.last_segment(path)
+    return int(text) if text.isdigit() and len(text) <= 12 and int(text) > 0 else None
+
+
+class JobDetailState(rx.State):
+    """The job shown on the detail page."""
+
+    job: JobDetail = EMPTY_JOB
+    found: bool = False
+    loading: bool = True
+
+    @rx.event
+    def load(self):
+        """Load the job of the URL; a missing or non-public job shows 'Vaga não encontrada'."""
+        job_id = job_id_from_path(self.router.url.path)
+        if job_id is None or job_id != self.job["id"]:
+            self.loading = True
+            yield
+        detail = None
+        try:
+            if job_id is not None:
+                with session_scope() as db:
+                    detail = jobs.get_public_job(db, job_id)
+        except Exception:
+            self.job = EMPTY_JOB
+            self.found = False
+            self.loading = False
+            yield rx.toast.error(LOAD_ERROR[0], description=LOAD_ERROR[1])
+            return
+        self.job = detail or EMPTY_JOB
+        self.found = detail is not None
+        self.loading = False
+
+
+def fact(icon: str, label: str, value: rx.Var) -> rx.Component:
+    """One labelled fact of the job (location, pay, date...)."""
+    return rx.hstack(
+        rx.icon(icon, size=20, color=rx.color("accent", 9), flex_shrink="0"),
+        rx.vstack(
+            rx.text(label, size="1", color=rx.color("gray", 11), weight="medium"),
+            rx.text(value, size="3"),
+            spacing="0",
+        ),
+        spacing="3",
+        align="center",
+    )
+
+
+def benefit(label: str, offered: rx.Var) -> rx.Component:
+    """A yes/no benefit line."""
+    return rx.el.li(
+        rx.hstack(
+            rx.cond(
+                offered,
+                rx.icon("circle-check", size=18, color=rx.color("grass", 10)),
+                rx.icon("circle-x", size=18, color=rx.color("gray", 9)),
+            ),
+            rx.text(label, ": ", rx.cond(offered, "Sim", "Não"), weight="medium"),
+            spacing="2",
+            align="center",
+        ),
+        style={"listStyle": "none"},
+    )
+
+
+def section(title: str, *children: rx.Component) -> rx.Component:
+    """A titled block of the detail."""
+    return rx.vstack(rx.heading(title, as_="h2", size="5"), *children, spacing="3", width="100%")
+
+
+def apply_box() -> rx.Component:
+    """For visitors: sign in to apply. Signed-in users see nothing here yet."""
+    return rx.cond(
+        AuthState.signed_in,
+        rx.fragment(),
+        rx.card(
+            rx.vstack(
+                rx.heading("Quer trabalhar nesta vaga?", as_="h2", size="4"),
+                rx.text("Entre com sua conta de freelancer para enviar sua candidatura.", color=rx.color("gray", 11)),
+                link_button("Entre para se candidatar", href=routes.LOGIN, size="3", width="100%"),
+                rx.text(
+                    "Ainda não tem conta? ",
+                    rx.link("Cadastre-se como freelancer", href=routes.register("freelancer")),
+                    size="2",
+                ),
+                spacing="3",
+            ),
+            width="100%",
+        ),
+    )
+
+
+def detail() -> rx.Component:
+    """Every field of the job."""
+    job = JobDetailState.job
+    return rx.vstack(
+        rx.link(
+            rx.hstack(rx.icon("arrow-left", size=16), rx.text("Voltar para as vagas"), spacing="1", align="center"),
+            href=routes.JOBS,
+            size="2",
+        ),
+        rx.vstack(
+            rx.heading(job["titulo"], as_="h1", size="8"),
+            rx.hstack(
+                rx.badge(job["categoria_label"], size="2", variant="soft"),
+                rx.hstack(
+                    rx.icon("building-2", size=16, color=rx.color("gray", 11)),
+                    rx.text(job["empresa"], color=rx.color("gray", 11), id="job-company"),
+                    spacing="1",
+                    align="center",
+                ),
+                spacing="3",
+                align="center",
+                wrap="wrap",
+            ),
+            spacing="2",
+        ),
+        rx.grid(
+            fact("map-pin", "Local", job["localizacao"]),
+            fact("banknote", "Valor por hora", job["pagamento"]),
+            fact(
+                "calendar",
+                "Data necessária",
+                rx.cond(job["data_necessaria"] != "", job["data_necessaria"], NOT_INFORMED),
+            ),
+            fact("clock", "Duração", rx.cond(job["duracao"] != "", job["duracao"], NOT_INFORMED)),
+            fact("users", "Vagas disponíveis", job["vagas_disponiveis"].to(str)),
+            fact("calendar-plus", "Postado em", job["postado_em"]),
+            columns=rx.breakpoints(initial="1", sm="2", md="3"),
+            spacing="4",
+            width="100%",
+            padding="1rem",
+            border=f"1px solid {rx.color('gray', 5)}",
+            border_radius="var(--radius-3)",
+        ),
+        rx.flex(
+            rx.vstack(
+                section("Descrição", rx.text(job["descricao"], white_space="pre-wrap", id="job-description")),
+                section(
+                    "Habilidades necessárias",
+                    rx.cond(
+                        job["habilidades"].to(list[str]).length() > 0,
+                        rx.flex(
+                            rx.foreach(
+                                job["habilidades"].to(list[str]),
+                                lambda skill: rx.badge(skill, variant="outline", size="2"),
+                            ),
+                            spacing="2",
+                            wrap="wrap",
+                        ),
+                        rx.text("Nenhuma habilidade específica informada.", color=rx.color("gray", 11)),
+                    ),
+                ),
+                section(
+                    "Benefícios",
+                    rx.el.ul(
+                        benefit("Vale-transporte", job["vale_transporte"].to(bool)),
+                        benefit("Refeição no local", job["refeicao_local"].to(bool)),
+                        benefit("Intervalo", job["possui_intervalo"].to(bool)),
+                        style={"padding": "0", "margin": "0", "display": "grid", "gap": "0.5rem"},
+                    ),
+                ),
+                spacing="6",
+                flex="1",
+                width="100%",
+            ),
+            rx.box(apply_box(), width=["100%", "100%", "320px"], flex_shrink="0"),
+            direction=rx.breakpoints(initial="column-reverse", sm="row"),
+            spacing="6",
+            width="100%",
+            align="start",
+        ),
+        spacing="5",
+        width="100%",
+        align="stretch",
+    )
+
+
+def not_found() -> rx.Component:
+    """A missing, closed or archived job."""
+    return rx.vstack(
+        rx.heading("Vaga não encontrada", as_="h1", size="8"),
+        empty_state(
+            "briefcase",
+            "Esta vaga não existe ou não está mais disponível.",
+            "Veja as outras vagas abertas.",
+            link_button("Ver vagas disponíveis", href=routes.JOBS),
+        ),
+        width="100%",
+        align="stretch",
+    )
+
+
+@public_page(routes.JOB_DETAIL, "Detalhes da vaga", on_load=[JobDetailState.load])
+def job_detail_page() -> rx.Component:
+    """The job, 'Vaga não encontrada', or the loading text."""
+    return rx.cond(
+        JobDetailState.loading,
+        rx.text("Carregando vaga...", role="status", color=rx.color("gray", 11)),
+        rx.cond(JobDetailState.found, detail(), not_found()),
+    )

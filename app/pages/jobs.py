@@ -1,0 +1,359 @@
+"""/jobs: the public job list, its filters (kept in the URL query) and pager."""
+
+from typing import TypedDict
+
+import reflex as rx
+
+from app import routes
+from app.layout import public_page
+from components.forms import labelled
+from components.links import link_button
+from components.pager import PagerLink, pager, pager_links
+from components.ui import empty_state
+from core.catalog import CATEGORIES, canonical_category
+from core.db import session_scope
+from services import jobs
+from services.jobs import JobListItem
+
+DESKTOP_CELL = ["none", "none", "table-cell"]
+MOBILE_ONLY = ["flex", "flex", "none"]
+DESKTOP_INLINE = ["none", "none", "inline"]
+CITY_MAX_LENGTH = 120
+VISUALLY_HIDDEN = {
+    "position": "absolute",
+    "width": "1px",
+    "height": "1px",
+    "overflow": "hidden",
+    "clip": "rect(0 0 0 0)",
+    "whiteSpace": "nowrap",
+}
+LOAD_ERROR = ("Erro ao carregar vagas", "Não foi possível carregar as vagas disponíveis.")
+
+
+class FilterChip(TypedDict):
+    """An active filter shown in the note above the list, with the URL that removes it."""
+
+    label: str
+    remove_href: str
+    remove_label: str
+
+
+def _text(value, limit: int) -> str:
+    """A query or form value as stripped text of at most `limit` characters."""
+    return value.strip()[:limit] if isinstance(value, str) else ""
+
+
+def _positive_int(value, default: int) -> int:
+    """A query value holding a small positive integer, or `default`."""
+    text = _text(value, 12)
+    return int(text) if text.isdigit() and 0 < int(text) < 10**9 else default
+
+
+class JobsState(rx.State):
+    """The job list page: filters read from the URL, one page of results."""
+
+    items: list[JobListItem] = []
+    total: int = 0
+    page: int = 1
+    pages: int = 1
+    search: str = ""
+    city: str = ""
+    category_slug: str = ""
+    company_id: int = 0
+    company_name: str = ""
+    chips: list[FilterChip] = []
+    pager_items: list[PagerLink] = []
+    prev_href: str = ""
+    next_href: str = ""
+    loading: bool = True
+
+    def _url(self, **changes) -> str:
+        """The list URL with the current filters and `changes` applied (page 1 unless given)."""
+        filters = {
+            "city": self.city,
+            "search": self.search,
+            "category": self.category_slug,
+            "company": self.company_id or None,
+            "page": None,
+        }
+        filters.update(changes)
+        return routes.jobs(**filters)
+
+    def _read_query(self) -> int:
+        """Set the filters from the URL query; returns the page asked for."""
+        query = self.router.url.query_parameters
+        self.search = _text(query.get("search"), jobs.SEARCH_MAX_LENGTH)
+        self.city = _text(query.get("city"), CITY_MAX_LENGTH)
+        self.category_slug = canonical_category(_text(query.get("category"), 32)) or ""
+        self.company_id = _positive_int(query.get("empresa"), 0)
+        return _positive_int(query.get("page"), 1)
+
+    def _show(self, result: jobs.JobPage, company_name: str | None) -> None:
+        """Copy one page of results, the filter note and the pager into the state."""
+        self.items = result.items
+        self.total = result.total
+        self.page = result.page
+        self.pages = result.pages
+        self.company_name = company_name or ("Empresa" if self.company_id else "")
+        chips = []
+        if self.city:
+            chips.append(
+                FilterChip(label=f"Cidade: {self.city}", remove_href=self._url(city=""), remove_label="cidade")
+            )
+        if self.search:
+            chips.append(
+                FilterChip(label=f"Busca: “{self.search}”", remove_href=self._url(search=""), remove_label="busca")
+            )
+        if self.company_id:
+            chips.append(
+                FilterChip(
+                    label=f"Empresa: {self.company_name}", remove_href=self._url(company=None), remove_label="empresa"
+                )
+            )
+        self.chips = chips
+        self.pager_items = pager_links(result.page, result.pages, lambda number: self._url(page=number))
+        self.prev_href = self._url(page=result.page - 1) if result.page > 1 else ""
+        self.next_href = self._url(page=result.page + 1) if result.page < result.pages else ""
+
+    @rx.event
+    def load(self):
+        """On page load (also when only the query changes): read the filters and load the page."""
+        page = self._read_query()
+        try:
+            with session_scope() as db:
+                result = jobs.list_public_jobs(
+                    db,
+                    search=self.search,
+                    city=self.city,
+                    category=self.category_slug,
+                    page=page,
+                    company_id=self.company_id or None,
+                )
+                company_name = jobs.company_display_name(db, self.company_id) if self.company_id else None
+        except Exception:
+            self._show(jobs.JobPage(), None)
+            self.loading = False
+            return rx.toast.error(LOAD_ERROR[0], description=LOAD_ERROR[1])
+        self._show(result, company_name)
+        self.loading = False
+        return None
+
+    @rx.event
+    def submit_search(self, form_data: dict):
+        """Apply the typed search text (blank clears it) and go back to page 1."""
+        text = form_data.get("search") if isinstance(form_data, dict) else ""
+        return rx.redirect(self._url(search=_text(text, jobs.SEARCH_MAX_LENGTH)))
+
+    @rx.event
+    def choose_category(self, value: str):
+        """Filter by a category ('' for all) and go back to page 1."""
+        slug = value if isinstance(value, str) and value in CATEGORIES else ""
+        return rx.redirect(self._url(category=slug))
+
+    @rx.event
+    def clear_filters(self):
+        """Limpar filtros: drop the search, the category and the company; keep the chosen city."""
+        return rx.redirect(routes.jobs(city=self.city))
+
+
+def filter_note() -> rx.Component:
+    """The active city, search and company filters, each removable."""
+    return rx.cond(
+        JobsState.chips.length() > 0,
+        rx.flex(
+            rx.text("Filtros ativos:", size="2", color=rx.color("gray", 11)),
+            rx.foreach(
+                JobsState.chips,
+                lambda chip: rx.badge(
+                    rx.text(chip["label"]),
+                    rx.link(
+                        rx.icon("x", size=14),
+                        href=chip["remove_href"],
+                        aria_label="Remover filtro de " + chip["remove_label"].to(str),
+                        color=rx.color("accent", 11),
+                        display="inline-flex",
+                    ),
+                    size="2",
+                    variant="soft",
+                    radius="full",
+                    gap="0.35rem",
+                ),
+            ),
+            spacing="2",
+            align="center",
+            wrap="wrap",
+            id="filtros-ativos",
+            role="status",
+        ),
+    )
+
+
+def filters() -> rx.Component:
+    """Search box and category dropdown."""
+    return rx.flex(
+        rx.form(
+            labelled(
+                "Pesquisar vagas",
+                "jobs-search",
+                rx.hstack(
+                    rx.input(
+                        id="jobs-search",
+                        name="search",
+                        type="search",
+                        placeholder="Pesquisar vagas por título ou categoria",
+                        default_value=JobsState.search,
+                        key=JobsState.search,
+                        max_length=jobs.SEARCH_MAX_LENGTH,
+                        size="3",
+                        width="100%",
+                    ),
+                    rx.button(
+                        rx.icon("search", size=16),
+                        rx.text("Buscar", as_="span", display=DESKTOP_INLINE),
+                        type="submit",
+                        size="3",
+                        aria_label="Buscar",
+                    ),
+                    spacing="2",
+                    width="100%",
+                ),
+            ),
+            on_submit=JobsState.submit_search,
+            reset_on_submit=False,
+            role="search",
+            flex="1",
+            width="100%",
+        ),
+        rx.box(
+            labelled(
+                "Categoria",
+                "jobs-category",
+                rx.el.select(
+                    rx.el.option("Todas as categorias", value=""),
+                    *[rx.el.option(label, value=slug) for slug, label in CATEGORIES.items()],
+                    id="jobs-category",
+                    value=JobsState.category_slug,
+                    on_change=JobsState.choose_category,
+                    class_name="turno-select",
+                    style={"minHeight": "2.5rem"},
+                ),
+            ),
+            width=["100%", "100%", "240px"],
+        ),
+        direction=rx.breakpoints(initial="column", sm="row"),
+        spacing="4",
+        align=rx.breakpoints(initial="stretch", sm="end"),
+        width="100%",
+    )
+
+
+def job_row(job: rx.Var) -> rx.Component:
+    """One job: title, category and company; location, pay and date on wide screens; details link."""
+    return rx.table.row(
+        rx.table.cell(
+            rx.vstack(
+                rx.text(job["titulo"], weight="bold", size="3"),
+                rx.hstack(
+                    rx.badge(job["categoria_label"], variant="soft"),
+                    rx.text(job["empresa"], size="2", color=rx.color("gray", 11)),
+                    spacing="2",
+                    align="center",
+                    wrap="wrap",
+                ),
+                rx.flex(
+                    rx.text(job["localizacao"]),
+                    rx.text("·", aria_hidden="true"),
+                    rx.text(job["pagamento"]),
+                    spacing="1",
+                    wrap="wrap",
+                    size="2",
+                    color=rx.color("gray", 11),
+                    display=MOBILE_ONLY,
+                    font_size="0.875rem",
+                ),
+                spacing="1",
+            )
+        ),
+        rx.table.cell(job["localizacao"], display=DESKTOP_CELL),
+        rx.table.cell(job["pagamento"], display=DESKTOP_CELL, white_space="nowrap"),
+        rx.table.cell(job["postado_em"], display=DESKTOP_CELL, white_space="nowrap"),
+        rx.table.cell(
+            link_button(
+                "Ver detalhes",
+                href=rx.Var.create(routes.JOBS + "/") + job["id"].to(str),
+                variant="outline",
+                size="2",
+                aria_label="Ver detalhes da vaga " + job["titulo"].to(str),
+                white_space="nowrap",
+            ),
+            text_align="right",
+        ),
+        align="center",
+    )
+
+
+def job_table() -> rx.Component:
+    """The results table with its pager."""
+    return rx.box(
+        rx.table.root(
+            rx.table.header(
+                rx.table.row(
+                    rx.table.column_header_cell("Vaga"),
+                    rx.table.column_header_cell("Local", display=DESKTOP_CELL),
+                    rx.table.column_header_cell("Salário", display=DESKTOP_CELL),
+                    rx.table.column_header_cell("Postado em", display=DESKTOP_CELL),
+                    rx.table.column_header_cell(rx.el.span("Ações", style=VISUALLY_HIDDEN)),
+                )
+            ),
+            rx.table.body(rx.foreach(JobsState.items, job_row)),
+            variant="surface",
+            width="100%",
+            id="jobs-table",
+        ),
+        pager(JobsState.pager_items, JobsState.prev_href, JobsState.next_href),
+        width="100%",
+    )
+
+
+def results() -> rx.Component:
+    """Loading text, the empty state or the table."""
+    return rx.cond(
+        JobsState.loading,
+        rx.text("Carregando vagas disponíveis...", role="status", color=rx.color("gray", 11), padding_y="2rem"),
+        rx.cond(
+            JobsState.total > 0,
+            job_table(),
+            empty_state(
+                "search-x",
+                "Nenhuma vaga encontrada",
+                "Atualmente não há vagas disponíveis que correspondam aos seus filtros.",
+                rx.button("Limpar filtros", variant="outline", on_click=JobsState.clear_filters),
+            ),
+        ),
+    )
+
+
+@public_page(routes.JOBS, "Vagas disponíveis", on_load=[JobsState.load])
+def jobs_page() -> rx.Component:
+    """Title, active filters, search and category filters, the results and the pager."""
+    return rx.vstack(
+        rx.vstack(
+            rx.heading("Vagas disponíveis", as_="h1", size="8"),
+            rx.cond(
+                JobsState.loading,
+                rx.fragment(),
+                rx.text(
+                    rx.cond(JobsState.total == 1, "1 vaga encontrada", JobsState.total.to(str) + " vagas encontradas"),
+                    color=rx.color("gray", 11),
+                    size="3",
+                ),
+            ),
+            spacing="2",
+        ),
+        filter_note(),
+        filters(),
+        results(),
+        spacing="5",
+        width="100%",
+        align="stretch",
+    )

@@ -1,0 +1,292 @@
+"""Public job browsing: the job list, the companies of a category and the job detail.
+
+Only jobs with status open that are not archived are public. Searching and filtering happen in the
+database on the folded columns `busca` and `cidade_busca` (see models.job), never by loading every
+job into Python.
+"""
+
+import math
+from dataclasses import dataclass, field
+from typing import TypedDict
+
+from sqlalchemy import false, func
+from sqlmodel import Session, col, select
+
+from core.catalog import CATEGORIES, JOBS_PAGE_SIZE, canonical_category
+from core.formatting import hourly_pay, long_date
+from core.text import fold
+from models import Job, JobStatus, Profile
+from models.job import SEARCH_SEPARATOR
+
+CONFIDENTIAL_COMPANY = "Empresa Confidencial"
+UNKNOWN_COMPANY = "Empresa não informada"
+SEARCH_MAX_LENGTH = 100
+
+
+class JobListItem(TypedDict):
+    """One row of the public job list."""
+
+    id: int
+    titulo: str
+    categoria: str
+    categoria_label: str
+    empresa: str
+    localizacao: str
+    pagamento: str
+    postado_em: str
+
+
+@dataclass(frozen=True)
+class JobPage:
+    """One page of the public job list.
+
+    Attributes:
+        items: The jobs on this page, newest first.
+        total: How many jobs match the filters in all.
+        page: The page shown (clamped to 1..pages).
+        pages: How many pages there are (at least 1).
+    """
+
+    items: list[JobListItem] = field(default_factory=list)
+    total: int = 0
+    page: int = 1
+    pages: int = 1
+
+
+class CompanyInCategory(TypedDict):
+    """A company with public jobs in a category, and how many."""
+
+    id: int
+    nome: str
+    vagas: int
+
+
+class JobDetail(TypedDict):
+    """Everything a visitor may see of a public job (no owner id when it is anonymous)."""
+
+    id: int
+    titulo: str
+    categoria: str
+    categoria_label: str
+    empresa: str
+    anonima: bool
+    localizacao: str
+    pagamento: str
+    data_necessaria: str
+    duracao: str
+    descricao: str
+    habilidades: list[str]
+    vale_transporte: bool
+    refeicao_local: bool
+    possui_intervalo: bool
+    vagas_disponiveis: int
+    postado_em: str
+
+
+def category_label(slug: str) -> str:
+    """The label of a category slug (English aliases included); the slug itself when unknown."""
+    canonical = canonical_category(slug)
+    return CATEGORIES[canonical] if canonical else slug
+
+
+def search_term(text: str) -> str:
+    """Fold a search text the way `Job.busca` is folded (separator removed, length capped).
+
+    Args:
+        text: What the user typed.
+
+    Returns:
+        The folded term; empty when nothing searchable remains.
+    """
+    return fold((text or "")[:SEARCH_MAX_LENGTH].replace(SEARCH_SEPARATOR, " "))
+
+
+def company_name(anonymous: bool, empresa: str | None, nome: str | None) -> str:
+    """What the public sees as a job's company.
+
+    Args:
+        anonymous: Whether the job is published anonymously.
+        empresa: The company profile's company name (None when the profile is missing).
+        nome: The company profile's person name.
+
+    Returns:
+        'Empresa Confidencial', the company name, the person's name or 'Empresa não informada'.
+    """
+    if anonymous:
+        return CONFIDENTIAL_COMPANY
+    return (empresa or "").strip() or (nome or "").strip() or UNKNOWN_COMPANY
+
+
+def _public():
+    """The condition every public job meets."""
+    return (col(Job.status) == JobStatus.OPEN) & (col(Job.is_archived) == false())
+
+
+def _filters(search: str, city: str, category: str, company_id: int | None) -> list | None:
+    """SQL conditions for the list filters; None when a filter can match nothing."""
+    conditions = [_public()]
+    term = search_term(search)
+    if term:
+        conditions.append(col(Job.busca).contains(term, autoescape=True))
+    city_folded = fold(city)
+    if city_folded:
+        conditions.append(col(Job.cidade_busca) == city_folded)
+    if category:
+        slug = canonical_category(category)
+        if slug is None:
+            return None
+        conditions.append(col(Job.categoria) == slug)
+    if company_id is not None:
+        conditions.append(col(Job.cliente_id) == company_id)
+        conditions.append(col(Job.anuncio_anonimo) == false())
+    return conditions
+
+
+def list_public_jobs(
+    db: Session,
+    *,
+    search: str = "",
+    city: str = "",
+    category: str = "",
+    page: int = 1,
+    company_id: int | None = None,
+) -> JobPage:
+    """One page of the open, non-archived jobs matching the filters, newest first.
+
+    Args:
+        db: Open database session.
+        search: Case- and accent-insensitive substring of the title or category (label or slug).
+        city: The job's location, equal to this ignoring case and accents.
+        category: A category slug (English aliases accepted); an unknown slug matches nothing.
+        page: The 1-based page wanted; clamped to the pages that exist.
+        company_id: Only this company's jobs, anonymous ones excluded (they must not be tied to it).
+
+    Returns:
+        The page, with the total count and the number of pages.
+    """
+    conditions = _filters(search, city, category, company_id)
+    if conditions is None:
+        return JobPage()
+    total = db.exec(select(func.count()).select_from(Job).where(*conditions)).one()
+    pages = max(1, math.ceil(total / JOBS_PAGE_SIZE))
+    page = min(max(1, page), pages)
+    rows = db.exec(
+        select(
+            Job.id,
+            Job.titulo,
+            Job.categoria,
+            Job.localizacao,
+            Job.valor_hora,
+            Job.criado_em,
+            Job.anuncio_anonimo,
+            Profile.empresa,
+            Profile.nome,
+        )
+        .join(Profile, col(Profile.user_id) == col(Job.cliente_id), isouter=True)
+        .where(*conditions)
+        .order_by(col(Job.criado_em).desc(), col(Job.id).desc())
+        .offset((page - 1) * JOBS_PAGE_SIZE)
+        .limit(JOBS_PAGE_SIZE)
+    ).all()
+    items = [
+        JobListItem(
+            id=row.id,
+            titulo=row.titulo,
+            categoria=canonical_category(row.categoria) or row.categoria,
+            categoria_label=category_label(row.categoria),
+            empresa=company_name(row.anuncio_anonimo, row.empresa, row.nome),
+            localizacao=row.localizacao,
+            pagamento=hourly_pay(row.valor_hora),
+            postado_em=long_date(row.criado_em),
+        )
+        for row in rows
+    ]
+    return JobPage(items=items, total=total, page=page, pages=pages)
+
+
+def companies_in_category(db: Session, slug: str) -> list[CompanyInCategory]:
+    """The distinct companies with public jobs in a category, each with its count of such jobs.
+
+    Anonymous jobs are left out: listing their company here would reveal who published them.
+
+    Args:
+        db: Open database session.
+        slug: A category slug (English aliases accepted); an unknown slug gives an empty list.
+
+    Returns:
+        The companies, most jobs first, then by name.
+    """
+    canonical = canonical_category(slug)
+    if canonical is None:
+        return []
+    jobs_count = func.count(col(Job.id)).label("vagas")
+    rows = db.exec(
+        select(Job.cliente_id, Profile.empresa, Profile.nome, jobs_count)
+        .join(Profile, col(Profile.user_id) == col(Job.cliente_id), isouter=True)
+        .where(_public(), col(Job.categoria) == canonical, col(Job.anuncio_anonimo) == false())
+        .group_by(col(Job.cliente_id), col(Profile.empresa), col(Profile.nome))
+    ).all()
+    companies = [
+        CompanyInCategory(id=row.cliente_id, nome=company_name(False, row.empresa, row.nome), vagas=row.vagas)
+        for row in rows
+    ]
+    return sorted(companies, key=lambda company: (-company["vagas"], fold(company["nome"])))
+
+
+def company_display_name(db: Session, company_id: int) -> str | None:
+    """The public name of a company that has public, non-anonymous jobs; None otherwise.
+
+    Args:
+        db: Open database session.
+        company_id: The company's user id.
+
+    Returns:
+        The name shown for the company filter of the job list, or None.
+    """
+    row = db.exec(
+        select(Profile.empresa, Profile.nome)
+        .select_from(Job)
+        .join(Profile, col(Profile.user_id) == col(Job.cliente_id), isouter=True)
+        .where(_public(), col(Job.cliente_id) == company_id, col(Job.anuncio_anonimo) == false())
+        .limit(1)
+    ).first()
+    return company_name(False, row.empresa, row.nome) if row is not None else None
+
+
+def get_public_job(db: Session, job_id: int) -> JobDetail | None:
+    """Every public field of an open, non-archived job.
+
+    Args:
+        db: Open database session.
+        job_id: The job's id.
+
+    Returns:
+        The job's details (company hidden when anonymous), or None when it is missing or not public.
+    """
+    row = db.exec(
+        select(Job, Profile.empresa, Profile.nome)
+        .join(Profile, col(Profile.user_id) == col(Job.cliente_id), isouter=True)
+        .where(col(Job.id) == job_id, _public())
+    ).first()
+    if row is None:
+        return None
+    job, empresa, nome = row
+    return JobDetail(
+        id=job.id,
+        titulo=job.titulo,
+        categoria=canonical_category(job.categoria) or job.categoria,
+        categoria_label=category_label(job.categoria),
+        empresa=company_name(job.anuncio_anonimo, empresa, nome),
+        anonima=job.anuncio_anonimo,
+        localizacao=job.localizacao,
+        pagamento=hourly_pay(job.valor_hora),
+        data_necessaria=long_date(job.data_necessaria) if job.data_necessaria else "",
+        duracao=job.duracao,
+        descricao=job.descricao,
+        habilidades=[skill for skill in job.habilidades_necessarias if isinstance(skill, str) and skill.strip()],
+        vale_transporte=job.vale_transporte,
+        refeicao_local=job.refeicao_local,
+        possui_intervalo=job.possui_intervalo,
+        vagas_disponiveis=job.vagas_disponiveis,
+        postado_em=long_date(job.criado_em),
+    )
