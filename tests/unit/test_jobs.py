@@ -1,52 +1,16 @@
 """Public job browsing: list filters, paging, company names, category companies and the detail."""
 
-import os
 from datetime import date, timedelta
 from decimal import Decimal
 from itertools import count
 
-import pytest
-from alembic.config import Config
 from sqlmodel import Session
 
-from alembic import command
-from core.db import make_engine
 from core.types import utcnow
 from models import Job, JobStatus, Profile, Role, User
 from services import jobs
 
 _sequence = count(1)
-
-
-def _alembic(url: str) -> Config:
-    cfg = Config("alembic.ini")
-    cfg.attributes["database_url"] = url
-    cfg.attributes["skip_logging"] = True
-    return cfg
-
-
-@pytest.fixture(
-    params=[
-        "sqlite",
-        pytest.param("postgres", marks=pytest.mark.postgres),
-    ]
-)
-def db(request, tmp_path):
-    """A fresh database at Alembic head: SQLite always, PostgreSQL when TEST_DATABASE_URL is set."""
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'jobs.db'}"
-    else:
-        url = os.environ.get("TEST_DATABASE_URL", "")
-        if not url:
-            pytest.skip("TEST_DATABASE_URL not set")
-    cfg = _alembic(url)
-    command.upgrade(cfg, "head")
-    engine = make_engine(url)
-    with Session(engine, expire_on_commit=False) as session:
-        yield session
-    engine.dispose()
-    if request.param == "postgres":
-        command.downgrade(cfg, "base")
 
 
 def company(db: Session, empresa: str = "Hotel Atlântico", nome: str = "Mariana", profile: bool = True) -> User:
