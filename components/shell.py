@@ -3,6 +3,7 @@
 import reflex as rx
 
 from app import routes
+from components.links import link_button
 from core.catalog import CITIES
 from core.settings import get_settings
 from states.auth import AuthState
@@ -69,8 +70,9 @@ def account_buttons(direction: str = "row") -> rx.Component:
     return rx.cond(
         AuthState.signed_in,
         rx.flex(
-            rx.link(
-                rx.button("Meu painel", variant="soft", width="100%"),
+            link_button(
+                "Meu painel",
+                variant="soft",
                 href=rx.cond(AuthState.user_role == "client", routes.CLIENT_DASHBOARD, routes.FREELANCER_DASHBOARD),
             ),
             rx.button("Sair", variant="outline", on_click=AuthState.logout),
@@ -78,8 +80,8 @@ def account_buttons(direction: str = "row") -> rx.Component:
             spacing="2",
         ),
         rx.flex(
-            rx.link(rx.button("Entrar", variant="outline", width="100%"), href=routes.LOGIN),
-            rx.link(rx.button("Cadastrar", width="100%"), href=routes.REGISTER),
+            link_button("Entrar", variant="outline", href=routes.LOGIN),
+            link_button("Cadastrar", href=routes.REGISTER),
             direction=direction,
             spacing="2",
         ),

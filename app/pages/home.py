@@ -4,6 +4,7 @@ import reflex as rx
 
 from app import routes
 from app.layout import public_page
+from components.links import link_button
 from core.catalog import CATEGORIES
 from core.settings import get_settings
 from states.shell import ShellState
@@ -179,10 +180,8 @@ def home_page() -> rx.Component:
                 rx.heading("Pronto para começar?", as_="h2", size="7"),
                 rx.text("Cadastre-se gratuitamente e encontre a vaga ou o profissional ideal."),
                 rx.flex(
-                    rx.link(rx.button("Sou empresa", size="3"), href=routes.register("client")),
-                    rx.link(
-                        rx.button("Sou freelancer", size="3", variant="outline"), href=routes.register("freelancer")
-                    ),
+                    link_button("Sou empresa", size="3", href=routes.register("client")),
+                    link_button("Sou freelancer", size="3", variant="outline", href=routes.register("freelancer")),
                     spacing="3",
                     wrap="wrap",
                 ),

@@ -3,6 +3,7 @@
 import reflex as rx
 
 from app import routes
+from components.links import link_button
 from components.shell import shell
 from states.auth import AuthState
 
@@ -15,7 +16,7 @@ def not_found_page() -> rx.Component:
                 rx.text("404", size="9", weight="bold", color=rx.color("accent", 11)),
                 rx.heading("Página não encontrada", as_="h1", size="7"),
                 rx.text("A página que você procura não existe ou foi movida."),
-                rx.link(rx.button("Voltar para o início"), href=routes.HOME),
+                link_button("Voltar para o início", href=routes.HOME),
                 align="center",
                 spacing="3",
             ),

@@ -5,6 +5,7 @@ import reflex as rx
 from app import routes
 from app.layout import public_page
 from components.forms import submit_button, text_field
+from components.links import link_button
 from components.ui import auth_card
 from core.db import session_scope
 from services import accounts
@@ -231,7 +232,7 @@ def confirm_email_page() -> rx.Component:
                         color_scheme="green",
                         width="100%",
                     ),
-                    rx.link(rx.button("Entrar"), href=routes.LOGIN),
+                    link_button("Entrar", href=routes.LOGIN),
                     width="100%",
                 ),
             ),
