@@ -46,3 +46,23 @@ def empty_state(icon: str, title: str, text: str = "", *actions: rx.Component) -
         padding="3rem 1rem",
         width="100%",
     )
+
+
+def link_button(text: str | rx.Var, href: str | rx.Var, *, link_id: str = "", **props) -> rx.Component:
+    """A link that looks like a button (one focusable <a>, no button nested inside a link).
+
+    Args:
+        text: The link text.
+        href: Where it goes (a route from app.routes).
+        link_id: Stable id for tests (optional).
+        **props: Button props (variant, size, width...).
+
+    Returns:
+        A Radix button rendered as the link element.
+    """
+    props.setdefault("size", "3")
+    return rx.button(
+        rx.link(text, href=href, underline="none", id=link_id or None),
+        as_child=True,
+        **props,
+    )
