@@ -4,7 +4,7 @@ import reflex as rx
 
 import models  # noqa: F401  (registers the tables)
 from app.api import api
-from app.pages import home, login, recovery, register  # noqa: F401  (pages register on import)
+from app.pages import contact, home, info, login, marketing, recovery, register  # noqa: F401  (pages register on import)
 from app.pages.not_found import NOT_FOUND_ON_LOAD, not_found_page
 from core.settings import get_settings
 

@@ -45,3 +45,8 @@ def jobs(city: str | None = None, search: str | None = None) -> str:
     """Job list filtered by city and/or search text (URL-encoded)."""
     params = {key: value for key, value in (("city", city), ("search", search)) if value}
     return f"{JOBS}?{urlencode(params)}" if params else JOBS
+
+
+def maps_search(address: str) -> str:
+    """External link that opens an address in Google Maps (no embedded map: it needs no third-party script)."""
+    return f"https://www.google.com/maps/search/?{urlencode({'api': '1', 'query': address})}"
