@@ -4,7 +4,18 @@ import reflex as rx
 
 import models  # noqa: F401  (registers the tables)
 from app.api import api
-from app.pages import category, home, job_detail, jobs, login, recovery, register  # noqa: F401  (pages register on import)
+from app.pages import (  # noqa: F401  (pages register on import)
+    category,
+    contact,
+    home,
+    info,
+    job_detail,
+    jobs,
+    login,
+    marketing,
+    recovery,
+    register,
+)
 from app.pages.not_found import NOT_FOUND_ON_LOAD, not_found_page
 from core.settings import get_settings
 

@@ -87,3 +87,8 @@ def last_segment(path: str) -> str:
     deprecated in Reflex 0.10).
     """
     return unquote((path or "").rstrip("/").rsplit("/", 1)[-1])[:64]
+
+
+def maps_search(address: str) -> str:
+    """External link that opens an address in Google Maps (no embedded map: it needs no third-party script)."""
+    return f"https://www.google.com/maps/search/?{urlencode({'api': '1', 'query': address})}"

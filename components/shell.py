@@ -73,6 +73,7 @@ def account_buttons(direction: str = "row") -> rx.Component:
             link_button(
                 "Meu painel",
                 variant="soft",
+                size="2",
                 href=rx.cond(AuthState.user_role == "client", routes.CLIENT_DASHBOARD, routes.FREELANCER_DASHBOARD),
             ),
             rx.button("Sair", variant="outline", on_click=AuthState.logout),
@@ -80,8 +81,8 @@ def account_buttons(direction: str = "row") -> rx.Component:
             spacing="2",
         ),
         rx.flex(
-            link_button("Entrar", variant="outline", href=routes.LOGIN),
-            link_button("Cadastrar", href=routes.REGISTER),
+            link_button("Entrar", variant="outline", size="2", href=routes.LOGIN),
+            link_button("Cadastrar", size="2", href=routes.REGISTER),
             direction=direction,
             spacing="2",
         ),

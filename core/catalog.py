@@ -1,5 +1,8 @@
 """Fixed lists of the product: cities, categories, industries, plans and constants (SPEC §9)."""
 
+from dataclasses import dataclass
+from decimal import Decimal
+
 CITIES: tuple[str, ...] = (
     "São Paulo",
     "Rio de Janeiro",
@@ -57,3 +60,96 @@ def canonical_category(slug: str) -> str | None:
     slug = (slug or "").strip().lower()
     slug = CATEGORY_ALIASES.get(slug, slug)
     return slug if slug in CATEGORIES else None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A company subscription plan as sold on /pricing and in the dashboard (SPEC §9 'Plans').
+
+    Attributes:
+        slug: Stable identifier ('free', 'premium', 'enterprise'); the checkout request's plan.
+        name: The plan's name shown to users.
+        price: Monthly price in reais (0 for the free plan).
+        tagline: One line saying whom the plan is for.
+        features: The plan's advertised features, in order.
+        highlighted: Whether the card is marked 'Mais Popular'.
+        active_job_limit: Most open or in-progress jobs at once (None: no such limit).
+        monthly_job_limit: Most jobs created per calendar month (None: no such limit).
+    """
+
+    slug: str
+    name: str
+    price: Decimal
+    tagline: str
+    features: tuple[str, ...]
+    highlighted: bool = False
+    active_job_limit: int | None = None
+    monthly_job_limit: int | None = None
+
+    @property
+    def is_free(self) -> bool:
+        """Whether the plan costs nothing."""
+        return self.price == 0
+
+
+PLANS: tuple[Plan, ...] = (
+    Plan(
+        slug="free",
+        name="Gratuito",
+        price=Decimal("0"),
+        tagline="Para começar a contratar sem custo.",
+        features=("Até 2 vagas ativas", "Freelancers verificados", "Suporte por email"),
+        active_job_limit=2,
+    ),
+    Plan(
+        slug="premium",
+        name="Premium",
+        price=Decimal("59.90"),
+        tagline="Para empresas com demanda constante.",
+        features=(
+            "Até 15 vagas publicadas por mês",
+            "Destaque nas listagens",
+            "Suporte por chat",
+            "Histórico de freelancers contratados",
+        ),
+        highlighted=True,
+        monthly_job_limit=15,
+    ),
+    Plan(
+        slug="enterprise",
+        name="Enterprise",
+        price=Decimal("119.00"),
+        tagline="Para operações de grande porte.",
+        features=(
+            "Até 30 vagas publicadas por mês",
+            "Integrações personalizadas",
+            "Relatórios avançados",
+            "Consultoria prioritária",
+        ),
+        monthly_job_limit=30,
+    ),
+)
+
+PLAN_CONDITIONS: tuple[str, ...] = (
+    "Pagamento mensal por cartão ou boleto.",
+    "Plano anual com 2 meses grátis.",
+    "Vagas não cumulativas: as vagas não utilizadas expiram ao fim de cada ciclo.",
+    "Cancelamento gratuito a qualquer momento.",
+    "Upgrades e downgrades passam a valer no próximo ciclo de cobrança.",
+)
+
+TRIAL_DAYS = 7
+REFUND_DAYS = 7
+PAYMENT_METHODS: tuple[str, ...] = ("Cartão de crédito", "Cartão de débito", "Boleto bancário", "PIX")
+
+PLAN_ADD_ONS: tuple[tuple[str, str], ...] = (
+    ("Certificação premium", "Selo de empresa certificada no seu perfil e nas suas vagas."),
+    ("Divulgação nas redes sociais", "Suas vagas promovidas nos nossos perfis nas redes sociais."),
+    ("Recomendação por IA", "Sugestão automática dos freelancers mais compatíveis com cada vaga."),
+    ("Consultoria trabalhista", "Apoio especializado para contratar em conformidade com a legislação trabalhista."),
+)
+
+
+def plan_by_slug(slug: str) -> Plan | None:
+    """Return the plan with this slug, or None."""
+    return next((plan for plan in PLANS if plan.slug == slug), None)

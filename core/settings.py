@@ -20,6 +20,10 @@ class Settings(BaseSettings):
         site_url: Public origin of the site, used in e-mail links and CORS.
         database_url: SQLAlchemy URL; SQLite by default, PostgreSQL in production.
         redis_url: Redis URL for Reflex's state manager and shared throttling (optional).
+        contact_email: Public e-mail for questions, shown on the contact and legal pages.
+        privacy_email: E-mail of the data-protection officer (LGPD requests).
+        contact_phone: Public phone number shown on the contact page.
+        contact_address: Office address shown on the contact page (and opened in a maps site).
     """
 
     model_config = SettingsConfigDict(env_file=".env", extra="ignore", populate_by_name=True)
@@ -29,6 +33,11 @@ class Settings(BaseSettings):
     site_url: str = "http://localhost:3000"
     database_url: str = "sqlite:///turno.db"
     redis_url: str | None = Field(default=None, validation_alias="REFLEX_REDIS_URL")
+
+    contact_email: str = "contato@turno.com.br"
+    privacy_email: str = "privacidade@turno.com.br"
+    contact_phone: str = "(11) 4000-0000"
+    contact_address: str = "Av. Paulista, 1000, Bela Vista, São Paulo - SP, 01310-100"
 
     smtp_host: str | None = None
     smtp_port: int = 587

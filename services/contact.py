@@ -21,7 +21,7 @@ def submit(session: Session, data: dict) -> ContactMessage:
     if settings.smtp_host:
         send_email(
             session,
-            settings.smtp_from,
+            settings.contact_email,
             f"[Contato] {form.subject}: {form.name}",
             f"De: {form.name} <{form.email}> {form.phone}\n\n{form.message}",
         )

@@ -4,21 +4,11 @@ import reflex as rx
 
 from app import routes
 from app.layout import public_page
+from components.categories import category_card
 from components.links import link_button
 from core.catalog import CATEGORIES
 from core.settings import get_settings
 from states.shell import ShellState
-
-CATEGORY_ICONS = {
-    "hotel": "hotel",
-    "gastronomia": "chef-hat",
-    "restaurante": "utensils",
-    "eventos": "party-popper",
-    "musica": "music",
-    "fotografia": "camera",
-    "design": "palette",
-    "outros": "layout-grid",
-}
 
 PILLS = [("Hotelaria", "hotel"), ("Gastronomia", "gastronomia"), ("Restaurante", "restaurante"), ("Eventos", "eventos")]
 
@@ -37,24 +27,6 @@ STEPS = [
     ("Candidate-se", "Freelancers enviam propostas personalizadas e as empresas avaliam."),
     ("Trabalhe", "Comunicação direta, check-in geolocalizado e pagamentos seguros."),
 ]
-
-
-def category_card(slug: str, label: str) -> rx.Component:
-    """A link card to a category page."""
-    return rx.link(
-        rx.card(
-            rx.vstack(
-                rx.icon(CATEGORY_ICONS[slug], size=28, color=rx.color("accent", 9)),
-                rx.text(label, weight="medium"),
-                align="center",
-                spacing="2",
-            ),
-            width="100%",
-        ),
-        href=routes.category(slug),
-        underline="none",
-        color=rx.color("gray", 12),
-    )
 
 
 def hero() -> rx.Component:
