@@ -33,7 +33,7 @@ def hero() -> rx.Component:
     """Headline, search by address and category pills."""
     return rx.vstack(
         rx.heading(
-            "Encontre profissionais para hotelaria, gastronomia e eventos", as_="h1", size="9", text_align="center"
+            "Encontre profissionais para hotelaria, gastronomia e eventos", as_="h1", size=rx.breakpoints(initial="7", md="9"), text_align="center"
         ),
         rx.text(
             "Empresas publicam vagas temporárias e freelancers qualificados se candidatam em minutos.",
@@ -69,15 +69,18 @@ def hero() -> rx.Component:
             spacing="2",
             justify="center",
         ),
-        rx.hstack(
+        rx.flex(
             rx.text(rx.el.strong("5.000+"), " freelancers verificados"),
             rx.text(rx.el.strong("2.000+"), " vagas publicadas"),
-            spacing="6",
+            spacing="4",
+            wrap="wrap",
+            justify="center",
             color=rx.color("gray", 11),
         ),
         align="center",
         spacing="5",
-        padding_y="3rem",
+        padding_y=rx.breakpoints(initial="1.5rem", md="3rem"),
+        width="100%",
     )
 
 

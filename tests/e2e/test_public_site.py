@@ -118,3 +118,10 @@ def test_no_serious_accessibility_violations(page: Page, route: str):
         if v["impact"] in {"serious", "critical"}
     ]
     assert serious == [], serious
+
+
+@pytest.mark.parametrize("route", ["/", "/jobs", "/register", "/pricing", "/contact", "/how-it-works"])
+def test_no_sideways_scrolling_at_375px(mobile_page: Page, route: str):
+    mobile_page.goto(route)
+    expect(mobile_page.get_by_role("heading", level=1)).to_be_visible()
+    assert mobile_page.evaluate("document.documentElement.scrollWidth") <= 375
