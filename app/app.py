@@ -4,7 +4,16 @@ import reflex as rx
 
 import models  # noqa: F401  (registers the tables)
 from app.api import api
-from app.pages import home, login, recovery, register  # noqa: F401  (pages register on import)
+from app.pages import (  # noqa: F401  (pages register on import)
+    chats,
+    client_dashboard,
+    company_profile_setup,
+    freelancer_dashboard,
+    home,
+    login,
+    recovery,
+    register,
+)
 from app.pages.not_found import NOT_FOUND_ON_LOAD, not_found_page
 from core.settings import get_settings
 
