@@ -6,7 +6,11 @@ import models  # noqa: F401  (registers the tables)
 from app.api import api
 from app.pages import (  # noqa: F401  (pages register on import)
     category,
+    chats,
+    client_dashboard,
+    company_profile_setup,
     contact,
+    freelancer_dashboard,
     home,
     info,
     job_detail,

@@ -4,9 +4,21 @@ from collections.abc import Callable
 
 import reflex as rx
 
+from app import routes
+from components.dashboard import (
+    NavItem,
+    bottom_bar,
+    desktop_header,
+    mobile_top_bar,
+    notification_bell,
+    profile_sheet,
+    sidebar,
+)
 from components.shell import shell
 from core.settings import get_settings
+from models import Role
 from states.auth import AuthState
+from states.dashboard import DashboardState
 
 
 def page_title(title: str) -> str:
@@ -34,6 +46,155 @@ def public_page(route: str, title: str, on_load: list | None = None, guard=None)
         page.__name__ = content.__name__
         first = guard or AuthState.load_session
         rx.page(route=route, title=page_title(title), on_load=[first, *(on_load or [])])(page)
+        return page
+
+    return decorator
+
+
+def _tabs(role: str, entries: tuple[tuple[str, str, str], ...]) -> tuple[NavItem, ...]:
+    return tuple(NavItem(key, label, icon, routes.dashboard_tab(role, key)) for key, label, icon in entries)
+
+
+CLIENT_TABS = _tabs(
+    Role.CLIENT,
+    (
+        ("overview", "Visão Geral", "layout-dashboard"),
+        ("jobs", "Minhas Vagas", "briefcase"),
+        ("hirings", "Contratações", "handshake"),
+        ("freelancers", "Freelancers", "users"),
+        ("messages", "Mensagens", "message-square"),
+        ("notifications", "Notificações", "bell"),
+        ("plans", "Planos", "credit-card"),
+        ("profile", "Meu Perfil", "building-2"),
+    ),
+)
+FREELANCER_TABS = _tabs(
+    Role.FREELANCER,
+    (
+        ("overview", "Visão Geral", "layout-dashboard"),
+        ("jobs", "Buscar Vagas", "search"),
+        ("applications", "Minhas Candidaturas", "file-text"),
+        ("messages", "Mensagens", "message-square"),
+        ("notifications", "Notificações", "bell"),
+        ("profile", "Meu Perfil", "user"),
+        ("settings", "Configurações", "settings"),
+    ),
+)
+MOBILE_TAB_ENTRIES = (
+    ("overview", "Início", "house"),
+    ("jobs", "Vagas", "briefcase"),
+    ("messages", "Mensagens", "message-square"),
+    ("notifications", "Alertas", "bell"),
+    ("profile", "Perfil", "user"),
+)
+CLIENT_BOTTOM_TABS = _tabs(Role.CLIENT, MOBILE_TAB_ENTRIES)
+FREELANCER_BOTTOM_TABS = _tabs(Role.FREELANCER, MOBILE_TAB_ENTRIES)
+
+
+def tab_keys(role: str) -> frozenset[str]:
+    """The valid ?tab= values of a role's dashboard."""
+    return frozenset(item.key for item in (CLIENT_TABS if role == Role.CLIENT else FREELANCER_TABS))
+
+
+def dashboard_shell(role: str, active: rx.Var | str, content: rx.Component) -> rx.Component:
+    """The dashboard frame: sidebar and header on desktop; top bar, sheet and bottom bar on mobile.
+
+    Args:
+        role: Role.CLIENT or Role.FREELANCER (chooses the tabs and the 'Nova Vaga' button).
+        active: The key of the highlighted tab (a state var or a fixed key).
+        content: The page's content.
+
+    Returns:
+        The whole page.
+    """
+    is_client = role == Role.CLIENT
+    tabs = CLIENT_TABS if is_client else FREELANCER_TABS
+    me = DashboardState.me
+    alerts = routes.dashboard_tab(role, "notifications")
+    actions = (
+        [
+            rx.link(
+                rx.button(rx.icon("plus", size=16), "Nova Vaga", id="new-job-button"),
+                href=routes.dashboard_tab(role, "jobs"),
+            )
+        ]
+        if is_client
+        else []
+    )
+    return rx.box(
+        rx.el.a("Pular para o conteúdo", href="#conteudo", class_name="skip-link"),
+        rx.flex(
+            sidebar("Painel da Empresa" if is_client else "Painel do Freelancer", tabs, active, AuthState.logout),
+            rx.box(
+                desktop_header(
+                    me["nome"],
+                    me["empresa"] if is_client else me["profissao"],
+                    notification_bell(alerts, DashboardState.unread_badge, DashboardState.unread, "bell-desktop"),
+                    *actions,
+                ),
+                mobile_top_bar(
+                    notification_bell(alerts, DashboardState.unread_badge, DashboardState.unread, "bell-mobile"),
+                    me["foto_url"],
+                    me["initials"],
+                    DashboardState.open_sheet,
+                ),
+                rx.el.main(
+                    content,
+                    id="conteudo",
+                    style={"maxWidth": "1100px", "margin": "0 auto", "padding": "1.5rem 1rem"},
+                    padding_bottom=["96px", "96px", "2rem"],
+                ),
+                flex="1",
+                min_width="0",
+            ),
+            width="100%",
+            min_height="100vh",
+        ),
+        bottom_bar(
+            CLIENT_BOTTOM_TABS if is_client else FREELANCER_BOTTOM_TABS,
+            active,
+            "notifications",
+            DashboardState.unread_badge,
+            DashboardState.unread,
+        ),
+        profile_sheet(
+            DashboardState.sheet_open,
+            DashboardState.close_sheet,
+            me,
+            tabs,
+            active,
+            AuthState.logout,
+        ),
+    )
+
+
+def dashboard_page(
+    route: str, title: str, role: str, on_load: list | None = None, active_tab: rx.Var | str = "overview"
+) -> Callable:
+    """Register a page inside the dashboard frame of a role, behind that role's guard.
+
+    The guard only steers the browser (visitors to /login, the other role to its own dashboard
+    with 'Acesso Restrito'); every data handler resolves the caller again on the server.
+
+    Args:
+        route: The route constant from app.routes.
+        title: The browser title (product name appended).
+        role: Role.CLIENT or Role.FREELANCER.
+        on_load: The page's own load events, run after the guard and the frame's data.
+        active_tab: The tab highlighted in the navigation (a state var or a fixed key).
+
+    Returns:
+        A decorator for a function that returns the page content.
+    """
+    guard = AuthState.guard_client if role == Role.CLIENT else AuthState.guard_freelancer
+
+    def decorator(content: Callable[[], rx.Component]) -> Callable[[], rx.Component]:
+        def page() -> rx.Component:
+            return dashboard_shell(role, active_tab, content())
+
+        page.__name__ = content.__name__
+        events = [guard, DashboardState.load_chrome, *(on_load or [])]
+        rx.page(route=route, title=page_title(title), on_load=events)(page)
         return page
 
     return decorator

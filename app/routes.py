@@ -23,8 +23,10 @@ COOKIES = "/cookies"
 COMPANY_PROFILE_SETUP = "/company-profile-setup"
 CLIENT_DASHBOARD = "/client-dashboard"
 CLIENT_CHATS = "/client-dashboard/chats"
+CLIENT_CHAT = "/client-dashboard/chats/[chat_id]"
 FREELANCER_DASHBOARD = "/freelancer-dashboard"
 FREELANCER_CHATS = "/freelancer-dashboard/chats"
+FREELANCER_CHAT = "/freelancer-dashboard/chats/[chat_id]"
 DEV_MAILBOX = "/dev/mailbox"
 
 API_LOGIN = "/api/auth/login"
@@ -75,9 +77,25 @@ def jobs(
     return f"{JOBS}?{urlencode(params)}" if params else JOBS
 
 
-def job_detail(job_id: int) -> str:
-    """Detail page of one job."""
-    return f"{JOBS}/{int(job_id)}"
+def job_detail(job_id) -> str:
+    """Public page of one job (`job_id` may be a Var inside a foreach)."""
+    return f"{JOBS}/{job_id}"
+
+
+def dashboard_tab(role: str, tab: str) -> str:
+    """A tab of the company ('client') or freelancer dashboard; the overview has no query."""
+    base = CLIENT_DASHBOARD if role == "client" else FREELANCER_DASHBOARD
+    return base if tab == "overview" else f"{base}?{urlencode({'tab': tab})}"
+
+
+def chat_list(role: str) -> str:
+    """The conversation list of a role."""
+    return CLIENT_CHATS if role == "client" else FREELANCER_CHATS
+
+
+def chat(role: str, chat_id) -> str:
+    """One conversation, under the viewer's own dashboard (`chat_id` may be a Var)."""
+    return f"{chat_list(role)}/{chat_id}"
 
 
 def last_segment(path: str) -> str:

@@ -51,3 +51,11 @@ def date_time(value: datetime) -> str:
 def clock(value: datetime) -> str:
     """HH:mm in São Paulo time (chat)."""
     return local(value).strftime("%H:%M")
+
+
+def initials(name: str) -> str:
+    """Up to two upper-case initials of a name, e.g. 'Mariana Costa' -> 'MC' ('' when blank)."""
+    parts = [part for part in (name or "").split() if part[:1].isalpha()]
+    if not parts:
+        return ""
+    return (parts[0][0] + (parts[-1][0] if len(parts) > 1 else "")).upper()

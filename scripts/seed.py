@@ -8,7 +8,21 @@ from sqlmodel import Session, select
 from core.db import session_scope
 from core.security import hash_password
 from core.types import utcnow
-from models import Job, Profile, Role, User, UserPreferences
+from models import (
+    Application,
+    ApplicationStatus,
+    Chat,
+    Job,
+    JobStatus,
+    Message,
+    Notification,
+    NotificationType,
+    Profile,
+    Rating,
+    Role,
+    User,
+    UserPreferences,
+)
 
 DEMO_PASSWORD = "Turno2026!"
 DEMO_COMPANY_EMAIL = "empresa@demo.turno.com.br"
@@ -51,7 +65,7 @@ def seed(db: Session) -> None:
             descricao="Hotel boutique no centro de São Paulo.",
         ),
     )
-    _account(
+    freelancer = _account(
         db,
         DEMO_FREELANCER_EMAIL,
         Role.FREELANCER,
@@ -64,12 +78,16 @@ def seed(db: Session) -> None:
             experiencia_descricao="Cinco anos em eventos e restaurantes.",
         ),
     )
-    if db.exec(select(Job.id).where(Job.cliente_id == company.id)).first() is not None:
-        return
+    if db.exec(select(Job.id).where(Job.cliente_id == company.id)).first() is None:
+        _add_demo_jobs(db, company.id)
+    _seed_activity(db, company.id, freelancer.id)
+
+
+def _add_demo_jobs(db: Session, company_id: int) -> None:
     for offset, (title, category, city, pay, duration) in enumerate(DEMO_JOBS):
         db.add(
             Job(
-                cliente_id=company.id,
+                cliente_id=company_id,
                 titulo=title,
                 categoria=category,
                 descricao=f"{title} em {city}. Procuramos profissional pontual, comunicativo e com experiência.",
@@ -84,6 +102,152 @@ def seed(db: Session) -> None:
                 criado_em=utcnow() - timedelta(hours=offset),
             )
         )
+
+
+ACTIVITY_JOBS = [
+    ("Bartender para festa de fim de ano", JobStatus.IN_PROGRESS, Decimal("45.00"), 30),
+    ("Garçom para jantar de gala", JobStatus.CLOSED, Decimal("40.00"), 60),
+]
+ACTIVITY_APPLICATIONS = [
+    ("Bartender para festa de fim de ano", ApplicationStatus.ACCEPTED),
+    ("Garçom para jantar de gala", ApplicationStatus.ACCEPTED),
+    ("Garçom para evento corporativo", ApplicationStatus.PENDING),
+]
+CHAT_JOB = "Bartender para festa de fim de ano"
+CHAT_MESSAGES = [
+    ("company", "Olá, João! Sua candidatura foi aceita. Pode chegar às 18h no sábado?", 50),
+    ("freelancer", "Olá, Mariana! Posso sim. Preciso levar algum uniforme?", 40),
+    ("company", "Camisa social preta. O restante fornecemos aqui no hotel.", 30),
+]
+
+
+def _activity_job(db: Session, company_id: int, title: str, status: JobStatus, pay: Decimal, days_ago: int) -> Job:
+    job = db.exec(select(Job).where(Job.cliente_id == company_id, Job.titulo == title)).first()
+    if job is not None:
+        return job
+    job = Job(
+        cliente_id=company_id,
+        titulo=title,
+        categoria="eventos",
+        descricao=f"{title}. Procuramos profissional pontual, comunicativo e com experiência em eventos.",
+        localizacao="São Paulo",
+        valor_hora=pay,
+        duracao="6 horas",
+        data_necessaria=date.today() + timedelta(days=10) if status != JobStatus.CLOSED else date.today(),
+        habilidades_necessarias=["Atendimento", "Coquetelaria"],
+        refeicao_local=True,
+        status=status,
+        vaga_status=status,
+        criado_em=utcnow() - timedelta(days=days_ago),
+    )
+    db.add(job)
+    db.flush()
+    return job
+
+
+def _seed_activity(db: Session, company_id: int, freelancer_id: int) -> None:
+    """Applications, a chat with messages, a rating and notifications for the demo accounts (idempotent)."""
+    for title, status, pay, days_ago in ACTIVITY_JOBS:
+        _activity_job(db, company_id, title, status, pay, days_ago)
+    jobs = {job.titulo: job for job in db.exec(select(Job).where(Job.cliente_id == company_id)).all()}
+    applications: dict[str, Application] = {}
+    for title, status in ACTIVITY_APPLICATIONS:
+        job = jobs.get(title)
+        if job is None:
+            continue
+        application = db.exec(
+            select(Application).where(Application.vaga_id == job.id, Application.freelancer_id == freelancer_id)
+        ).first()
+        if application is None:
+            application = Application(
+                vaga_id=job.id,
+                freelancer_id=freelancer_id,
+                status=status,
+                mensagem="Tenho experiência em eventos e disponibilidade na data.",
+            )
+            db.add(application)
+            db.flush()
+        applications[title] = application
+    _seed_chat(db, company_id, freelancer_id, applications.get(CHAT_JOB))
+    _seed_rating(db, company_id, freelancer_id, applications.get("Garçom para jantar de gala"))
+    _seed_notifications(db, company_id, freelancer_id)
+
+
+def _seed_chat(db: Session, company_id: int, freelancer_id: int, application: Application | None) -> None:
+    if application is None or db.exec(select(Chat.id).where(Chat.application_id == application.id)).first():
+        return
+    chat = Chat(client_id=company_id, freelancer_id=freelancer_id, application_id=application.id)
+    db.add(chat)
+    db.flush()
+    senders = {"company": company_id, "freelancer": freelancer_id}
+    for sender, content, minutes_ago in CHAT_MESSAGES:
+        db.add(
+            Message(
+                chat_id=chat.id,
+                sender_id=senders[sender],
+                content=content,
+                created_at=utcnow() - timedelta(minutes=minutes_ago),
+            )
+        )
+    chat.updated_at = utcnow() - timedelta(minutes=CHAT_MESSAGES[-1][2])
+    db.add(chat)
+
+
+def _seed_rating(db: Session, company_id: int, freelancer_id: int, application: Application | None) -> None:
+    if application is None:
+        return
+    exists = db.exec(
+        select(Rating.id).where(Rating.application_id == application.id, Rating.rater_id == company_id)
+    ).first()
+    if exists is None:
+        db.add(
+            Rating(
+                application_id=application.id,
+                rater_id=company_id,
+                ratee_id=freelancer_id,
+                stars=5,
+                comment="Excelente profissional, pontual e atencioso.",
+            )
+        )
+
+
+def _seed_notifications(db: Session, company_id: int, freelancer_id: int) -> None:
+    notices = [
+        (
+            company_id,
+            NotificationType.NEW_APPLICATION,
+            "João Silva se candidatou à vaga Garçom para evento corporativo.",
+            False,
+        ),
+        (
+            company_id,
+            NotificationType.NEW_APPLICATION,
+            "João Silva se candidatou à vaga Bartender para festa de fim de ano.",
+            True,
+        ),
+        (company_id, NotificationType.JOB_CREATED, "Sua vaga Bartender para festa de fim de ano foi publicada.", True),
+        (
+            freelancer_id,
+            NotificationType.APPLICATION_ACCEPTED,
+            "Sua candidatura para Bartender para festa de fim de ano foi aceita!",
+            False,
+        ),
+        (freelancer_id, NotificationType.MESSAGE, "Nova mensagem de Mariana Costa.", False),
+    ]
+    for age, (user_id, kind, message, read) in enumerate(notices):
+        exists = db.exec(
+            select(Notification.id).where(Notification.user_id == user_id, Notification.message == message)
+        ).first()
+        if exists is None:
+            db.add(
+                Notification(
+                    user_id=user_id,
+                    type=kind,
+                    message=message,
+                    read=read,
+                    created_at=utcnow() - timedelta(hours=age),
+                )
+            )
 
 
 def main() -> None:

@@ -257,6 +257,57 @@ class ContactForm(_Form):
         return _min_len(v, 10, "A mensagem deve ter pelo menos 10 caracteres")[:5000]
 
 
+PHONE_CHARS_RE = re.compile(r"^[0-9 ()+.\-]+$")
+SOCIAL_HANDLE_RE = re.compile(r"^@?[\w.\-]{1,60}$")
+
+
+def _social(value: str) -> str:
+    """A social network entry: empty, an http(s) URL, or a handle such as @hotelatlantico."""
+    if value and (len(value) > 200 or not (SOCIAL_HANDLE_RE.match(value) or URL_RE.match(value))):
+        raise _fail("URL inválida")
+    return value
+
+
+class CompanyProfileForm(_Form):
+    """Company profile completion (/company-profile-setup; SPEC §9 minimums)."""
+
+    biografia: str
+    endereco: str
+    telefone: str
+    website: str = ""
+    instagram: str = ""
+    facebook: str = ""
+    linkedin: str = ""
+
+    @field_validator("biografia")
+    @classmethod
+    def _biografia(cls, v: str) -> str:
+        return _min_len(v, 10, "A biografia deve ter pelo menos 10 caracteres")[:2000]
+
+    @field_validator("endereco")
+    @classmethod
+    def _endereco(cls, v: str) -> str:
+        return _min_len(v, 5, "Endereço é obrigatório")[:200]
+
+    @field_validator("telefone")
+    @classmethod
+    def _telefone(cls, v: str) -> str:
+        digits = sum(ch in "0123456789" for ch in v)
+        if len(v) < 10 or len(v) > 30 or not PHONE_CHARS_RE.match(v) or not 10 <= digits <= 13:
+            raise _fail("Telefone inválido")
+        return v
+
+    @field_validator("website")
+    @classmethod
+    def _website(cls, v: str) -> str:
+        return _url_or_empty(v)
+
+    @field_validator("instagram", "facebook", "linkedin")
+    @classmethod
+    def _networks(cls, v: str) -> str:
+        return _social(v)
+
+
 CONFIRM_MISMATCH = "As senhas não conferem"
 
 

@@ -33,7 +33,10 @@ def hero() -> rx.Component:
     """Headline, search by address and category pills."""
     return rx.vstack(
         rx.heading(
-            "Encontre profissionais para hotelaria, gastronomia e eventos", as_="h1", size=rx.breakpoints(initial="7", md="9"), text_align="center"
+            "Encontre profissionais para hotelaria, gastronomia e eventos",
+            as_="h1",
+            size=rx.breakpoints(initial="7", md="9"),
+            text_align="center",
         ),
         rx.text(
             "Empresas publicam vagas temporárias e freelancers qualificados se candidatam em minutos.",

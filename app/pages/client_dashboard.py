@@ -1,0 +1,553 @@
+"""/client-dashboard: the company's overview, jobs, hirings, freelancers, messages, plans and profile."""
+
+import reflex as rx
+
+from app import routes
+from app.layout import dashboard_page, tab_keys
+from components.dashboard import (
+    chat_list,
+    count_label,
+    detail_list,
+    detail_row,
+    loading,
+    notifications_panel,
+    section_card,
+    stat_card,
+    status_badge,
+    tab_heading,
+)
+from components.shell import DESKTOP, MOBILE
+from components.ui import empty_state
+from core.db import session_scope
+from models import Role
+from services import chats, dashboard
+from services.chats import ChatSummary
+from services.dashboard import PLAN_CONDITIONS, FreelancerRow, HiringRow, JobRow, PlanView
+from states.auth import AuthState
+from states.dashboard import DashboardState
+
+TABS = tab_keys(Role.CLIENT)
+LOAD_ERRORS = {
+    "jobs": ("Erro ao carregar vagas", "Não foi possível carregar suas vagas. Por favor, tente novamente."),
+    "messages": ("Erro ao carregar conversas", "Não foi possível carregar suas conversas."),
+}
+GENERIC_LOAD_ERROR = ("Erro ao carregar dados", "Ocorreu um erro inesperado. Tente novamente.")
+
+
+def _tab(name: str) -> str:
+    return routes.dashboard_tab(Role.CLIENT, name)
+
+
+class ClientDashboardState(AuthState):
+    """The selected tab (from ?tab=) and the data it shows, loaded for the signed-in company."""
+
+    tab: str = "overview"
+    loaded_tab: str = ""
+    total_jobs: int = 0
+    total_applications: int = 0
+    active_hirings: int = 0
+    recent_jobs: list[JobRow] = []
+    active_hiring_rows: list[HiringRow] = []
+    jobs: list[JobRow] = []
+    hirings: list[HiringRow] = []
+    freelancers: list[FreelancerRow] = []
+    chats: list[ChatSummary] = []
+    plans: list[PlanView] = []
+
+    @rx.event
+    def load(self):
+        """Pick the tab from ?tab= (default overview) and load what it shows."""
+        requested = self.router.url.query_parameters.get("tab", "overview")
+        self.tab = requested if requested in TABS else "overview"
+        user = self._current_user()
+        if user is None or user.role != Role.CLIENT:
+            return None
+        try:
+            with session_scope() as db:
+                self._load_tab(db, user.id)
+        except Exception:
+            title, description = LOAD_ERRORS.get(self.tab, GENERIC_LOAD_ERROR)
+            return rx.toast.error(title, description=description)
+        self.loaded_tab = self.tab
+        return None
+
+    def _load_tab(self, db, user_id: int) -> None:
+        if self.tab == "overview":
+            overview = dashboard.company_overview(db, user_id)
+            self.total_jobs = overview["total_jobs"]
+            self.total_applications = overview["total_applications"]
+            self.active_hirings = overview["active_hirings"]
+            self.recent_jobs = overview["recent_jobs"]
+            self.active_hiring_rows = overview["hirings"]
+        elif self.tab == "jobs":
+            self.jobs = dashboard.company_jobs(db, user_id)
+        elif self.tab == "hirings":
+            self.hirings = dashboard.company_hirings(db, user_id)
+        elif self.tab == "freelancers":
+            self.freelancers = dashboard.company_freelancers(db, user_id)
+        elif self.tab == "messages":
+            self.chats = chats.list_for(db, user_id)
+        elif self.tab == "plans":
+            self.plans = dashboard.company_plans(db, user_id)
+
+
+def _link_button(label: str, href: str, icon: str, element_id: str, variant: str = "solid") -> rx.Component:
+    return rx.link(rx.button(rx.icon(icon, size=16), label, variant=variant, id=element_id), href=href)
+
+
+def _welcome() -> rx.Component:
+    return rx.vstack(
+        tab_heading("Visão Geral"),
+        rx.card(
+            empty_state(
+                "party-popper",
+                "Bem-vindo(a), " + DashboardState.me["nome"] + "!",
+                "Publique sua primeira vaga e comece a receber candidaturas de freelancers qualificados.",
+                _link_button("Publicar Primeira Vaga", _tab("jobs"), "plus", "publish-first-job"),
+            ),
+            width="100%",
+        ),
+        spacing="0",
+        width="100%",
+    )
+
+
+def _recent_job(job: rx.Var) -> rx.Component:
+    return rx.hstack(
+        rx.vstack(
+            rx.text(job["title"], weight="medium"),
+            rx.text("Publicada em ", job["created"], size="1", color=rx.color("gray", 11)),
+            spacing="0",
+            flex="1",
+            min_width="0",
+        ),
+        status_badge(job["status"], job["status_label"]),
+        width="100%",
+        align="center",
+        padding_y="0.35rem",
+        border_bottom=f"1px solid {rx.color('gray', 4)}",
+    )
+
+
+def _hiring_line(hiring: rx.Var) -> rx.Component:
+    return rx.hstack(
+        rx.vstack(
+            rx.text(hiring["freelancer_name"], weight="medium"),
+            rx.text(hiring["job_title"], size="1", color=rx.color("gray", 11)),
+            spacing="0",
+            flex="1",
+            min_width="0",
+        ),
+        _hiring_badge(hiring),
+        width="100%",
+        align="center",
+        padding_y="0.35rem",
+        border_bottom=f"1px solid {rx.color('gray', 4)}",
+    )
+
+
+def _hiring_badge(hiring: rx.Var) -> rx.Component:
+    return rx.cond(
+        hiring["confirmed"],
+        rx.badge("Confirmado", color_scheme="green", variant="soft", size="2"),
+        rx.badge("Pendente", color_scheme="amber", variant="soft", size="2"),
+    )
+
+
+def overview_tab() -> rx.Component:
+    """Welcome empty state, or the counters, recent jobs and active hirings."""
+    state = ClientDashboardState
+    return rx.cond(
+        state.total_jobs == 0,
+        _welcome(),
+        rx.vstack(
+            tab_heading("Visão Geral", "Acompanhe suas vagas, candidaturas e contratações."),
+            rx.grid(
+                stat_card("Vagas publicadas", state.total_jobs, "briefcase", "stat-total-jobs"),
+                stat_card("Candidaturas recebidas", state.total_applications, "file-text", "stat-total-applications"),
+                stat_card("Contratações ativas", state.active_hirings, "handshake", "stat-active-hirings"),
+                columns=rx.breakpoints(initial="1", sm="3"),
+                spacing="4",
+                width="100%",
+            ),
+            rx.grid(
+                section_card(
+                    "Vagas recentes",
+                    rx.vstack(rx.foreach(state.recent_jobs, _recent_job), spacing="1", width="100%"),
+                    action=rx.link("Ver todas", href=_tab("jobs"), size="2"),
+                ),
+                section_card(
+                    "Contratações ativas",
+                    rx.cond(
+                        state.active_hiring_rows.length() > 0,
+                        rx.vstack(rx.foreach(state.active_hiring_rows, _hiring_line), spacing="1", width="100%"),
+                        rx.text("Nenhuma contratação ativa no momento.", color=rx.color("gray", 11), size="2"),
+                    ),
+                    action=rx.link("Ver contratações", href=_tab("hirings"), size="2"),
+                ),
+                columns=rx.breakpoints(initial="1", md="2"),
+                spacing="4",
+                width="100%",
+            ),
+            spacing="4",
+            width="100%",
+        ),
+    )
+
+
+def _job_table_row(job: rx.Var) -> rx.Component:
+    return rx.table.row(
+        rx.table.row_header_cell(rx.text(job["title"], weight="medium")),
+        rx.table.cell(job["category"]),
+        rx.table.cell(job["pay"]),
+        rx.table.cell(job["location"]),
+        rx.table.cell(job["created"]),
+        rx.table.cell(status_badge(job["status"], job["status_label"])),
+        rx.table.cell(job["applications"], text_align="center"),
+    )
+
+
+def _job_card(job: rx.Var) -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.hstack(
+                rx.text(job["title"], weight="bold", flex="1"),
+                status_badge(job["status"], job["status_label"]),
+                width="100%",
+                align="start",
+            ),
+            rx.text(job["category"], " · ", job["location"], size="2", color=rx.color("gray", 11)),
+            rx.text(job["pay"], size="2"),
+            rx.hstack(
+                rx.text("Criada em ", job["created"], size="1", color=rx.color("gray", 11)),
+                rx.spacer(),
+                rx.text(
+                    count_label(job["applications"].to(int), "candidatura", "candidaturas"),
+                    size="1",
+                    weight="medium",
+                    white_space="nowrap",
+                ),
+                width="100%",
+            ),
+            spacing="1",
+            width="100%",
+        ),
+        width="100%",
+    )
+
+
+def jobs_tab() -> rx.Component:
+    """The company's jobs, read-only (publishing and actions come with the jobs issue)."""
+    jobs = ClientDashboardState.jobs
+    return rx.vstack(
+        tab_heading("Minhas Vagas", count_label(jobs.length(), "vaga publicada", "vagas publicadas")),
+        rx.cond(
+            jobs.length() > 0,
+            rx.fragment(
+                rx.box(
+                    rx.table.root(
+                        rx.table.header(
+                            rx.table.row(
+                                *[
+                                    rx.table.column_header_cell(label)
+                                    for label in (
+                                        "Vaga",
+                                        "Categoria",
+                                        "Valor/hora",
+                                        "Local",
+                                        "Criada em",
+                                        "Status",
+                                        "Candidaturas",
+                                    )
+                                ]
+                            )
+                        ),
+                        rx.table.body(rx.foreach(jobs, _job_table_row)),
+                        variant="surface",
+                        width="100%",
+                        id="company-jobs-table",
+                    ),
+                    display=DESKTOP,
+                    width="100%",
+                ),
+                rx.vstack(rx.foreach(jobs, _job_card), spacing="2", width="100%", display=MOBILE),
+            ),
+            empty_state(
+                "briefcase",
+                "Nenhuma vaga publicada ainda",
+                "As vagas que você publicar aparecerão aqui com o número de candidaturas recebidas.",
+            ),
+        ),
+        spacing="3",
+        width="100%",
+    )
+
+
+def _hiring_card(hiring: rx.Var) -> rx.Component:
+    return rx.card(
+        rx.flex(
+            rx.vstack(
+                rx.text(hiring["job_title"], weight="bold"),
+                rx.hstack(rx.icon("user", size=14), rx.text(hiring["freelancer_name"], size="2"), align="center"),
+                rx.text("Atualizada em ", hiring["date"], size="1", color=rx.color("gray", 11)),
+                spacing="1",
+                flex="1",
+            ),
+            rx.hstack(
+                _hiring_badge(hiring),
+                rx.cond(
+                    hiring["chat_id"].to(int) > 0,
+                    rx.link(
+                        rx.button(rx.icon("message-circle", size=14), "Abrir chat", size="1", variant="outline"),
+                        href=routes.chat(Role.CLIENT, hiring["chat_id"]),
+                    ),
+                ),
+                spacing="2",
+                align="center",
+            ),
+            direction=rx.breakpoints(initial="column", sm="row"),
+            gap="0.75rem",
+            align=rx.breakpoints(initial="start", sm="center"),
+            width="100%",
+        ),
+        width="100%",
+    )
+
+
+def hirings_tab() -> rx.Component:
+    """Accepted (Confirmado) and pending (Pendente) applications to the company's jobs."""
+    rows = ClientDashboardState.hirings
+    return rx.vstack(
+        tab_heading("Contratações", "Freelancers confirmados e candidaturas aguardando sua resposta."),
+        rx.cond(
+            rows.length() > 0,
+            rx.vstack(rx.foreach(rows, _hiring_card), spacing="2", width="100%"),
+            empty_state(
+                "handshake",
+                "Nenhuma contratação ainda",
+                "Quando freelancers se candidatarem às suas vagas, eles aparecerão aqui.",
+            ),
+        ),
+        spacing="3",
+        width="100%",
+    )
+
+
+def _freelancer_card(row: rx.Var) -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.hstack(
+                rx.vstack(
+                    rx.text(row["name"], weight="bold"),
+                    rx.text(row["profession"], size="2", color=rx.color("gray", 11)),
+                    spacing="0",
+                    flex="1",
+                ),
+                rx.cond(row["hired"], rx.badge("Contratado", color_scheme="green", variant="soft")),
+                width="100%",
+                align="start",
+            ),
+            rx.cond(
+                row["location"] != "",
+                rx.hstack(rx.icon("map-pin", size=14), rx.text(row["location"], size="2"), align="center"),
+            ),
+            rx.flex(
+                rx.foreach(row["skills"].to(list[str]), lambda skill: rx.badge(skill, variant="outline")),
+                rx.cond(row["more_skills"] != "", rx.text(row["more_skills"], size="1", color=rx.color("gray", 11))),
+                wrap="wrap",
+                gap="0.35rem",
+                align="center",
+            ),
+            rx.text(
+                count_label(row["applications"].to(int), "candidatura", "candidaturas"),
+                " às suas vagas",
+                size="1",
+                color=rx.color("gray", 11),
+            ),
+            spacing="2",
+            width="100%",
+        ),
+        width="100%",
+    )
+
+
+def freelancers_tab() -> rx.Component:
+    """Freelancers who applied to the company's jobs."""
+    rows = ClientDashboardState.freelancers
+    return rx.vstack(
+        tab_heading("Freelancers", "Profissionais que se candidataram às suas vagas."),
+        rx.cond(
+            rows.length() > 0,
+            rx.grid(
+                rx.foreach(rows, _freelancer_card),
+                columns=rx.breakpoints(initial="1", sm="2", lg="3"),
+                spacing="3",
+                width="100%",
+            ),
+            empty_state(
+                "users",
+                "Nenhum freelancer ainda",
+                "Os freelancers que se candidatarem às suas vagas aparecerão aqui.",
+            ),
+        ),
+        spacing="3",
+        width="100%",
+    )
+
+
+def messages_tab() -> rx.Component:
+    """The company's conversations, most recent first."""
+    state = ClientDashboardState
+    return rx.vstack(
+        tab_heading("Mensagens", "Converse com os freelancers contratados."),
+        chat_list(state.chats, state.loaded_tab == "messages", lambda chat_id: routes.chat(Role.CLIENT, chat_id)),
+        spacing="3",
+        width="100%",
+    )
+
+
+def _plan_card(plan: rx.Var) -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.hstack(
+                rx.heading(plan["name"], as_="h2", size="5"),
+                rx.spacer(),
+                rx.cond(plan["popular"], rx.badge("Mais Popular", color_scheme="violet", variant="solid")),
+                width="100%",
+                align="center",
+            ),
+            rx.hstack(
+                rx.text(plan["price"], size="7", weight="bold"),
+                rx.text(plan["period"], size="2", color=rx.color("gray", 11)),
+                align="baseline",
+                spacing="2",
+            ),
+            rx.vstack(
+                rx.foreach(
+                    plan["features"].to(list[str]),
+                    lambda feature: rx.hstack(
+                        rx.icon("check", size=16, color=rx.color("green", 10)),
+                        rx.text(feature, size="2"),
+                        align="center",
+                    ),
+                ),
+                spacing="1",
+            ),
+            rx.spacer(),
+            rx.cond(
+                plan["current"],
+                rx.button("Plano atual", disabled=True, variant="soft", width="100%"),
+                rx.link(
+                    rx.button("Conhecer o plano", variant="outline", width="100%"), href=routes.PRICING, width="100%"
+                ),
+            ),
+            spacing="3",
+            height="100%",
+            width="100%",
+        ),
+        border=rx.cond(plan["current"], f"2px solid {rx.color('accent', 9)}", "none"),
+        width="100%",
+    )
+
+
+def plans_tab() -> rx.Component:
+    """The three plans with the current one marked, and the general conditions."""
+    return rx.vstack(
+        tab_heading("Planos", "Escolha o plano ideal para o volume de vagas da sua empresa."),
+        rx.grid(
+            rx.foreach(ClientDashboardState.plans, _plan_card),
+            columns=rx.breakpoints(initial="1", md="3"),
+            spacing="4",
+            width="100%",
+        ),
+        section_card(
+            "Condições gerais",
+            rx.el.ul(
+                *[rx.el.li(rx.text(condition, size="2")) for condition in PLAN_CONDITIONS],
+                style={"paddingLeft": "1.25rem", "display": "grid", "gap": "0.25rem"},
+            ),
+        ),
+        spacing="4",
+        width="100%",
+    )
+
+
+def profile_tab() -> rx.Component:
+    """The company's profile, read-only, with a link to complete it."""
+    me = DashboardState.me
+    return rx.vstack(
+        tab_heading(
+            "Meu Perfil",
+            "Dados da sua empresa.",
+            _link_button(
+                "Completar perfil", routes.COMPANY_PROFILE_SETUP, "pencil", "complete-profile-link", "outline"
+            ),
+        ),
+        rx.card(
+            rx.vstack(
+                rx.hstack(
+                    rx.avatar(src=me["foto_url"], fallback=me["initials"], size="6", radius="full", alt=""),
+                    rx.vstack(
+                        rx.heading(me["empresa"], as_="h2", size="5"),
+                        rx.text(me["nome"], color=rx.color("gray", 11)),
+                        spacing="1",
+                    ),
+                    spacing="4",
+                    align="center",
+                ),
+                rx.separator(),
+                detail_list(
+                    detail_row("Nome", me["nome"]),
+                    detail_row("Empresa", me["empresa"]),
+                    detail_row("Setor", me["industria"]),
+                    detail_row("Localização", me["localizacao"]),
+                    detail_row("E-mail", me["email"]),
+                    detail_row("Endereço", me["endereco"]),
+                    detail_row("Telefone", me["telefone"]),
+                    detail_row("Website", me["website"]),
+                    detail_row("Biografia", me["biografia"]),
+                    detail_row("Instagram", me["instagram"]),
+                    detail_row("Facebook", me["facebook"]),
+                    detail_row("LinkedIn", me["linkedin"]),
+                ),
+                spacing="4",
+                width="100%",
+            ),
+            width="100%",
+        ),
+        spacing="3",
+        width="100%",
+    )
+
+
+def _notifications_tab() -> rx.Component:
+    return notifications_panel(
+        DashboardState.notifications, DashboardState.notifications_loaded, DashboardState.mark_notification_read
+    )
+
+
+@dashboard_page(
+    routes.CLIENT_DASHBOARD,
+    "Painel da Empresa",
+    Role.CLIENT,
+    on_load=[ClientDashboardState.load],
+    active_tab=ClientDashboardState.tab,
+)
+def client_dashboard_page() -> rx.Component:
+    """The selected tab; a spinner until its data has arrived."""
+    state = ClientDashboardState
+    return rx.cond(
+        state.loaded_tab == state.tab,
+        rx.match(
+            state.tab,
+            ("jobs", jobs_tab()),
+            ("hirings", hirings_tab()),
+            ("freelancers", freelancers_tab()),
+            ("messages", messages_tab()),
+            ("notifications", _notifications_tab()),
+            ("plans", plans_tab()),
+            ("profile", profile_tab()),
+            overview_tab(),
+        ),
+        loading(),
+    )

@@ -1,0 +1,501 @@
+"""What the company and freelancer dashboards show, read from the database for the acting user.
+
+Every function takes the acting user's id (resolved by the caller from the server-side session)
+and filters by it, so a user only ever sees their own jobs, applications and hirings.
+"""
+
+from decimal import Decimal
+from typing import TypedDict
+
+from babel.numbers import format_decimal
+from sqlmodel import Session, func, select
+
+from core.catalog import CATEGORIES
+from core.formatting import hourly_pay, long_date, money
+from models import Application, ApplicationStatus, Chat, Job, JobStatus, Profile, Rating, Subscription
+from services.profiles import get_own_profile
+
+RECENT_JOBS = 3
+OPEN_JOBS_LIMIT = 10
+SKILLS_SHOWN = 3
+CONFIDENTIAL_COMPANY = "Empresa Confidencial"
+UNKNOWN_COMPANY = "Empresa não informada"
+DEFAULT_FREELANCER_NAME = "Freelancer"
+NO_RATING = "—"
+JOB_STATUS_LABELS = {
+    JobStatus.OPEN: "Aberta",
+    JobStatus.IN_PROGRESS: "Em andamento",
+    JobStatus.CLOSED: "Fechada",
+    JobStatus.ARCHIVED: "Arquivada",
+}
+APPLICATION_STATUS_LABELS = {
+    ApplicationStatus.PENDING: "Pendente",
+    ApplicationStatus.ACCEPTED: "Aceita",
+    ApplicationStatus.REJECTED: "Recusada",
+}
+PROFILE_CHECKLIST = (
+    ("foto_url", "Foto de perfil"),
+    ("telefone", "Telefone"),
+    ("biografia", "Biografia"),
+    ("habilidades", "Habilidades"),
+    ("experiencia", "Experiência"),
+)
+PAID_SUBSCRIPTION_STATUSES = ("active", "trialing")
+
+
+class JobRow(TypedDict):
+    """A company's job in its dashboard."""
+
+    id: int
+    title: str
+    category: str
+    pay: str
+    location: str
+    created: str
+    status: str
+    status_label: str
+    applications: int
+
+
+class HiringRow(TypedDict):
+    """An application to one of the company's jobs that is accepted or still pending."""
+
+    id: int
+    job_id: int
+    job_title: str
+    freelancer_name: str
+    confirmed: bool
+    date: str
+    chat_id: int
+
+
+class CompanyOverview(TypedDict):
+    """Counters, recent jobs and active hirings of a company."""
+
+    total_jobs: int
+    total_applications: int
+    active_hirings: int
+    recent_jobs: list[JobRow]
+    hirings: list[HiringRow]
+
+
+class FreelancerRow(TypedDict):
+    """A freelancer who applied to one of the company's jobs."""
+
+    id: int
+    name: str
+    profession: str
+    location: str
+    skills: list[str]
+    more_skills: str
+    applications: int
+    hired: bool
+
+
+class PlanView(TypedDict):
+    """A subscription plan card."""
+
+    slug: str
+    name: str
+    price: str
+    period: str
+    features: list[str]
+    popular: bool
+    current: bool
+
+
+class ApplicationRow(TypedDict):
+    """One of the freelancer's applications."""
+
+    id: int
+    job_id: int
+    job_title: str
+    company: str
+    date: str
+    status: str
+    status_label: str
+    chat_id: int
+
+
+class ChecklistItem(TypedDict):
+    """One step of the complete-your-profile checklist."""
+
+    label: str
+    done: bool
+
+
+class FreelancerOverview(TypedDict):
+    """Counters and profile checklist of a freelancer."""
+
+    active_applications: int
+    completed_jobs: int
+    rating: str
+    rating_count: int
+    checklist: list[ChecklistItem]
+    checklist_done: int
+    checklist_percent: int
+
+
+class OpenJobRow(TypedDict):
+    """A job of the public list, as the freelancer dashboard shows it."""
+
+    id: int
+    title: str
+    category: str
+    company: str
+    location: str
+    pay: str
+    created: str
+
+
+PLANS: tuple[tuple[str, str, Decimal, str, tuple[str, ...], bool], ...] = (
+    (
+        "gratuito",
+        "Gratuito",
+        Decimal("0"),
+        "para sempre",
+        ("Até 2 vagas ativas", "Freelancers verificados", "Suporte por email"),
+        False,
+    ),
+    (
+        "premium",
+        "Premium",
+        Decimal("59.90"),
+        "por mês",
+        (
+            "Até 15 vagas ativas por mês",
+            "Destaque nas listagens",
+            "Suporte por chat",
+            "Histórico de freelancers contratados",
+        ),
+        True,
+    ),
+    (
+        "enterprise",
+        "Enterprise",
+        Decimal("119.00"),
+        "por mês",
+        (
+            "Até 30 vagas ativas por mês",
+            "Integrações personalizadas",
+            "Relatórios avançados",
+            "Consultoria prioritária",
+        ),
+        False,
+    ),
+)
+PLAN_CONDITIONS = (
+    "Pagamento mensal por cartão ou boleto.",
+    "Plano anual com 2 meses grátis.",
+    "Vagas não são cumulativas: as não usadas expiram ao fim do ciclo.",
+    "Cancelamento gratuito a qualquer momento.",
+    "Mudanças de plano valem a partir do próximo ciclo de cobrança.",
+)
+
+
+def _applications_per_job():
+    return (
+        select(Application.vaga_id.label("vaga_id"), func.count(Application.id).label("total"))
+        .group_by(Application.vaga_id)
+        .subquery()
+    )
+
+
+def _job_row(job: Job, applications: int | None) -> JobRow:
+    return JobRow(
+        id=job.id,
+        title=job.titulo,
+        category=CATEGORIES.get(job.categoria, job.categoria),
+        pay=hourly_pay(job.valor_hora),
+        location=job.localizacao,
+        created=long_date(job.criado_em),
+        status=job.status,
+        status_label=JOB_STATUS_LABELS.get(job.status, job.status),
+        applications=int(applications or 0),
+    )
+
+
+def company_jobs(session: Session, user_id: int, limit: int | None = None) -> list[JobRow]:
+    """The company's own jobs, newest first, each with its number of applications.
+
+    Args:
+        session: Open database session.
+        user_id: The acting company (from the server-side session).
+        limit: At most this many jobs (all when None).
+
+    Returns:
+        Plain job rows with labels and formatted values.
+    """
+    counts = _applications_per_job()
+    query = (
+        select(Job, counts.c.total)
+        .join(counts, counts.c.vaga_id == Job.id, isouter=True)
+        .where(Job.cliente_id == user_id)
+        .order_by(Job.criado_em.desc(), Job.id.desc())
+    )
+    if limit is not None:
+        query = query.limit(limit)
+    return [_job_row(job, total) for job, total in session.exec(query).all()]
+
+
+def _chat_ids(session: Session, application_ids: list[int]) -> dict[int, int]:
+    if not application_ids:
+        return {}
+    rows = session.exec(select(Chat.application_id, Chat.id).where(Chat.application_id.in_(application_ids))).all()
+    return dict(rows)
+
+
+def company_hirings(session: Session, user_id: int, accepted_only: bool = False) -> list[HiringRow]:
+    """Applications to the company's jobs that are accepted (Confirmado) or pending (Pendente).
+
+    Args:
+        session: Open database session.
+        user_id: The acting company (from the server-side session).
+        accepted_only: Only the accepted ones (the overview's active hirings).
+
+    Returns:
+        Newest first, with the freelancer's name and the chat id (0 when there is none).
+    """
+    statuses = (
+        [ApplicationStatus.ACCEPTED] if accepted_only else [ApplicationStatus.ACCEPTED, ApplicationStatus.PENDING]
+    )
+    rows = session.exec(
+        select(Application, Job.titulo, Profile.nome)
+        .join(Job, Job.id == Application.vaga_id)
+        .join(Profile, Profile.user_id == Application.freelancer_id, isouter=True)
+        .where(Job.cliente_id == user_id, Application.status.in_(statuses))
+        .order_by(Application.updated_at.desc(), Application.id.desc())
+    ).all()
+    chats = _chat_ids(session, [application.id for application, _, _ in rows])
+    return [
+        HiringRow(
+            id=application.id,
+            job_id=application.vaga_id,
+            job_title=title,
+            freelancer_name=name or DEFAULT_FREELANCER_NAME,
+            confirmed=application.status == ApplicationStatus.ACCEPTED,
+            date=long_date(application.updated_at),
+            chat_id=chats.get(application.id, 0),
+        )
+        for application, title, name in rows
+    ]
+
+
+def company_overview(session: Session, user_id: int) -> CompanyOverview:
+    """The company's counters, its 3 most recent jobs and its active (accepted) hirings.
+
+    Args:
+        session: Open database session.
+        user_id: The acting company (from the server-side session).
+
+    Returns:
+        total_jobs published, total_applications received, active_hirings, recent_jobs, hirings.
+    """
+    total_jobs = session.exec(select(func.count()).select_from(Job).where(Job.cliente_id == user_id)).one()
+    per_status = dict(
+        session.exec(
+            select(Application.status, func.count(Application.id))
+            .join(Job, Job.id == Application.vaga_id)
+            .where(Job.cliente_id == user_id)
+            .group_by(Application.status)
+        ).all()
+    )
+    hirings = company_hirings(session, user_id, accepted_only=True)
+    return CompanyOverview(
+        total_jobs=int(total_jobs or 0),
+        total_applications=int(sum(per_status.values())),
+        active_hirings=int(per_status.get(ApplicationStatus.ACCEPTED, 0)),
+        recent_jobs=company_jobs(session, user_id, limit=RECENT_JOBS),
+        hirings=hirings,
+    )
+
+
+def company_freelancers(session: Session, user_id: int) -> list[FreelancerRow]:
+    """Freelancers who applied to the company's jobs, most recent applicant first.
+
+    Args:
+        session: Open database session.
+        user_id: The acting company (from the server-side session).
+
+    Returns:
+        One row per freelancer with their applications count and whether one was accepted.
+    """
+    rows = session.exec(
+        select(Application.freelancer_id, Application.status, Profile)
+        .join(Job, Job.id == Application.vaga_id)
+        .join(Profile, Profile.user_id == Application.freelancer_id, isouter=True)
+        .where(Job.cliente_id == user_id)
+        .order_by(Application.created_at.desc(), Application.id.desc())
+    ).all()
+    freelancers: dict[int, FreelancerRow] = {}
+    for freelancer_id, status, profile in rows:
+        row = freelancers.get(freelancer_id)
+        if row is None:
+            skills = [str(s) for s in (profile.habilidades if profile else []) or []]
+            row = FreelancerRow(
+                id=freelancer_id,
+                name=(profile.nome if profile else "") or DEFAULT_FREELANCER_NAME,
+                profession=profile.profissao if profile else "",
+                location=profile.localizacao if profile else "",
+                skills=skills[:SKILLS_SHOWN],
+                more_skills=f"+{len(skills) - SKILLS_SHOWN} mais" if len(skills) > SKILLS_SHOWN else "",
+                applications=0,
+                hired=False,
+            )
+            freelancers[freelancer_id] = row
+        row["applications"] += 1
+        row["hired"] = row["hired"] or status == ApplicationStatus.ACCEPTED
+    return list(freelancers.values())
+
+
+def current_plan(session: Session, user_id: int) -> str:
+    """The company's plan slug: its paid tier while the subscription is active, else 'gratuito'."""
+    subscription = session.exec(select(Subscription).where(Subscription.user_id == user_id)).first()
+    paid = {slug for slug, *_ in PLANS} - {"gratuito"}
+    if subscription and subscription.status in PAID_SUBSCRIPTION_STATUSES and subscription.tier in paid:
+        return subscription.tier
+    return "gratuito"
+
+
+def company_plans(session: Session, user_id: int) -> list[PlanView]:
+    """The three plans (SPEC §9) with the company's current one marked."""
+    current = current_plan(session, user_id)
+    return [
+        PlanView(
+            slug=slug,
+            name=name,
+            price="R$ 0" if price == 0 else money(price),
+            period=period,
+            features=list(features),
+            popular=popular,
+            current=slug == current,
+        )
+        for slug, name, price, period, features, popular in PLANS
+    ]
+
+
+def _company_name(job: Job, profile: Profile | None) -> str:
+    if job.anuncio_anonimo:
+        return CONFIDENTIAL_COMPANY
+    if profile is None:
+        return UNKNOWN_COMPANY
+    return profile.empresa or profile.nome or UNKNOWN_COMPANY
+
+
+def freelancer_applications(session: Session, user_id: int) -> list[ApplicationRow]:
+    """The freelancer's own applications, newest first.
+
+    Args:
+        session: Open database session.
+        user_id: The acting freelancer (from the server-side session).
+
+    Returns:
+        Job title, company (or 'Empresa Confidencial'), status label and the chat id when accepted.
+    """
+    rows = session.exec(
+        select(Application, Job, Profile)
+        .join(Job, Job.id == Application.vaga_id)
+        .join(Profile, Profile.user_id == Job.cliente_id, isouter=True)
+        .where(Application.freelancer_id == user_id)
+        .order_by(Application.created_at.desc(), Application.id.desc())
+    ).all()
+    chats = _chat_ids(session, [application.id for application, _, _ in rows])
+    return [
+        ApplicationRow(
+            id=application.id,
+            job_id=job.id,
+            job_title=job.titulo,
+            company=_company_name(job, profile),
+            date=long_date(application.created_at),
+            status=application.status,
+            status_label=APPLICATION_STATUS_LABELS.get(application.status, application.status),
+            chat_id=chats.get(application.id, 0) if application.status == ApplicationStatus.ACCEPTED else 0,
+        )
+        for application, job, profile in rows
+    ]
+
+
+def _rating(session: Session, user_id: int) -> tuple[str, int]:
+    average, count = session.exec(
+        select(func.avg(Rating.stars), func.count(Rating.id)).where(Rating.ratee_id == user_id)
+    ).one()
+    if not count:
+        return NO_RATING, 0
+    return format_decimal(round(Decimal(str(average)), 1), format="0.0", locale="pt_BR"), int(count)
+
+
+def freelancer_overview(session: Session, user_id: int) -> FreelancerOverview:
+    """The freelancer's real counters and complete-your-profile checklist.
+
+    Active applications are pending plus accepted; completed jobs are accepted applications on
+    closed jobs; the rating is the average of the stars received ('—' when none).
+
+    Args:
+        session: Open database session.
+        user_id: The acting freelancer (from the server-side session).
+
+    Returns:
+        Counters, rating and the checklist built from the profile fields.
+    """
+    active = session.exec(
+        select(func.count())
+        .select_from(Application)
+        .where(
+            Application.freelancer_id == user_id,
+            Application.status.in_([ApplicationStatus.PENDING, ApplicationStatus.ACCEPTED]),
+        )
+    ).one()
+    completed = session.exec(
+        select(func.count())
+        .select_from(Application)
+        .join(Job, Job.id == Application.vaga_id)
+        .where(
+            Application.freelancer_id == user_id,
+            Application.status == ApplicationStatus.ACCEPTED,
+            Job.status == JobStatus.CLOSED,
+        )
+    ).one()
+    rating, rating_count = _rating(session, user_id)
+    profile = get_own_profile(session, user_id)
+    checklist = [ChecklistItem(label=label, done=bool(profile[field])) for field, label in PROFILE_CHECKLIST]
+    done = sum(item["done"] for item in checklist)
+    return FreelancerOverview(
+        active_applications=int(active or 0),
+        completed_jobs=int(completed or 0),
+        rating=rating,
+        rating_count=rating_count,
+        checklist=checklist,
+        checklist_done=done,
+        checklist_percent=round(100 * done / len(checklist)),
+    )
+
+
+def latest_open_jobs(session: Session, limit: int = OPEN_JOBS_LIMIT) -> list[OpenJobRow]:
+    """The newest jobs of the public list (open and not archived).
+
+    Args:
+        session: Open database session.
+        limit: How many jobs at most.
+
+    Returns:
+        Plain rows; anonymous jobs show 'Empresa Confidencial'.
+    """
+    rows = session.exec(
+        select(Job, Profile)
+        .join(Profile, Profile.user_id == Job.cliente_id, isouter=True)
+        .where(Job.status == JobStatus.OPEN, Job.is_archived.is_(False))
+        .order_by(Job.criado_em.desc(), Job.id.desc())
+        .limit(limit)
+    ).all()
+    return [
+        OpenJobRow(
+            id=job.id,
+            title=job.titulo,
+            category=CATEGORIES.get(job.categoria, job.categoria),
+            company=_company_name(job, profile),
+            location=job.localizacao,
+            pay=hourly_pay(job.valor_hora),
+            created=long_date(job.criado_em),
+        )
+        for job, profile in rows
+    ]

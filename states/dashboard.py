@@ -1,0 +1,106 @@
+"""The parts every dashboard page shares: the viewer's profile card, notifications and the bell."""
+
+import reflex as rx
+
+from core.db import session_scope
+from services import notifications, profiles
+from services.errors import ServiceError
+from services.notifications import NotificationRow
+from services.profiles import ProfileView
+from states.auth import AuthState
+
+EMPTY_PROFILE: ProfileView = ProfileView(
+    role="",
+    nome="",
+    email="",
+    initials="",
+    foto_url="",
+    empresa="",
+    industria="",
+    localizacao="",
+    endereco="",
+    telefone="",
+    biografia="",
+    descricao="",
+    website="",
+    profissao="",
+    habilidades=[],
+    experiencia="",
+    instagram="",
+    facebook="",
+    linkedin="",
+)
+
+
+_FOCUS_JS = "setTimeout(() => document.getElementById('{element_id}')?.focus(), 50);"
+_SHEET_OPENED_JS = (
+    "if (!window.__turnoSheetEsc) { window.__turnoSheetEsc = true; "
+    "document.addEventListener('keydown', (e) => { if (e.key === 'Escape') "
+    "document.getElementById('close-profile-sheet')?.click(); }); } "
+    + _FOCUS_JS.format(element_id="close-profile-sheet")
+)
+
+
+class DashboardState(AuthState):
+    """Dashboard chrome: profile side sheet, unread badge and the notification list.
+
+    Everything is loaded for the user resolved from the session cookie on the server; no handler
+    takes a user id.
+    """
+
+    me: ProfileView = EMPTY_PROFILE
+    unread: int = 0
+    notifications: list[NotificationRow] = []
+    notifications_loaded: bool = False
+    sheet_open: bool = False
+
+    @rx.var
+    def unread_badge(self) -> str:
+        """The bell badge text: '' when nothing is unread, '9+' above nine."""
+        return notifications.badge_text(self.unread)
+
+    @rx.event
+    def load_chrome(self):
+        """On every dashboard page: the caller's profile card, unread count and notifications."""
+        self.sheet_open = False
+        user = self._current_user()
+        if user is None:
+            return None
+        try:
+            with session_scope() as db:
+                self.me = profiles.get_own_profile(db, user.id)
+                self.unread = notifications.unread_count(db, user.id)
+                self.notifications = notifications.list_for(db, user.id)
+        except Exception:
+            return rx.toast.error("Erro ao carregar perfil", description=profiles.PROFILE_LOAD_FAILED)
+        self.notifications_loaded = True
+        return None
+
+    @rx.event
+    def mark_notification_read(self, notification_id: int):
+        """Mark one of the caller's notifications as read; the service checks it is theirs."""
+        user = self._current_user()
+        if user is None:
+            return rx.toast.error("Erro", description=notifications.MARK_READ_FAILED)
+        try:
+            with session_scope() as db:
+                row = notifications.mark_read(db, user.id, notification_id)
+                self.unread = notifications.unread_count(db, user.id)
+        except ServiceError as exc:
+            return rx.toast.error("Erro", description=exc.message)
+        except Exception:
+            return rx.toast.error("Erro", description=notifications.MARK_READ_FAILED)
+        self.notifications = [row if n["id"] == row["id"] else n for n in self.notifications]
+        return rx.toast.success("Notificação marcada como lida")
+
+    @rx.event
+    def open_sheet(self):
+        """Open the mobile profile side sheet, move the focus into it and let Escape close it."""
+        self.sheet_open = True
+        return rx.call_script(_SHEET_OPENED_JS)
+
+    @rx.event
+    def close_sheet(self):
+        """Close the mobile profile side sheet and give the focus back to the avatar button."""
+        self.sheet_open = False
+        return rx.call_script(_FOCUS_JS.format(element_id="open-profile-sheet"))

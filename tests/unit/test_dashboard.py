@@ -1,0 +1,214 @@
+from pathlib import Path
+
+import pytest
+
+from models import Rating, Role, Subscription
+from services import dashboard
+from tests.unit.dashboard_data import make_application, make_chat, make_job, make_user, migrated_session
+
+
+@pytest.fixture
+def db(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory):
+    with migrated_session(tmp_path, tmp_path_factory.getbasetemp()) as session:
+        yield session
+
+
+@pytest.fixture
+def people(db):
+    company = make_user(db, "empresa@x.com", Role.CLIENT, nome="Mariana Costa", empresa="Hotel Atlântico")
+    rival = make_user(db, "rival@x.com", Role.CLIENT, nome="Rival", empresa="Outro Hotel")
+    freelancer = make_user(
+        db, "free@x.com", Role.FREELANCER, nome="João Silva", profissao="Garçom", habilidades=["A", "B", "C", "D", "E"]
+    )
+    other = make_user(db, "other@x.com", Role.FREELANCER, nome="Ana Souza")
+    return company, rival, freelancer, other
+
+
+def test_company_overview_is_empty_for_a_new_company(db, people):
+    company, *_ = people
+
+    overview = dashboard.company_overview(db, company.id)
+
+    assert overview == {
+        "total_jobs": 0,
+        "total_applications": 0,
+        "active_hirings": 0,
+        "recent_jobs": [],
+        "hirings": [],
+    }
+
+
+def test_company_overview_counts_only_own_jobs(db, people):
+    company, rival, freelancer, other = people
+    jobs = [make_job(db, company, f"Vaga {n}", hours_ago=n) for n in range(4)]
+    make_application(db, jobs[0], freelancer, status="accepted")
+    make_application(db, jobs[0], other, status="pending")
+    make_application(db, jobs[1], other, status="rejected")
+    rival_job = make_job(db, rival, "Vaga rival")
+    make_application(db, rival_job, freelancer, status="accepted")
+
+    overview = dashboard.company_overview(db, company.id)
+
+    assert overview["total_jobs"] == 4
+    assert overview["total_applications"] == 3
+    assert overview["active_hirings"] == 1
+    assert [j["title"] for j in overview["recent_jobs"]] == ["Vaga 0", "Vaga 1", "Vaga 2"]
+    assert [(h["job_title"], h["freelancer_name"]) for h in overview["hirings"]] == [("Vaga 0", "João Silva")]
+
+
+def test_company_jobs_rows_have_labels_counts_and_formats(db, people):
+    company, rival, freelancer, other = people
+    job = make_job(db, company, "Chef", categoria="gastronomia", status="in_progress")
+    make_job(db, company, "Sem valor", hours_ago=2, valor_hora=None, status="archived", is_archived=True)
+    make_job(db, rival, "Não é minha")
+    make_application(db, job, freelancer)
+    make_application(db, job, other)
+
+    rows = dashboard.company_jobs(db, company.id)
+
+    assert [r["title"] for r in rows] == ["Chef", "Sem valor"]
+    chef, archived = rows
+    assert chef["category"] == "Gastronomia"
+    assert chef["pay"] == "R$ 30,00/hora"
+    assert chef["status_label"] == "Em andamento"
+    assert chef["applications"] == 2
+    assert " de " in chef["created"]
+    assert archived["pay"] == "A combinar"
+    assert archived["status_label"] == "Arquivada"
+    assert archived["applications"] == 0
+
+
+def test_company_hirings_lists_accepted_as_confirmed_and_pending(db, people):
+    company, rival, freelancer, other = people
+    job = make_job(db, company, "Bartender")
+    accepted = make_application(db, job, freelancer, status="accepted")
+    make_application(db, job, other, status="pending")
+    make_application(db, make_job(db, company, "Outra"), other, status="rejected")
+    chat = make_chat(db, accepted, company, freelancer)
+
+    rows = {r["freelancer_name"]: r for r in dashboard.company_hirings(db, company.id)}
+
+    assert set(rows) == {"João Silva", "Ana Souza"}
+    assert rows["João Silva"]["confirmed"] is True
+    assert rows["João Silva"]["chat_id"] == chat.id
+    assert rows["Ana Souza"]["confirmed"] is False
+    assert rows["Ana Souza"]["chat_id"] == 0
+    assert dashboard.company_hirings(db, rival.id) == []
+
+
+def test_company_freelancers_groups_applicants(db, people):
+    company, rival, freelancer, other = people
+    first, second = make_job(db, company, "A"), make_job(db, company, "B")
+    make_application(db, first, freelancer, status="accepted")
+    make_application(db, second, freelancer)
+    make_application(db, second, other)
+    make_application(db, make_job(db, rival, "C"), other)
+
+    rows = {r["name"]: r for r in dashboard.company_freelancers(db, company.id)}
+
+    assert rows["João Silva"]["applications"] == 2
+    assert rows["João Silva"]["hired"] is True
+    assert rows["João Silva"]["skills"] == ["A", "B", "C"]
+    assert rows["João Silva"]["more_skills"] == "+2 mais"
+    assert rows["Ana Souza"]["applications"] == 1
+    assert rows["Ana Souza"]["hired"] is False
+    assert rows["Ana Souza"]["more_skills"] == ""
+
+
+def test_company_plans_mark_gratuito_without_an_active_subscription(db, people):
+    company, *_ = people
+
+    plans = dashboard.company_plans(db, company.id)
+
+    assert [(p["name"], p["price"], p["current"]) for p in plans] == [
+        ("Gratuito", "R$ 0", True),
+        ("Premium", "R$ 59,90", False),
+        ("Enterprise", "R$ 119,00", False),
+    ]
+    assert [p["name"] for p in plans if p["popular"]] == ["Premium"]
+
+
+@pytest.mark.parametrize(
+    ("status", "expected"), [("active", "premium"), ("trialing", "premium"), ("canceled", "gratuito")]
+)
+def test_current_plan_follows_subscription_status(db, people, status, expected):
+    company, *_ = people
+    db.add(Subscription(user_id=company.id, tier="premium", status=status))
+    db.flush()
+
+    assert dashboard.current_plan(db, company.id) == expected
+
+
+def test_freelancer_applications_lists_own_with_labels_and_chat(db, people):
+    company, rival, freelancer, other = people
+    accepted = make_application(db, make_job(db, company, "Bartender"), freelancer, status="accepted")
+    make_application(db, make_job(db, rival, "Secreta", anuncio_anonimo=True), freelancer, status="rejected")
+    make_application(db, make_job(db, company, "Outra"), other)
+    chat = make_chat(db, accepted, company, freelancer)
+
+    rows = {r["job_title"]: r for r in dashboard.freelancer_applications(db, freelancer.id)}
+
+    assert set(rows) == {"Bartender", "Secreta"}
+    assert rows["Bartender"]["status_label"] == "Aceita"
+    assert rows["Bartender"]["company"] == "Hotel Atlântico"
+    assert rows["Bartender"]["chat_id"] == chat.id
+    assert rows["Secreta"]["status_label"] == "Recusada"
+    assert rows["Secreta"]["company"] == "Empresa Confidencial"
+    assert rows["Secreta"]["chat_id"] == 0
+
+
+def test_freelancer_overview_of_a_new_freelancer(db, people):
+    *_, other = people
+
+    overview = dashboard.freelancer_overview(db, other.id)
+
+    assert overview["active_applications"] == 0
+    assert overview["completed_jobs"] == 0
+    assert overview["rating"] == "—"
+    assert overview["rating_count"] == 0
+    assert overview["checklist_done"] == 0
+    assert overview["checklist_percent"] == 0
+    assert [i["label"] for i in overview["checklist"]] == [
+        "Foto de perfil",
+        "Telefone",
+        "Biografia",
+        "Habilidades",
+        "Experiência",
+    ]
+
+
+def test_freelancer_overview_counts_are_real(db, people):
+    company, rival, freelancer, other = people
+    make_application(db, make_job(db, company, "Pendente"), freelancer, status="pending")
+    make_application(db, make_job(db, company, "Aceita"), freelancer, status="accepted")
+    make_application(db, make_job(db, company, "Recusada"), freelancer, status="rejected")
+    done = make_application(db, make_job(db, rival, "Concluída", status="closed"), freelancer, status="accepted")
+    make_application(db, make_job(db, company, "De outro"), other, status="accepted")
+    db.add(Rating(application_id=done.id, rater_id=rival.id, ratee_id=freelancer.id, stars=5))
+    db.add(Rating(application_id=done.id, rater_id=company.id, ratee_id=freelancer.id, stars=4))
+    db.add(Rating(application_id=done.id, rater_id=freelancer.id, ratee_id=rival.id, stars=1))
+    db.flush()
+
+    overview = dashboard.freelancer_overview(db, freelancer.id)
+
+    assert overview["active_applications"] == 3
+    assert overview["completed_jobs"] == 1
+    assert overview["rating"] == "4,5"
+    assert overview["rating_count"] == 2
+    assert [i["done"] for i in overview["checklist"]] == [False, False, False, True, False]
+    assert overview["checklist_percent"] == 20
+
+
+def test_latest_open_jobs_lists_only_public_jobs(db, people):
+    company, rival, *_ = people
+    make_job(db, company, "Aberta", hours_ago=1)
+    make_job(db, rival, "Anônima", anuncio_anonimo=True)
+    make_job(db, company, "Fechada", status="closed")
+    make_job(db, company, "Arquivada", status="archived", is_archived=True)
+
+    rows = dashboard.latest_open_jobs(db)
+
+    assert [(r["title"], r["company"]) for r in rows] == [
+        ("Anônima", "Empresa Confidencial"),
+        ("Aberta", "Hotel Atlântico"),
+    ]
