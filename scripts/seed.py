@@ -20,6 +20,7 @@ from models import (
     Profile,
     Rating,
     Role,
+    Subscription,
     User,
     UserPreferences,
 )
@@ -81,6 +82,7 @@ def seed(db: Session) -> None:
     if db.exec(select(Job.id).where(Job.cliente_id == company.id)).first() is None:
         _add_demo_jobs(db, company.id)
     _seed_activity(db, company.id, freelancer.id)
+    _seed_subscription(db, company.id)
 
 
 def _add_demo_jobs(db: Session, company_id: int) -> None:
@@ -248,6 +250,12 @@ def _seed_notifications(db: Session, company_id: int, freelancer_id: int) -> Non
                     created_at=utcnow() - timedelta(hours=age),
                 )
             )
+
+
+def _seed_subscription(db: Session, company_id: int) -> None:
+    """The demo company is on Premium (no Stripe ids: demo data, not a payment), so its jobs fit its plan."""
+    if db.exec(select(Subscription.id).where(Subscription.user_id == company_id)).first() is None:
+        db.add(Subscription(user_id=company_id, tier="premium", status="active"))
 
 
 def main() -> None:

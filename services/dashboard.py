@@ -8,11 +8,14 @@ from decimal import Decimal
 from typing import TypedDict
 
 from babel.numbers import format_decimal
-from sqlmodel import Session, func, select
+from sqlalchemy import or_
+from sqlmodel import Session, col, func, select
 
-from core.catalog import CATEGORIES
+from core.catalog import CATEGORIES, PLANS
 from core.formatting import hourly_pay, long_date, money
-from models import Application, ApplicationStatus, Chat, Job, JobStatus, Profile, Rating, Subscription
+from core.text import fold
+from models import Application, ApplicationStatus, Chat, Job, JobStatus, Profile, Rating
+from services import plans
 from services.profiles import get_own_profile
 
 RECENT_JOBS = 3
@@ -40,7 +43,6 @@ PROFILE_CHECKLIST = (
     ("habilidades", "Habilidades"),
     ("experiencia", "Experiência"),
 )
-PAID_SUBSCRIPTION_STATUSES = ("active", "trialing")
 
 
 class JobRow(TypedDict):
@@ -148,51 +150,6 @@ class OpenJobRow(TypedDict):
     created: str
 
 
-PLANS: tuple[tuple[str, str, Decimal, str, tuple[str, ...], bool], ...] = (
-    (
-        "gratuito",
-        "Gratuito",
-        Decimal("0"),
-        "para sempre",
-        ("Até 2 vagas ativas", "Freelancers verificados", "Suporte por email"),
-        False,
-    ),
-    (
-        "premium",
-        "Premium",
-        Decimal("59.90"),
-        "por mês",
-        (
-            "Até 15 vagas ativas por mês",
-            "Destaque nas listagens",
-            "Suporte por chat",
-            "Histórico de freelancers contratados",
-        ),
-        True,
-    ),
-    (
-        "enterprise",
-        "Enterprise",
-        Decimal("119.00"),
-        "por mês",
-        (
-            "Até 30 vagas ativas por mês",
-            "Integrações personalizadas",
-            "Relatórios avançados",
-            "Consultoria prioritária",
-        ),
-        False,
-    ),
-)
-PLAN_CONDITIONS = (
-    "Pagamento mensal por cartão ou boleto.",
-    "Plano anual com 2 meses grátis.",
-    "Vagas não são cumulativas: as não usadas expiram ao fim do ciclo.",
-    "Cancelamento gratuito a qualquer momento.",
-    "Mudanças de plano valem a partir do próximo ciclo de cobrança.",
-)
-
-
 def _applications_per_job():
     return (
         select(Application.vaga_id.label("vaga_id"), func.count(Application.id).label("total"))
@@ -215,13 +172,22 @@ def _job_row(job: Job, applications: int | None) -> JobRow:
     )
 
 
-def company_jobs(session: Session, user_id: int, limit: int | None = None) -> list[JobRow]:
+def company_jobs(
+    session: Session,
+    user_id: int,
+    limit: int | None = None,
+    *,
+    search: str = "",
+    archived: bool | None = None,
+) -> list[JobRow]:
     """The company's own jobs, newest first, each with its number of applications.
 
     Args:
         session: Open database session.
         user_id: The acting company (from the server-side session).
         limit: At most this many jobs (all when None).
+        search: Case- and accent-insensitive text matched against title, category or location.
+        archived: True for the Archived tab (status archived), False for Active, None for all.
 
     Returns:
         Plain job rows with labels and formatted values.
@@ -233,6 +199,15 @@ def company_jobs(session: Session, user_id: int, limit: int | None = None) -> li
         .where(Job.cliente_id == user_id)
         .order_by(Job.criado_em.desc(), Job.id.desc())
     )
+    term = fold(search)[:100]
+    if term:
+        query = query.where(
+            or_(col(Job.busca).contains(term, autoescape=True), col(Job.cidade_busca).contains(term, autoescape=True))
+        )
+    if archived is True:
+        query = query.where(Job.status == JobStatus.ARCHIVED)
+    elif archived is False:
+        query = query.where(Job.status != JobStatus.ARCHIVED)
     if limit is not None:
         query = query.limit(limit)
     return [_job_row(job, total) for job, total in session.exec(query).all()]
@@ -348,29 +323,20 @@ def company_freelancers(session: Session, user_id: int) -> list[FreelancerRow]:
     return list(freelancers.values())
 
 
-def current_plan(session: Session, user_id: int) -> str:
-    """The company's plan slug: its paid tier while the subscription is active, else 'gratuito'."""
-    subscription = session.exec(select(Subscription).where(Subscription.user_id == user_id)).first()
-    paid = {slug for slug, *_ in PLANS} - {"gratuito"}
-    if subscription and subscription.status in PAID_SUBSCRIPTION_STATUSES and subscription.tier in paid:
-        return subscription.tier
-    return "gratuito"
-
-
 def company_plans(session: Session, user_id: int) -> list[PlanView]:
-    """The three plans (SPEC §9) with the company's current one marked."""
-    current = current_plan(session, user_id)
+    """The three plans (SPEC §9, core.catalog.PLANS) with the company's current one marked."""
+    current = plans.current_plan(session, user_id).slug
     return [
         PlanView(
-            slug=slug,
-            name=name,
-            price="R$ 0" if price == 0 else money(price),
-            period=period,
-            features=list(features),
-            popular=popular,
-            current=slug == current,
+            slug=plan.slug,
+            name=plan.name,
+            price="R$ 0" if plan.is_free else money(plan.price),
+            period="para sempre" if plan.is_free else "por mês",
+            features=list(plan.features),
+            popular=plan.highlighted,
+            current=plan.slug == current,
         )
-        for slug, name, price, period, features, popular in PLANS
+        for plan in PLANS
     ]
 
 

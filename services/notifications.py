@@ -104,3 +104,16 @@ def mark_read(session: Session, user_id: int, notification_id: int) -> Notificat
         session.add(notification)
         session.flush()
     return _row(notification)
+
+
+def notify(session: Session, user_id: int, kind: NotificationType, message: str, link: str = "") -> None:
+    """Create a notification in the caller's transaction (it exists only if the event does).
+
+    Args:
+        session: Open database session of the operation that causes the notice.
+        user_id: Who is notified.
+        kind: One of NotificationType.
+        message: The text shown (at most 500 characters are kept).
+        link: An in-app path to open from the notice (optional).
+    """
+    session.add(Notification(user_id=user_id, type=kind, message=message[:500], link=link[:200]))

@@ -1,6 +1,8 @@
 """Input schemas with SPEC §5's exact messages; every form is validated here, on the server."""
 
 import re
+from datetime import date
+from decimal import Decimal, InvalidOperation
 from numbers import Number
 from typing import Any, TypeVar
 
@@ -8,7 +10,7 @@ from email_validator import EmailNotValidError, validate_email
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from core.catalog import CONTACT_SUBJECTS, INDUSTRIES, PASSWORD_MIN
+from core.catalog import CATEGORIES, CONTACT_SUBJECTS, INDUSTRIES, PASSWORD_MIN
 from services.errors import ValidationFailed
 
 T = TypeVar("T", bound=BaseModel)
@@ -357,3 +359,177 @@ def _required_message(schema: type[T], field: str) -> str:
             if error["loc"] and error["loc"][0] == field and error["type"] == "rule":
                 return error["msg"]
     return "Campo obrigatório"
+
+
+MAX_MONEY = Decimal("99999999.99")
+JOB_SKILLS_MAX = 20
+
+
+def parse_money(value: Any, message: str) -> Decimal | None:
+    """Read an optional amount in reais ('25', '25.5', '25,50', 25.5); blank means None.
+
+    Raises:
+        PydanticCustomError: With `message` when the value is not a non-negative amount.
+    """
+    text = _clean(value).replace("R$", "").replace(" ", "")
+    if not text:
+        return None
+    if "," in text:
+        text = text.replace(".", "").replace(",", ".")
+    try:
+        amount = Decimal(text)
+    except InvalidOperation:
+        raise _fail(message) from None
+    if not amount.is_finite() or amount < 0 or amount > MAX_MONEY:
+        raise _fail(message)
+    return amount.quantize(Decimal("0.01"))
+
+
+def comma_list(text: str, max_items: int = JOB_SKILLS_MAX, max_length: int = 50) -> list[str]:
+    """Split comma-separated text into trimmed items, dropping blanks and repeats."""
+    items: list[str] = []
+    for part in text.split(","):
+        item = part.strip()[:max_length]
+        if item and item not in items:
+            items.append(item)
+    return items[:max_items]
+
+
+def _checked(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    return _clean(value).lower() in {"on", "true", "1", "yes", "sim"}
+
+
+class JobForm(BaseModel):
+    """'Publicar Nova Vaga' payload (SPEC §3 vagas, §5 job form)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    titulo: str
+    categoria: str
+    descricao: str
+    localizacao: str
+    valor_hora: Decimal | None = None
+    duracao: str = ""
+    data_necessaria: date | None = None
+    habilidades_necessarias: list[str] = []
+    vale_transporte: bool = False
+    refeicao_local: bool = False
+    possui_intervalo: bool = False
+    anuncio_anonimo: bool = False
+    vagas_disponiveis: int = 1
+
+    @field_validator("titulo", "categoria", "descricao", "localizacao", "duracao", mode="before")
+    @classmethod
+    def _text(cls, value: Any) -> str:
+        return _clean(value)
+
+    @field_validator("titulo")
+    @classmethod
+    def _titulo(cls, v: str) -> str:
+        return _min_len(v, 2, "Título deve ter pelo menos 2 caracteres.")[:120]
+
+    @field_validator("categoria")
+    @classmethod
+    def _categoria(cls, v: str) -> str:
+        if v not in CATEGORIES:
+            raise _fail("Por favor, selecione uma categoria.")
+        return v
+
+    @field_validator("descricao")
+    @classmethod
+    def _descricao(cls, v: str) -> str:
+        return _min_len(v, 10, "Descrição deve ter pelo menos 10 caracteres.")[:5000]
+
+    @field_validator("localizacao")
+    @classmethod
+    def _localizacao(cls, v: str) -> str:
+        return _min_len(v, 2, "Localização deve ter pelo menos 2 caracteres.")[:120]
+
+    @field_validator("duracao")
+    @classmethod
+    def _duracao(cls, v: str) -> str:
+        return v[:120]
+
+    @field_validator("valor_hora", mode="before")
+    @classmethod
+    def _valor(cls, value: Any) -> Decimal | None:
+        return parse_money(value, "Informe um valor por hora válido.")
+
+    @field_validator("data_necessaria", mode="before")
+    @classmethod
+    def _data(cls, value: Any) -> date | None:
+        text = _clean(value)
+        if not text:
+            return None
+        try:
+            return date.fromisoformat(text[:10])
+        except ValueError:
+            raise _fail("Informe uma data válida.") from None
+
+    @field_validator("habilidades_necessarias", mode="before")
+    @classmethod
+    def _skills(cls, value: Any) -> list[str]:
+        if isinstance(value, list):
+            value = ",".join(_clean(item) for item in value)
+        return comma_list(_clean(value))
+
+    @field_validator("vale_transporte", "refeicao_local", "possui_intervalo", "anuncio_anonimo", mode="before")
+    @classmethod
+    def _bool(cls, value: Any) -> bool:
+        return _checked(value)
+
+    @field_validator("vagas_disponiveis", mode="before")
+    @classmethod
+    def _positions(cls, value: Any) -> int:
+        text = _clean(value)
+        if not text:
+            return 1
+        if not text.isdigit() or not 1 <= int(text) <= 100:
+            raise _fail("O número de vagas deve estar entre 1 e 100.")
+        return int(text)
+
+
+class ApplicationForm(BaseModel):
+    """A freelancer's application: optional proposed hourly value and message."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    valor_proposto: Decimal | None = None
+    mensagem: str = ""
+
+    @field_validator("valor_proposto", mode="before")
+    @classmethod
+    def _valor(cls, value: Any) -> Decimal | None:
+        return parse_money(value, "Informe um valor por hora válido.")
+
+    @field_validator("mensagem", mode="before")
+    @classmethod
+    def _mensagem(cls, value: Any) -> str:
+        text = _clean(value)
+        if len(text) > 2000:
+            raise _fail("A mensagem deve ter no máximo 2000 caracteres.")
+        return text
+
+
+class RatingForm(BaseModel):
+    """A 1-5 star rating with an optional comment."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    stars: int
+    comment: str = ""
+
+    @field_validator("stars", mode="before")
+    @classmethod
+    def _stars(cls, value: Any) -> int:
+        text = _clean(value)
+        if not text.isdigit() or not 1 <= int(text) <= 5:
+            raise _fail("Escolha de 1 a 5 estrelas.")
+        return int(text)
+
+    @field_validator("comment", mode="before")
+    @classmethod
+    def _comment(cls, value: Any) -> str:
+        return _clean(value)[:1000]

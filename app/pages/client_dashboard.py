@@ -18,11 +18,12 @@ from components.dashboard import (
 )
 from components.shell import DESKTOP, MOBILE
 from components.ui import empty_state
+from core.catalog import PLAN_CONDITIONS
 from core.db import session_scope
 from models import Role
 from services import chats, dashboard
 from services.chats import ChatSummary
-from services.dashboard import PLAN_CONDITIONS, FreelancerRow, HiringRow, JobRow, PlanView
+from services.dashboard import FreelancerRow, HiringRow, JobRow, PlanView
 from states.auth import AuthState
 from states.dashboard import DashboardState
 

@@ -1,0 +1,338 @@
+"""Applications: a freelancer applies, withdraws; the job's company lists, accepts or rejects.
+
+`accept` is the one place an application is accepted: it checks the caller owns the job, locks the
+job row, enforces the number of positions, flips the status with a conditional update (so two
+clicks or two tabs accept once), finds or creates the chat with its welcome message, moves a full
+job to in_progress and notifies the freelancer, all in the caller's single transaction.
+"""
+
+from decimal import Decimal
+from typing import TypedDict
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, func, select, update
+
+from core.formatting import hourly_pay, long_date, money
+from core.types import utcnow
+from models import Application, ApplicationStatus, Chat, Job, JobStatus, Message, NotificationType, Profile, User
+from services import ratings
+from services.company_jobs import owned_job
+from services.errors import NotAllowed, ServiceError
+from services.notifications import notify
+from services.validation import ApplicationForm, parse
+
+NOT_FOUND = "Candidatura não encontrada."
+JOB_UNAVAILABLE = "Esta vaga não está mais disponível para candidaturas."
+ALREADY_APPLIED = "Você já se candidatou a esta vaga."
+ONLY_FREELANCERS = "Apenas freelancers podem se candidatar a vagas."
+POSITIONS_FILLED = "Todas as posições desta vaga já foram preenchidas."
+NOT_PENDING = "Esta candidatura já foi respondida."
+PROFILE_NOT_FOUND = "Perfil não encontrado"
+SKILLS_SHOWN = 3
+MAX_ID = 2**31 - 1
+
+
+class ApplicantCard(TypedDict):
+    """One applicant as the company sees it in the applications dialog."""
+
+    id: int
+    freelancer_id: int
+    name: str
+    email: str
+    profession: str
+    photo: str
+    skills: list[str]
+    more_skills: str
+    proposal: str
+    message: str
+    status: str
+    chat_id: int
+    date: str
+    has_profile: bool
+
+
+class FreelancerProfileView(TypedDict):
+    """A freelancer's profile as shown to a company that received an application from them."""
+
+    id: int
+    name: str
+    profession: str
+    location: str
+    photo: str
+    bio: str
+    skills: list[str]
+    experience: str
+    website: str
+    rating: str
+
+
+def _valid_id(value: object, message: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_ID:
+        raise NotAllowed(message)
+    return value
+
+
+def apply(session: Session, freelancer_id: int, role: str, job_id: object, data: dict) -> int:
+    """Apply to an open job with an optional proposed hourly value and a message.
+
+    Args:
+        session: Open database session (the caller commits).
+        freelancer_id: The acting user.
+        role: The acting user's role (from the server-side session).
+        job_id: The job.
+        data: {'valor_proposto': optional amount, 'mensagem': optional text}.
+
+    Returns:
+        The new application's id.
+
+    Raises:
+        NotAllowed: Not a freelancer, or the job is not open.
+        ServiceError: Already applied.
+        ValidationFailed: Bad amount or message too long.
+    """
+    if role != "freelancer":
+        raise NotAllowed(ONLY_FREELANCERS)
+    form = parse(ApplicationForm, data)
+    job = session.exec(
+        select(Job).where(
+            Job.id == _valid_id(job_id, JOB_UNAVAILABLE), Job.status == JobStatus.OPEN, Job.is_archived.is_(False)
+        )
+    ).first()
+    if job is None:
+        raise NotAllowed(JOB_UNAVAILABLE)
+    exists = session.exec(
+        select(Application.id).where(Application.vaga_id == job.id, Application.freelancer_id == freelancer_id)
+    ).first()
+    if exists is not None:
+        raise ServiceError(ALREADY_APPLIED)
+    application = Application(
+        vaga_id=job.id, freelancer_id=freelancer_id, valor_proposto=form.valor_proposto, mensagem=form.mensagem
+    )
+    session.add(application)
+    try:
+        session.flush()
+    except IntegrityError:
+        raise ServiceError(ALREADY_APPLIED) from None
+    name = session.exec(select(Profile.nome).where(Profile.user_id == freelancer_id)).first() or "Um freelancer"
+    notify(
+        session,
+        job.cliente_id,
+        NotificationType.NEW_APPLICATION,
+        f'{name} se candidatou à vaga "{job.titulo}".',
+        "/client-dashboard?tab=jobs",
+    )
+    return application.id
+
+
+def has_applied(session: Session, freelancer_id: int, job_id: int) -> str:
+    """The freelancer's application status for a job ('' when they have not applied)."""
+    status = session.exec(
+        select(Application.status).where(Application.vaga_id == job_id, Application.freelancer_id == freelancer_id)
+    ).first()
+    return status or ""
+
+
+def withdraw(session: Session, freelancer_id: int, application_id: object) -> None:
+    """Withdraw one's own pending application (deleted; answered ones stay).
+
+    Raises:
+        NotAllowed: Not the freelancer's application.
+        ServiceError: It was already accepted or rejected.
+    """
+    application = session.exec(
+        select(Application).where(
+            Application.id == _valid_id(application_id, NOT_FOUND), Application.freelancer_id == freelancer_id
+        )
+    ).first()
+    if application is None:
+        raise NotAllowed(NOT_FOUND)
+    if application.status != ApplicationStatus.PENDING:
+        raise ServiceError(NOT_PENDING)
+    session.delete(application)
+
+
+def list_for_job(session: Session, company_id: int, job_id: object) -> tuple[str, list[ApplicantCard]]:
+    """The applications of one of the company's jobs, with each applicant's profile.
+
+    Returns:
+        The job title and the applicant cards (pending first, then newest).
+
+    Raises:
+        NotAllowed: Not the company's job.
+    """
+    job = owned_job(session, company_id, job_id)
+    rows = session.exec(
+        select(Application, Profile, User.email, Chat.id)
+        .join(User, User.id == Application.freelancer_id)
+        .join(Profile, Profile.user_id == Application.freelancer_id, isouter=True)
+        .join(Chat, Chat.application_id == Application.id, isouter=True)
+        .where(Application.vaga_id == job.id)
+        .order_by((Application.status == ApplicationStatus.PENDING).desc(), Application.created_at.desc())
+    ).all()
+    return job.titulo, [_card(application, profile, email, chat_id) for application, profile, email, chat_id in rows]
+
+
+def _card(application: Application, profile: Profile | None, email: str, chat_id: int | None) -> ApplicantCard:
+    skills = list(profile.habilidades) if profile else []
+    extra = len(skills) - SKILLS_SHOWN
+    return ApplicantCard(
+        id=application.id,
+        freelancer_id=application.freelancer_id,
+        name=(profile.nome if profile and profile.nome else PROFILE_NOT_FOUND),
+        email=email,
+        profession=profile.profissao if profile else "",
+        photo=profile.foto_url if profile else "",
+        skills=skills[:SKILLS_SHOWN],
+        more_skills=f"+{extra} mais" if extra > 0 else "",
+        proposal=f"{money(application.valor_proposto)}/hora"
+        if application.valor_proposto is not None
+        else "Sem contra-proposta",
+        message=application.mensagem,
+        status=application.status,
+        chat_id=chat_id or 0,
+        date=long_date(application.created_at),
+        has_profile=profile is not None,
+    )
+
+
+def _owned_application(session: Session, company_id: int, application_id: object) -> tuple[Application, Job]:
+    row = session.exec(
+        select(Application, Job)
+        .join(Job, Job.id == Application.vaga_id)
+        .where(Application.id == _valid_id(application_id, NOT_FOUND), Job.cliente_id == company_id)
+    ).first()
+    if row is None:
+        raise NotAllowed(NOT_FOUND)
+    return row
+
+
+def accept(session: Session, company_id: int, application_id: object) -> int:
+    """Accept a pending application of one of the company's jobs and open its chat.
+
+    Accepting an already accepted application is harmless and returns the same chat.
+
+    Returns:
+        The chat id.
+
+    Raises:
+        NotAllowed: Not the company's application.
+        ServiceError: Rejected already, or every position is filled.
+    """
+    application, job = _owned_application(session, company_id, application_id)
+    job = owned_job(session, company_id, job.id, lock=True)
+    if application.status == ApplicationStatus.ACCEPTED:
+        return _chat_for(session, application, job)
+    if application.status != ApplicationStatus.PENDING or job.status not in (JobStatus.OPEN, JobStatus.IN_PROGRESS):
+        raise ServiceError(NOT_PENDING)
+    if _accepted_count(session, job.id) >= job.vagas_disponiveis:
+        raise ServiceError(POSITIONS_FILLED)
+    changed = session.exec(
+        update(Application)
+        .where(Application.id == application.id, Application.status == ApplicationStatus.PENDING)
+        .values(status=ApplicationStatus.ACCEPTED, updated_at=utcnow())
+    ).rowcount
+    session.refresh(application)
+    chat_id = _chat_for(session, application, job)
+    if not changed:
+        return chat_id
+    if _accepted_count(session, job.id) >= job.vagas_disponiveis:
+        job.status = JobStatus.IN_PROGRESS
+        job.vaga_status = JobStatus.IN_PROGRESS
+        job.updated_at = utcnow()
+        session.add(job)
+    notify(
+        session,
+        application.freelancer_id,
+        NotificationType.APPLICATION_ACCEPTED,
+        f'Sua candidatura para a vaga "{job.titulo}" foi aceita!',
+        f"/freelancer-dashboard/chats/{chat_id}",
+    )
+    return chat_id
+
+
+def _accepted_count(session: Session, job_id: int) -> int:
+    return session.exec(
+        select(func.count())
+        .select_from(Application)
+        .where(Application.vaga_id == job_id, Application.status == ApplicationStatus.ACCEPTED)
+    ).one()
+
+
+def _chat_for(session: Session, application: Application, job: Job) -> int:
+    """Find or create the application's chat; a new chat gets the welcome message once."""
+    existing = session.exec(select(Chat.id).where(Chat.application_id == application.id)).first()
+    if existing is not None:
+        return existing
+    chat = Chat(client_id=job.cliente_id, freelancer_id=application.freelancer_id, application_id=application.id)
+    try:
+        with session.begin_nested():
+            session.add(chat)
+            session.flush()
+    except IntegrityError:
+        return session.exec(select(Chat.id).where(Chat.application_id == application.id)).one()
+    session.add(
+        Message(
+            chat_id=chat.id,
+            sender_id=job.cliente_id,
+            content=f'Olá! Sua candidatura para a vaga "{job.titulo}" foi aceita. Vamos combinar os detalhes por aqui.',
+        )
+    )
+    return chat.id
+
+
+def reject(session: Session, company_id: int, application_id: object) -> None:
+    """Reject a pending application of one of the company's jobs and tell the freelancer.
+
+    Raises:
+        NotAllowed: Not the company's application.
+        ServiceError: It was already answered.
+    """
+    application, job = _owned_application(session, company_id, application_id)
+    if application.status == ApplicationStatus.REJECTED:
+        return
+    if application.status != ApplicationStatus.PENDING:
+        raise ServiceError(NOT_PENDING)
+    application.status = ApplicationStatus.REJECTED
+    application.updated_at = utcnow()
+    session.add(application)
+    notify(
+        session,
+        application.freelancer_id,
+        NotificationType.OTHER,
+        f'Sua candidatura para a vaga "{job.titulo}" não foi selecionada desta vez.',
+        "/freelancer-dashboard?tab=applications",
+    )
+
+
+def freelancer_profile(session: Session, company_id: int, freelancer_id: object) -> FreelancerProfileView:
+    """A freelancer's profile for a company that received an application from them.
+
+    Raises:
+        NotAllowed: With 'Perfil não encontrado' when the company has no application from them.
+    """
+    freelancer_id = _valid_id(freelancer_id, PROFILE_NOT_FOUND)
+    applied = session.exec(
+        select(Application.id)
+        .join(Job, Job.id == Application.vaga_id)
+        .where(Application.freelancer_id == freelancer_id, Job.cliente_id == company_id)
+    ).first()
+    profile = session.get(Profile, freelancer_id) if applied is not None else None
+    if profile is None:
+        raise NotAllowed(PROFILE_NOT_FOUND)
+    return FreelancerProfileView(
+        id=freelancer_id,
+        name=profile.nome or "Freelancer",
+        profession=profile.profissao,
+        location=profile.localizacao,
+        photo=profile.foto_url,
+        bio=profile.biografia,
+        skills=list(profile.habilidades),
+        experience=profile.experiencia_descricao,
+        website=profile.website,
+        rating=ratings.summary(session, freelancer_id).text,
+    )
+
+
+def proposal_text(value: Decimal | None) -> str:
+    """A proposed hourly value for display ('Sem contra-proposta' when absent)."""
+    return hourly_pay(value) if value is not None else "Sem contra-proposta"

@@ -1,0 +1,140 @@
+"""A company managing its own jobs: publish, archive, restore, duplicate, close and delete.
+
+Every function takes the acting company's id (from the server-side session) and loads the job by
+id AND owner, so another company's job and a missing one get the same answer.
+"""
+
+from sqlmodel import Session, col, delete, select, update
+
+from core.types import utcnow
+from models import Application, ApplicationStatus, Job, JobStatus, NotificationType
+from services import plans
+from services.errors import NotAllowed
+from services.notifications import notify
+from services.validation import JobForm, parse
+
+JOB_NOT_FOUND = "Vaga não encontrada."
+MAX_ID = 2**31 - 1
+
+
+def _valid_id(job_id: object) -> int:
+    if isinstance(job_id, bool) or not isinstance(job_id, int) or not 0 < job_id <= MAX_ID:
+        raise NotAllowed(JOB_NOT_FOUND)
+    return job_id
+
+
+def owned_job(session: Session, company_id: int, job_id: object, *, lock: bool = False) -> Job:
+    """Load a job of this company (optionally locking its row), or refuse.
+
+    Raises:
+        NotAllowed: When the id is not one of the company's jobs.
+    """
+    query = select(Job).where(Job.id == _valid_id(job_id), Job.cliente_id == company_id)
+    if lock:
+        query = query.with_for_update()
+    job = session.exec(query).first()
+    if job is None:
+        raise NotAllowed(JOB_NOT_FOUND)
+    return job
+
+
+def create_job(session: Session, company_id: int, data: dict) -> int:
+    """Publish a new open job after validation and the plan check.
+
+    Args:
+        session: Open database session (the caller commits).
+        company_id: The acting company.
+        data: Raw form data of 'Publicar Nova Vaga'.
+
+    Returns:
+        The new job's id.
+
+    Raises:
+        ValidationFailed: SPEC's job-form messages.
+        PlanLimitReached: The plan allows no more jobs now.
+    """
+    form = parse(JobForm, data)
+    plans.ensure_can_publish(session, company_id)
+    job = Job(cliente_id=company_id, **form.model_dump())
+    session.add(job)
+    session.flush()
+    notify(
+        session, company_id, NotificationType.JOB_CREATED, f'Sua vaga "{job.titulo}" foi publicada.', f"/jobs/{job.id}"
+    )
+    return job.id
+
+
+def archive_job(session: Session, company_id: int, job_id: object) -> None:
+    """Archive a job: it leaves the public list and the Active tab."""
+    job = owned_job(session, company_id, job_id)
+    job.status = JobStatus.ARCHIVED
+    job.is_archived = True
+    job.updated_at = utcnow()
+    session.add(job)
+
+
+def restore_job(session: Session, company_id: int, job_id: object) -> None:
+    """Restore an archived job as open (counts against the plan like a new open job)."""
+    job = owned_job(session, company_id, job_id)
+    if job.status != JobStatus.ARCHIVED:
+        return
+    plans.ensure_can_publish_active(session, company_id)
+    job.status = JobStatus.OPEN
+    job.vaga_status = JobStatus.OPEN
+    job.is_archived = False
+    job.updated_at = utcnow()
+    session.add(job)
+
+
+def duplicate_job(session: Session, company_id: int, job_id: object) -> int:
+    """Create a new open job with the same fields, no applications, created now.
+
+    Returns:
+        The copy's id.
+    """
+    job = owned_job(session, company_id, job_id)
+    plans.ensure_can_publish(session, company_id)
+    fields = job.model_dump(
+        exclude={"id", "status", "vaga_status", "is_archived", "criado_em", "updated_at", "busca", "cidade_busca"}
+    )
+    copy = Job(**fields)
+    session.add(copy)
+    session.flush()
+    return copy.id
+
+
+def close_job(session: Session, company_id: int, job_id: object) -> None:
+    """'Encerrar vaga': status closed, pending applications rejected, applicants notified."""
+    job = owned_job(session, company_id, job_id, lock=True)
+    if job.status == JobStatus.CLOSED:
+        return
+    job.status = JobStatus.CLOSED
+    job.vaga_status = JobStatus.CLOSED
+    job.updated_at = utcnow()
+    session.add(job)
+    applicants = session.exec(
+        select(Application.freelancer_id).where(
+            Application.vaga_id == job.id,
+            col(Application.status).in_((ApplicationStatus.PENDING, ApplicationStatus.ACCEPTED)),
+        )
+    ).all()
+    session.exec(
+        update(Application)
+        .where(Application.vaga_id == job.id, Application.status == ApplicationStatus.PENDING)
+        .values(status=ApplicationStatus.REJECTED, updated_at=utcnow())
+    )
+    for freelancer_id in applicants:
+        notify(
+            session,
+            freelancer_id,
+            NotificationType.JOB_CLOSED,
+            f'A vaga "{job.titulo}" foi encerrada.',
+            "/freelancer-dashboard?tab=applications",
+        )
+
+
+def delete_job(session: Session, company_id: int, job_id: object) -> None:
+    """Delete a job permanently: its applications first, then the job (chats and ratings go with them)."""
+    job = owned_job(session, company_id, job_id)
+    session.exec(delete(Application).where(Application.vaga_id == job.id))
+    session.delete(job)

@@ -1,0 +1,100 @@
+"""Which plan a company is on, and the publishing limits each plan allows (PRODUCT.md)."""
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlmodel import Session, func, select
+
+from core.catalog import PLANS, Plan, plan_by_slug
+from core.formatting import LOCAL_TZ
+from core.types import utcnow
+from models import Job, JobStatus, Subscription
+from services.errors import ServiceError
+
+PAID_STATUSES = ("active", "trialing")
+FREE = "free"
+
+
+class PlanLimitReached(ServiceError):
+    """Publishing would exceed the company's plan; the UI links to /pricing."""
+
+
+@dataclass(frozen=True)
+class PlanUsage:
+    """A company's plan and how much of it is used.
+
+    Attributes:
+        plan: The plan in force.
+        active_jobs: Open or in-progress jobs right now.
+        created_this_month: Jobs created in the current calendar month (São Paulo time).
+    """
+
+    plan: Plan
+    active_jobs: int
+    created_this_month: int
+
+
+def current_plan(session: Session, company_id: int) -> Plan:
+    """The company's plan: its paid tier while the subscription is active or trialing, else free."""
+    subscription = session.exec(select(Subscription).where(Subscription.user_id == company_id)).first()
+    if subscription is not None and subscription.status in PAID_STATUSES:
+        still_valid = subscription.current_period_end is None or subscription.current_period_end > utcnow()
+        plan = plan_by_slug(subscription.tier)
+        if plan is not None and still_valid:
+            return plan
+    return PLANS[0]
+
+
+def _month_start(now: datetime) -> datetime:
+    local = now.astimezone(LOCAL_TZ)
+    return local.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+
+
+def usage(session: Session, company_id: int) -> PlanUsage:
+    """Count what the company's plan limits apply to."""
+    active = session.exec(
+        select(func.count())
+        .select_from(Job)
+        .where(
+            Job.cliente_id == company_id,
+            Job.status.in_((JobStatus.OPEN, JobStatus.IN_PROGRESS)),
+            Job.is_archived.is_(False),
+        )
+    ).one()
+    created = session.exec(
+        select(func.count())
+        .select_from(Job)
+        .where(Job.cliente_id == company_id, Job.criado_em >= _month_start(utcnow()))
+    ).one()
+    return PlanUsage(plan=current_plan(session, company_id), active_jobs=active, created_this_month=created)
+
+
+def ensure_can_publish_active(session: Session, company_id: int, state: PlanUsage | None = None) -> None:
+    """Refuse one more active (open) job beyond the plan's active-job limit.
+
+    Raises:
+        PlanLimitReached: With a Portuguese explanation naming the plan and its limit.
+    """
+    state = state or usage(session, company_id)
+    plan = state.plan
+    if plan.active_job_limit is not None and state.active_jobs >= plan.active_job_limit:
+        raise PlanLimitReached(
+            f"Seu plano {plan.name} permite até {plan.active_job_limit} vagas ativas. "
+            "Encerre ou arquive uma vaga, ou conheça os planos pagos."
+        )
+
+
+def ensure_can_publish(session: Session, company_id: int) -> None:
+    """Refuse a newly created job beyond the plan's active or monthly limits.
+
+    Raises:
+        PlanLimitReached: With a Portuguese explanation naming the plan and its limit.
+    """
+    state = usage(session, company_id)
+    plan = state.plan
+    ensure_can_publish_active(session, company_id, state)
+    if plan.monthly_job_limit is not None and state.created_this_month >= plan.monthly_job_limit:
+        raise PlanLimitReached(
+            f"Seu plano {plan.name} permite até {plan.monthly_job_limit} vagas publicadas por mês. "
+            "Conheça o plano Enterprise ou aguarde o próximo mês."
+        )

@@ -1,0 +1,115 @@
+"""Ratings after a job: each side of an accepted application rates the other once, once the job is closed."""
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from babel.numbers import format_decimal
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, func, select
+
+from models import Application, ApplicationStatus, Job, JobStatus, Rating
+from services.errors import NotAllowed, ServiceError
+from services.validation import RatingForm, parse
+
+CANNOT_RATE = "Não é possível avaliar este trabalho."
+ALREADY_RATED = "Você já avaliou este trabalho."
+MAX_ID = 2**31 - 1
+
+
+@dataclass(frozen=True)
+class RatingSummary:
+    """Average stars and how many ratings a user received."""
+
+    average: Decimal | None
+    count: int
+
+    @property
+    def text(self) -> str:
+        """'4,8 (12 avaliações)', '5,0 (1 avaliação)' or '0,0 (0 avaliações)'."""
+        average = format_decimal(self.average or Decimal("0"), format="0.0", locale="pt_BR")
+        noun = "avaliação" if self.count == 1 else "avaliações"
+        return f"{average} ({self.count} {noun})"
+
+
+def summary(session: Session, user_id: int) -> RatingSummary:
+    """The rating average (one decimal) and count a user received."""
+    average, count = session.exec(
+        select(func.avg(Rating.stars), func.count(Rating.id)).where(Rating.ratee_id == user_id)
+    ).one()
+    if not count:
+        return RatingSummary(average=None, count=0)
+    return RatingSummary(average=round(Decimal(str(average)), 1), count=int(count))
+
+
+def summaries(session: Session, user_ids: list[int]) -> dict[int, RatingSummary]:
+    """Rating summaries for several users in one grouped query."""
+    if not user_ids:
+        return {}
+    rows = session.exec(
+        select(Rating.ratee_id, func.avg(Rating.stars), func.count(Rating.id))
+        .where(Rating.ratee_id.in_(user_ids))
+        .group_by(Rating.ratee_id)
+    ).all()
+    found = {ratee: RatingSummary(round(Decimal(str(avg)), 1), int(count)) for ratee, avg, count in rows}
+    return {uid: found.get(uid, RatingSummary(None, 0)) for uid in user_ids}
+
+
+def can_rate(session: Session, user_id: int, application_id: int) -> bool:
+    """Whether the user may still rate the other side of this application."""
+    try:
+        _rateable(session, user_id, application_id)
+    except ServiceError:
+        return False
+    return True
+
+
+def _rateable(session: Session, user_id: int, application_id: object) -> tuple[Application, int]:
+    if isinstance(application_id, bool) or not isinstance(application_id, int) or not 0 < application_id <= MAX_ID:
+        raise NotAllowed(CANNOT_RATE)
+    row = session.exec(
+        select(Application, Job)
+        .join(Job, Job.id == Application.vaga_id)
+        .where(Application.id == application_id, Application.status == ApplicationStatus.ACCEPTED)
+    ).first()
+    if row is None:
+        raise NotAllowed(CANNOT_RATE)
+    application, job = row
+    if user_id == job.cliente_id:
+        ratee = application.freelancer_id
+    elif user_id == application.freelancer_id:
+        ratee = job.cliente_id
+    else:
+        raise NotAllowed(CANNOT_RATE)
+    if job.status != JobStatus.CLOSED:
+        raise ServiceError("A avaliação fica disponível quando a vaga for encerrada.")
+    already = session.exec(
+        select(Rating.id).where(Rating.application_id == application.id, Rating.rater_id == user_id)
+    ).first()
+    if already is not None:
+        raise ServiceError(ALREADY_RATED)
+    return application, ratee
+
+
+def rate(session: Session, user_id: int, application_id: object, data: dict) -> None:
+    """Rate the other side of an accepted application on a closed job, once.
+
+    Args:
+        session: Open database session (the caller commits).
+        user_id: The acting user (the company owning the job or the hired freelancer).
+        application_id: The accepted application.
+        data: {'stars': 1..5, 'comment': optional text}.
+
+    Raises:
+        ValidationFailed: Stars outside 1-5.
+        NotAllowed: Not a participant, or not an accepted application.
+        ServiceError: Job not closed yet, or already rated.
+    """
+    form = parse(RatingForm, data)
+    application, ratee = _rateable(session, user_id, application_id)
+    session.add(
+        Rating(application_id=application.id, rater_id=user_id, ratee_id=ratee, stars=form.stars, comment=form.comment)
+    )
+    try:
+        session.flush()
+    except IntegrityError:
+        raise ServiceError(ALREADY_RATED) from None
