@@ -243,3 +243,35 @@ def _consume_token(session: Session, token: str, purpose: TokenPurpose) -> Email
     row.used_at = utcnow()
     session.add(row)
     return row
+
+
+@dataclass(frozen=True)
+class GuardDecision:
+    """Where a page guard sends the browser.
+
+    Attributes:
+        redirect_to: The route to go to, or None to stay on the page.
+        restricted_to: 'empresas' or 'freelancers' when the caller has the other role (the
+            'Acesso Restrito' notice), else None.
+    """
+
+    redirect_to: str | None = None
+    restricted_to: str | None = None
+
+
+def guard(caller_role: str | None, required_role: str | None) -> GuardDecision:
+    """Decide a page guard (SPEC §6): no session -> /login; the other role -> own dashboard.
+
+    Args:
+        caller_role: The signed-in user's role, or None for a visitor.
+        required_role: The role the page is for, or None for any signed-in user.
+
+    Returns:
+        The decision; an empty one lets the caller stay.
+    """
+    if caller_role is None:
+        return GuardDecision(redirect_to="/login")
+    if required_role is not None and caller_role != required_role:
+        area = "empresas" if required_role == Role.CLIENT else "freelancers"
+        return GuardDecision(redirect_to=dashboard_for(caller_role), restricted_to=area)
+    return GuardDecision()

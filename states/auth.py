@@ -9,7 +9,7 @@ from core.db import session_scope
 from core.settings import get_settings
 from models import Role
 from services import sessions
-from services.accounts import dashboard_for
+from services.accounts import dashboard_for, guard
 from services.sessions import CurrentUser
 
 FLASH_KEY = "turno_flash"
@@ -74,14 +74,14 @@ class AuthState(rx.State):
     def _guard(self, role: Role | None):
         user = self._current_user()
         self._apply(user)
-        if user is None:
-            return rx.redirect(routes.LOGIN)
-        if role is not None and user.role != role:
-            area = "empresas" if role == Role.CLIENT else "freelancers"
+        decision = guard(user.role if user else None, role)
+        if decision.restricted_to:
             return [
-                rx.toast.error("Acesso Restrito", description=f"Esta área é exclusiva para {area}."),
-                rx.redirect(dashboard_for(user.role)),
+                rx.toast.error("Acesso Restrito", description=f"Esta área é exclusiva para {decision.restricted_to}."),
+                rx.redirect(decision.redirect_to),
             ]
+        if decision.redirect_to:
+            return rx.redirect(decision.redirect_to)
         return rx.call_script(_TAKE_FLASH_JS, callback=AuthState.show_flash)
 
     @rx.event
