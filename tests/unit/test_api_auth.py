@@ -1,0 +1,96 @@
+"""The HTTP login/logout routes: cookie flags, same-origin check, answers and session revocation."""
+
+import pytest
+from sqlmodel import select
+from starlette.testclient import TestClient
+
+from app.api import api
+from core.settings import get_settings
+from core.types import utcnow
+from models import AuthSession
+from services import accounts
+
+PASSWORD = "Segura123"
+
+
+@pytest.fixture
+def client(db):
+    return TestClient(api, base_url="http://turno.test")
+
+
+@pytest.fixture
+def company(db):
+    user = accounts.register_company(
+        db,
+        {
+            "name": "Ana",
+            "email": "ana@empresa.com",
+            "password": PASSWORD,
+            "confirmPassword": PASSWORD,
+            "company": "Bistrô",
+            "industry": "gastronomy",
+            "location": "Recife",
+        },
+    )
+    user.email_confirmed_at = utcnow()
+    db.add(user)
+    db.commit()
+    return user
+
+
+def test_login_sets_an_httponly_lax_cookie_and_redirects_by_role(client, company, db):
+    response = client.post("/api/auth/login", json={"email": "ana@empresa.com", "password": PASSWORD})
+    assert response.status_code == 200
+    assert response.json() == {"ok": True, "redirect": "/client-dashboard"}
+    cookie = response.headers["set-cookie"]
+    assert cookie.startswith(f"{get_settings().session_cookie_name}=")
+    assert "HttpOnly" in cookie
+    assert "SameSite=lax" in cookie
+    assert "Secure" not in cookie
+    assert "Max-Age" not in cookie
+    assert db.exec(select(AuthSession)).all()
+
+
+def test_remember_me_makes_the_cookie_persistent(client, company):
+    response = client.post("/api/auth/login", json={"email": "ana@empresa.com", "password": PASSWORD, "remember": "on"})
+    assert f"Max-Age={get_settings().remember_days * 86400}" in response.headers["set-cookie"]
+
+
+def test_cookie_is_secure_in_production(client, company, monkeypatch):
+    monkeypatch.setenv("APP_ENV", "production")
+    get_settings.cache_clear()
+    response = client.post("/api/auth/login", json={"email": "ana@empresa.com", "password": PASSWORD})
+    assert "Secure" in response.headers["set-cookie"]
+
+
+def test_wrong_password_answers_400_with_the_spec_message_and_no_cookie(client, company):
+    response = client.post("/api/auth/login", json={"email": "ana@empresa.com", "password": "Errada123"})
+    assert response.status_code == 400
+    assert response.json()["message"] == "Email ou senha incorretos."
+    assert "set-cookie" not in response.headers
+
+
+@pytest.mark.parametrize("body", [b"not json", b"[1, 2]", b"", b'{"email": 5, "password": null}'])
+def test_malformed_bodies_get_field_messages_not_errors(client, body):
+    response = client.post("/api/auth/login", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 400
+    assert response.json()["errors"] == {"email": "Email inválido", "password": "Senha é obrigatória"}
+
+
+def test_cross_site_post_is_refused(client, company, db):
+    response = client.post(
+        "/api/auth/login",
+        json={"email": "ana@empresa.com", "password": PASSWORD},
+        headers={"origin": "https://evil.example"},
+    )
+    assert response.status_code == 403
+    assert db.exec(select(AuthSession)).all() == []
+
+
+def test_logout_revokes_the_session_and_deletes_the_cookie(client, company, db):
+    client.post("/api/auth/login", json={"email": "ana@empresa.com", "password": PASSWORD})
+    response = client.post("/api/auth/logout")
+    assert response.status_code == 200
+    assert 'turno_session=""' in response.headers["set-cookie"] or "Max-Age=0" in response.headers["set-cookie"]
+    db.expire_all()
+    assert db.exec(select(AuthSession)).all() == []
