@@ -3,6 +3,7 @@
 Each factory adds its row and flushes, so the returned object has its id; nothing is committed.
 """
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
 from itertools import count
@@ -124,3 +125,33 @@ def snapshot(db: Session, *tables: type[SQLModel]) -> dict[str, list[tuple]]:
         rows = db.exec(select(table)).all()
         result[table.__tablename__] = sorted((sorted(row.model_dump().items()) for row in rows), key=repr)
     return result
+
+
+@dataclass(frozen=True)
+class Cast:
+    """The people of a hiring-loop test: a company, a rival company and two freelancers."""
+
+    company: User
+    rival: User
+    freelancer: User
+    other: User
+
+
+def make_cast(db: Session) -> Cast:
+    """A company and a rival company, and two freelancers (João with five skills, and Ana)."""
+    return Cast(
+        company=make_company(db, nome="Mariana Costa", empresa="Hotel Atlântico"),
+        rival=make_company(db, nome="Rui Rival", empresa="Outro Hotel"),
+        freelancer=make_freelancer(
+            db, nome="João Silva", profissao="Garçom", habilidades=["Bandeja", "Inglês", "Vinhos", "Drinks", "Caixa"]
+        ),
+        other=make_freelancer(db, nome="Ana Souza", profissao="Bartender"),
+    )
+
+
+MISSING_ID = 987_654
+
+
+def unusable_ids(real_id: int) -> list[object]:
+    """Ids a hostile browser may send for `real_id`: wrong types, out of range, or missing."""
+    return [MISSING_ID, str(real_id), float(real_id), True, -1, 0, 2**40, None, [real_id], {"id": real_id}]
