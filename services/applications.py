@@ -1,16 +1,22 @@
 """Applications: a freelancer applies, withdraws; the job's company lists, accepts or rejects.
 
 `accept` is the one place an application is accepted: it checks the caller owns the job, locks the
-job row, enforces the number of positions, flips the status with a conditional update (so two
-clicks or two tabs accept once), finds or creates the chat with its welcome message, moves a full
-job to in_progress and notifies the freelancer, all in the caller's single transaction.
+job row, reads the application again under that lock, enforces the number of positions, flips the
+status with a conditional update (so two clicks or two tabs accept once), finds or creates the chat
+with its welcome message, moves a full job to in_progress and notifies the freelancer, all in the
+caller's single transaction.
+
+Every status change is a conditional statement on the row as it is in the database (`... WHERE
+status = 'pending'`), never a write-back of a row read earlier: a request that read an application
+before another request answered it must not overwrite that answer (a rejected hire with an open
+chat, or a withdrawn acceptance).
 """
 
 from decimal import Decimal
 from typing import TypedDict
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, func, select, update
+from sqlmodel import Session, delete, func, select, update
 
 from core.formatting import hourly_pay, long_date, money
 from core.types import utcnow
@@ -94,9 +100,9 @@ def apply(session: Session, freelancer_id: int, role: str, job_id: object, data:
         raise NotAllowed(ONLY_FREELANCERS)
     form = parse(ApplicationForm, data)
     job = session.exec(
-        select(Job).where(
-            Job.id == _valid_id(job_id, JOB_UNAVAILABLE), Job.status == JobStatus.OPEN, Job.is_archived.is_(False)
-        )
+        select(Job)
+        .where(Job.id == _valid_id(job_id, JOB_UNAVAILABLE), Job.status == JobStatus.OPEN, Job.is_archived.is_(False))
+        .with_for_update(read=True)  # closing the job waits for this application, so it rejects it too
     ).first()
     if job is None:
         raise NotAllowed(JOB_UNAVAILABLE)
@@ -139,16 +145,17 @@ def withdraw(session: Session, freelancer_id: int, application_id: object) -> No
         NotAllowed: Not the freelancer's application.
         ServiceError: It was already accepted or rejected.
     """
-    application = session.exec(
-        select(Application).where(
-            Application.id == _valid_id(application_id, NOT_FOUND), Application.freelancer_id == freelancer_id
-        )
-    ).first()
-    if application is None:
+    mine = (Application.id == _valid_id(application_id, NOT_FOUND), Application.freelancer_id == freelancer_id)
+    deleted = session.exec(
+        delete(Application)
+        .where(*mine, Application.status == ApplicationStatus.PENDING)
+        .execution_options(synchronize_session="fetch")
+    ).rowcount
+    if deleted:
+        return
+    if session.exec(select(Application.id).where(*mine)).first() is None:
         raise NotAllowed(NOT_FOUND)
-    if application.status != ApplicationStatus.PENDING:
-        raise ServiceError(NOT_PENDING)
-    session.delete(application)
+    raise ServiceError(NOT_PENDING)
 
 
 def list_for_job(session: Session, company_id: int, job_id: object) -> tuple[str, list[ApplicantCard]]:
@@ -215,11 +222,12 @@ def accept(session: Session, company_id: int, application_id: object) -> int:
         The chat id.
 
     Raises:
-        NotAllowed: Not the company's application.
-        ServiceError: Rejected already, or every position is filled.
+        NotAllowed: Not the company's application (or it was just withdrawn).
+        ServiceError: Rejected already, the job is no longer open, or every position is filled.
     """
     application, job = _owned_application(session, company_id, application_id)
     job = owned_job(session, company_id, job.id, lock=True)
+    application = _current(session, application.id)
     if application.status == ApplicationStatus.ACCEPTED:
         return _chat_for(session, application, job)
     if application.status != ApplicationStatus.PENDING or job.status not in (JobStatus.OPEN, JobStatus.IN_PROGRESS):
@@ -230,12 +238,18 @@ def accept(session: Session, company_id: int, application_id: object) -> int:
         update(Application)
         .where(Application.id == application.id, Application.status == ApplicationStatus.PENDING)
         .values(status=ApplicationStatus.ACCEPTED, updated_at=utcnow())
+        .execution_options(synchronize_session=False)
     ).rowcount
-    session.refresh(application)
+    application = _current(session, application.id)
+    if not changed:  # answered meanwhile by a request the job lock did not hold back (SQLite)
+        if application.status != ApplicationStatus.ACCEPTED:
+            raise ServiceError(NOT_PENDING)
+        return _chat_for(session, application, job)
+    accepted = _accepted_count(session, job.id)
+    if accepted > job.vagas_disponiveis:  # filled meanwhile where rows cannot be locked; the caller rolls back
+        raise ServiceError(POSITIONS_FILLED)
     chat_id = _chat_for(session, application, job)
-    if not changed:
-        return chat_id
-    if _accepted_count(session, job.id) >= job.vagas_disponiveis:
+    if accepted >= job.vagas_disponiveis:
         job.status = JobStatus.IN_PROGRESS
         job.vaga_status = JobStatus.IN_PROGRESS
         job.updated_at = utcnow()
@@ -248,6 +262,20 @@ def accept(session: Session, company_id: int, application_id: object) -> int:
         f"/freelancer-dashboard/chats/{chat_id}",
     )
     return chat_id
+
+
+def _current(session: Session, application_id: int) -> Application:
+    """The application as it is in the database now (not as this session first read it).
+
+    Raises:
+        NotAllowed: It no longer exists (withdrawn meanwhile).
+    """
+    application = session.exec(
+        select(Application).where(Application.id == application_id).execution_options(populate_existing=True)
+    ).first()
+    if application is None:
+        raise NotAllowed(NOT_FOUND)
+    return application
 
 
 def _accepted_count(session: Session, job_id: int) -> int:
@@ -288,13 +316,17 @@ def reject(session: Session, company_id: int, application_id: object) -> None:
         ServiceError: It was already answered.
     """
     application, job = _owned_application(session, company_id, application_id)
-    if application.status == ApplicationStatus.REJECTED:
-        return
-    if application.status != ApplicationStatus.PENDING:
+    changed = session.exec(
+        update(Application)
+        .where(Application.id == application.id, Application.status == ApplicationStatus.PENDING)
+        .values(status=ApplicationStatus.REJECTED, updated_at=utcnow())
+        .execution_options(synchronize_session=False)
+    ).rowcount
+    application = _current(session, application.id)
+    if not changed:
+        if application.status == ApplicationStatus.REJECTED:
+            return
         raise ServiceError(NOT_PENDING)
-    application.status = ApplicationStatus.REJECTED
-    application.updated_at = utcnow()
-    session.add(application)
     notify(
         session,
         application.freelancer_id,

@@ -7,13 +7,14 @@ id AND owner, so another company's job and a missing one get the same answer.
 from sqlmodel import Session, col, delete, select, update
 
 from core.types import utcnow
-from models import Application, ApplicationStatus, Job, JobStatus, NotificationType
+from models import Application, ApplicationStatus, Job, JobStatus, NotificationType, Role, User
 from services import plans
 from services.errors import NotAllowed
 from services.notifications import notify
 from services.validation import JobForm, parse
 
 JOB_NOT_FOUND = "Vaga não encontrada."
+ONLY_COMPANIES = "Apenas empresas podem publicar vagas."
 MAX_ID = 2**31 - 1
 
 
@@ -26,12 +27,15 @@ def _valid_id(job_id: object) -> int:
 def owned_job(session: Session, company_id: int, job_id: object, *, lock: bool = False) -> Job:
     """Load a job of this company (optionally locking its row), or refuse.
 
+    A locked job is read afresh from the database, even when the session already holds it, so the
+    caller decides on the row as it is once the lock is theirs.
+
     Raises:
         NotAllowed: When the id is not one of the company's jobs.
     """
     query = select(Job).where(Job.id == _valid_id(job_id), Job.cliente_id == company_id)
     if lock:
-        query = query.with_for_update()
+        query = query.with_for_update().execution_options(populate_existing=True)
     job = session.exec(query).first()
     if job is None:
         raise NotAllowed(JOB_NOT_FOUND)
@@ -50,9 +54,12 @@ def create_job(session: Session, company_id: int, data: dict) -> int:
         The new job's id.
 
     Raises:
+        NotAllowed: The acting user is not a company.
         ValidationFailed: SPEC's job-form messages.
         PlanLimitReached: The plan allows no more jobs now.
     """
+    if session.exec(select(User.role).where(User.id == company_id)).first() != Role.CLIENT:
+        raise NotAllowed(ONLY_COMPANIES)
     form = parse(JobForm, data)
     plans.ensure_can_publish(session, company_id)
     job = Job(cliente_id=company_id, **form.model_dump())

@@ -8,7 +8,7 @@ from sqlmodel import Session, func, select
 from core.catalog import PLANS, Plan, plan_by_slug
 from core.formatting import LOCAL_TZ
 from core.types import utcnow
-from models import Job, JobStatus, Subscription
+from models import Job, JobStatus, Subscription, User
 from services.errors import ServiceError
 
 PAID_STATUSES = ("active", "trialing")
@@ -50,6 +50,16 @@ def _month_start(now: datetime) -> datetime:
     return local.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
 
 
+def _hold_company(session: Session, company_id: int) -> None:
+    """Lock the company's user row until the caller's transaction ends (PostgreSQL; SQLite ignores it).
+
+    Two publications of one company then run one after the other, so the second counts the first
+    and two simultaneous submissions cannot both take the last place. FOR NO KEY UPDATE leaves rows
+    that merely reference the user (notifications, applications) free to be inserted meanwhile.
+    """
+    session.exec(select(User.id).where(User.id == company_id).with_for_update(key_share=True)).first()
+
+
 def usage(session: Session, company_id: int) -> PlanUsage:
     """Count what the company's plan limits apply to."""
     active = session.exec(
@@ -75,7 +85,9 @@ def ensure_can_publish_active(session: Session, company_id: int, state: PlanUsag
     Raises:
         PlanLimitReached: With a Portuguese explanation naming the plan and its limit.
     """
-    state = state or usage(session, company_id)
+    if state is None:
+        _hold_company(session, company_id)
+        state = usage(session, company_id)
     plan = state.plan
     if plan.active_job_limit is not None and state.active_jobs >= plan.active_job_limit:
         raise PlanLimitReached(
@@ -87,9 +99,13 @@ def ensure_can_publish_active(session: Session, company_id: int, state: PlanUsag
 def ensure_can_publish(session: Session, company_id: int) -> None:
     """Refuse a newly created job beyond the plan's active or monthly limits.
 
+    The company's publications are serialised until the caller's transaction ends (see
+    `_hold_company`), so the caller should create the job in that same transaction.
+
     Raises:
         PlanLimitReached: With a Portuguese explanation naming the plan and its limit.
     """
+    _hold_company(session, company_id)
     state = usage(session, company_id)
     plan = state.plan
     ensure_can_publish_active(session, company_id, state)

@@ -63,6 +63,11 @@ def can_rate(session: Session, user_id: int, application_id: int) -> bool:
     return True
 
 
+def _finished(job: Job) -> bool:
+    """Whether the job was closed: status closed, or archived after closing (archiving keeps vaga_status)."""
+    return job.status == JobStatus.CLOSED or (job.status == JobStatus.ARCHIVED and job.vaga_status == JobStatus.CLOSED)
+
+
 def _rateable(session: Session, user_id: int, application_id: object) -> tuple[Application, int]:
     if isinstance(application_id, bool) or not isinstance(application_id, int) or not 0 < application_id <= MAX_ID:
         raise NotAllowed(CANNOT_RATE)
@@ -80,7 +85,7 @@ def _rateable(session: Session, user_id: int, application_id: object) -> tuple[A
         ratee = job.cliente_id
     else:
         raise NotAllowed(CANNOT_RATE)
-    if job.status != JobStatus.CLOSED:
+    if not _finished(job):
         raise ServiceError("A avaliação fica disponível quando a vaga for encerrada.")
     already = session.exec(
         select(Rating.id).where(Rating.application_id == application.id, Rating.rater_id == user_id)

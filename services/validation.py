@@ -365,8 +365,15 @@ MAX_MONEY = Decimal("99999999.99")
 JOB_SKILLS_MAX = 20
 
 
+THOUSANDS_RE = re.compile(r"^[1-9]\d{0,2}(\.\d{3})+$")
+
+
 def parse_money(value: Any, message: str) -> Decimal | None:
-    """Read an optional amount in reais ('25', '25.5', '25,50', 25.5); blank means None.
+    """Read an optional amount in reais ('25', '25.5', '25,50', '1.234,56', '1.234', 25.5); blank means None.
+
+    Typed text is read the Brazilian way: a comma is the decimal mark, and dots before it, or in
+    groups of three without a comma ('1.234'), separate thousands; a lone dot otherwise ('25.5') is
+    a decimal point. Numbers are taken as they are.
 
     Raises:
         PydanticCustomError: With `message` when the value is not a non-negative amount.
@@ -374,7 +381,7 @@ def parse_money(value: Any, message: str) -> Decimal | None:
     text = _clean(value).replace("R$", "").replace(" ", "")
     if not text:
         return None
-    if "," in text:
+    if "," in text or (isinstance(value, str) and THOUSANDS_RE.match(text)):
         text = text.replace(".", "").replace(",", ".")
     try:
         amount = Decimal(text)
@@ -382,7 +389,7 @@ def parse_money(value: Any, message: str) -> Decimal | None:
         raise _fail(message) from None
     if not amount.is_finite() or amount < 0 or amount > MAX_MONEY:
         raise _fail(message)
-    return amount.quantize(Decimal("0.01"))
+    return amount.copy_abs().quantize(Decimal("0.01"))
 
 
 def comma_list(text: str, max_items: int = JOB_SKILLS_MAX, max_length: int = 50) -> list[str]:

@@ -1,5 +1,4 @@
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 
@@ -7,20 +6,13 @@ from core.types import utcnow
 from models import Chat, Profile, Role
 from services import chats
 from services.errors import NotAllowed
-from tests.unit.dashboard_data import (
+from tests.unit.factories import (
     make_application,
     make_chat,
     make_job,
     make_message,
     make_user,
-    migrated_session,
 )
-
-
-@pytest.fixture
-def db(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory):
-    with migrated_session(tmp_path, tmp_path_factory.getbasetemp()) as session:
-        yield session
 
 
 @pytest.fixture

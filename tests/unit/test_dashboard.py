@@ -1,16 +1,8 @@
-from pathlib import Path
-
 import pytest
 
 from models import Rating, Role, Subscription
 from services import dashboard, plans
-from tests.unit.dashboard_data import make_application, make_chat, make_job, make_user, migrated_session
-
-
-@pytest.fixture
-def db(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory):
-    with migrated_session(tmp_path, tmp_path_factory.getbasetemp()) as session:
-        yield session
+from tests.unit.factories import make_application, make_chat, make_job, make_user
 
 
 @pytest.fixture

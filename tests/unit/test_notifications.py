@@ -1,17 +1,9 @@
-from pathlib import Path
-
 import pytest
 
 from models import Notification, Role
 from services import notifications
 from services.errors import NotAllowed
-from tests.unit.dashboard_data import make_notification, make_user, migrated_session
-
-
-@pytest.fixture
-def db(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory):
-    with migrated_session(tmp_path, tmp_path_factory.getbasetemp()) as session:
-        yield session
+from tests.unit.factories import make_notification, make_user
 
 
 def test_list_for_returns_only_own_notifications_newest_first(db):

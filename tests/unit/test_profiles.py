@@ -1,11 +1,9 @@
-from pathlib import Path
-
 import pytest
 
 from models import Profile, Role, UserPreferences
 from services import profiles
 from services.errors import NotAllowed, ValidationFailed
-from tests.unit.dashboard_data import make_user, migrated_session
+from tests.unit.factories import make_user
 
 VALID = {
     "biografia": "Hotel boutique no centro de São Paulo.",
@@ -16,12 +14,6 @@ VALID = {
     "facebook": "https://facebook.com/hotelatlantico",
     "linkedin": "",
 }
-
-
-@pytest.fixture
-def db(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory):
-    with migrated_session(tmp_path, tmp_path_factory.getbasetemp()) as session:
-        yield session
 
 
 def test_get_own_profile_of_a_company(db):

@@ -1,0 +1,157 @@
+"""Small factories of rows for the unit tests; use them with the shared `db` fixture (conftest.py).
+
+Each factory adds its row and flushes, so the returned object has its id; nothing is committed.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from decimal import Decimal
+from itertools import count
+
+from sqlmodel import Session, SQLModel, select
+
+from core.types import utcnow
+from models import (
+    Application,
+    Chat,
+    Job,
+    Message,
+    Notification,
+    Profile,
+    Rating,
+    Role,
+    Subscription,
+    User,
+    UserPreferences,
+)
+
+_emails = count(1)
+
+
+def make_user(db: Session, email: str, role: Role, **profile) -> User:
+    """A confirmed user with a profile (fields in `profile`) and default preferences."""
+    user = User(email=email, password_hash="x", role=role, email_confirmed_at=utcnow())
+    db.add(user)
+    db.flush()
+    db.add(Profile(user_id=user.id, tipo_usuario=role, **profile))
+    db.add(UserPreferences(user_id=user.id))
+    db.flush()
+    return user
+
+
+def make_company(db: Session, nome: str = "Mariana Costa", empresa: str = "Hotel Atlântico", **profile) -> User:
+    """A company (role client) with a unique e-mail."""
+    return make_user(db, f"empresa{next(_emails)}@teste.com.br", Role.CLIENT, nome=nome, empresa=empresa, **profile)
+
+
+def make_freelancer(db: Session, nome: str = "João Silva", **profile) -> User:
+    """A freelancer with a unique e-mail."""
+    return make_user(db, f"freelancer{next(_emails)}@teste.com.br", Role.FREELANCER, nome=nome, **profile)
+
+
+def make_job(db: Session, company: User, title: str = "Garçom", hours_ago: int = 0, **fields) -> Job:
+    """A job of `company`, created `hours_ago` hours ago (other columns in `fields`)."""
+    values = {
+        "categoria": "eventos",
+        "descricao": "Descrição da vaga de teste.",
+        "localizacao": "São Paulo",
+        "valor_hora": Decimal("30.00"),
+        "criado_em": utcnow() - timedelta(hours=hours_ago),
+        **fields,
+    }
+    job = Job(cliente_id=company.id, titulo=title, **values)
+    db.add(job)
+    db.flush()
+    return job
+
+
+def make_application(db: Session, job: Job, freelancer: User, status: str = "pending", **fields) -> Application:
+    """An application of `freelancer` to `job`."""
+    application = Application(vaga_id=job.id, freelancer_id=freelancer.id, status=status, **fields)
+    db.add(application)
+    db.flush()
+    return application
+
+
+def make_chat(db: Session, application: Application, company: User, freelancer: User) -> Chat:
+    """The chat of an accepted application."""
+    chat = Chat(client_id=company.id, freelancer_id=freelancer.id, application_id=application.id)
+    db.add(chat)
+    db.flush()
+    return chat
+
+
+def make_message(db: Session, chat: Chat, sender: User, content: str, minutes_ago: int = 0) -> Message:
+    """A message in `chat`."""
+    message = Message(
+        chat_id=chat.id, sender_id=sender.id, content=content, created_at=utcnow() - timedelta(minutes=minutes_ago)
+    )
+    db.add(message)
+    db.flush()
+    return message
+
+
+def make_notification(db: Session, user: User, message: str, read: bool = False, kind: str = "other") -> Notification:
+    """A notification for `user`."""
+    notification = Notification(user_id=user.id, type=kind, message=message, read=read)
+    db.add(notification)
+    db.flush()
+    return notification
+
+
+def make_rating(db: Session, application: Application, rater: User, ratee: User, stars: int) -> Rating:
+    """A rating `rater` gave `ratee` for `application`."""
+    rating = Rating(application_id=application.id, rater_id=rater.id, ratee_id=ratee.id, stars=stars)
+    db.add(rating)
+    db.flush()
+    return rating
+
+
+def make_subscription(
+    db: Session, company: User, tier: str = "premium", status: str = "active", period_end: datetime | None = None
+) -> Subscription:
+    """A company's subscription as a Stripe webhook would have stored it."""
+    subscription = Subscription(user_id=company.id, tier=tier, status=status, current_period_end=period_end)
+    db.add(subscription)
+    db.flush()
+    return subscription
+
+
+def snapshot(db: Session, *tables: type[SQLModel]) -> dict[str, list[tuple]]:
+    """Every row of the given tables (all hiring-loop tables by default), to compare before and after."""
+    tables = tables or (Job, Application, Chat, Message, Notification, Rating, Subscription)
+    result = {}
+    for table in tables:
+        rows = db.exec(select(table)).all()
+        result[table.__tablename__] = sorted((sorted(row.model_dump().items()) for row in rows), key=repr)
+    return result
+
+
+@dataclass(frozen=True)
+class Cast:
+    """The people of a hiring-loop test: a company, a rival company and two freelancers."""
+
+    company: User
+    rival: User
+    freelancer: User
+    other: User
+
+
+def make_cast(db: Session) -> Cast:
+    """A company and a rival company, and two freelancers (João with five skills, and Ana)."""
+    return Cast(
+        company=make_company(db, nome="Mariana Costa", empresa="Hotel Atlântico"),
+        rival=make_company(db, nome="Rui Rival", empresa="Outro Hotel"),
+        freelancer=make_freelancer(
+            db, nome="João Silva", profissao="Garçom", habilidades=["Bandeja", "Inglês", "Vinhos", "Drinks", "Caixa"]
+        ),
+        other=make_freelancer(db, nome="Ana Souza", profissao="Bartender"),
+    )
+
+
+MISSING_ID = 987_654
+
+
+def unusable_ids(real_id: int) -> list[object]:
+    """Ids a hostile browser may send for `real_id`: wrong types, out of range, or missing."""
+    return [MISSING_ID, str(real_id), float(real_id), True, -1, 0, 2**40, None, [real_id], {"id": real_id}]

@@ -1,0 +1,540 @@
+"""services/applications.py: apply, withdraw, the company's applicant list, accept, reject, profiles."""
+
+from decimal import Decimal
+
+import pytest
+from sqlmodel import select
+
+from core.formatting import long_date
+from models import Application, Chat, Job, JobStatus, Message, Notification, Profile
+from services import applications, jobs
+from services.applications import (
+    ALREADY_APPLIED,
+    JOB_UNAVAILABLE,
+    NOT_FOUND,
+    NOT_PENDING,
+    ONLY_FREELANCERS,
+    POSITIONS_FILLED,
+    PROFILE_NOT_FOUND,
+)
+from services.company_jobs import JOB_NOT_FOUND
+from services.errors import NotAllowed, ServiceError, ValidationFailed
+from tests.unit.factories import (
+    make_application,
+    make_cast,
+    make_chat,
+    make_freelancer,
+    make_job,
+    make_rating,
+    snapshot,
+    unusable_ids,
+)
+
+WELCOME = 'Olá! Sua candidatura para a vaga "Garçom" foi aceita. Vamos combinar os detalhes por aqui.'
+
+
+@pytest.fixture
+def cast(db):
+    return make_cast(db)
+
+
+def _notifications(db, user, kind=None):
+    query = select(Notification).where(Notification.user_id == user.id)
+    if kind:
+        query = query.where(Notification.type == kind)
+    return db.exec(query.order_by(Notification.id)).all()
+
+
+def _count(db, table) -> int:
+    return len(db.exec(select(table)).all())
+
+
+def _refused(db, call, error=ServiceError, message=None):
+    """`call` raises `error` (with `message` when given) and no table changes."""
+    before = snapshot(db)
+    with pytest.raises(error) as caught:
+        call()
+    if message is not None:
+        assert caught.value.message == message
+    assert snapshot(db) == before
+    return caught.value
+
+
+# --- apply ---------------------------------------------------------------------------------
+
+
+def test_freelancer_applies_with_a_proposal_and_a_message(db, cast):
+    job = make_job(db, cast.company, "Garçom")
+
+    application_id = applications.apply(
+        db, cast.freelancer.id, "freelancer", job.id, {"valor_proposto": "35,50", "mensagem": "  Tenho experiência. "}
+    )
+
+    application = db.get(Application, application_id)
+    assert (application.vaga_id, application.freelancer_id, application.status) == (
+        job.id,
+        cast.freelancer.id,
+        "pending",
+    )
+    assert application.valor_proposto == Decimal("35.50")
+    assert application.mensagem == "Tenho experiência."
+    assert applications.has_applied(db, cast.freelancer.id, job.id) == "pending"
+    assert applications.has_applied(db, cast.other.id, job.id) == ""
+
+
+def test_apply_notifies_the_company_with_the_freelancers_name(db, cast):
+    job = make_job(db, cast.company, "Garçom")
+
+    applications.apply(db, cast.freelancer.id, "freelancer", job.id, {})
+
+    [notice] = _notifications(db, cast.company)
+    assert notice.type == "new_application"
+    assert notice.message == 'João Silva se candidatou à vaga "Garçom".'
+    assert notice.link == "/client-dashboard?tab=jobs"
+    assert _notifications(db, cast.freelancer) == []
+
+
+def test_apply_without_a_name_says_a_freelancer(db, cast):
+    nameless = make_freelancer(db, nome="")
+    job = make_job(db, cast.company, "Garçom")
+
+    applications.apply(db, nameless.id, "freelancer", job.id, {})
+
+    assert _notifications(db, cast.company)[0].message == 'Um freelancer se candidatou à vaga "Garçom".'
+
+
+def test_apply_without_proposal_stores_none(db, cast):
+    job = make_job(db, cast.company)
+
+    application_id = applications.apply(db, cast.freelancer.id, "freelancer", job.id, {"valor_proposto": ""})
+
+    assert db.get(Application, application_id).valor_proposto is None
+
+
+@pytest.mark.parametrize("role", ["client", "", "admin", None, "Freelancer"])
+def test_only_freelancers_can_apply(db, cast, role):
+    job = make_job(db, cast.company)
+
+    _refused(db, lambda: applications.apply(db, cast.rival.id, role, job.id, {}), NotAllowed, ONLY_FREELANCERS)
+
+
+def test_applying_twice_is_refused(db, cast):
+    job = make_job(db, cast.company)
+    applications.apply(db, cast.freelancer.id, "freelancer", job.id, {})
+
+    _refused(db, lambda: applications.apply(db, cast.freelancer.id, "freelancer", job.id, {}), message=ALREADY_APPLIED)
+
+
+def test_applying_again_after_an_answer_is_refused(db, cast):
+    job = make_job(db, cast.company)
+    make_application(db, job, cast.freelancer, status="rejected")
+
+    _refused(db, lambda: applications.apply(db, cast.freelancer.id, "freelancer", job.id, {}), message=ALREADY_APPLIED)
+
+
+@pytest.mark.parametrize(
+    ("data", "field", "message"),
+    [
+        ({"valor_proposto": "abc"}, "valor_proposto", "Informe um valor por hora válido."),
+        ({"valor_proposto": "-1"}, "valor_proposto", "Informe um valor por hora válido."),
+        ({"mensagem": "m" * 2001}, "mensagem", "A mensagem deve ter no máximo 2000 caracteres."),
+    ],
+)
+def test_apply_validates_the_form(db, cast, data, field, message):
+    job = make_job(db, cast.company)
+
+    error = _refused(
+        db, lambda: applications.apply(db, cast.freelancer.id, "freelancer", job.id, data), ValidationFailed
+    )
+    assert error.field_errors == {field: message}
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"status": JobStatus.CLOSED},
+        {"status": JobStatus.IN_PROGRESS},
+        {"status": JobStatus.ARCHIVED, "is_archived": True},
+        {"is_archived": True},
+    ],
+)
+def test_only_open_jobs_take_applications(db, cast, fields):
+    job = make_job(db, cast.company, **fields)
+
+    _refused(
+        db, lambda: applications.apply(db, cast.freelancer.id, "freelancer", job.id, {}), NotAllowed, JOB_UNAVAILABLE
+    )
+
+
+def test_apply_to_a_missing_or_malformed_job_id_is_refused_alike(db, cast):
+    job = make_job(db, cast.company)
+    before = snapshot(db)
+
+    for job_id in unusable_ids(job.id):
+        with pytest.raises(NotAllowed) as caught:
+            applications.apply(db, cast.freelancer.id, "freelancer", job_id, {})
+        assert caught.value.message == JOB_UNAVAILABLE, job_id
+    assert snapshot(db) == before
+
+
+def test_apply_ignores_extra_keys(db, cast):
+    job = make_job(db, cast.company)
+
+    application_id = applications.apply(
+        db, cast.freelancer.id, "freelancer", job.id, {"status": "accepted", "freelancer_id": cast.other.id}
+    )
+
+    application = db.get(Application, application_id)
+    assert (application.status, application.freelancer_id) == ("pending", cast.freelancer.id)
+
+
+# --- withdraw ------------------------------------------------------------------------------
+
+
+def test_freelancer_withdraws_a_pending_application(db, cast):
+    job = make_job(db, cast.company)
+    mine = make_application(db, job, cast.freelancer)
+    theirs = make_application(db, job, cast.other)
+
+    applications.withdraw(db, cast.freelancer.id, mine.id)
+    db.flush()
+
+    assert db.exec(select(Application.id)).all() == [theirs.id]
+    assert applications.has_applied(db, cast.freelancer.id, job.id) == ""
+
+
+@pytest.mark.parametrize("status", ["accepted", "rejected"])
+def test_an_answered_application_cannot_be_withdrawn(db, cast, status):
+    application = make_application(db, make_job(db, cast.company), cast.freelancer, status=status)
+
+    _refused(db, lambda: applications.withdraw(db, cast.freelancer.id, application.id), message=NOT_PENDING)
+
+
+# --- list_for_job --------------------------------------------------------------------------
+
+
+def test_list_for_job_shows_applicant_cards(db, cast):
+    job = make_job(db, cast.company, "Garçom")
+    accepted = make_application(
+        db, job, cast.other, status="accepted", valor_proposto=Decimal("1234.5"), mensagem="Posso ir."
+    )
+    chat = make_chat(db, accepted, cast.company, cast.other)
+    pending = make_application(db, job, cast.freelancer, mensagem="Tenho experiência.")
+    make_application(db, make_job(db, cast.rival), cast.freelancer)
+
+    title, cards = applications.list_for_job(db, cast.company.id, job.id)
+
+    assert title == "Garçom"
+    assert [card["id"] for card in cards] == [pending.id, accepted.id]
+    first, second = cards
+    assert first == {
+        "id": pending.id,
+        "freelancer_id": cast.freelancer.id,
+        "name": "João Silva",
+        "email": cast.freelancer.email,
+        "profession": "Garçom",
+        "photo": "",
+        "skills": ["Bandeja", "Inglês", "Vinhos"],
+        "more_skills": "+2 mais",
+        "proposal": "Sem contra-proposta",
+        "message": "Tenho experiência.",
+        "status": "pending",
+        "chat_id": 0,
+        "date": long_date(pending.created_at),
+        "has_profile": True,
+    }
+    assert (second["proposal"], second["status"], second["chat_id"]) == ("R$ 1.234,50/hora", "accepted", chat.id)
+    assert (second["skills"], second["more_skills"]) == ([], "")
+
+
+@pytest.mark.parametrize(
+    ("skills", "shown", "more"),
+    [([], [], ""), (["A", "B", "C"], ["A", "B", "C"], ""), (["A", "B", "C", "D"], ["A", "B", "C"], "+1 mais")],
+)
+def test_at_most_three_skills_then_more(db, cast, skills, shown, more):
+    freelancer = make_freelancer(db, habilidades=skills)
+    job = make_job(db, cast.company)
+    make_application(db, job, freelancer)
+
+    [card] = applications.list_for_job(db, cast.company.id, job.id)[1]
+
+    assert (card["skills"], card["more_skills"]) == (shown, more)
+
+
+def test_missing_profile_shows_perfil_nao_encontrado(db, cast):
+    job = make_job(db, cast.company)
+    make_application(db, job, cast.freelancer)
+    db.delete(db.get(Profile, cast.freelancer.id))
+    db.flush()
+
+    [card] = applications.list_for_job(db, cast.company.id, job.id)[1]
+
+    assert card["name"] == "Perfil não encontrado"
+    assert card["has_profile"] is False
+    assert (card["skills"], card["more_skills"], card["profession"]) == ([], "", "")
+    assert card["email"] == cast.freelancer.email
+
+
+def test_list_for_job_without_applications_is_empty(db, cast):
+    job = make_job(db, cast.company, "Vazia")
+
+    assert applications.list_for_job(db, cast.company.id, job.id) == ("Vazia", [])
+
+
+def test_proposal_text():
+    assert applications.proposal_text(None) == "Sem contra-proposta"
+    assert applications.proposal_text(Decimal("25.5")) == "R$ 25,50/hora"
+
+
+# --- accept --------------------------------------------------------------------------------
+
+
+def test_accept_opens_one_chat_with_one_welcome_message(db, cast):
+    job = make_job(db, cast.company, "Garçom")
+    application = make_application(db, job, cast.freelancer)
+
+    chat_id = applications.accept(db, cast.company.id, application.id)
+    db.flush()
+
+    chat = db.get(Chat, chat_id)
+    assert (chat.client_id, chat.freelancer_id, chat.application_id) == (
+        cast.company.id,
+        cast.freelancer.id,
+        application.id,
+    )
+    [message] = db.exec(select(Message)).all()
+    assert (message.chat_id, message.sender_id, message.content) == (chat_id, cast.company.id, WELCOME)
+    assert db.get(Application, application.id).status == "accepted"
+    [notice] = _notifications(db, cast.freelancer)
+    assert notice.type == "application_accepted"
+    assert notice.message == 'Sua candidatura para a vaga "Garçom" foi aceita!'
+    assert notice.link == f"/freelancer-dashboard/chats/{chat_id}"
+
+
+def test_accepting_again_returns_the_same_chat_and_adds_nothing(db, cast):
+    job = make_job(db, cast.company, "Garçom")
+    application = make_application(db, job, cast.freelancer)
+    chat_id = applications.accept(db, cast.company.id, application.id)
+    db.commit()
+    before = snapshot(db)
+
+    assert applications.accept(db, cast.company.id, application.id) == chat_id
+    assert applications.accept(db, cast.company.id, application.id) == chat_id
+    assert snapshot(db) == before
+
+
+def test_accept_reuses_an_existing_chat_without_a_second_welcome(db, cast):
+    job = make_job(db, cast.company, "Garçom")
+    application = make_application(db, job, cast.freelancer)
+    chat = make_chat(db, application, cast.company, cast.freelancer)
+
+    assert applications.accept(db, cast.company.id, application.id) == chat.id
+    assert _count(db, Chat) == 1
+    assert _count(db, Message) == 0
+
+
+def test_one_position_fills_and_the_job_leaves_the_public_list(db, cast):
+    job = make_job(db, cast.company, "Garçom")
+    make_job(db, cast.rival, "Outra")
+    first = make_application(db, job, cast.freelancer)
+    second = make_application(db, job, cast.other)
+
+    applications.accept(db, cast.company.id, first.id)
+    db.flush()
+
+    assert (job.status, job.vaga_status) == ("in_progress", "in_progress")
+    assert [item["titulo"] for item in jobs.list_public_jobs(db).items] == ["Outra"]
+    _refused(db, lambda: applications.accept(db, cast.company.id, second.id), message=POSITIONS_FILLED)
+    assert db.get(Application, second.id).status == "pending"
+    assert _count(db, Chat) == 1
+
+
+def test_two_positions_stay_open_after_the_first_acceptance(db, cast):
+    job = make_job(db, cast.company, "Garçom", vagas_disponiveis=2)
+    first = make_application(db, job, cast.freelancer)
+    second = make_application(db, job, cast.other)
+    third = make_application(db, job, make_freelancer(db, nome="Bia"))
+
+    applications.accept(db, cast.company.id, first.id)
+    db.flush()
+    assert job.status == "open"
+    assert [item["titulo"] for item in jobs.list_public_jobs(db).items] == ["Garçom"]
+
+    applications.accept(db, cast.company.id, second.id)
+    db.flush()
+    assert job.status == "in_progress"
+    assert jobs.list_public_jobs(db).items == []
+    _refused(db, lambda: applications.accept(db, cast.company.id, third.id), message=POSITIONS_FILLED)
+    assert _count(db, Chat) == 2
+
+
+def test_a_rejected_application_cannot_be_accepted(db, cast):
+    application = make_application(db, make_job(db, cast.company), cast.freelancer, status="rejected")
+
+    _refused(db, lambda: applications.accept(db, cast.company.id, application.id), message=NOT_PENDING)
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"status": JobStatus.CLOSED, "vaga_status": JobStatus.CLOSED},
+        {"status": JobStatus.ARCHIVED, "is_archived": True},
+    ],
+)
+def test_applications_of_closed_or_archived_jobs_cannot_be_accepted(db, cast, fields):
+    application = make_application(db, make_job(db, cast.company, **fields), cast.freelancer)
+
+    _refused(db, lambda: applications.accept(db, cast.company.id, application.id), message=NOT_PENDING)
+
+
+# --- reject --------------------------------------------------------------------------------
+
+
+def test_reject_sets_rejected_and_tells_the_freelancer(db, cast):
+    job = make_job(db, cast.company, "Garçom")
+    application = make_application(db, job, cast.freelancer)
+
+    applications.reject(db, cast.company.id, application.id)
+    db.flush()
+
+    assert db.get(Application, application.id).status == "rejected"
+    [notice] = _notifications(db, cast.freelancer)
+    assert notice.type == "other"
+    assert notice.message == 'Sua candidatura para a vaga "Garçom" não foi selecionada desta vez.'
+    assert notice.link == "/freelancer-dashboard?tab=applications"
+    assert _count(db, Chat) == 0
+
+
+def test_rejecting_twice_notifies_once(db, cast):
+    application = make_application(db, make_job(db, cast.company), cast.freelancer)
+    applications.reject(db, cast.company.id, application.id)
+    db.commit()
+    before = snapshot(db)
+
+    applications.reject(db, cast.company.id, application.id)
+
+    assert snapshot(db) == before
+
+
+def test_an_accepted_application_cannot_be_rejected(db, cast):
+    application = make_application(db, make_job(db, cast.company), cast.freelancer)
+    applications.accept(db, cast.company.id, application.id)
+    db.commit()
+
+    _refused(db, lambda: applications.reject(db, cast.company.id, application.id), message=NOT_PENDING)
+
+
+# --- freelancer_profile --------------------------------------------------------------------
+
+
+def test_company_sees_the_profile_of_a_freelancer_who_applied(db, cast):
+    profile = db.get(Profile, cast.freelancer.id)
+    profile.localizacao = "Rio de Janeiro"
+    profile.biografia = "Garçom há 10 anos."
+    profile.experiencia_descricao = "Hotéis e eventos."
+    profile.website = "https://joao.example"
+    db.add(profile)
+    make_application(db, make_job(db, cast.company), cast.freelancer, status="rejected")
+
+    view = applications.freelancer_profile(db, cast.company.id, cast.freelancer.id)
+
+    assert view == {
+        "id": cast.freelancer.id,
+        "name": "João Silva",
+        "profession": "Garçom",
+        "location": "Rio de Janeiro",
+        "photo": "",
+        "bio": "Garçom há 10 anos.",
+        "skills": ["Bandeja", "Inglês", "Vinhos", "Drinks", "Caixa"],
+        "experience": "Hotéis e eventos.",
+        "website": "https://joao.example",
+        "rating": "0,0 (0 avaliações)",
+    }
+
+
+def test_freelancer_profile_shows_the_rating_summary(db, cast):
+    application = make_application(db, make_job(db, cast.company), cast.freelancer, status="accepted")
+    make_rating(db, application, cast.company, cast.freelancer, 5)
+
+    assert applications.freelancer_profile(db, cast.company.id, cast.freelancer.id)["rating"] == "5,0 (1 avaliação)"
+
+
+def test_freelancer_profile_without_a_profile_row_is_not_found(db, cast):
+    make_application(db, make_job(db, cast.company), cast.freelancer)
+    db.delete(db.get(Profile, cast.freelancer.id))
+    db.flush()
+
+    _refused(
+        db,
+        lambda: applications.freelancer_profile(db, cast.company.id, cast.freelancer.id),
+        NotAllowed,
+        PROFILE_NOT_FOUND,
+    )
+
+
+# --- strangers -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def target(db, cast):
+    """A pending application of João to the company's job (plus an accepted one of Ana with a chat)."""
+    job = make_job(db, cast.company, "Garçom", vagas_disponiveis=2)
+    pending = make_application(db, job, cast.freelancer)
+    accepted = make_application(db, job, cast.other, status="accepted")
+    make_chat(db, accepted, cast.company, cast.other)
+    make_application(db, make_job(db, cast.rival, "Da rival"), cast.other)
+    db.commit()
+    return {"job": job.id, "application": pending.id, "freelancer": cast.freelancer.id}
+
+
+# action: (function, who may act, what id it takes, the one refusal message)
+ACTIONS = {
+    "accept": (applications.accept, "company", "application", NOT_FOUND),
+    "reject": (applications.reject, "company", "application", NOT_FOUND),
+    "list_for_job": (applications.list_for_job, "company", "job", JOB_NOT_FOUND),
+    "freelancer_profile": (applications.freelancer_profile, "company", "freelancer", PROFILE_NOT_FOUND),
+    "withdraw": (applications.withdraw, "freelancer", "application", NOT_FOUND),
+}
+
+
+def _strangers(cast, allowed: str) -> list:
+    everyone = {"company": cast.company, "rival": cast.rival, "freelancer": cast.freelancer, "other": cast.other}
+    return [(name, user.id) for name, user in everyone.items() if name != allowed]
+
+
+@pytest.mark.parametrize("action", sorted(ACTIONS))
+def test_strangers_get_the_same_refusal_and_nothing_changes(db, cast, target, action):
+    function, allowed, kind, message = ACTIONS[action]
+    real_id = target[kind]
+    owner_id = getattr(cast, allowed).id
+    calls = [(name, actor, real_id) for name, actor in _strangers(cast, allowed)]
+    calls += [(f"{allowed} with id {value!r}", owner_id, value) for value in unusable_ids(real_id)]
+    before = snapshot(db)
+
+    for who, actor, object_id in calls:
+        with pytest.raises(NotAllowed) as caught:
+            function(db, actor, object_id)
+        assert caught.value.message == message, who
+        assert snapshot(db) == before, who
+
+
+def test_a_freelancer_the_company_never_heard_from_is_not_found(db, cast, target):
+    stranger = make_freelancer(db, nome="Desconhecido")
+
+    _refused(
+        db, lambda: applications.freelancer_profile(db, cast.company.id, stranger.id), NotAllowed, PROFILE_NOT_FOUND
+    )
+    _refused(
+        db,
+        lambda: applications.freelancer_profile(db, cast.rival.id, cast.freelancer.id),
+        NotAllowed,
+        PROFILE_NOT_FOUND,
+    )
+
+
+def test_the_rightful_caller_passes_where_strangers_are_refused(db, cast, target):
+    assert applications.list_for_job(db, cast.company.id, target["job"])[0] == "Garçom"
+    assert applications.freelancer_profile(db, cast.company.id, target["freelancer"])["name"] == "João Silva"
+    assert applications.freelancer_profile(db, cast.rival.id, cast.other.id)["name"] == "Ana Souza"
+    applications.withdraw(db, cast.freelancer.id, target["application"])
+    assert db.get(Job, target["job"]) is not None
