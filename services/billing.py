@@ -85,19 +85,24 @@ class BillingOverview:
 
     Attributes:
         plan_slug: The plan in force ('free', 'premium' or 'enterprise').
+        plan_name: Its name as shown ('Gratuito', 'Premium', 'Enterprise').
         subscribed: A paid plan is in force.
         status: Stripe's subscription status as last reported ('' without a subscription).
         period_text: 'Período de teste até dd/MM/yyyy' or 'Próxima cobrança em dd/MM/yyyy' ('' when free).
         notice: A warning to show, e.g. a failed payment ('' when none).
         can_manage: The company has a Stripe customer, so the portal can be opened.
+        live_subscription: A Stripe subscription that is not over exists, so plan changes go through
+            the portal (a second checkout is refused).
     """
 
     plan_slug: str
+    plan_name: str
     subscribed: bool
     status: str
     period_text: str
     notice: str
     can_manage: bool
+    live_subscription: bool
 
 
 def payments_configured() -> bool:
@@ -127,6 +132,11 @@ def _company(session: Session, user_id: int) -> User | None:
     if user is None or user.role != Role.CLIENT or not user.is_active or user.deleted_at is not None:
         return None
     return user
+
+
+def _is_live(row: Subscription | None) -> bool:
+    """Whether the row holds a Stripe subscription that is not over (changes go through the portal)."""
+    return bool(row is not None and row.stripe_subscription_id and row.status in LIVE_STATUSES)
 
 
 def _price_for(plan_slug: str) -> str | None:
@@ -172,7 +182,7 @@ def create_checkout(session: Session, company_id: int, plan_slug: str, base_url:
     if company is None:
         raise BillingError(CHECKOUT_ERROR, COMPANIES_ONLY)
     existing = _subscription_of(session, company_id)
-    if existing is not None and existing.stripe_subscription_id and existing.status in LIVE_STATUSES:
+    if _is_live(existing):
         raise BillingError(CHECKOUT_ERROR, ALREADY_SUBSCRIBED)
     reference = {"user_id": str(company_id), "plan": plan_slug}
     subscription_data: dict[str, Any] = {"metadata": reference}
@@ -249,10 +259,13 @@ def overview(session: Session, user_id: int) -> BillingOverview:
     status = check_subscription(session, user_id)
     row = _subscription_of(session, user_id)
     plan_slug = status["subscription_tier"] or plans.FREE
+    plan_name = plan_by_slug(plan_slug).name
     period_text = ""
-    if status["subscribed"] and row is not None and row.current_period_end is not None:
-        label = "Período de teste até" if row.status == "trialing" else "Próxima cobrança em"
-        period_text = f"{label} {short_date(row.current_period_end)}"
+    if status["subscribed"] and row is not None:
+        period_text = "Plano ativo"
+        if row.current_period_end is not None:
+            label = "Período de teste até" if row.status == "trialing" else "Próxima cobrança em"
+            period_text = f"{label} {short_date(row.current_period_end)}"
     notice = ""
     if row is not None and row.status in (PAST_DUE, "unpaid"):
         plan = plan_by_slug(row.tier)
@@ -263,11 +276,13 @@ def overview(session: Session, user_id: int) -> BillingOverview:
         )
     return BillingOverview(
         plan_slug=plan_slug,
+        plan_name=plan_name,
         subscribed=status["subscribed"],
         status=row.status if row is not None else "",
         period_text=period_text,
         notice=notice,
         can_manage=bool(row is not None and row.stripe_customer_id),
+        live_subscription=_is_live(row),
     )
 
 

@@ -12,7 +12,7 @@ real. The server answers:
 
 Every API request is recorded with its form parameters flattened the way Stripe encodes them
 (e.g. ``line_items[0][price]``). `fail(path, status)` makes the next request to a path fail with a
-Stripe-shaped error body.
+Stripe-shaped error body; `delay_seconds` slows every API answer down.
 """
 
 import hashlib
@@ -59,6 +59,7 @@ class FakeStripe:
     checkout_sessions: dict[str, dict] = field(default_factory=dict)
     subscriptions: dict[str, dict] = field(default_factory=dict)
     customers: dict[str, dict] = field(default_factory=dict)
+    delay_seconds: float = 0.0
     _failures: dict[str, _Failure] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _server: ThreadingHTTPServer | None = None
@@ -186,6 +187,8 @@ class FakeStripe:
         return subscription
 
     def _handle(self, method: str, path: str, params: dict[str, str], headers: dict[str, str]) -> tuple[int, dict]:
+        if self.delay_seconds:
+            time.sleep(self.delay_seconds)  # lets a browser test see the button's loading text
         with self._lock:
             self.requests.append(RecordedRequest(method, path, params, headers))
             failure = self._failures.pop(path, None)

@@ -287,7 +287,14 @@ def test_overview_describes_trial_renewal_and_failed_payment(db):
 def test_overview_of_a_company_that_never_subscribed(db):
     user = company(db)
     assert billing.overview(db, user.id) == billing.BillingOverview(
-        plan_slug="free", subscribed=False, status="", period_text="", notice="", can_manage=False
+        plan_slug="free",
+        plan_name="Gratuito",
+        subscribed=False,
+        status="",
+        period_text="",
+        notice="",
+        can_manage=False,
+        live_subscription=False,
     )
 
 
@@ -542,3 +549,20 @@ def test_a_failure_while_applying_leaves_the_event_for_stripes_retry(db, fake, h
     retry = post_event(http, "checkout.session.completed", checkout, "evt_test_retry")
     assert retry.json()["result"] == "processed"
     assert row_of(db, user).tier == "premium"
+
+
+def test_overview_of_a_plan_granted_without_stripe(db):
+    user = company(db)
+    db.add(Subscription(user_id=user.id, tier="premium", status="active"))
+    db.flush()
+    view = billing.overview(db, user.id)
+    assert (view.plan_slug, view.plan_name, view.period_text) == ("premium", "Premium", "Plano ativo")
+    assert (view.can_manage, view.live_subscription) == (False, False)
+
+
+def test_overview_after_a_stripe_subscription_offers_the_portal(db, fake, http):
+    user = company(db)
+    subscribe(db, fake, http, user)
+    db.expire_all()
+    view = billing.overview(db, user.id)
+    assert (view.plan_name, view.can_manage, view.live_subscription) == ("Premium", True, True)
