@@ -32,6 +32,7 @@ DEV_MAILBOX = "/dev/mailbox"
 API_LOGIN = "/api/auth/login"
 API_LOGOUT = "/api/auth/logout"
 API_HEALTH = "/api/health"
+API_STRIPE_WEBHOOK = "/api/stripe/webhook"
 
 
 def register(kind: str) -> str:
@@ -86,6 +87,12 @@ def dashboard_tab(role: str, tab: str) -> str:
     """A tab of the company ('client') or freelancer dashboard; the overview has no query."""
     base = CLIENT_DASHBOARD if role == "client" else FREELANCER_DASHBOARD
     return base if tab == "overview" else f"{base}?{urlencode({'tab': tab})}"
+
+
+def company_plans(checkout: str | None = None) -> str:
+    """The company dashboard's Planos tab; `checkout` ('success' or 'cancel') marks a return from Stripe."""
+    params = {"tab": "plans", **({"checkout": checkout} if checkout else {})}
+    return f"{CLIENT_DASHBOARD}?{urlencode(params)}"
 
 
 def chat_list(role: str) -> str:

@@ -24,6 +24,11 @@ class Settings(BaseSettings):
         privacy_email: E-mail of the data-protection officer (LGPD requests).
         contact_phone: Public phone number shown on the contact page.
         contact_address: Office address shown on the contact page (and opened in a maps site).
+        stripe_secret_key: Stripe secret API key (sk_live_/sk_test_); payments are off without it.
+        stripe_webhook_secret: Signing secret of the webhook endpoint (whsec_...).
+        stripe_price_premium: Stripe price id of the monthly Premium plan (BRL).
+        stripe_price_enterprise: Stripe price id of the monthly Enterprise plan (BRL).
+        stripe_api_base: Origin of Stripe's API; tests point it at a local fake server.
     """
 
     model_config = SettingsConfigDict(env_file=".env", extra="ignore", populate_by_name=True)
@@ -50,6 +55,7 @@ class Settings(BaseSettings):
     stripe_webhook_secret: str | None = None
     stripe_price_premium: str | None = None
     stripe_price_enterprise: str | None = None
+    stripe_api_base: str = "https://api.stripe.com"
 
     bcrypt_rounds: int = 12
     session_hours: int = 12

@@ -6,11 +6,13 @@ from starlette.routing import Route
 from app import routes
 from app.api.auth import login, logout
 from app.api.health import health
+from app.api.stripe_webhook import stripe_webhook
 
 api = Starlette(
     routes=[
         Route(routes.API_LOGIN, login, methods=["POST"]),
         Route(routes.API_LOGOUT, logout, methods=["POST"]),
         Route(routes.API_HEALTH, health, methods=["GET"]),
+        Route(routes.API_STRIPE_WEBHOOK, stripe_webhook, methods=["POST"]),
     ]
 )

@@ -8,19 +8,18 @@ from components.categories import category_card
 from components.content import MUTED, card_grid, check_list, feature_card, numbered_steps, section
 from components.faq import faq
 from components.links import link_button
-from components.plans import plan_card, plan_conditions
+from components.plans import plan_conditions, plans_grid, subscription_panel
 from components.ui import page_heading
 from core.catalog import (
     CATEGORIES,
     PAYMENT_METHODS,
     PLAN_ADD_ONS,
-    PLANS,
     REFUND_DAYS,
     TRIAL_DAYS,
-    Plan,
 )
 from core.settings import get_settings
 from states.auth import AuthState
+from states.billing import BillingState
 
 CATEGORY_DESCRIPTIONS = {
     "hotel": "Recepção, governança, camareiras e mensageiros.",
@@ -241,32 +240,6 @@ PRICING_FAQ = [
 ]
 
 
-def plan_action(plan: Plan) -> rx.Component:
-    """The plan's button: visitors register first; companies go to their dashboard.
-
-    Checkout is not started here: paid plans are subscribed from the company dashboard.
-    Freelancers see that plans are for companies.
-    """
-    label = "Começar grátis" if plan.is_free else f"Assinar {plan.name}"
-    variant = "solid" if plan.highlighted else "outline"
-    link_id = f"plano-{plan.slug}-acao"
-    return rx.cond(
-        AuthState.signed_in,
-        rx.cond(
-            AuthState.user_role == "client",
-            link_button(
-                "Ir para o painel" if plan.is_free else label,
-                href=routes.CLIENT_DASHBOARD,
-                variant=variant,
-                width="100%",
-                link_id=link_id,
-            ),
-            rx.button("Exclusivo para empresas", disabled=True, size="3", width="100%", variant="soft"),
-        ),
-        link_button(label, href=routes.register("client"), variant=variant, width="100%", link_id=link_id),
-    )
-
-
 def pricing_notes() -> rx.Component:
     """Trial, refund, payment methods and taxes, as stated by SPEC §9."""
     return card_grid(
@@ -288,22 +261,13 @@ def pricing_notes() -> rx.Component:
     )
 
 
-@public_page(routes.PRICING, "Planos e preços")
+@public_page(routes.PRICING, "Planos e preços", on_load=[BillingState.load_subscription])
 def pricing_page() -> rx.Component:
-    """Three plan cards, general conditions, add-ons and a six-question FAQ."""
+    """Three plan cards (a company's own marked), general conditions, add-ons and a six-question FAQ."""
     return rx.box(
         page_heading(
             "Planos e preços",
             "Para freelancers, o cadastro e as candidaturas são gratuitos. Para empresas, escolha o plano ideal.",
-        ),
-        rx.cond(
-            AuthState.signed_in & (AuthState.user_role == "client"),
-            rx.callout(
-                "A assinatura dos planos pagos é feita no seu painel, na aba Planos.",
-                icon="info",
-                width="100%",
-                margin_bottom="1rem",
-            ),
         ),
         rx.cond(
             AuthState.signed_in & (AuthState.user_role == "freelancer"),
@@ -316,12 +280,13 @@ def pricing_page() -> rx.Component:
         ),
         section(
             "Planos para empresas",
-            rx.grid(
-                *[plan_card(plan, plan_action(plan)) for plan in PLANS],
-                columns=rx.breakpoints(initial="1", md="3"),
-                spacing="5",
-                width="100%",
-                align="stretch",
+            subscription_panel(),
+            plans_grid(),
+            rx.text(
+                f"Os planos pagos começam com {TRIAL_DAYS} dias de teste grátis. O pagamento é feito com segurança "
+                "pela Stripe.",
+                color=MUTED,
+                size="2",
             ),
             section_id="planos",
         ),

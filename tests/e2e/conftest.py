@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
+from tests.support.fake_stripe import FakeStripe, stripe_env
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -57,7 +59,14 @@ def _wait_healthy(url: str, proc: subprocess.Popen, log: Path) -> None:
 
 
 @pytest.fixture(scope="session")
-def app_env(tmp_path_factory) -> dict[str, str]:
+def fake_stripe() -> Iterator[FakeStripe]:
+    """A local stand-in for Stripe's API (tests/support/fake_stripe.py) that the app talks to."""
+    with FakeStripe() as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def app_env(tmp_path_factory, fake_stripe: FakeStripe) -> dict[str, str]:
     """Environment of the app under test (also applied to this process for direct DB access)."""
     workdir = tmp_path_factory.mktemp("app")
     port = _free_port()
@@ -68,6 +77,7 @@ def app_env(tmp_path_factory) -> dict[str, str]:
         "BCRYPT_ROUNDS": "4",
         "LOGIN_MAX_FAILURES_PER_ADDRESS": "100000",
         "PORT": str(port),
+        **stripe_env(fake_stripe),
     }
     os.environ.update({k: v for k, v in env.items() if k != "PORT"})
     from core.db import get_engine
