@@ -20,7 +20,7 @@ from models import Role, StripeEvent, Subscription, User
 from services import billing, plans
 from tests.support import fake_stripe
 from tests.support.fake_stripe import ENTERPRISE_PRICE, PREMIUM_PRICE, FakeStripe, event, invoice_failed, sign
-from tests.unit.dashboard_data import make_job, make_user
+from tests.unit.factories import make_job, make_user
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # Starlette 1.x prefers httpx2 for its test client; httpx works.
