@@ -8,7 +8,13 @@ export REFLEX_TELEMETRY_ENABLED := false
 export TELEMETRY_ENABLED := false
 export PYTHONPATH := $(CURDIR)
 
-.PHONY: run install install-dev migrate seed test lint unit e2e format clean bench
+run-prod: install
+	scripts/run_prod.sh
+
+build-frontend: install
+	reflex export --frontend-only --no-zip
+
+.PHONY: run run-prod build-frontend install install-dev migrate seed test lint unit e2e format clean bench
 
 install:
 	scripts/bootstrap.sh requirements.txt
