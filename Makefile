@@ -14,7 +14,7 @@ run-prod: install
 build-frontend: install
 	reflex export --frontend-only --no-zip
 
-.PHONY: run run-prod build-frontend install install-dev migrate seed test lint unit e2e format clean bench
+.PHONY: seed-large run run-prod build-frontend install install-dev migrate seed test lint unit e2e format clean bench
 
 install:
 	scripts/bootstrap.sh requirements.txt
@@ -28,6 +28,9 @@ migrate: install
 
 seed: migrate
 	python -m scripts.seed
+
+seed-large: migrate
+	python -m scripts.seed_large $(SEED_ARGS)
 
 run: seed
 	reflex run --env prod --single-port --frontend-port $(PORT) --backend-port $(PORT)
