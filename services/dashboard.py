@@ -15,7 +15,7 @@ from core.catalog import CATEGORIES, PLANS
 from core.formatting import hourly_pay, long_date, money
 from core.text import fold
 from models import Application, ApplicationStatus, Chat, Job, JobStatus, Profile, Rating
-from services import plans
+from services import plans, ratings
 from services.profiles import get_own_profile
 
 RECENT_JOBS = 3
@@ -69,6 +69,8 @@ class HiringRow(TypedDict):
     confirmed: bool
     date: str
     chat_id: int
+    can_rate: bool
+    my_stars: int
 
 
 class CompanyOverview(TypedDict):
@@ -117,6 +119,8 @@ class ApplicationRow(TypedDict):
     status: str
     status_label: str
     chat_id: int
+    can_rate: bool
+    my_stars: int
 
 
 class ChecklistItem(TypedDict):
@@ -235,13 +239,15 @@ def company_hirings(session: Session, user_id: int, accepted_only: bool = False)
         [ApplicationStatus.ACCEPTED] if accepted_only else [ApplicationStatus.ACCEPTED, ApplicationStatus.PENDING]
     )
     rows = session.exec(
-        select(Application, Job.titulo, Profile.nome)
+        select(Application, Job.titulo, Job.status, Job.vaga_status, Profile.nome)
         .join(Job, Job.id == Application.vaga_id)
         .join(Profile, Profile.user_id == Application.freelancer_id, isouter=True)
         .where(Job.cliente_id == user_id, Application.status.in_(statuses))
         .order_by(Application.updated_at.desc(), Application.id.desc())
     ).all()
-    chats = _chat_ids(session, [application.id for application, _, _ in rows])
+    ids = [row[0].id for row in rows]
+    chats = _chat_ids(session, ids)
+    stars = ratings.given(session, user_id, ids)
     return [
         HiringRow(
             id=application.id,
@@ -251,9 +257,17 @@ def company_hirings(session: Session, user_id: int, accepted_only: bool = False)
             confirmed=application.status == ApplicationStatus.ACCEPTED,
             date=long_date(application.updated_at),
             chat_id=chats.get(application.id, 0),
+            **_rating_fields(application, ratings.is_finished(status, vaga_status), stars),
         )
-        for application, title, name in rows
+        for application, title, status, vaga_status, name in rows
     ]
+
+
+def _rating_fields(application: Application, job_finished: bool, stars: dict[int, int]) -> dict:
+    """can_rate (accepted, job closed, not rated yet) and my_stars (0 when not rated) of one row."""
+    given = stars.get(application.id, 0)
+    accepted = application.status == ApplicationStatus.ACCEPTED
+    return {"can_rate": accepted and job_finished and not given, "my_stars": given}
 
 
 def company_overview(session: Session, user_id: int) -> CompanyOverview:
@@ -365,7 +379,9 @@ def freelancer_applications(session: Session, user_id: int) -> list[ApplicationR
         .where(Application.freelancer_id == user_id)
         .order_by(Application.created_at.desc(), Application.id.desc())
     ).all()
-    chats = _chat_ids(session, [application.id for application, _, _ in rows])
+    ids = [application.id for application, _, _ in rows]
+    chats = _chat_ids(session, ids)
+    stars = ratings.given(session, user_id, ids)
     return [
         ApplicationRow(
             id=application.id,
@@ -376,6 +392,7 @@ def freelancer_applications(session: Session, user_id: int) -> list[ApplicationR
             status=application.status,
             status_label=APPLICATION_STATUS_LABELS.get(application.status, application.status),
             chat_id=chats.get(application.id, 0) if application.status == ApplicationStatus.ACCEPTED else 0,
+            **_rating_fields(application, ratings.is_finished(job.status, job.vaga_status), stars),
         )
         for application, job, profile in rows
     ]

@@ -2,18 +2,30 @@
 
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import TypedDict
 
 from babel.numbers import format_decimal
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
 
-from models import Application, ApplicationStatus, Job, JobStatus, Rating
+from models import Application, ApplicationStatus, Job, JobStatus, NotificationType, Profile, Rating, Role
 from services.errors import NotAllowed, ServiceError
+from services.notifications import notify
 from services.validation import RatingForm, parse
 
 CANNOT_RATE = "Não é possível avaliar este trabalho."
 ALREADY_RATED = "Você já avaliou este trabalho."
 MAX_ID = 2**31 - 1
+RATEE_LINKS = {True: "/client-dashboard?tab=hirings", False: "/freelancer-dashboard"}
+DEFAULT_NAMES = {Role.CLIENT: "Empresa", Role.FREELANCER: "Freelancer"}
+
+
+class RatingTarget(TypedDict):
+    """Who the acting user is about to rate, and for which job."""
+
+    application_id: int
+    name: str
+    job_title: str
 
 
 @dataclass(frozen=True)
@@ -63,9 +75,44 @@ def can_rate(session: Session, user_id: int, application_id: int) -> bool:
     return True
 
 
+def is_finished(status: str, vaga_status: str) -> bool:
+    """Whether a job with these statuses was closed (archiving a closed job keeps vaga_status closed)."""
+    return status == JobStatus.CLOSED or (status == JobStatus.ARCHIVED and vaga_status == JobStatus.CLOSED)
+
+
 def _finished(job: Job) -> bool:
-    """Whether the job was closed: status closed, or archived after closing (archiving keeps vaga_status)."""
-    return job.status == JobStatus.CLOSED or (job.status == JobStatus.ARCHIVED and job.vaga_status == JobStatus.CLOSED)
+    return is_finished(job.status, job.vaga_status)
+
+
+def given(session: Session, user_id: int, application_ids: list[int]) -> dict[int, int]:
+    """The stars the user already gave, by application, among `application_ids` (one query)."""
+    if not application_ids:
+        return {}
+    rows = session.exec(
+        select(Rating.application_id, Rating.stars).where(
+            Rating.rater_id == user_id, Rating.application_id.in_(application_ids)
+        )
+    ).all()
+    return dict(rows)
+
+
+def target(session: Session, user_id: int, application_id: object) -> RatingTarget:
+    """Whom the user would rate for this application, checking that they may rate it now.
+
+    Raises:
+        NotAllowed: Not a participant of an accepted application (same answer as a missing id).
+        ServiceError: The job is not closed yet, or the user already rated it.
+    """
+    application, ratee = _rateable(session, user_id, application_id)
+    job_title = session.exec(select(Job.titulo).where(Job.id == application.vaga_id)).one()
+    profile = session.get(Profile, ratee)
+    if profile is None:
+        name = "Usuário removido"
+    elif profile.tipo_usuario == Role.CLIENT:
+        name = profile.empresa or profile.nome or DEFAULT_NAMES[Role.CLIENT]
+    else:
+        name = profile.nome or DEFAULT_NAMES[Role.FREELANCER]
+    return RatingTarget(application_id=application.id, name=name, job_title=job_title)
 
 
 def _rateable(session: Session, user_id: int, application_id: object) -> tuple[Application, int]:
@@ -96,7 +143,7 @@ def _rateable(session: Session, user_id: int, application_id: object) -> tuple[A
 
 
 def rate(session: Session, user_id: int, application_id: object, data: dict) -> None:
-    """Rate the other side of an accepted application on a closed job, once.
+    """Rate the other side of an accepted application on a closed job, once, and notify them.
 
     Args:
         session: Open database session (the caller commits).
@@ -118,3 +165,15 @@ def rate(session: Session, user_id: int, application_id: object, data: dict) -> 
         session.flush()
     except IntegrityError:
         raise ServiceError(ALREADY_RATED) from None
+    stars = "estrela" if form.stars == 1 else "estrelas"
+    notify(
+        session,
+        ratee,
+        NotificationType.OTHER,
+        f"Você recebeu uma avaliação de {form.stars} {stars}.",
+        RATEE_LINKS[_is_company(session, ratee)],
+    )
+
+
+def _is_company(session: Session, user_id: int) -> bool:
+    return session.exec(select(Profile.tipo_usuario).where(Profile.user_id == user_id)).first() == Role.CLIENT

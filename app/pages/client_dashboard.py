@@ -16,6 +16,7 @@ from components.dashboard import (
     status_badge,
     tab_heading,
 )
+from components.rating import rating_control, rating_dialog
 from components.shell import DESKTOP, MOBILE
 from components.ui import empty_state
 from core.catalog import PLAN_CONDITIONS
@@ -26,6 +27,7 @@ from services.chats import ChatSummary
 from services.dashboard import FreelancerRow, HiringRow, JobRow, PlanView
 from states.auth import AuthState
 from states.dashboard import DashboardState
+from states.ratings import RatingMixin
 
 TABS = tab_keys(Role.CLIENT)
 LOAD_ERRORS = {
@@ -39,7 +41,7 @@ def _tab(name: str) -> str:
     return routes.dashboard_tab(Role.CLIENT, name)
 
 
-class ClientDashboardState(AuthState):
+class ClientDashboardState(RatingMixin, AuthState):
     """The selected tab (from ?tab=) and the data it shows, loaded for the signed-in company."""
 
     tab: str = "overview"
@@ -71,6 +73,9 @@ class ClientDashboardState(AuthState):
             return rx.toast.error(title, description=description)
         self.loaded_tab = self.tab
         return None
+
+    def _after_rating(self, db, user_id: int) -> None:
+        self._load_tab(db, user_id)
 
     def _load_tab(self, db, user_id: int) -> None:
         if self.tab == "overview":
@@ -296,6 +301,7 @@ def _hiring_card(hiring: rx.Var) -> rx.Component:
             ),
             rx.hstack(
                 _hiring_badge(hiring),
+                rating_control(hiring, ClientDashboardState.open_rating),
                 rx.cond(
                     hiring["chat_id"].to(int) > 0,
                     rx.link(
@@ -305,6 +311,7 @@ def _hiring_card(hiring: rx.Var) -> rx.Component:
                 ),
                 spacing="2",
                 align="center",
+                wrap="wrap",
             ),
             direction=rx.breakpoints(initial="column", sm="row"),
             gap="0.75rem",
@@ -329,6 +336,7 @@ def hirings_tab() -> rx.Component:
                 "Quando freelancers se candidatarem às suas vagas, eles aparecerão aqui.",
             ),
         ),
+        rating_dialog(ClientDashboardState),
         spacing="3",
         width="100%",
     )
