@@ -1,0 +1,226 @@
+"""Browsing jobs as a visitor: /jobs (pages, filters in the URL, empty state), categories and job detail.
+
+The app under test is shared by every browser test, so each test gives its jobs a unique token in
+the title (or a unique company) and filters by it; the counts it asserts are then its own.
+"""
+
+import re
+import uuid
+from datetime import date, timedelta
+from decimal import Decimal
+
+from playwright.sync_api import Page, expect
+
+from core.db import session_scope
+from core.formatting import long_date
+from core.types import utcnow
+from models import Job
+from services import accounts, company_jobs
+
+PAGE_SIZE = 10
+
+
+def _token() -> str:
+    return "zq" + uuid.uuid4().hex[:8]
+
+
+def _company(name: str) -> int:
+    """A confirmed company named `name` on the free plan (jobs are then added directly)."""
+    email = f"browse-{uuid.uuid4().hex[:10]}@teste.com.br"
+    data = {
+        "name": "Pessoa Teste",
+        "email": email,
+        "password": "Senha1234",
+        "confirmPassword": "Senha1234",
+        "location": "São Paulo, SP",
+        "company": name,
+        "industry": "hotel",
+    }
+    with session_scope() as db:
+        user = accounts.register_company(db, data)
+        user.email_confirmed_at = utcnow()
+        db.add(user)
+        db.flush()
+        return user.id
+
+
+def _add_jobs(company_id: int, titles: list[str], **fields) -> list[int]:
+    """Open jobs of the company, straight into the database (the plan limit is not what is tested here)."""
+    values = {
+        "categoria": "eventos",
+        "descricao": "Atendimento em evento de teste.",
+        "localizacao": "São Paulo",
+        "valor_hora": Decimal("25.00"),
+        **fields,
+    }
+    with session_scope() as db:
+        jobs = [Job(cliente_id=company_id, titulo=title, **values) for title in titles]
+        db.add_all(jobs)
+        db.flush()
+        return [job.id for job in jobs]
+
+
+def _rows(page: Page):
+    return page.locator("#jobs-table tbody tr")
+
+
+def test_jobs_come_in_pages_of_ten_and_the_page_lives_in_the_url(page: Page):
+    token = _token()
+    _add_jobs(_company("Buffet Paginado"), [f"Garçom {token} {n:02d}" for n in range(25)])
+
+    page.goto(f"/jobs?search=garcom+{token}")
+    expect(page.get_by_text("25 vagas encontradas")).to_be_visible()
+    expect(_rows(page)).to_have_count(PAGE_SIZE)
+    pager = page.get_by_role("navigation", name="Paginação")
+    expect(pager.get_by_role("link", name=re.compile(r"^Página \d+$"))).to_have_count(3)
+    expect(pager.get_by_role("link", name="Página 1")).to_have_attribute("aria-current", "page")
+    expect(pager.get_by_role("button", name="Anterior")).to_be_disabled()
+    expect(_rows(page).first).to_contain_text(f"Garçom {token} 24")  # newest first
+
+    pager.get_by_role("link", name="Página 3").click()
+    expect(page).to_have_url(re.compile(r"/jobs\?search=garcom\+" + token + r"&page=3$"))
+    expect(_rows(page)).to_have_count(5)
+    expect(pager.get_by_role("button", name="Próxima")).to_be_disabled()
+
+    page.reload()
+    expect(_rows(page)).to_have_count(5)
+    expect(pager.get_by_role("link", name="Página 3")).to_have_attribute("aria-current", "page")
+
+    page.locator("#jobs-category").select_option("eventos")
+    expect(page).to_have_url(re.compile(r"category=eventos"))
+    expect(page).not_to_have_url(re.compile(r"page="))
+    expect(_rows(page)).to_have_count(PAGE_SIZE)
+
+
+def test_one_page_of_results_has_no_pager_and_search_ignores_accents_and_case(page: Page):
+    token = _token()
+    _add_jobs(_company("Hotel Sem Acento"), [f"Recepção Noturna {token}", f"Cozinheiro {token}"])
+
+    page.goto(f"/jobs?search=RECEPCAO+NOTURNA+{token.upper()}")
+    expect(page.get_by_text("1 vaga encontrada")).to_be_visible()
+    expect(_rows(page)).to_have_count(1)
+    expect(_rows(page).first).to_contain_text(f"Recepção Noturna {token}")
+    expect(page.get_by_role("navigation", name="Paginação")).to_have_count(0)
+    expect(page.locator("#filtros-ativos")).to_contain_text(f"Busca: “RECEPCAO NOTURNA {token.upper()}”")
+
+
+def test_rows_show_company_pay_and_long_date_and_hide_confidential_companies(page: Page):
+    token = _token()
+    company = _company(f"Pousada {token}")
+    _add_jobs(company, [f"Camareira {token}"], valor_hora=Decimal("25.00"))
+    _add_jobs(company, [f"Copeiro {token}"], valor_hora=None, anuncio_anonimo=True)
+
+    page.goto(f"/jobs?search={token}")
+    expect(_rows(page)).to_have_count(2)
+    maid = _rows(page).filter(has_text=f"Camareira {token}")
+    expect(maid).to_contain_text(f"Pousada {token}")
+    expect(maid).to_contain_text("R$ 25,00/hora")
+    expect(maid).to_contain_text(long_date(utcnow()))
+    hidden = _rows(page).filter(has_text=f"Copeiro {token}")
+    expect(hidden).to_contain_text("Empresa Confidencial")
+    expect(hidden).to_contain_text("A combinar")
+    expect(hidden).not_to_contain_text(f"Pousada {token}")
+
+
+def test_city_filter_matches_the_location_ignoring_case(page: Page):
+    token = _token()
+    company = _company("Restaurante das Cidades")
+    _add_jobs(company, [f"Sommelier {token}"], localizacao="Recife")
+    _add_jobs(company, [f"Sommelier {token} SP"], localizacao="São Paulo")
+
+    page.goto(f"/jobs?city=RECIFE&search={token}")
+    expect(_rows(page)).to_have_count(1)
+    expect(_rows(page).first).to_contain_text("Recife")
+
+
+def test_no_results_show_the_empty_state_and_clear_filters(page: Page):
+    page.goto(f"/jobs?search={_token()}&category=design")
+    expect(page.get_by_role("heading", name="Nenhuma vaga encontrada")).to_be_visible()
+    expect(page.get_by_text("Atualmente não há vagas disponíveis que correspondam aos seus filtros.")).to_be_visible()
+    page.get_by_role("button", name="Limpar filtros").click()
+    expect(page).to_have_url(re.compile(r"/jobs$"))
+    expect(page.locator("#jobs-search")).to_have_value("")
+
+
+def test_archived_and_closed_jobs_stay_out_of_the_list_and_their_pages(page: Page):
+    token = _token()
+    company = _company("Hotel Arquivador")
+    open_id, archived_id, closed_id = _add_jobs(
+        company, [f"Porteiro {token} aberta", f"Porteiro {token} arquivada", f"Porteiro {token} fechada"]
+    )
+    with session_scope() as db:
+        company_jobs.archive_job(db, company, archived_id)
+        company_jobs.close_job(db, company, closed_id)
+
+    page.goto(f"/jobs?search={token}")
+    expect(_rows(page)).to_have_count(1)
+    expect(_rows(page).first).to_contain_text(f"Porteiro {token} aberta")
+    for job_id in (archived_id, closed_id):
+        page.goto(f"/jobs/{job_id}")
+        expect(page.get_by_role("heading", name="Vaga não encontrada")).to_be_visible()
+    page.goto(f"/jobs/{open_id}")
+    expect(page.get_by_role("heading", name=f"Porteiro {token} aberta")).to_be_visible()
+
+
+def test_job_detail_shows_every_field_and_invites_visitors_to_sign_in(page: Page):
+    token = _token()
+    needed = date.today() + timedelta(days=12)
+    [job_id] = _add_jobs(
+        _company(f"Eventos {token}"),
+        [f"Bartender {token}"],
+        categoria="eventos",
+        descricao="Preparar drinks clássicos e autorais para 200 convidados.",
+        localizacao="Curitiba",
+        valor_hora=Decimal("42.50"),
+        duracao="6 horas",
+        data_necessaria=needed,
+        habilidades_necessarias=["Coquetelaria", "Atendimento"],
+        vale_transporte=True,
+        refeicao_local=False,
+        possui_intervalo=True,
+        vagas_disponiveis=3,
+    )
+
+    page.goto(f"/jobs?search={token}")
+    page.get_by_role("link", name=f"Ver detalhes da vaga Bartender {token}").click()
+    expect(page).to_have_url(re.compile(rf"/jobs/{job_id}$"))
+    expect(page.get_by_role("heading", name=f"Bartender {token}", level=1)).to_be_visible()
+    expect(page.locator("#job-company")).to_have_text(f"Eventos {token}")
+    for text in ("Curitiba", "R$ 42,50/hora", long_date(needed), "6 horas", "Coquetelaria", "Atendimento"):
+        expect(page.get_by_role("main").get_by_text(text, exact=True).first).to_be_visible()
+    expect(page.locator("#job-description")).to_have_text("Preparar drinks clássicos e autorais para 200 convidados.")
+    expect(page.get_by_text("Vale-transporte: Sim")).to_be_visible()
+    expect(page.get_by_text("Refeição no local: Não")).to_be_visible()
+    expect(page.get_by_text("Intervalo: Sim")).to_be_visible()
+    page.get_by_role("link", name="Entre para se candidatar").click()
+    expect(page).to_have_url(re.compile(r"/login$"))
+
+
+def test_category_page_lists_companies_with_open_jobs_and_english_slugs_redirect(page: Page):
+    token = _token()
+    _add_jobs(_company(f"Banda {token}"), [f"Baterista {token}", f"Vocalista {token}"], categoria="musica")
+    _add_jobs(_company(f"Estúdio {token}"), [f"Guitarrista {token}"], categoria="musica")
+    _add_jobs(_company(f"Hotel {token}"), [f"Concierge {token}"], categoria="hotel")
+
+    page.goto("/categories/musica")
+    expect(page.get_by_role("heading", name="Empresas - Música")).to_be_visible()
+    band = page.locator(".rt-Card").filter(has=page.get_by_role("heading", name=f"Banda {token}"))
+    expect(band).to_contain_text("2 vagas disponíveis")
+    studio = page.locator(".rt-Card").filter(has=page.get_by_role("heading", name=f"Estúdio {token}"))
+    expect(studio).to_contain_text("1 vaga disponível")
+    expect(page.get_by_role("heading", name=f"Hotel {token}")).to_have_count(0)
+    expect(page.locator("#total-empresas")).to_contain_text("empresa(s) que oferecem vagas nesta categoria.")
+
+    band.get_by_role("link", name=f"Ver vagas de Banda {token}").click()
+    expect(page).to_have_url(re.compile(r"/jobs\?category=musica&empresa=\d+$"))
+    expect(_rows(page)).to_have_count(2)
+
+    page.goto("/categories/events")
+    expect(page).to_have_url(re.compile(r"/categories/eventos$"))
+    expect(page.get_by_role("heading", name="Empresas - Eventos")).to_be_visible()
+
+
+def test_unknown_category_says_so(page: Page):
+    page.goto("/categories/nao-existe")
+    expect(page.get_by_role("heading", name="Categoria não encontrada")).to_be_visible()
+    expect(page.get_by_role("heading", name="Nenhuma empresa encontrada nesta categoria.")).to_be_visible()
