@@ -468,7 +468,6 @@ def test_answering_someone_elses_application_answers_like_a_missing_one(db, cast
 
 
 def test_the_owner_sees_the_freelancer_profile_with_the_real_rating(db, cast, hiring):
-    job, first, _ = hiring
     old_job = make_job(db, cast.company, "Antiga", status="closed")
     old = make_application(db, old_job, cast.freelancer, status="accepted")
     make_rating(db, old, cast.company, cast.freelancer, 5)
