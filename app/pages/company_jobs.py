@@ -456,7 +456,7 @@ def job_table_row(job: rx.Var) -> rx.Component:
         rx.table.cell(job["category"]),
         rx.table.cell(job["pay"], white_space="nowrap"),
         rx.table.cell(job["location"]),
-        rx.table.cell(job["created"], white_space="nowrap"),
+        rx.table.cell(job["created"]),
         rx.table.cell(status_badge(job["status"], job["status_label"])),
         rx.table.cell(job["applications"], text_align="center"),
         rx.table.cell(rx.hstack(*_job_actions(job, compact=True), spacing="1", wrap="nowrap")),
@@ -499,7 +499,7 @@ def _job_list(rows: rx.Var, table_id: str) -> rx.Component:
                 rx.table.header(rx.table.row(*[rx.table.column_header_cell(label) for label in TABLE_COLUMNS])),
                 rx.table.body(rx.foreach(rows, job_table_row)),
                 variant="surface",
-                size="2",
+                size="1",
                 width="100%",
                 id=table_id,
             ),
@@ -637,7 +637,7 @@ def jobs_tab() -> rx.Component:
 
 def _checkbox(label: str, name: str) -> rx.Component:
     return rx.text(
-        rx.flex(rx.checkbox(name=name, id=f"job-{name}"), label, gap="2", align="center"),
+        rx.hstack(rx.checkbox(name=name, id=f"job-{name}"), label, spacing="2", align="center"),
         as_="label",
         size="2",
     )
@@ -752,7 +752,7 @@ def publish_dialog() -> rx.Component:
                             id="publish-submit",
                         ),
                         justify="end",
-                        gap="3",
+                        spacing="3",
                         width="100%",
                     ),
                     spacing="3",
@@ -809,7 +809,7 @@ def confirm_dialog() -> rx.Component:
                     ),
                 ),
                 justify="end",
-                gap="3",
+                spacing="3",
                 margin_top="1rem",
             ),
             max_width="460px",
