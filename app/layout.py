@@ -115,7 +115,7 @@ def dashboard_shell(role: str, active: rx.Var | str, content: rx.Component) -> r
         [
             rx.link(
                 rx.button(rx.icon("plus", size=16), "Nova Vaga", id="new-job-button"),
-                href=routes.dashboard_tab(role, "jobs"),
+                href=routes.new_job(),
             )
         ]
         if is_client

@@ -89,6 +89,11 @@ def dashboard_tab(role: str, tab: str) -> str:
     return base if tab == "overview" else f"{base}?{urlencode({'tab': tab})}"
 
 
+def new_job() -> str:
+    """The company's 'Minhas Vagas' tab with the 'Publicar Nova Vaga' dialog open."""
+    return f"{CLIENT_DASHBOARD}?{urlencode({'tab': 'jobs', 'nova': '1'})}"
+
+
 def company_plans(checkout: str | None = None) -> str:
     """The company dashboard's Planos tab; `checkout` ('success' or 'cancel') marks a return from Stripe."""
     params = {"tab": "plans", **({"checkout": checkout} if checkout else {})}

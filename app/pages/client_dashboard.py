@@ -4,6 +4,7 @@ import reflex as rx
 
 from app import routes
 from app.layout import dashboard_page, tab_keys
+from app.pages.company_jobs import CompanyJobsState, jobs_tab
 from components.dashboard import (
     chat_list,
     count_label,
@@ -17,7 +18,6 @@ from components.dashboard import (
     tab_heading,
 )
 from components.rating import rating_control, rating_dialog
-from components.shell import DESKTOP, MOBILE
 from components.ui import empty_state
 from core.catalog import PLAN_CONDITIONS
 from core.db import session_scope
@@ -51,7 +51,6 @@ class ClientDashboardState(RatingMixin, AuthState):
     active_hirings: int = 0
     recent_jobs: list[JobRow] = []
     active_hiring_rows: list[HiringRow] = []
-    jobs: list[JobRow] = []
     hirings: list[HiringRow] = []
     freelancers: list[FreelancerRow] = []
     chats: list[ChatSummary] = []
@@ -72,7 +71,7 @@ class ClientDashboardState(RatingMixin, AuthState):
             title, description = LOAD_ERRORS.get(self.tab, GENERIC_LOAD_ERROR)
             return rx.toast.error(title, description=description)
         self.loaded_tab = self.tab
-        return None
+        return CompanyJobsState.load if self.tab == "jobs" else None
 
     def _after_rating(self, db, user_id: int) -> None:
         self._load_tab(db, user_id)
@@ -85,8 +84,6 @@ class ClientDashboardState(RatingMixin, AuthState):
             self.active_hirings = overview["active_hirings"]
             self.recent_jobs = overview["recent_jobs"]
             self.active_hiring_rows = overview["hirings"]
-        elif self.tab == "jobs":
-            self.jobs = dashboard.company_jobs(db, user_id)
         elif self.tab == "hirings":
             self.hirings = dashboard.company_hirings(db, user_id)
         elif self.tab == "freelancers":
@@ -109,7 +106,7 @@ def _welcome() -> rx.Component:
                 "party-popper",
                 "Bem-vindo(a), " + DashboardState.me["nome"] + "!",
                 "Publique sua primeira vaga e comece a receber candidaturas de freelancers qualificados.",
-                _link_button("Publicar Primeira Vaga", _tab("jobs"), "plus", "publish-first-job"),
+                _link_button("Publicar Primeira Vaga", routes.new_job(), "plus", "publish-first-job"),
             ),
             width="100%",
         ),
@@ -198,94 +195,6 @@ def overview_tab() -> rx.Component:
             spacing="4",
             width="100%",
         ),
-    )
-
-
-def _job_table_row(job: rx.Var) -> rx.Component:
-    return rx.table.row(
-        rx.table.row_header_cell(rx.text(job["title"], weight="medium")),
-        rx.table.cell(job["category"]),
-        rx.table.cell(job["pay"]),
-        rx.table.cell(job["location"]),
-        rx.table.cell(job["created"]),
-        rx.table.cell(status_badge(job["status"], job["status_label"])),
-        rx.table.cell(job["applications"], text_align="center"),
-    )
-
-
-def _job_card(job: rx.Var) -> rx.Component:
-    return rx.card(
-        rx.vstack(
-            rx.hstack(
-                rx.text(job["title"], weight="bold", flex="1"),
-                status_badge(job["status"], job["status_label"]),
-                width="100%",
-                align="start",
-            ),
-            rx.text(job["category"], " · ", job["location"], size="2", color=rx.color("gray", 11)),
-            rx.text(job["pay"], size="2"),
-            rx.hstack(
-                rx.text("Criada em ", job["created"], size="1", color=rx.color("gray", 11)),
-                rx.spacer(),
-                rx.text(
-                    count_label(job["applications"].to(int), "candidatura", "candidaturas"),
-                    size="1",
-                    weight="medium",
-                    white_space="nowrap",
-                ),
-                width="100%",
-            ),
-            spacing="1",
-            width="100%",
-        ),
-        width="100%",
-    )
-
-
-def jobs_tab() -> rx.Component:
-    """The company's jobs, read-only (publishing and actions come with the jobs issue)."""
-    jobs = ClientDashboardState.jobs
-    return rx.vstack(
-        tab_heading("Minhas Vagas", count_label(jobs.length(), "vaga publicada", "vagas publicadas")),
-        rx.cond(
-            jobs.length() > 0,
-            rx.fragment(
-                rx.box(
-                    rx.table.root(
-                        rx.table.header(
-                            rx.table.row(
-                                *[
-                                    rx.table.column_header_cell(label)
-                                    for label in (
-                                        "Vaga",
-                                        "Categoria",
-                                        "Valor/hora",
-                                        "Local",
-                                        "Criada em",
-                                        "Status",
-                                        "Candidaturas",
-                                    )
-                                ]
-                            )
-                        ),
-                        rx.table.body(rx.foreach(jobs, _job_table_row)),
-                        variant="surface",
-                        width="100%",
-                        id="company-jobs-table",
-                    ),
-                    display=DESKTOP,
-                    width="100%",
-                ),
-                rx.vstack(rx.foreach(jobs, _job_card), spacing="2", width="100%", display=MOBILE),
-            ),
-            empty_state(
-                "briefcase",
-                "Nenhuma vaga publicada ainda",
-                "As vagas que você publicar aparecerão aqui com o número de candidaturas recebidas.",
-            ),
-        ),
-        spacing="3",
-        width="100%",
     )
 
 

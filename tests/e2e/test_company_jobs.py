@@ -1,0 +1,255 @@
+"""'Minhas Vagas' in the browser: publishing, search, job actions, applications and plan limits."""
+
+import re
+
+from playwright.sync_api import Locator, Page, expect
+from sqlmodel import func, select
+
+from core.db import session_scope
+from models import Chat, Job, User
+from services import applications, company_jobs
+from tests.e2e.conftest import login
+
+JOB = {
+    "titulo": "Garçom para evento",
+    "categoria": "eventos",
+    "descricao": "Atendimento em evento corporativo de fim de ano.",
+    "localizacao": "São Paulo, SP",
+    "valor_hora": "30,00",
+}
+JOBS_TAB = "/client-dashboard?tab=jobs"
+
+
+def user_id(email: str) -> int:
+    with session_scope() as db:
+        return db.exec(select(User.id).where(User.email == email)).one()
+
+
+def publish(company_id: int, **fields) -> int:
+    with session_scope() as db:
+        return company_jobs.create_job(db, company_id, {**JOB, **fields})
+
+
+def apply(freelancer_email: str, job_id: int, **fields) -> int:
+    with session_scope() as db:
+        return applications.apply(db, user_id(freelancer_email), "freelancer", job_id, fields)
+
+
+def job_count(company_id: int) -> int:
+    with session_scope() as db:
+        return db.exec(select(func.count()).select_from(Job).where(Job.cliente_id == company_id)).one()
+
+
+def row(page: Page, job_id: int) -> Locator:
+    return page.locator(f"#job-row-{job_id}")
+
+
+def toast(page: Page, text: str) -> Locator:
+    return page.locator("[data-sonner-toast]").filter(has_text=text).first
+
+
+def open_jobs_tab(page: Page, email: str) -> None:
+    login(page, email)
+    page.goto(JOBS_TAB)
+    expect(page.get_by_role("heading", name="Minhas Vagas")).to_be_visible()
+
+
+def test_company_publishes_a_job_through_the_dialog_after_seeing_the_validation_messages(page: Page, make_account):
+    email = make_account("client")
+    login(page, email)
+    page.get_by_role("button", name="Publicar Primeira Vaga").click()
+    expect(page).to_have_url(re.compile(r"/client-dashboard\?tab=jobs&nova=1$"))
+    dialog = page.get_by_role("dialog", name="Publicar Nova Vaga")
+    expect(dialog).to_be_visible()
+
+    dialog.get_by_label("Título da vaga").fill("B")
+    dialog.get_by_label("Descrição").fill("curta")
+    dialog.get_by_role("button", name="Publicar Vaga").click()
+    expect(dialog.get_by_text("Título deve ter pelo menos 2 caracteres.")).to_be_visible()
+    expect(dialog.get_by_text("Por favor, selecione uma categoria.")).to_be_visible()
+    expect(dialog.get_by_text("Descrição deve ter pelo menos 10 caracteres.")).to_be_visible()
+    expect(dialog.get_by_text("Localização deve ter pelo menos 2 caracteres.")).to_be_visible()
+    assert job_count(user_id(email)) == 0
+
+    dialog.get_by_label("Título da vaga").fill("Bartender para festa de casamento")
+    dialog.get_by_label("Categoria").select_option(label="Eventos")
+    dialog.get_by_label("Descrição").fill("Preparo de drinks clássicos para 150 convidados.")
+    dialog.get_by_label("Localização").fill("Recife, PE")
+    dialog.get_by_label("Valor por hora (R$)").fill("45,50")
+    dialog.get_by_label("Data necessária").fill("2030-06-15")
+    dialog.get_by_label("Habilidades necessárias").fill("drinks, coquetelaria")
+    dialog.get_by_label("Vale-transporte").check()
+    dialog.get_by_label("Refeição no local").check()
+    dialog.get_by_role("button", name="Publicar Vaga").click()
+
+    expect(toast(page, "Vaga criada com sucesso!")).to_be_visible()
+    expect(dialog).to_be_hidden()
+    expect(page.get_by_role("tab", name="Ativas (1)")).to_be_visible()
+    table = page.locator("#active-jobs-table")
+    expect(table.get_by_role("row", name=re.compile("Bartender para festa de casamento"))).to_contain_text("R$ 45,50")
+    expect(table).to_contain_text("Eventos")
+    expect(table).to_contain_text("Recife, PE")
+    expect(table).to_contain_text("Aberta")
+
+    page.goto("/jobs")
+    expect(page.get_by_text("Bartender para festa de casamento").first).to_be_visible()
+
+
+def test_header_new_job_button_opens_the_dialog(page: Page, make_account):
+    email = make_account("client")
+    publish(user_id(email))
+    open_jobs_tab(page, email)
+    page.locator("#new-job-button").click()
+    expect(page).to_have_url(re.compile(r"nova=1"))
+    expect(page.get_by_role("dialog", name="Publicar Nova Vaga")).to_be_visible()
+
+
+def test_search_filters_the_jobs_on_title_or_location_ignoring_accents(page: Page, make_account):
+    email = make_account("client")
+    company = user_id(email)
+    publish(company, titulo="Recepcionista bilíngue", categoria="hotel", localizacao="Florianópolis, SC")
+    publish(company, titulo="Cozinheiro de massas", categoria="restaurante", localizacao="Curitiba, PR")
+    open_jobs_tab(page, email)
+    expect(page.get_by_role("tab", name="Ativas (2)")).to_be_visible()
+
+    search = page.get_by_label("Buscar vagas")
+    search.fill("florianopolis")
+    expect(page.get_by_role("tab", name="Ativas (1)")).to_be_visible()
+    table = page.locator("#active-jobs-table")
+    expect(table).to_contain_text("Recepcionista bilíngue")
+    expect(table).not_to_contain_text("Cozinheiro de massas")
+
+    search.fill("COZINHEIRO")
+    expect(table).to_contain_text("Cozinheiro de massas")
+    expect(table).not_to_contain_text("Recepcionista bilíngue")
+
+    search.fill("encanador")
+    expect(page.get_by_role("tab", name="Ativas (0)")).to_be_visible()
+    expect(page.get_by_text("Nenhuma vaga encontrada")).to_be_visible()
+    search.fill("")
+    expect(page.get_by_role("tab", name="Ativas (2)")).to_be_visible()
+
+
+def test_archive_restore_duplicate_close_and_delete(page: Page, make_account):
+    email = make_account("client")
+    job_id = publish(user_id(email), titulo="Copeiro para coquetel")
+    open_jobs_tab(page, email)
+    expect(page.get_by_role("tab", name="Ativas (1)")).to_be_visible()
+
+    row(page, job_id).get_by_role("button", name="Arquivar").click()
+    expect(toast(page, "Vaga arquivada")).to_be_visible()
+    expect(page.get_by_role("tab", name="Ativas (0)")).to_be_visible()
+    page.get_by_role("tab", name="Arquivadas (1)").click()
+    expect(row(page, job_id)).to_contain_text("Arquivada")
+
+    row(page, job_id).get_by_role("button", name="Restaurar").click()
+    expect(toast(page, "Vaga restaurada")).to_be_visible()
+    expect(page.get_by_role("tab", name="Arquivadas (0)")).to_be_visible()
+    page.get_by_role("tab", name="Ativas (1)").click()
+
+    row(page, job_id).get_by_role("button", name="Duplicar").click()
+    expect(toast(page, "Vaga duplicada")).to_be_visible()
+    expect(page.get_by_role("tab", name="Ativas (2)")).to_be_visible()
+
+    row(page, job_id).get_by_role("button", name="Ver candidaturas").click()
+    applications_dialog = page.get_by_role("dialog", name="Copeiro para coquetel")
+    expect(applications_dialog.get_by_text("Nenhuma candidatura para esta vaga")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(applications_dialog).to_be_hidden()
+
+    row(page, job_id).get_by_role("button", name="Encerrar vaga").click()
+    confirm = page.get_by_role("alertdialog", name="Encerrar vaga?")
+    expect(confirm).to_contain_text("Copeiro para coquetel")
+    confirm.get_by_role("button", name="Encerrar vaga").click()
+    expect(toast(page, "Vaga encerrada")).to_be_visible()
+    expect(row(page, job_id)).to_contain_text("Fechada")
+    expect(row(page, job_id).get_by_role("button", name="Encerrar vaga")).to_have_count(0)
+
+    row(page, job_id).get_by_role("button", name="Excluir").click()
+    confirm = page.get_by_role("alertdialog", name="Excluir vaga?")
+    confirm.get_by_role("button", name="Cancelar").click()
+    expect(confirm).to_be_hidden()
+    expect(row(page, job_id)).to_be_visible()
+    row(page, job_id).get_by_role("button", name="Excluir").click()
+    page.get_by_role("alertdialog", name="Excluir vaga?").get_by_role("button", name="Excluir").click()
+    expect(toast(page, "Vaga excluída")).to_be_visible()
+    expect(row(page, job_id)).to_have_count(0)
+    expect(page.get_by_role("tab", name="Ativas (1)")).to_be_visible()
+
+
+def test_company_accepts_and_rejects_applications_and_views_a_profile(page: Page, make_account):
+    email = make_account("client")
+    job_id = publish(user_id(email), titulo="Garçom para jantar de gala")
+    first = make_account("freelancer", name="Bruno Lima")
+    second = make_account("freelancer", name="Carla Dias")
+    first_application = apply(first, job_id, valor_proposto="40,00", mensagem="Trabalho com eventos há 5 anos.")
+    apply(second, job_id)
+    open_jobs_tab(page, email)
+    expect(row(page, job_id).get_by_role("cell", name="2", exact=True)).to_be_visible()
+
+    row(page, job_id).get_by_role("button", name="Ver candidaturas").click()
+    dialog = page.get_by_role("dialog", name="Garçom para jantar de gala")
+    bruno = dialog.locator(f"#application-{first_application}")
+    carla = dialog.locator("[id^=application-]").filter(has_text="Carla Dias")
+    expect(bruno).to_contain_text("R$ 40,00/hora")
+    expect(bruno).to_contain_text("Trabalho com eventos há 5 anos.")
+    expect(bruno).to_contain_text("Pendente")
+    expect(carla).to_contain_text("Sem contra-proposta")
+
+    bruno.get_by_role("button", name="Aceitar").click()
+    expect(toast(page, "Candidatura aceita")).to_be_visible()
+    expect(bruno).to_contain_text("Aceita")
+    with session_scope() as db:
+        chat_id = db.exec(select(Chat.id).where(Chat.application_id == first_application)).one()
+    expect(bruno.get_by_role("link", name="Abrir chat")).to_have_attribute("href", f"/client-dashboard/chats/{chat_id}")
+    expect(bruno.get_by_role("button", name="Aceitar")).to_have_count(0)
+
+    carla.get_by_role("button", name="Recusar").click()
+    expect(toast(page, "Candidatura recusada")).to_be_visible()
+    expect(carla).to_contain_text("Recusada")
+    expect(carla.get_by_role("button", name="Recusar")).to_have_count(0)
+
+    bruno.get_by_role("button", name="Ver perfil").click()
+    profile = page.get_by_role("dialog", name="Bruno Lima")
+    expect(profile).to_contain_text("Garçom")
+    expect(profile).to_contain_text("0,0 (0 avaliações)")
+    expect(profile.get_by_role("tabpanel")).to_contain_text("Atendimento")
+    profile.get_by_role("tab", name="Experiência").click()
+    expect(profile.get_by_role("tabpanel")).to_contain_text("Nenhuma experiência informada.")
+
+
+def test_free_company_at_its_limit_sees_the_plan_message_with_a_pricing_link(page: Page, make_account):
+    email = make_account("client")
+    company = user_id(email)
+    publish(company, titulo="Primeira vaga")
+    publish(company, titulo="Segunda vaga")
+    open_jobs_tab(page, email)
+
+    page.locator("#publish-job").click()
+    dialog = page.get_by_role("dialog", name="Publicar Nova Vaga")
+    dialog.get_by_label("Título da vaga").fill("Terceira vaga")
+    dialog.get_by_label("Categoria").select_option(label="Hotelaria")
+    dialog.get_by_label("Descrição").fill("Camareira para alta temporada de verão.")
+    dialog.get_by_label("Localização").fill("Natal, RN")
+    dialog.get_by_role("button", name="Publicar Vaga").click()
+
+    limit = dialog.locator("#publish-plan-limit")
+    expect(limit).to_contain_text("Seu plano Gratuito permite até 2 vagas ativas.")
+    expect(limit.get_by_role("link", name="Ver planos")).to_have_attribute("href", "/pricing")
+    assert job_count(company) == 2
+    limit.get_by_role("link", name="Ver planos").click()
+    expect(page).to_have_url(re.compile(r"/pricing$"))
+
+
+def test_mobile_cards_have_the_same_actions(mobile_page: Page, make_account):
+    email = make_account("client")
+    job_id = publish(user_id(email), titulo="Auxiliar de cozinha")
+    open_jobs_tab(mobile_page, email)
+    card = mobile_page.locator(f"#job-card-{job_id}")
+    expect(card).to_contain_text("Auxiliar de cozinha")
+    expect(mobile_page.locator("#active-jobs-table")).to_be_hidden()
+    for label in ("Ver candidaturas", "Arquivar", "Duplicar", "Encerrar vaga", "Excluir"):
+        expect(card.get_by_role("button", name=label)).to_be_visible()
+    card.get_by_role("button", name="Arquivar").click()
+    expect(toast(mobile_page, "Vaga arquivada")).to_be_visible()
+    expect(mobile_page.get_by_role("tab", name="Arquivadas (1)")).to_be_visible()
