@@ -11,6 +11,7 @@ from services.dashboard import APPLICATION_STATUS_LABELS
 from states.apply import ApplyState
 
 MY_APPLICATIONS = routes.dashboard_tab(Role.FREELANCER, "applications")
+SIDE_BY_SIDE = rx.breakpoints(initial="none", sm="1 1 0")  # dialog buttons: stacked on phones, halves above
 
 
 def status_label(status: rx.Var) -> rx.Var:
@@ -30,7 +31,7 @@ def apply_form(prefix: str, *extra_actions: rx.Component) -> rx.Component:
     """
     errors = ApplyState.apply_errors
     submit = submit_button(
-        "Enviar candidatura", "Enviando...", ApplyState.apply_submitting, id=f"{prefix}-apply-submit"
+        "Enviar candidatura", "Enviando...", ApplyState.apply_submitting, id=f"{prefix}-apply-submit", flex=SIDE_BY_SIDE
     )
     return rx.form(
         rx.vstack(
@@ -52,7 +53,13 @@ def apply_form(prefix: str, *extra_actions: rx.Component) -> rx.Component:
                 field_id=f"{prefix}-mensagem",
                 placeholder="Conte sua experiência e disponibilidade para esta vaga.",
             ),
-            rx.grid(*extra_actions, submit, columns=str(len(extra_actions) + 1), gap="0.75rem", width="100%")
+            rx.flex(
+                *extra_actions,
+                submit,
+                direction=rx.breakpoints(initial="column-reverse", sm="row"),
+                gap="0.75rem",
+                width="100%",
+            )
             if extra_actions
             else submit,
             spacing="3",
@@ -102,7 +109,17 @@ def apply_dialog() -> rx.Component:
             rx.dialog.description(ApplyState.apply_job_title, weight="medium", margin_bottom="1rem"),
             apply_form(
                 "dialog",
-                rx.dialog.close(rx.button("Cancelar", variant="soft", color_scheme="gray", size="3", type="button")),
+                rx.dialog.close(
+                    rx.button(
+                        "Cancelar",
+                        variant="soft",
+                        color_scheme="gray",
+                        size="3",
+                        type="button",
+                        flex=SIDE_BY_SIDE,
+                        width="100%",
+                    )
+                ),
             ),
             max_width="480px",
             id="apply-dialog",

@@ -369,6 +369,7 @@ def _job_result_card(job: rx.Var) -> rx.Component:
             width="100%",
         ),
         width="100%",
+        class_name="job-result",
     )
 
 
@@ -392,7 +393,13 @@ def _job_filters() -> rx.Component:
                         size="3",
                         width="100%",
                     ),
-                    rx.button(rx.icon("search", size=16), "Buscar", type="submit", size="3"),
+                    rx.button(
+                        rx.icon("search", size=16),
+                        rx.text("Buscar", as_="span", display=["none", "inline"]),
+                        type="submit",
+                        size="3",
+                        aria_label="Buscar",
+                    ),
                     spacing="2",
                     width="100%",
                 ),
@@ -446,6 +453,7 @@ def jobs_tab() -> rx.Component:
                 pager(state.job_pager, state.job_prev_href, state.job_next_href),
                 spacing="2",
                 width="100%",
+                align="stretch",
             ),
             empty_state(
                 "search-x",
