@@ -83,6 +83,12 @@ def job_detail(job_id) -> str:
     return f"{JOBS}/{job_id}"
 
 
+def job_id_from_path(path: str) -> int | None:
+    """The job id at the end of a /jobs/{id} path, when it is a plausible id."""
+    text = last_segment(path)
+    return int(text) if text.isdigit() and len(text) <= 12 and int(text) > 0 else None
+
+
 def dashboard_tab(role: str, tab: str) -> str:
     """A tab of the company ('client') or freelancer dashboard; the overview has no query."""
     base = CLIENT_DASHBOARD if role == "client" else FREELANCER_DASHBOARD
@@ -92,6 +98,24 @@ def dashboard_tab(role: str, tab: str) -> str:
 def new_job() -> str:
     """The company's 'Minhas Vagas' tab with the 'Publicar Nova Vaga' dialog open."""
     return f"{CLIENT_DASHBOARD}?{urlencode({'tab': 'jobs', 'nova': '1'})}"
+
+
+def freelancer_job_search(
+    search: str | None = None, category: str | None = None, city: str | None = None, page: int | None = None
+) -> str:
+    """The freelancer dashboard's 'Buscar Vagas' tab with its filters in the query (empty ones and page 1 left out)."""
+    params = {
+        key: value
+        for key, value in (
+            ("tab", "jobs"),
+            ("search", search),
+            ("category", category),
+            ("city", city),
+            ("page", page if page and page > 1 else None),
+        )
+        if value
+    }
+    return f"{FREELANCER_DASHBOARD}?{urlencode(params)}"
 
 
 def company_plans(checkout: str | None = None) -> str:

@@ -138,6 +138,19 @@ def has_applied(session: Session, freelancer_id: int, job_id: int) -> str:
     return status or ""
 
 
+def applied_job_ids(session: Session, freelancer_id: int, job_ids: list[int]) -> list[int]:
+    """Which of `job_ids` the freelancer has applied to, in one query (for a page of search results)."""
+    if not job_ids:
+        return []
+    return list(
+        session.exec(
+            select(Application.vaga_id).where(
+                Application.freelancer_id == freelancer_id, Application.vaga_id.in_(job_ids)
+            )
+        ).all()
+    )
+
+
 def withdraw(session: Session, freelancer_id: int, application_id: object) -> None:
     """Withdraw one's own pending application (deleted; answered ones stay).
 

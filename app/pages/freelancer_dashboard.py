@@ -4,6 +4,7 @@ import reflex as rx
 
 from app import routes
 from app.layout import dashboard_page, tab_keys
+from components.apply import apply_dialog
 from components.dashboard import (
     APPLICATION_STATUS_COLORS,
     chat_list,
@@ -18,15 +19,20 @@ from components.dashboard import (
     status_badge,
     tab_heading,
 )
-from components.shell import search_box
+from components.forms import labelled
+from components.links import link_button
+from components.pager import PagerLink, pager, pager_links
 from components.ui import empty_state
+from core.catalog import CATEGORIES, canonical_category
 from core.db import session_scope
 from models import Role
-from services import chats, dashboard, profiles
+from services import applications, chats, dashboard, jobs, profiles
 from services.chats import ChatSummary
-from services.dashboard import ApplicationRow, ChecklistItem, OpenJobRow
+from services.dashboard import ApplicationRow, ChecklistItem
+from services.errors import ServiceError
+from services.jobs import JobListItem
 from services.profiles import SwitchView
-from states.auth import AuthState
+from states.apply import ApplyState
 from states.dashboard import DashboardState
 
 TABS = tab_keys(Role.FREELANCER)
@@ -36,14 +42,33 @@ LOAD_ERRORS = {
     "messages": ("Erro ao carregar conversas", "Não foi possível carregar suas conversas."),
 }
 GENERIC_LOAD_ERROR = ("Erro ao carregar dados", "Ocorreu um erro inesperado. Tente novamente.")
+WITHDRAW_ERROR = "Erro ao retirar candidatura"
+WITHDRAWN = "Candidatura retirada"
+UNEXPECTED = "Ocorreu um erro inesperado. Tente novamente."
+CITY_MAX_LENGTH = 120
+
+
+def _text(value, limit: int) -> str:
+    """A query or form value as stripped text of at most `limit` characters."""
+    return value.strip()[:limit] if isinstance(value, str) else ""
+
+
+def _positive_int(value, default: int) -> int:
+    """A query value holding a small positive integer, or `default`."""
+    text = _text(value, 12)
+    return int(text) if text.isdigit() and 0 < int(text) < 10**9 else default
 
 
 def _tab(name: str) -> str:
     return routes.dashboard_tab(Role.FREELANCER, name)
 
 
-class FreelancerDashboardState(AuthState):
-    """The selected tab (from ?tab=) and the data it shows, loaded for the signed-in freelancer."""
+class FreelancerDashboardState(ApplyState):
+    """The selected tab (from ?tab=) and the data it shows, loaded for the signed-in freelancer.
+
+    It extends the shared apply form (ApplyState), so applying from the 'Buscar Vagas' dialog and
+    withdrawing in 'Minhas Candidaturas' keep the same list of jobs applied to.
+    """
 
     tab: str = "overview"
     loaded_tab: str = ""
@@ -55,7 +80,14 @@ class FreelancerDashboardState(AuthState):
     checklist_done: int = 0
     checklist_percent: int = 0
     recent_applications: list[ApplicationRow] = []
-    open_jobs: list[OpenJobRow] = []
+    job_results: list[JobListItem] = []
+    job_total: int = 0
+    job_search: str = ""
+    job_city: str = ""
+    job_category: str = ""
+    job_pager: list[PagerLink] = []
+    job_prev_href: str = ""
+    job_next_href: str = ""
     applications: list[ApplicationRow] = []
     chats: list[ChatSummary] = []
     theme: str = ""
@@ -94,7 +126,7 @@ class FreelancerDashboardState(AuthState):
             self.checklist_percent = overview["checklist_percent"]
             self.recent_applications = dashboard.freelancer_applications(db, user_id)[:3]
         elif self.tab == "jobs":
-            self.open_jobs = dashboard.latest_open_jobs(db)
+            self._search_jobs(db, user_id)
         elif self.tab == "applications":
             self.applications = dashboard.freelancer_applications(db, user_id)
         elif self.tab == "messages":
@@ -108,6 +140,79 @@ class FreelancerDashboardState(AuthState):
             self.account_created = security["created"]
             self.email_confirmed = security["confirmed"]
             self.active_sessions = security["active_sessions"]
+
+    def _search_url(self, **changes) -> str:
+        """This tab's URL with the current filters and `changes` applied (page 1 unless given)."""
+        filters = {"search": self.job_search, "category": self.job_category, "city": self.job_city, "page": None}
+        filters.update(changes)
+        return routes.freelancer_job_search(**filters)
+
+    def _search_jobs(self, db, user_id: int) -> None:
+        """One page (10) of the public jobs matching ?search=&category=&city=&page=, filtered in the database."""
+        query = self.router.url.query_parameters
+        self.job_search = _text(query.get("search"), jobs.SEARCH_MAX_LENGTH)
+        self.job_city = _text(query.get("city"), CITY_MAX_LENGTH)
+        self.job_category = canonical_category(_text(query.get("category"), 32)) or ""
+        result = jobs.list_public_jobs(
+            db,
+            search=self.job_search,
+            city=self.job_city,
+            category=self.job_category,
+            page=_positive_int(query.get("page"), 1),
+        )
+        self.job_results = result.items
+        self.job_total = result.total
+        self.applied_job_ids = applications.applied_job_ids(db, user_id, [item["id"] for item in result.items])
+        self.job_pager = pager_links(result.page, result.pages, lambda number: self._search_url(page=number))
+        self.job_prev_href = self._search_url(page=result.page - 1) if result.page > 1 else ""
+        self.job_next_href = self._search_url(page=result.page + 1) if result.page < result.pages else ""
+
+    @rx.event
+    def submit_job_search(self, form_data: dict):
+        """Search the jobs by the typed text (blank clears it) and go back to page 1, staying in the dashboard."""
+        text = form_data.get("search") if isinstance(form_data, dict) else ""
+        return rx.redirect(self._search_url(search=_text(text, jobs.SEARCH_MAX_LENGTH)))
+
+    @rx.event
+    def choose_job_category(self, value: str):
+        """Filter the search by a category ('' for all) and go back to page 1."""
+        slug = value if isinstance(value, str) and value in CATEGORIES else ""
+        return rx.redirect(self._search_url(category=slug))
+
+    @rx.event
+    def clear_job_filters(self):
+        """Limpar filtros: drop the search text, the category and the city."""
+        return rx.redirect(routes.freelancer_job_search())
+
+    @rx.event
+    def withdraw_application(self, application_id: int):
+        """'Retirar candidatura' (after confirming): delete one's own pending application.
+
+        Another freelancer's, an answered or a missing application is refused and nothing changes;
+        the service checks ownership and status in the same statement.
+        """
+        user = self._current_user()
+        if user is None or user.role != Role.FREELANCER:
+            return rx.toast.error(WITHDRAW_ERROR, description=applications.NOT_FOUND)
+        try:
+            with session_scope() as db:
+                applications.withdraw(db, user.id, application_id)
+        except ServiceError as exc:
+            return rx.toast.error(WITHDRAW_ERROR, description=exc.message)
+        except Exception:
+            return rx.toast.error(WITHDRAW_ERROR, description=UNEXPECTED)
+        try:
+            with session_scope() as db:
+                self.applications = dashboard.freelancer_applications(db, user.id)
+                overview = dashboard.freelancer_overview(db, user.id)
+        except Exception:
+            title, description = LOAD_ERRORS["applications"]
+            return [rx.toast.success(WITHDRAWN), rx.toast.error(title, description=description)]
+        self.active_applications = overview["active_applications"]
+        self.recent_applications = self.applications[:3]
+        still_applied = {row["job_id"] for row in self.applications}
+        self.applied_job_ids = [job_id for job_id in self.applied_job_ids if job_id in still_applied]
+        return rx.toast.success(WITHDRAWN)
 
 
 def _application_line(row: rx.Var) -> rx.Component:
@@ -201,77 +306,60 @@ def overview_tab() -> rx.Component:
     )
 
 
-def _open_job_card(job: rx.Var) -> rx.Component:
+def _job_result_card(job: rx.Var) -> rx.Component:
+    """A search result: title, category, company, place, pay and date; details and apply actions."""
+    state = FreelancerDashboardState
     return rx.card(
         rx.flex(
             rx.vstack(
-                rx.text(job["title"], weight="bold"),
-                rx.text(job["category"], " · ", job["company"], size="2", color=rx.color("gray", 11)),
+                rx.text(job["titulo"], weight="bold", size="3"),
                 rx.hstack(
-                    rx.hstack(rx.icon("map-pin", size=14), rx.text(job["location"], size="2"), align="center"),
-                    rx.hstack(rx.icon("wallet", size=14), rx.text(job["pay"], size="2"), align="center"),
-                    spacing="4",
+                    rx.badge(job["categoria_label"], variant="soft"),
+                    rx.text(job["empresa"], size="2", color=rx.color("gray", 11)),
+                    spacing="2",
+                    align="center",
                     wrap="wrap",
                 ),
-                rx.text("Postada em ", job["created"], size="1", color=rx.color("gray", 11)),
+                rx.flex(
+                    rx.hstack(rx.icon("map-pin", size=14), rx.text(job["localizacao"], size="2"), align="center"),
+                    rx.hstack(rx.icon("wallet", size=14), rx.text(job["pagamento"], size="2"), align="center"),
+                    gap="0.25rem 1rem",
+                    wrap="wrap",
+                    color=rx.color("gray", 11),
+                ),
+                rx.text("Postada em ", job["postado_em"], size="1", color=rx.color("gray", 11)),
                 spacing="1",
                 flex="1",
+                min_width="0",
             ),
-            rx.link(rx.button("Ver detalhes", variant="outline", size="2"), href=routes.job_detail(job["id"])),
-            direction=rx.breakpoints(initial="column", sm="row"),
-            gap="0.75rem",
-            align=rx.breakpoints(initial="start", sm="center"),
-            width="100%",
-        ),
-        width="100%",
-    )
-
-
-def jobs_tab() -> rx.Component:
-    """The newest open jobs, a search that goes to /jobs and a link to the full list."""
-    jobs = FreelancerDashboardState.open_jobs
-    return rx.vstack(
-        tab_heading(
-            "Buscar Vagas",
-            "As vagas abertas mais recentes.",
-            rx.link(rx.button(rx.icon("list", size=16), "Ver todas as vagas", id="all-jobs-button"), href=routes.JOBS),
-        ),
-        rx.box(search_box("dashboard-search"), width="100%", max_width="480px"),
-        rx.cond(
-            jobs.length() > 0,
-            rx.vstack(rx.foreach(jobs, _open_job_card), spacing="2", width="100%"),
-            empty_state(
-                "search",
-                "Nenhuma vaga encontrada",
-                "Atualmente não há vagas abertas. Novas oportunidades aparecem aqui assim que forem publicadas.",
-            ),
-        ),
-        spacing="3",
-        width="100%",
-    )
-
-
-def _application_card(row: rx.Var) -> rx.Component:
-    return rx.card(
-        rx.flex(
-            rx.vstack(
-                rx.text(row["job_title"], weight="bold"),
-                rx.text(row["company"], size="2", color=rx.color("gray", 11)),
-                rx.text("Enviada em ", row["date"], size="1", color=rx.color("gray", 11)),
-                spacing="1",
-                flex="1",
-            ),
-            rx.hstack(
-                status_badge(row["status"], row["status_label"], APPLICATION_STATUS_COLORS),
-                rx.link(rx.button("Ver vaga", size="1", variant="outline"), href=routes.job_detail(row["job_id"])),
+            rx.flex(
+                link_button(
+                    "Ver detalhes",
+                    href=rx.Var.create(routes.JOBS + "/") + job["id"].to(str),
+                    variant="outline",
+                    size="2",
+                    aria_label="Ver detalhes da vaga " + job["titulo"].to(str),
+                    white_space="nowrap",
+                ),
                 rx.cond(
-                    row["chat_id"].to(int) > 0,
-                    rx.link(
-                        rx.button(rx.icon("message-circle", size=14), "Abrir chat", size="1"),
-                        href=routes.chat(Role.FREELANCER, row["chat_id"]),
+                    state.applied_job_ids.contains(job["id"]),
+                    rx.badge(
+                        rx.icon("check", size=14),
+                        "Candidatura enviada",
+                        color_scheme="green",
+                        variant="soft",
+                        size="2",
+                        white_space="nowrap",
+                    ),
+                    rx.button(
+                        "Candidatar-se",
+                        size="2",
+                        on_click=state.open_apply_dialog(job["id"].to(int)),
+                        aria_label="Candidatar-se à vaga " + job["titulo"].to(str),
+                        white_space="nowrap",
                     ),
                 ),
-                spacing="2",
+                gap="0.5rem",
                 align="center",
                 wrap="wrap",
             ),
@@ -281,6 +369,184 @@ def _application_card(row: rx.Var) -> rx.Component:
             width="100%",
         ),
         width="100%",
+        class_name="job-result",
+    )
+
+
+def _job_filters() -> rx.Component:
+    """Search text (title or category) and the category select; the filters live in the URL."""
+    state = FreelancerDashboardState
+    return rx.flex(
+        rx.form(
+            labelled(
+                "Pesquisar vagas",
+                "dashboard-jobs-search",
+                rx.hstack(
+                    rx.input(
+                        id="dashboard-jobs-search",
+                        name="search",
+                        type="search",
+                        placeholder="Pesquisar vagas por título ou categoria",
+                        default_value=state.job_search,
+                        key=state.job_search,
+                        max_length=jobs.SEARCH_MAX_LENGTH,
+                        size="3",
+                        width="100%",
+                    ),
+                    rx.button(
+                        rx.icon("search", size=16),
+                        rx.text("Buscar", as_="span", display=["none", "inline"]),
+                        type="submit",
+                        size="3",
+                        aria_label="Buscar",
+                    ),
+                    spacing="2",
+                    width="100%",
+                ),
+            ),
+            on_submit=state.submit_job_search,
+            reset_on_submit=False,
+            role="search",
+            flex="1",
+            width="100%",
+        ),
+        rx.box(
+            labelled(
+                "Categoria",
+                "dashboard-jobs-category",
+                rx.el.select(
+                    rx.el.option("Todas as categorias", value=""),
+                    *[rx.el.option(label, value=slug) for slug, label in CATEGORIES.items()],
+                    id="dashboard-jobs-category",
+                    value=state.job_category,
+                    on_change=state.choose_job_category,
+                    class_name="turno-select",
+                    style={"minHeight": "2.5rem"},
+                ),
+            ),
+            width=rx.breakpoints(initial="100%", sm="220px"),
+        ),
+        direction=rx.breakpoints(initial="column", sm="row"),
+        spacing="4",
+        align=rx.breakpoints(initial="stretch", sm="end"),
+        width="100%",
+    )
+
+
+def jobs_tab() -> rx.Component:
+    """Search the open jobs (10 per page) and apply in a dialog without leaving the dashboard."""
+    state = FreelancerDashboardState
+    return rx.vstack(
+        tab_heading(
+            "Buscar Vagas",
+            rx.cond(state.job_total == 1, "1 vaga encontrada", state.job_total.to_string() + " vagas encontradas"),
+        ),
+        rx.cond(
+            state.job_city != "",
+            rx.badge("Cidade: ", state.job_city, variant="soft", size="2", radius="full"),
+        ),
+        _job_filters(),
+        rx.cond(
+            state.job_total > 0,
+            rx.vstack(
+                rx.vstack(rx.foreach(state.job_results, _job_result_card), spacing="2", width="100%", id="job-results"),
+                pager(state.job_pager, state.job_prev_href, state.job_next_href),
+                spacing="2",
+                width="100%",
+                align="stretch",
+            ),
+            empty_state(
+                "search-x",
+                "Nenhuma vaga encontrada",
+                "Atualmente não há vagas disponíveis que correspondam aos seus filtros.",
+                rx.button("Limpar filtros", variant="outline", on_click=state.clear_job_filters),
+            ),
+        ),
+        apply_dialog(),
+        spacing="4",
+        width="100%",
+    )
+
+
+def _withdraw_button(row: rx.Var) -> rx.Component:
+    """'Retirar candidatura' behind a confirmation; only pending applications can be withdrawn."""
+    return rx.alert_dialog.root(
+        rx.alert_dialog.trigger(
+            rx.button(rx.icon("undo-2", size=14), "Retirar candidatura", size="1", variant="soft", color_scheme="red")
+        ),
+        rx.alert_dialog.content(
+            rx.alert_dialog.title("Retirar candidatura?"),
+            rx.alert_dialog.description(
+                "Sua candidatura para a vaga “",
+                row["job_title"],
+                "” será removida e a empresa não poderá mais vê-la. Você poderá se candidatar de novo enquanto a vaga "
+                "estiver aberta.",
+            ),
+            rx.flex(
+                rx.alert_dialog.cancel(rx.button("Cancelar", variant="soft", color_scheme="gray")),
+                rx.alert_dialog.action(
+                    rx.button(
+                        "Retirar", color_scheme="red", on_click=FreelancerDashboardState.withdraw_application(row["id"])
+                    )
+                ),
+                gap="0.75rem",
+                justify="end",
+                margin_top="1rem",
+            ),
+            max_width="440px",
+        ),
+    )
+
+
+def application_actions(row: rx.Var) -> rx.Component:
+    """The actions of an application card: see the job, withdraw a pending one, chat on an accepted one.
+
+    Further actions (e.g. rating once the job is closed) go here too.
+    """
+    return rx.flex(
+        link_button("Ver vaga", href=routes.job_detail(row["job_id"]), size="1", variant="outline"),
+        rx.cond(row["status"] == "pending", _withdraw_button(row)),
+        rx.cond(
+            row["chat_id"].to(int) > 0,
+            link_button(
+                rx.icon("message-circle", size=14),
+                "Abrir chat",
+                href=routes.chat(Role.FREELANCER, row["chat_id"]),
+                size="1",
+            ),
+        ),
+        gap="0.5rem",
+        align="center",
+        wrap="wrap",
+        class_name="application-actions",
+    )
+
+
+def _application_card(row: rx.Var) -> rx.Component:
+    return rx.card(
+        rx.flex(
+            rx.vstack(
+                rx.hstack(
+                    rx.text(row["job_title"], weight="bold"),
+                    status_badge(row["status"], row["status_label"], APPLICATION_STATUS_COLORS),
+                    spacing="2",
+                    align="center",
+                    wrap="wrap",
+                ),
+                rx.text(row["company"], size="2", color=rx.color("gray", 11)),
+                rx.text("Enviada em ", row["date"], size="1", color=rx.color("gray", 11)),
+                spacing="1",
+                flex="1",
+                min_width="0",
+            ),
+            application_actions(row),
+            direction=rx.breakpoints(initial="column", sm="row"),
+            gap="0.75rem",
+            align=rx.breakpoints(initial="start", sm="center"),
+            width="100%",
+        ),
+        width="100%",
+        class_name="application-card",
     )
 
 

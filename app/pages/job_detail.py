@@ -1,14 +1,17 @@
-"""/jobs/[id]: every public field of one job; visitors are invited to sign in to apply."""
+"""/jobs/[id]: every public field of one job and the apply box (sign in, apply, or the application's status)."""
 
 import reflex as rx
 
 from app import routes
 from app.layout import public_page
+from components.apply import applied_box, apply_form
 from components.links import link_button
 from components.ui import empty_state
 from core.db import session_scope
-from services import jobs
+from models import Role
+from services import applications, jobs
 from services.jobs import JobDetail
+from states.apply import ApplyState
 from states.auth import AuthState
 
 LOAD_ERROR = ("Erro inesperado", "Ocorreu um erro inesperado. Tente novamente.")
@@ -35,12 +38,6 @@ EMPTY_JOB = JobDetail(
 )
 
 
-def job_id_from_path(path: str) -> int | None:
-    """The job id at the end of the path, when it is a plausible id."""
-    text = routes.last_segment(path)
-    return int(text) if text.isdigit() and len(text) <= 12 and int(text) > 0 else None
-
-
 class JobDetailState(rx.State):
     """The job shown on the detail page."""
 
@@ -51,7 +48,7 @@ class JobDetailState(rx.State):
     @rx.event
     def load(self):
         """Load the job of the URL; a missing or non-public job shows 'Vaga não encontrada'."""
-        job_id = job_id_from_path(self.router.url.path)
+        job_id = routes.job_id_from_path(self.router.url.path)
         if job_id is None or job_id != self.job["id"]:
             self.loading = True
             yield
@@ -107,25 +104,59 @@ def section(title: str, *children: rx.Component) -> rx.Component:
     return rx.vstack(rx.heading(title, as_="h2", size="5"), *children, spacing="3", width="100%")
 
 
-def apply_box() -> rx.Component:
-    """For visitors: sign in to apply. Signed-in users see nothing here yet."""
-    return rx.cond(
-        AuthState.signed_in,
-        rx.fragment(),
-        rx.card(
-            rx.vstack(
-                rx.heading("Quer trabalhar nesta vaga?", as_="h2", size="4"),
-                rx.text("Entre com sua conta de freelancer para enviar sua candidatura.", color=rx.color("gray", 11)),
-                link_button("Entre para se candidatar", href=routes.LOGIN, size="3", width="100%"),
-                rx.text(
-                    "Ainda não tem conta? ",
-                    rx.link("Cadastre-se como freelancer", href=routes.register("freelancer")),
-                    size="2",
-                ),
-                spacing="3",
-            ),
-            width="100%",
+def _visitor_box() -> rx.Component:
+    return rx.vstack(
+        rx.heading("Quer trabalhar nesta vaga?", as_="h2", size="4"),
+        rx.text("Entre com sua conta de freelancer para enviar sua candidatura.", color=rx.color("gray", 11)),
+        link_button("Entre para se candidatar", href=routes.LOGIN, size="3", width="100%"),
+        rx.text(
+            "Ainda não tem conta? ",
+            rx.link("Cadastre-se como freelancer", href=routes.register("freelancer")),
+            size="2",
         ),
+        spacing="3",
+    )
+
+
+def _company_box() -> rx.Component:
+    return rx.hstack(
+        rx.icon("info", size=20, color=rx.color("gray", 10), flex_shrink="0"),
+        rx.text(applications.ONLY_FREELANCERS, color=rx.color("gray", 11)),
+        spacing="2",
+        align="start",
+        id="company-apply-note",
+    )
+
+
+def _freelancer_box() -> rx.Component:
+    """The apply form, or 'already applied' with the status; nothing until this job's status is known."""
+    return rx.cond(
+        ApplyState.apply_job_id == JobDetailState.job["id"],
+        rx.cond(
+            ApplyState.apply_status != "",
+            applied_box(),
+            rx.vstack(
+                rx.heading("Candidatar-se a esta vaga", as_="h2", size="4"),
+                rx.text("A empresa verá sua proposta e sua mensagem.", size="2", color=rx.color("gray", 11)),
+                apply_form("detail"),
+                spacing="3",
+                width="100%",
+            ),
+        ),
+        rx.text("Carregando...", size="2", color=rx.color("gray", 11), role="status"),
+    )
+
+
+def apply_box() -> rx.Component:
+    """Visitors: sign in to apply; freelancers: the apply form or their status; companies: a note."""
+    return rx.card(
+        rx.cond(
+            AuthState.signed_in,
+            rx.cond(AuthState.user_role == Role.FREELANCER, _freelancer_box(), _company_box()),
+            _visitor_box(),
+        ),
+        width="100%",
+        id="apply-box",
     )
 
 
@@ -230,7 +261,7 @@ def not_found() -> rx.Component:
     )
 
 
-@public_page(routes.JOB_DETAIL, "Detalhes da vaga", on_load=[JobDetailState.load])
+@public_page(routes.JOB_DETAIL, "Detalhes da vaga", on_load=[JobDetailState.load, ApplyState.load_for_job])
 def job_detail_page() -> rx.Component:
     """The job, 'Vaga não encontrada', or the loading text."""
     return rx.cond(

@@ -1,0 +1,129 @@
+"""The apply form (inline on /jobs/{id}, in a dialog in the freelancer dashboard) and the 'already applied' box."""
+
+import reflex as rx
+
+from app import routes
+from components.dashboard import APPLICATION_STATUS_COLORS, status_badge
+from components.forms import submit_button, text_area, text_field
+from components.links import link_button
+from models import Role
+from services.dashboard import APPLICATION_STATUS_LABELS
+from states.apply import ApplyState
+
+MY_APPLICATIONS = routes.dashboard_tab(Role.FREELANCER, "applications")
+SIDE_BY_SIDE = rx.breakpoints(initial="none", sm="1 1 0")  # dialog buttons: stacked on phones, halves above
+
+
+def status_label(status: rx.Var) -> rx.Var:
+    """Pendente / Aceita / Recusada for an application status var."""
+    return rx.match(status, *[(str(value), label) for value, label in APPLICATION_STATUS_LABELS.items()], status)
+
+
+def apply_form(prefix: str, *extra_actions: rx.Component) -> rx.Component:
+    """Optional hourly proposal and message, and 'Enviar candidatura' ('Enviando...' while it runs).
+
+    Args:
+        prefix: Makes the field ids unique on the page (e.g. 'detail', 'dialog').
+        *extra_actions: Shown next to the submit button (e.g. the dialog's 'Cancelar').
+
+    Returns:
+        The form, submitting to ApplyState.submit_application.
+    """
+    errors = ApplyState.apply_errors
+    submit = submit_button(
+        "Enviar candidatura", "Enviando...", ApplyState.apply_submitting, id=f"{prefix}-apply-submit", flex=SIDE_BY_SIDE
+    )
+    return rx.form(
+        rx.vstack(
+            text_field(
+                "Valor proposto por hora (opcional)",
+                "valor_proposto",
+                errors["valor_proposto"],
+                field_id=f"{prefix}-valor-proposto",
+                placeholder="Ex.: 30,00",
+                hint="Em reais. Deixe em branco para aceitar o valor da vaga.",
+                input_mode="decimal",
+                max_length=20,
+                auto_complete="off",
+            ),
+            text_area(
+                "Mensagem para a empresa (opcional)",
+                "mensagem",
+                errors["mensagem"],
+                field_id=f"{prefix}-mensagem",
+                placeholder="Conte sua experiência e disponibilidade para esta vaga.",
+            ),
+            rx.flex(
+                *extra_actions,
+                submit,
+                direction=rx.breakpoints(initial="column-reverse", sm="row"),
+                gap="0.75rem",
+                width="100%",
+            )
+            if extra_actions
+            else submit,
+            spacing="3",
+            width="100%",
+        ),
+        on_submit=ApplyState.submit_application,
+        reset_on_submit=False,
+        id=f"{prefix}-apply-form",
+        width="100%",
+    )
+
+
+def applied_box() -> rx.Component:
+    """'Você já se candidatou a esta vaga.' with the status and a link to Minhas Candidaturas."""
+    return rx.vstack(
+        rx.hstack(
+            rx.icon("circle-check", size=20, color=rx.color("grass", 10), flex_shrink="0"),
+            rx.text("Você já se candidatou a esta vaga.", weight="medium"),
+            spacing="2",
+            align="center",
+        ),
+        rx.hstack(
+            rx.text("Status:", size="2", color=rx.color("gray", 11)),
+            status_badge(ApplyState.apply_status, status_label(ApplyState.apply_status), APPLICATION_STATUS_COLORS),
+            spacing="2",
+            align="center",
+        ),
+        link_button(
+            rx.icon("file-text", size=16),
+            "Minhas Candidaturas",
+            href=MY_APPLICATIONS,
+            variant="outline",
+            size="2",
+            width="100%",
+        ),
+        spacing="3",
+        width="100%",
+        id="applied-box",
+    )
+
+
+def apply_dialog() -> rx.Component:
+    """The dashboard's apply dialog, opened by ApplyState.open_apply_dialog(job_id)."""
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title("Candidatar-se à vaga"),
+            rx.dialog.description(ApplyState.apply_job_title, weight="medium", margin_bottom="1rem"),
+            apply_form(
+                "dialog",
+                rx.dialog.close(
+                    rx.button(
+                        "Cancelar",
+                        variant="soft",
+                        color_scheme="gray",
+                        size="3",
+                        type="button",
+                        flex=SIDE_BY_SIDE,
+                        width="100%",
+                    )
+                ),
+            ),
+            max_width="480px",
+            id="apply-dialog",
+        ),
+        open=ApplyState.apply_open,
+        on_open_change=ApplyState.set_apply_open,
+    )

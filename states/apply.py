@@ -1,0 +1,170 @@
+"""The apply form shared by the job detail page and the freelancer dashboard's job search.
+
+The job being applied to is chosen by `load_for_job` (from the /jobs/{id} path) or by
+`open_apply_dialog(job_id)` (a result card in the dashboard); both validate the id. Who applies,
+and with which role, always comes from the session cookie on the server.
+"""
+
+import reflex as rx
+
+from app import routes
+from core.db import session_scope
+from models import Role
+from services import applications, jobs
+from services.errors import ServiceError
+from states.auth import AuthState
+
+APPLY_FIELDS = ("valor_proposto", "mensagem")
+SENT = "Candidatura enviada!"
+SEND_ERROR = "Erro ao enviar candidatura"
+UNEXPECTED = "Ocorreu um erro inesperado. Tente novamente."
+SIGN_IN_FIRST = "Você precisa estar logado para se candidatar a uma vaga."
+LOAD_ERROR = ("Erro ao carregar candidatura", "Não foi possível verificar sua candidatura. Tente novamente.")
+
+
+def _blank() -> dict[str, str]:
+    return dict.fromkeys(APPLY_FIELDS, "")
+
+
+def valid_job_id(value: object) -> int | None:
+    """A job id sent by the browser, when it is a positive int in range (None otherwise)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= applications.MAX_ID:
+        return None
+    return value
+
+
+class ApplyState(AuthState):
+    """One apply form: the job it targets, its field messages, and what the caller already applied to.
+
+    Attributes:
+        apply_job_id: The job the form applies to (0: none chosen).
+        apply_job_title: Its title, shown in the dialog.
+        apply_status: The caller's application status for that job ('' when not applied).
+        apply_open: Whether the dashboard's apply dialog is open.
+        apply_submitting: A submission is in progress (the button shows 'Enviando...').
+        apply_errors: The message under each field.
+        applied_job_ids: Jobs known to be applied to (the dashboard's page of results, plus new ones).
+    """
+
+    apply_job_id: int = 0
+    apply_job_title: str = ""
+    apply_status: str = ""
+    apply_open: bool = False
+    apply_submitting: bool = False
+    apply_errors: dict[str, str] = _blank()
+    applied_job_ids: list[int] = []
+
+    def _reset_form(self) -> None:
+        self.apply_errors = _blank()
+        self.apply_submitting = False
+
+    @rx.event
+    def load_for_job(self):
+        """On /jobs/{id}: target the job of the URL and read whether the caller already applied."""
+        self._reset_form()
+        self.apply_open = False
+        job_id = routes.job_id_from_path(self.router.url.path)
+        self.apply_job_id = 0
+        self.apply_status = ""
+        if job_id is None:
+            return None
+        try:
+            user = self._current_user()
+            if user is not None and user.role == Role.FREELANCER:
+                with session_scope() as db:
+                    self.apply_status = applications.has_applied(db, user.id, job_id)
+        except Exception:
+            return rx.toast.error(LOAD_ERROR[0], description=LOAD_ERROR[1])
+        self.apply_job_id = job_id
+        return None
+
+    @rx.event
+    def open_apply_dialog(self, job_id: int):
+        """'Candidatar-se' on a result card: open the form for that public job."""
+        job_id = valid_job_id(job_id)
+        if job_id is None:
+            return rx.toast.error(SEND_ERROR, description=applications.JOB_UNAVAILABLE)
+        try:
+            with session_scope() as db:
+                job = jobs.get_public_job(db, job_id)
+        except Exception:
+            return rx.toast.error(SEND_ERROR, description=UNEXPECTED)
+        if job is None:
+            return rx.toast.error(SEND_ERROR, description=applications.JOB_UNAVAILABLE)
+        self._reset_form()
+        self.apply_job_id = job_id
+        self.apply_job_title = job["titulo"]
+        self.apply_status = ""
+        self.apply_open = True
+        return None
+
+    @rx.event
+    def set_apply_open(self, is_open: bool):
+        """The dialog asks to close (Escape, outside click, 'Cancelar'); opening goes through open_apply_dialog."""
+        if is_open is False and not self.apply_submitting:
+            self.apply_open = False
+            self.apply_errors = _blank()
+
+    @rx.event
+    async def submit_application(self, form_data: dict):
+        """'Enviar candidatura': apply to the targeted job with the optional proposal and message.
+
+        A second submission while one runs, or after this form's job was applied to, is ignored.
+        """
+        if self.apply_submitting:
+            return
+        job_id = valid_job_id(self.apply_job_id)
+        if job_id is None:
+            yield rx.toast.error(SEND_ERROR, description=applications.JOB_UNAVAILABLE)
+            return
+        if job_id in self.applied_job_ids and self.apply_status:
+            return  # a repeated click whose first submission already went through
+        self.apply_submitting = True
+        self.apply_errors = _blank()
+        yield
+
+        data = form_data if isinstance(form_data, dict) else {}
+        data = {field: data.get(field) for field in APPLY_FIELDS if isinstance(data.get(field), str)}
+
+        def _apply() -> str:
+            user = self._current_user()
+            if user is None:
+                raise ServiceError(SIGN_IN_FIRST)
+            with session_scope() as db:
+                applications.apply(db, user.id, user.role, job_id, data)
+            return user.role
+
+        try:
+            await rx.run_in_thread(_apply)
+        except ServiceError as exc:
+            self.apply_submitting = False
+            if exc.field_errors:
+                self.apply_errors = {**_blank(), **{k: v for k, v in exc.field_errors.items() if k in APPLY_FIELDS}}
+                return
+            if exc.message == applications.ALREADY_APPLIED:
+                self._mark_applied(job_id, await rx.run_in_thread(lambda: self._status_of(job_id)))
+            yield rx.toast.error(SEND_ERROR, description=exc.message)
+            return
+        except Exception:
+            self.apply_submitting = False
+            yield rx.toast.error(SEND_ERROR, description=UNEXPECTED)
+            return
+        self.apply_submitting = False
+        self._mark_applied(job_id, "pending")
+        self.apply_open = False
+        yield rx.toast.success(SENT)
+
+    def _status_of(self, job_id: int) -> str:
+        user = self._current_user()
+        if user is None:
+            return ""
+        with session_scope() as db:
+            return applications.has_applied(db, user.id, job_id)
+
+    def _mark_applied(self, job_id: int, status: str) -> None:
+        if not status:
+            return
+        self.apply_status = status
+        if job_id not in self.applied_job_ids:
+            self.applied_job_ids = [*self.applied_job_ids, job_id]
+        self.apply_open = False
