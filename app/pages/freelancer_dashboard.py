@@ -22,6 +22,7 @@ from components.dashboard import (
 from components.forms import labelled
 from components.links import link_button
 from components.pager import PagerLink, pager, pager_links
+from components.rating import rating_control, rating_dialog
 from components.ui import empty_state
 from core.catalog import CATEGORIES, canonical_category
 from core.db import session_scope
@@ -34,6 +35,7 @@ from services.jobs import JobListItem
 from services.profiles import SwitchView
 from states.apply import ApplyState
 from states.dashboard import DashboardState
+from states.ratings import RatingMixin
 
 TABS = tab_keys(Role.FREELANCER)
 LOAD_ERRORS = {
@@ -63,7 +65,7 @@ def _tab(name: str) -> str:
     return routes.dashboard_tab(Role.FREELANCER, name)
 
 
-class FreelancerDashboardState(ApplyState):
+class FreelancerDashboardState(RatingMixin, ApplyState):
     """The selected tab (from ?tab=) and the data it shows, loaded for the signed-in freelancer.
 
     It extends the shared apply form (ApplyState), so applying from the 'Buscar Vagas' dialog and
@@ -113,6 +115,9 @@ class FreelancerDashboardState(ApplyState):
             return rx.toast.error(title, description=description)
         self.loaded_tab = self.tab
         return None
+
+    def _after_rating(self, db, user_id: int) -> None:
+        self._load_tab(db, user_id)
 
     def _load_tab(self, db, user_id: int) -> None:
         if self.tab == "overview":
@@ -499,11 +504,9 @@ def _withdraw_button(row: rx.Var) -> rx.Component:
 
 
 def application_actions(row: rx.Var) -> rx.Component:
-    """The actions of an application card: see the job, withdraw a pending one, chat on an accepted one.
-
-    Further actions (e.g. rating once the job is closed) go here too.
-    """
+    """An application card's actions: rate (closed job), see the job, withdraw (pending), chat (accepted)."""
     return rx.flex(
+        rating_control(row, FreelancerDashboardState.open_rating),
         link_button("Ver vaga", href=routes.job_detail(row["job_id"]), size="1", variant="outline"),
         rx.cond(row["status"] == "pending", _withdraw_button(row)),
         rx.cond(
@@ -565,6 +568,7 @@ def applications_tab() -> rx.Component:
                 rx.link(rx.button("Buscar Vagas"), href=_tab("jobs")),
             ),
         ),
+        rating_dialog(FreelancerDashboardState),
         spacing="3",
         width="100%",
     )

@@ -12,6 +12,7 @@ import asyncio
 import inspect
 import re
 from typing import Any
+from urllib.parse import urlencode
 
 from reflex.event import EventHandler
 from reflex.istate.data import RouterData
@@ -35,7 +36,8 @@ def cookie_for(db: Session, user: User | None) -> str:
 def state_for(state_cls: type[BaseState], cookie: str = "", path: str = "/", query: dict | None = None) -> BaseState:
     """A fresh instance of `state_cls` inside a new root state, connected with `cookie` at `path`."""
     root = State(_reflex_internal_init=True)
-    router_data = {"headers": {"cookie": cookie}, "pathname": path, "asPath": path, "query": query or {}}
+    as_path = f"{path}?{urlencode(query)}" if query else path  # Reflex reads ?query from asPath
+    router_data = {"headers": {"cookie": cookie}, "pathname": path, "asPath": as_path, "query": query or {}}
     root.router_data = router_data
     root.router = RouterData.from_router_data(router_data)
     return root.get_substate(state_cls.get_full_name().split(".")[1:])

@@ -6,7 +6,6 @@ freelancer, a visitor and a bad id all get the answer of a missing id, and nothi
 
 from datetime import date
 from decimal import Decimal
-from urllib.parse import urlencode
 
 import pytest
 from sqlmodel import select
@@ -56,9 +55,8 @@ def cast(db):
 
 
 def _state(db, user, query: dict | None = None) -> CompanyJobsState:
-    """The state of a browser of `user` on the jobs tab (the query goes in the path, as the router reads it)."""
-    query = query or {"tab": "jobs"}
-    return state_for(CompanyJobsState, cookie_for(db, user), f"/client-dashboard?{urlencode(query)}", query)
+    """The state of a browser of `user` on the jobs tab."""
+    return state_for(CompanyJobsState, cookie_for(db, user), "/client-dashboard", query or {"tab": "jobs"})
 
 
 def _caller(cast, who: str):
@@ -191,7 +189,7 @@ def test_nova_1_opens_the_publish_dialog_on_load(db, cast):
 def test_the_dashboard_jobs_tab_triggers_the_jobs_load(db, cast):
     db.commit()
     cookie = cookie_for(db, cast.company)
-    state = state_for(ClientDashboardState, cookie, "/client-dashboard?tab=jobs", {"tab": "jobs"})
+    state = state_for(ClientDashboardState, cookie, "/client-dashboard", {"tab": "jobs"})
     events = run(state, ClientDashboardState.load)
     assert [event.fn for event in events] == [CompanyJobsState.load.fn]
 

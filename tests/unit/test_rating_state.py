@@ -165,3 +165,35 @@ def test_rating_twice_is_refused_with_a_message(db, cast, hired):
     events = run(state, ClientDashboardState.open_rating, hired.id)
     assert toasts(events) == [f"error: Erro | {ratings.ALREADY_RATED}"]
     assert len(db.exec(select(Rating)).all()) == 1
+
+
+# --- RatingMixin handlers (freelancer dashboard) ---------------------------------------------
+
+
+def test_freelancer_rates_the_company_from_minhas_candidaturas(db, cast, hired):
+    from app.pages.freelancer_dashboard import FreelancerDashboardState
+
+    cookie = cookie_for(db, cast.freelancer)
+    state = state_for(FreelancerDashboardState, cookie, "/freelancer-dashboard", {"tab": "applications"})
+    run(state, FreelancerDashboardState.load)
+    assert [(row["can_rate"], row["my_stars"]) for row in state.applications] == [(True, 0)]
+
+    run(state, FreelancerDashboardState.open_rating, hired.id)
+    assert state.rating_name == "Hotel Atlântico"
+    run(state, FreelancerDashboardState.pick_stars, 4)
+    events = run(state, FreelancerDashboardState.submit_rating, {"comment": "Equipe organizada."})
+
+    assert toasts(events) == ["success: Avaliação enviada! | Obrigado por avaliar Hotel Atlântico."]
+    assert [(row["can_rate"], row["my_stars"]) for row in state.applications] == [(False, 4)]
+    assert ratings.summary(db, cast.company.id).text == "4,0 (1 avaliação)"
+
+
+def test_another_freelancer_cannot_rate_an_application_that_is_not_theirs(db, cast, hired):
+    from app.pages.freelancer_dashboard import FreelancerDashboardState
+
+    state = state_for(FreelancerDashboardState, cookie_for(db, cast.other), "/freelancer-dashboard")
+    before = snapshot(db)
+    assert toasts(run(state, FreelancerDashboardState.open_rating, hired.id)) == [
+        f"error: Erro | {ratings.CANNOT_RATE}"
+    ]
+    assert snapshot(db) == before
