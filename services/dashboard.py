@@ -11,15 +11,14 @@ from babel.numbers import format_decimal
 from sqlalchemy import or_
 from sqlmodel import Session, col, func, select
 
-from core.catalog import CATEGORIES, PLANS
-from core.formatting import hourly_pay, long_date, money
+from core.catalog import CATEGORIES
+from core.formatting import hourly_pay, long_date
 from core.text import fold
 from models import Application, ApplicationStatus, Chat, Job, JobStatus, Profile, Rating
-from services import plans, ratings
+from services import ratings
 from services.profiles import get_own_profile
 
 RECENT_JOBS = 3
-OPEN_JOBS_LIMIT = 10
 SKILLS_SHOWN = 3
 CONFIDENTIAL_COMPANY = "Empresa Confidencial"
 UNKNOWN_COMPANY = "Empresa não informada"
@@ -96,18 +95,6 @@ class FreelancerRow(TypedDict):
     hired: bool
 
 
-class PlanView(TypedDict):
-    """A subscription plan card."""
-
-    slug: str
-    name: str
-    price: str
-    period: str
-    features: list[str]
-    popular: bool
-    current: bool
-
-
 class ApplicationRow(TypedDict):
     """One of the freelancer's applications."""
 
@@ -140,18 +127,6 @@ class FreelancerOverview(TypedDict):
     checklist: list[ChecklistItem]
     checklist_done: int
     checklist_percent: int
-
-
-class OpenJobRow(TypedDict):
-    """A job of the public list, as the freelancer dashboard shows it."""
-
-    id: int
-    title: str
-    category: str
-    company: str
-    location: str
-    pay: str
-    created: str
 
 
 def _applications_per_job():
@@ -337,23 +312,6 @@ def company_freelancers(session: Session, user_id: int) -> list[FreelancerRow]:
     return list(freelancers.values())
 
 
-def company_plans(session: Session, user_id: int) -> list[PlanView]:
-    """The three plans (SPEC §9, core.catalog.PLANS) with the company's current one marked."""
-    current = plans.current_plan(session, user_id).slug
-    return [
-        PlanView(
-            slug=plan.slug,
-            name=plan.name,
-            price="R$ 0" if plan.is_free else money(plan.price),
-            period="para sempre" if plan.is_free else "por mês",
-            features=list(plan.features),
-            popular=plan.highlighted,
-            current=plan.slug == current,
-        )
-        for plan in PLANS
-    ]
-
-
 def _company_name(job: Job, profile: Profile | None) -> str:
     if job.anuncio_anonimo:
         return CONFIDENTIAL_COMPANY
@@ -451,34 +409,3 @@ def freelancer_overview(session: Session, user_id: int) -> FreelancerOverview:
         checklist_done=done,
         checklist_percent=round(100 * done / len(checklist)),
     )
-
-
-def latest_open_jobs(session: Session, limit: int = OPEN_JOBS_LIMIT) -> list[OpenJobRow]:
-    """The newest jobs of the public list (open and not archived).
-
-    Args:
-        session: Open database session.
-        limit: How many jobs at most.
-
-    Returns:
-        Plain rows; anonymous jobs show 'Empresa Confidencial'.
-    """
-    rows = session.exec(
-        select(Job, Profile)
-        .join(Profile, Profile.user_id == Job.cliente_id, isouter=True)
-        .where(Job.status == JobStatus.OPEN, Job.is_archived.is_(False))
-        .order_by(Job.criado_em.desc(), Job.id.desc())
-        .limit(limit)
-    ).all()
-    return [
-        OpenJobRow(
-            id=job.id,
-            title=job.titulo,
-            category=CATEGORIES.get(job.categoria, job.categoria),
-            company=_company_name(job, profile),
-            location=job.localizacao,
-            pay=hourly_pay(job.valor_hora),
-            created=long_date(job.criado_em),
-        )
-        for job, profile in rows
-    ]

@@ -17,15 +17,16 @@ from components.dashboard import (
     status_badge,
     tab_heading,
 )
+from components.plans import plan_conditions, plans_grid, subscription_panel
 from components.rating import rating_control, rating_dialog
 from components.ui import empty_state
-from core.catalog import PLAN_CONDITIONS
 from core.db import session_scope
 from models import Role
 from services import chats, dashboard
 from services.chats import ChatSummary
-from services.dashboard import FreelancerRow, HiringRow, JobRow, PlanView
+from services.dashboard import FreelancerRow, HiringRow, JobRow
 from states.auth import AuthState
+from states.billing import BillingState
 from states.dashboard import DashboardState
 from states.ratings import RatingMixin
 
@@ -34,6 +35,7 @@ LOAD_ERRORS = {
     "jobs": ("Erro ao carregar vagas", "Não foi possível carregar suas vagas. Por favor, tente novamente."),
     "messages": ("Erro ao carregar conversas", "Não foi possível carregar suas conversas."),
 }
+TAB_EVENTS = {"jobs": CompanyJobsState.load, "plans": BillingState.load_subscription}
 GENERIC_LOAD_ERROR = ("Erro ao carregar dados", "Ocorreu um erro inesperado. Tente novamente.")
 
 
@@ -54,7 +56,6 @@ class ClientDashboardState(RatingMixin, AuthState):
     hirings: list[HiringRow] = []
     freelancers: list[FreelancerRow] = []
     chats: list[ChatSummary] = []
-    plans: list[PlanView] = []
 
     @rx.event
     def load(self):
@@ -71,7 +72,7 @@ class ClientDashboardState(RatingMixin, AuthState):
             title, description = LOAD_ERRORS.get(self.tab, GENERIC_LOAD_ERROR)
             return rx.toast.error(title, description=description)
         self.loaded_tab = self.tab
-        return CompanyJobsState.load if self.tab == "jobs" else None
+        return TAB_EVENTS.get(self.tab)
 
     def _after_rating(self, db, user_id: int) -> None:
         self._load_tab(db, user_id)
@@ -90,8 +91,6 @@ class ClientDashboardState(RatingMixin, AuthState):
             self.freelancers = dashboard.company_freelancers(db, user_id)
         elif self.tab == "messages":
             self.chats = chats.list_for(db, user_id)
-        elif self.tab == "plans":
-            self.plans = dashboard.company_plans(db, user_id)
 
 
 def _link_button(label: str, href: str, icon: str, element_id: str, variant: str = "solid") -> rx.Component:
@@ -324,67 +323,13 @@ def messages_tab() -> rx.Component:
     )
 
 
-def _plan_card(plan: rx.Var) -> rx.Component:
-    return rx.card(
-        rx.vstack(
-            rx.hstack(
-                rx.heading(plan["name"], as_="h2", size="5"),
-                rx.spacer(),
-                rx.cond(plan["popular"], rx.badge("Mais Popular", color_scheme="violet", variant="solid")),
-                width="100%",
-                align="center",
-            ),
-            rx.hstack(
-                rx.text(plan["price"], size="7", weight="bold"),
-                rx.text(plan["period"], size="2", color=rx.color("gray", 11)),
-                align="baseline",
-                spacing="2",
-            ),
-            rx.vstack(
-                rx.foreach(
-                    plan["features"].to(list[str]),
-                    lambda feature: rx.hstack(
-                        rx.icon("check", size=16, color=rx.color("green", 10)),
-                        rx.text(feature, size="2"),
-                        align="center",
-                    ),
-                ),
-                spacing="1",
-            ),
-            rx.spacer(),
-            rx.cond(
-                plan["current"],
-                rx.button("Plano atual", disabled=True, variant="soft", width="100%"),
-                rx.link(
-                    rx.button("Conhecer o plano", variant="outline", width="100%"), href=routes.PRICING, width="100%"
-                ),
-            ),
-            spacing="3",
-            height="100%",
-            width="100%",
-        ),
-        border=rx.cond(plan["current"], f"2px solid {rx.color('accent', 9)}", "none"),
-        width="100%",
-    )
-
-
 def plans_tab() -> rx.Component:
-    """The three plans with the current one marked, and the general conditions."""
+    """The company's subscription, the three plans with Stripe's buttons, and the general conditions."""
     return rx.vstack(
         tab_heading("Planos", "Escolha o plano ideal para o volume de vagas da sua empresa."),
-        rx.grid(
-            rx.foreach(ClientDashboardState.plans, _plan_card),
-            columns=rx.breakpoints(initial="1", md="3"),
-            spacing="4",
-            width="100%",
-        ),
-        section_card(
-            "Condições gerais",
-            rx.el.ul(
-                *[rx.el.li(rx.text(condition, size="2")) for condition in PLAN_CONDITIONS],
-                style={"paddingLeft": "1.25rem", "display": "grid", "gap": "0.25rem"},
-            ),
-        ),
+        subscription_panel(),
+        plans_grid(),
+        section_card("Condições gerais", plan_conditions()),
         spacing="4",
         width="100%",
     )

@@ -143,9 +143,14 @@ class CompanyJobsState(AuthState):
         self.applications_open = False
         self.profile_open = False
         self.publish_open = False
+        events = self._load_jobs(company_id)
         if self.router.url.query_parameters.get("nova") == "1":
             self._open_form()
-        return self._load_jobs(company_id)
+            # Drop ?nova=1 from the address so a reload does not open the form again.
+            events.append(
+                rx.call_script(f"window.history.replaceState(null, '', {routes.dashboard_tab(Role.CLIENT, 'jobs')!r})")
+            )
+        return events
 
     @rx.event
     def set_search(self, value: str):

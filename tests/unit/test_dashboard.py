@@ -107,19 +107,6 @@ def test_company_freelancers_groups_applicants(db, people):
     assert rows["Ana Souza"]["more_skills"] == ""
 
 
-def test_company_plans_mark_gratuito_without_an_active_subscription(db, people):
-    company, *_ = people
-
-    plans = dashboard.company_plans(db, company.id)
-
-    assert [(p["name"], p["price"], p["current"]) for p in plans] == [
-        ("Gratuito", "R$ 0", True),
-        ("Premium", "R$ 59,90", False),
-        ("Enterprise", "R$ 119,00", False),
-    ]
-    assert [p["name"] for p in plans if p["popular"]] == ["Premium"]
-
-
 @pytest.mark.parametrize(("status", "expected"), [("active", "premium"), ("trialing", "premium"), ("canceled", "free")])
 def test_current_plan_follows_subscription_status(db, people, status, expected):
     company, *_ = people
@@ -187,18 +174,3 @@ def test_freelancer_overview_counts_are_real(db, people):
     assert overview["rating_count"] == 2
     assert [i["done"] for i in overview["checklist"]] == [False, False, False, True, False]
     assert overview["checklist_percent"] == 20
-
-
-def test_latest_open_jobs_lists_only_public_jobs(db, people):
-    company, rival, *_ = people
-    make_job(db, company, "Aberta", hours_ago=1)
-    make_job(db, rival, "Anônima", anuncio_anonimo=True)
-    make_job(db, company, "Fechada", status="closed")
-    make_job(db, company, "Arquivada", status="archived", is_archived=True)
-
-    rows = dashboard.latest_open_jobs(db)
-
-    assert [(r["title"], r["company"]) for r in rows] == [
-        ("Anônima", "Empresa Confidencial"),
-        ("Aberta", "Hotel Atlântico"),
-    ]
