@@ -551,19 +551,23 @@ def _no_jobs_yet() -> rx.Component:
     )
 
 
-def _plan_banner() -> rx.Component:
+def _plan_callout(message: rx.Var, element_id: str, icon: str, **props) -> rx.Component:
+    """A plan-limit explanation with a 'Ver planos' link to /pricing (hidden while `message` is empty)."""
     return rx.cond(
-        CompanyJobsState.plan_message != "",
+        message != "",
         rx.callout.root(
-            rx.callout.icon(rx.icon("info")),
-            rx.callout.text(
-                CompanyJobsState.plan_message, " ", rx.link("Ver planos", href=routes.PRICING, weight="bold")
-            ),
+            rx.callout.icon(rx.icon(icon)),
+            rx.callout.text(message, " ", rx.link("Ver planos", href=routes.PRICING, weight="bold")),
             color_scheme="amber",
-            id="plan-limit-banner",
+            id=element_id,
             width="100%",
+            **props,
         ),
     )
+
+
+def _plan_banner() -> rx.Component:
+    return _plan_callout(CompanyJobsState.plan_message, "plan-limit-banner", "info")
 
 
 def _job_tabs() -> rx.Component:
@@ -717,19 +721,7 @@ def _publish_fields() -> list[rx.Component]:
 
 
 def _publish_limit() -> rx.Component:
-    return rx.cond(
-        CompanyJobsState.publish_error != "",
-        rx.callout.root(
-            rx.callout.icon(rx.icon("triangle-alert")),
-            rx.callout.text(
-                CompanyJobsState.publish_error, " ", rx.link("Ver planos", href=routes.PRICING, weight="bold")
-            ),
-            color_scheme="amber",
-            role="alert",
-            id="publish-plan-limit",
-            width="100%",
-        ),
-    )
+    return _plan_callout(CompanyJobsState.publish_error, "publish-plan-limit", "triangle-alert", role="alert")
 
 
 def publish_dialog() -> rx.Component:

@@ -19,7 +19,7 @@ from components.dashboard import (
     status_badge,
     tab_heading,
 )
-from components.forms import labelled
+from components.job_filters import job_filters
 from components.links import link_button
 from components.pager import PagerLink, pager, pager_links
 from components.rating import rating_control, rating_dialog
@@ -381,60 +381,8 @@ def _job_result_card(job: rx.Var) -> rx.Component:
 def _job_filters() -> rx.Component:
     """Search text (title or category) and the category select; the filters live in the URL."""
     state = FreelancerDashboardState
-    return rx.flex(
-        rx.form(
-            labelled(
-                "Pesquisar vagas",
-                "dashboard-jobs-search",
-                rx.hstack(
-                    rx.input(
-                        id="dashboard-jobs-search",
-                        name="search",
-                        type="search",
-                        placeholder="Pesquisar vagas por título ou categoria",
-                        default_value=state.job_search,
-                        key=state.job_search,
-                        max_length=jobs.SEARCH_MAX_LENGTH,
-                        size="3",
-                        width="100%",
-                    ),
-                    rx.button(
-                        rx.icon("search", size=16),
-                        rx.text("Buscar", as_="span", display=["none", "inline"]),
-                        type="submit",
-                        size="3",
-                        aria_label="Buscar",
-                    ),
-                    spacing="2",
-                    width="100%",
-                ),
-            ),
-            on_submit=state.submit_job_search,
-            reset_on_submit=False,
-            role="search",
-            flex="1",
-            width="100%",
-        ),
-        rx.box(
-            labelled(
-                "Categoria",
-                "dashboard-jobs-category",
-                rx.el.select(
-                    rx.el.option("Todas as categorias", value=""),
-                    *[rx.el.option(label, value=slug) for slug, label in CATEGORIES.items()],
-                    id="dashboard-jobs-category",
-                    value=state.job_category,
-                    on_change=state.choose_job_category,
-                    class_name="turno-select",
-                    style={"minHeight": "2.5rem"},
-                ),
-            ),
-            width=rx.breakpoints(initial="100%", sm="220px"),
-        ),
-        direction=rx.breakpoints(initial="column", sm="row"),
-        spacing="4",
-        align=rx.breakpoints(initial="stretch", sm="end"),
-        width="100%",
+    return job_filters(
+        "dashboard-jobs", state.job_search, state.submit_job_search, state.job_category, state.choose_job_category
     )
 
 

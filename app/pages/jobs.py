@@ -6,7 +6,7 @@ import reflex as rx
 
 from app import routes
 from app.layout import public_page
-from components.forms import labelled
+from components.job_filters import job_filters
 from components.links import link_button
 from components.pager import PagerLink, pager, pager_links
 from components.ui import empty_state
@@ -17,7 +17,6 @@ from services.jobs import JobListItem
 
 DESKTOP_CELL = ["none", "none", "table-cell"]
 MOBILE_ONLY = ["flex", "flex", "none"]
-DESKTOP_INLINE = ["none", "none", "inline"]
 CITY_MAX_LENGTH = 120
 VISUALLY_HIDDEN = {
     "position": "absolute",
@@ -190,60 +189,8 @@ def filter_note() -> rx.Component:
 
 def filters() -> rx.Component:
     """Search box and category dropdown."""
-    return rx.flex(
-        rx.form(
-            labelled(
-                "Pesquisar vagas",
-                "jobs-search",
-                rx.hstack(
-                    rx.input(
-                        id="jobs-search",
-                        name="search",
-                        type="search",
-                        placeholder="Pesquisar vagas por título ou categoria",
-                        default_value=JobsState.search,
-                        key=JobsState.search,
-                        max_length=jobs.SEARCH_MAX_LENGTH,
-                        size="3",
-                        width="100%",
-                    ),
-                    rx.button(
-                        rx.icon("search", size=16),
-                        rx.text("Buscar", as_="span", display=DESKTOP_INLINE),
-                        type="submit",
-                        size="3",
-                        aria_label="Buscar",
-                    ),
-                    spacing="2",
-                    width="100%",
-                ),
-            ),
-            on_submit=JobsState.submit_search,
-            reset_on_submit=False,
-            role="search",
-            flex="1",
-            width="100%",
-        ),
-        rx.box(
-            labelled(
-                "Categoria",
-                "jobs-category",
-                rx.el.select(
-                    rx.el.option("Todas as categorias", value=""),
-                    *[rx.el.option(label, value=slug) for slug, label in CATEGORIES.items()],
-                    id="jobs-category",
-                    value=JobsState.category_slug,
-                    on_change=JobsState.choose_category,
-                    class_name="turno-select",
-                    style={"minHeight": "2.5rem"},
-                ),
-            ),
-            width=["100%", "100%", "240px"],
-        ),
-        direction=rx.breakpoints(initial="column", sm="row"),
-        spacing="4",
-        align=rx.breakpoints(initial="stretch", sm="end"),
-        width="100%",
+    return job_filters(
+        "jobs", JobsState.search, JobsState.submit_search, JobsState.category_slug, JobsState.choose_category
     )
 
 
