@@ -58,6 +58,19 @@ def subscription_row(company_id: int) -> Subscription | None:
         return db.exec(select(Subscription).where(Subscription.user_id == company_id)).first()
 
 
+def _publish_in_dashboard(page: Page, title: str):
+    """Fill 'Publicar Nova Vaga' in the company dashboard and submit it; returns the dialog."""
+    page.goto("/client-dashboard?tab=jobs")
+    page.locator("#publish-job").click()
+    dialog = page.get_by_role("dialog", name="Publicar Nova Vaga")
+    dialog.get_by_label("Título da vaga").fill(title)
+    dialog.get_by_label("Categoria").select_option(label="Eventos")
+    dialog.get_by_label("Descrição").fill("Atendimento em evento corporativo de fim de ano.")
+    dialog.get_by_label("Localização").fill("São Paulo, SP")
+    dialog.get_by_role("button", name="Publicar Vaga").click()
+    return dialog
+
+
 def test_company_at_its_free_limit_upgrades_to_premium_and_publishes_again(
     page: Page, make_account, fake_stripe: FakeStripe, base_url: str
 ):
@@ -65,11 +78,13 @@ def test_company_at_its_free_limit_upgrades_to_premium_and_publishes_again(
     company_id = user_id(email)
     publish(company_id)
     publish(company_id)
-    with pytest.raises(plans.PlanLimitReached):
-        publish(company_id)
 
     login(page, email)
-    page.goto("/pricing")
+    dialog = _publish_in_dashboard(page, "Terceira vaga do plano gratuito")
+    expect(dialog.locator("#publish-plan-limit")).to_contain_text("Seu plano Gratuito permite até 2 vagas ativas.")
+    page.keyboard.press("Escape")
+
+    page.goto("/client-dashboard?tab=plans")
     free_card = page.get_by_role("group", name="Gratuito", exact=True)
     expect(free_card.get_by_text("Plano atual").first).to_be_visible()
     premium = page.get_by_role("group", name="Premium", exact=True)
@@ -91,18 +106,25 @@ def test_company_at_its_free_limit_upgrades_to_premium_and_publishes_again(
         str(company_id),
         email,
     )
-    assert sent["success_url"].endswith("/client-dashboard?tab=plans&checkout=success")
+    assert sent["success_url"] == f"{base_url}/client-dashboard?tab=plans&checkout=success"
+
+    # Stripe sends the browser back before its webhook arrives; the open Planos tab waits for it.
+    page.goto(sent["success_url"])
+    expect(page.get_by_text("Checkout concluído")).to_be_visible()
     checkout, subscription = fake_stripe.complete_checkout(session_id)
     assert deliver(base_url, "checkout.session.completed", checkout) == 200
     assert deliver(base_url, "customer.subscription.created", subscription) == 200
-
-    page.goto("/pricing")
-    expect(page.get_by_role("group", name="Premium", exact=True).get_by_text("Plano atual").first).to_be_visible()
+    expect(page.get_by_text("Assinatura confirmada")).to_be_visible()
     expect(page.locator("#assinatura-status")).to_contain_text("Premium · Período de teste até")
-    publish(company_id)
+    expect(page.get_by_role("group", name="Premium", exact=True).get_by_text("Plano atual").first).to_be_visible()
     with session_scope() as db:
         assert billing.check_subscription(db, company_id)["subscription_tier"] == "premium"
 
+    dialog = _publish_in_dashboard(page, "Terceira vaga, agora no Premium")
+    expect(page.get_by_text("Vaga criada com sucesso!")).to_be_visible()
+    expect(page.get_by_role("tab", name="Ativas (3)")).to_be_visible()
+
+    page.goto("/client-dashboard?tab=plans")
     page.locator("#gerenciar-assinatura").click()
     page.wait_for_url(re.compile(re.escape(fake_stripe.url) + r"/p/session/bps_test_\w+"))
 
