@@ -110,3 +110,16 @@ def submit_button(label: str, busy_label: str, busy: rx.Var, **props) -> rx.Comp
         width="100%",
         **props,
     )
+
+
+def dialog_buttons(label: str, busy_label: str, busy: rx.Var, submit_id: str = "") -> rx.Component:
+    """A dialog form's 'Cancelar' (closes the dialog) and its submit button, relabelled while busy."""
+    return rx.flex(
+        rx.dialog.close(rx.button("Cancelar", type="button", variant="soft", color_scheme="gray")),
+        rx.button(
+            rx.cond(busy, busy_label, label), type="submit", disabled=busy, **({"id": submit_id} if submit_id else {})
+        ),
+        justify="end",
+        spacing="3",
+        width="100%",
+    )

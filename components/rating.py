@@ -2,7 +2,7 @@
 
 import reflex as rx
 
-from components.forms import field_error
+from components.forms import dialog_buttons, field_error
 
 STAR_LABELS = ("1 estrela", "2 estrelas", "3 estrelas", "4 estrelas", "5 estrelas")
 STAR_COLOR = rx.color("amber", 9)
@@ -87,16 +87,7 @@ def rating_dialog(state) -> rx.Component:
                     field_error(state.rating_error, "rating-stars"),
                     rx.el.label("Comentário (opcional)", html_for="rating-comment", style={"fontWeight": "500"}),
                     rx.text_area(id="rating-comment", name="comment", max_length=1000, rows="3", width="100%"),
-                    rx.hstack(
-                        rx.dialog.close(rx.button("Cancelar", type="button", variant="soft", color_scheme="gray")),
-                        rx.button(
-                            rx.cond(state.rating_submitting, "Enviando...", "Enviar avaliação"),
-                            type="submit",
-                            disabled=state.rating_submitting,
-                        ),
-                        justify="end",
-                        width="100%",
-                    ),
+                    dialog_buttons("Enviar avaliação", "Enviando...", state.rating_submitting),
                     spacing="3",
                     width="100%",
                 ),

@@ -15,7 +15,7 @@ from sqlmodel import Session
 
 from app import routes
 from components.dashboard import APPLICATION_STATUS_COLORS, loading, status_badge, tab_heading
-from components.forms import select_field, text_area, text_field
+from components.forms import dialog_buttons, select_field, text_area, text_field
 from components.shell import DESKTOP, MOBILE
 from components.ui import empty_state
 from core.catalog import CATEGORIES
@@ -740,18 +740,7 @@ def publish_dialog() -> rx.Component:
                 rx.vstack(
                     _publish_limit(),
                     *_publish_fields(),
-                    rx.flex(
-                        rx.dialog.close(rx.button("Cancelar", type="button", variant="soft", color_scheme="gray")),
-                        rx.button(
-                            rx.cond(state.publishing, "Publicando...", "Publicar Vaga"),
-                            type="submit",
-                            disabled=state.publishing,
-                            id="publish-submit",
-                        ),
-                        justify="end",
-                        spacing="3",
-                        width="100%",
-                    ),
+                    dialog_buttons("Publicar Vaga", "Publicando...", state.publishing, "publish-submit"),
                     spacing="3",
                     width="100%",
                 ),
