@@ -23,7 +23,7 @@ from core.types import utcnow
 from models import Application, ApplicationStatus, Chat, Job, JobStatus, Message, NotificationType, Profile, User
 from services import ratings
 from services.company_jobs import owned_job
-from services.errors import NotAllowed, ServiceError
+from services.errors import NotAllowed, ServiceError, require_id
 from services.notifications import notify
 from services.validation import ApplicationForm, parse
 
@@ -35,7 +35,6 @@ POSITIONS_FILLED = "Todas as posições desta vaga já foram preenchidas."
 NOT_PENDING = "Esta candidatura já foi respondida."
 PROFILE_NOT_FOUND = "Perfil não encontrado"
 SKILLS_SHOWN = 3
-MAX_ID = 2**31 - 1
 
 
 class ApplicantCard(TypedDict):
@@ -72,12 +71,6 @@ class FreelancerProfileView(TypedDict):
     rating: str
 
 
-def _valid_id(value: object, message: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_ID:
-        raise NotAllowed(message)
-    return value
-
-
 def apply(session: Session, freelancer_id: int, role: str, job_id: object, data: dict) -> int:
     """Apply to an open job with an optional proposed hourly value and a message.
 
@@ -101,7 +94,7 @@ def apply(session: Session, freelancer_id: int, role: str, job_id: object, data:
     form = parse(ApplicationForm, data)
     job = session.exec(
         select(Job)
-        .where(Job.id == _valid_id(job_id, JOB_UNAVAILABLE), Job.status == JobStatus.OPEN, Job.is_archived.is_(False))
+        .where(Job.id == require_id(job_id, JOB_UNAVAILABLE), Job.status == JobStatus.OPEN, Job.is_archived.is_(False))
         .with_for_update(read=True)  # closing the job waits for this application, so it rejects it too
     ).first()
     if job is None:
@@ -158,7 +151,7 @@ def withdraw(session: Session, freelancer_id: int, application_id: object) -> No
         NotAllowed: Not the freelancer's application.
         ServiceError: It was already accepted or rejected.
     """
-    mine = (Application.id == _valid_id(application_id, NOT_FOUND), Application.freelancer_id == freelancer_id)
+    mine = (Application.id == require_id(application_id, NOT_FOUND), Application.freelancer_id == freelancer_id)
     deleted = session.exec(
         delete(Application)
         .where(*mine, Application.status == ApplicationStatus.PENDING)
@@ -219,7 +212,7 @@ def _owned_application(session: Session, company_id: int, application_id: object
     row = session.exec(
         select(Application, Job)
         .join(Job, Job.id == Application.vaga_id)
-        .where(Application.id == _valid_id(application_id, NOT_FOUND), Job.cliente_id == company_id)
+        .where(Application.id == require_id(application_id, NOT_FOUND), Job.cliente_id == company_id)
     ).first()
     if row is None:
         raise NotAllowed(NOT_FOUND)
@@ -355,7 +348,7 @@ def freelancer_profile(session: Session, company_id: int, freelancer_id: object)
     Raises:
         NotAllowed: With 'Perfil não encontrado' when the company has no application from them.
     """
-    freelancer_id = _valid_id(freelancer_id, PROFILE_NOT_FOUND)
+    freelancer_id = require_id(freelancer_id, PROFILE_NOT_FOUND)
     applied = session.exec(
         select(Application.id)
         .join(Job, Job.id == Application.vaga_id)

@@ -10,13 +10,13 @@ from typing import TypedDict
 from sqlmodel import Session, case, func, or_, select
 
 from core.formatting import clock, initials, local, short_date
+from core.ids import valid_id
 from core.types import utcnow
 from models import Application, Chat, Job, Message, Profile
 from services.errors import NotAllowed
 
 CHAT_NOT_FOUND = "Chat não encontrado"
 MESSAGES_LIMIT = 200
-MAX_ID = 2**31 - 1
 PREVIEW_CHARS = 80
 DEFAULT_CLIENT_NAME = "Cliente"
 DEFAULT_FREELANCER_NAME = "Freelancer"
@@ -155,9 +155,7 @@ def parse_chat_id(raw: object) -> int | None:
         return None
     if isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) <= 12:
         raw = int(raw)
-    if isinstance(raw, int) and 0 < raw <= MAX_ID:
-        return raw
-    return None
+    return valid_id(raw)
 
 
 def _chat_for(session: Session, user_id: int, chat_id: object) -> tuple[Chat, str]:

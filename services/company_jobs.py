@@ -9,19 +9,12 @@ from sqlmodel import Session, col, delete, select, update
 from core.types import utcnow
 from models import Application, ApplicationStatus, Job, JobStatus, NotificationType, Role, User
 from services import plans
-from services.errors import NotAllowed
+from services.errors import NotAllowed, require_id
 from services.notifications import notify
 from services.validation import JobForm, parse
 
 JOB_NOT_FOUND = "Vaga não encontrada."
 ONLY_COMPANIES = "Apenas empresas podem publicar vagas."
-MAX_ID = 2**31 - 1
-
-
-def _valid_id(job_id: object) -> int:
-    if isinstance(job_id, bool) or not isinstance(job_id, int) or not 0 < job_id <= MAX_ID:
-        raise NotAllowed(JOB_NOT_FOUND)
-    return job_id
 
 
 def owned_job(session: Session, company_id: int, job_id: object, *, lock: bool = False) -> Job:
@@ -33,7 +26,7 @@ def owned_job(session: Session, company_id: int, job_id: object, *, lock: bool =
     Raises:
         NotAllowed: When the id is not one of the company's jobs.
     """
-    query = select(Job).where(Job.id == _valid_id(job_id), Job.cliente_id == company_id)
+    query = select(Job).where(Job.id == require_id(job_id, JOB_NOT_FOUND), Job.cliente_id == company_id)
     if lock:
         query = query.with_for_update().execution_options(populate_existing=True)
     job = session.exec(query).first()

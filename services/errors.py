@@ -1,5 +1,7 @@
 """Errors the services raise with a message fit to show the user."""
 
+from core.ids import valid_id
+
 
 class ServiceError(Exception):
     """A refused operation, with a Portuguese message for the user.
@@ -24,3 +26,11 @@ class ValidationFailed(ServiceError):
 
 class NotAllowed(ServiceError):
     """The caller may not do this, or the object does not exist (same answer for both)."""
+
+
+def require_id(value: object, message: str) -> int:
+    """A valid row id (core.ids.valid_id), or NotAllowed with `message`, the same answer as a missing row."""
+    checked = valid_id(value)
+    if checked is None:
+        raise NotAllowed(message)
+    return checked

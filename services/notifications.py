@@ -7,10 +7,9 @@ from sqlmodel import Session, func, select
 from core.catalog import UNREAD_BADGE_CAP
 from core.formatting import date_time
 from models import Notification, NotificationType
-from services.errors import NotAllowed
+from services.errors import NotAllowed, require_id
 
 LIST_LIMIT = 50
-MAX_ID = 2**31 - 1
 MARK_READ_FAILED = "Não foi possível marcar a notificação como lida."
 KNOWN_TYPES = frozenset(NotificationType)
 
@@ -92,8 +91,7 @@ def mark_read(session: Session, user_id: int, notification_id: int) -> Notificat
     Raises:
         NotAllowed: When the id is not a notification of this user.
     """
-    if isinstance(notification_id, bool) or not isinstance(notification_id, int) or not 0 < notification_id <= MAX_ID:
-        raise NotAllowed(MARK_READ_FAILED)
+    notification_id = require_id(notification_id, MARK_READ_FAILED)
     notification = session.exec(
         select(Notification).where(Notification.id == notification_id, Notification.user_id == user_id)
     ).first()

@@ -9,13 +9,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
 
 from models import Application, ApplicationStatus, Job, JobStatus, NotificationType, Profile, Rating, Role
-from services.errors import NotAllowed, ServiceError
+from services.errors import NotAllowed, ServiceError, require_id
 from services.notifications import notify
 from services.validation import RatingForm, parse
 
 CANNOT_RATE = "Não é possível avaliar este trabalho."
 ALREADY_RATED = "Você já avaliou este trabalho."
-MAX_ID = 2**31 - 1
 RATEE_LINKS = {True: "/client-dashboard?tab=hirings", False: "/freelancer-dashboard"}
 DEFAULT_NAMES = {Role.CLIENT: "Empresa", Role.FREELANCER: "Freelancer"}
 
@@ -116,8 +115,7 @@ def target(session: Session, user_id: int, application_id: object) -> RatingTarg
 
 
 def _rateable(session: Session, user_id: int, application_id: object) -> tuple[Application, int]:
-    if isinstance(application_id, bool) or not isinstance(application_id, int) or not 0 < application_id <= MAX_ID:
-        raise NotAllowed(CANNOT_RATE)
+    application_id = require_id(application_id, CANNOT_RATE)
     row = session.exec(
         select(Application, Job)
         .join(Job, Job.id == Application.vaga_id)

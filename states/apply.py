@@ -9,6 +9,7 @@ import reflex as rx
 
 from app import routes
 from core.db import session_scope
+from core.ids import valid_id
 from models import Role
 from services import applications, jobs
 from services.errors import ServiceError
@@ -24,13 +25,6 @@ LOAD_ERROR = ("Erro ao carregar candidatura", "Não foi possível verificar sua 
 
 def _blank() -> dict[str, str]:
     return dict.fromkeys(APPLY_FIELDS, "")
-
-
-def valid_job_id(value: object) -> int | None:
-    """A job id sent by the browser, when it is a positive int in range (None otherwise)."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= applications.MAX_ID:
-        return None
-    return value
 
 
 class ApplyState(AuthState):
@@ -81,7 +75,7 @@ class ApplyState(AuthState):
     @rx.event
     def open_apply_dialog(self, job_id: int):
         """'Candidatar-se' on a result card: open the form for that public job."""
-        job_id = valid_job_id(job_id)
+        job_id = valid_id(job_id)
         if job_id is None:
             return rx.toast.error(SEND_ERROR, description=applications.JOB_UNAVAILABLE)
         try:
@@ -113,7 +107,7 @@ class ApplyState(AuthState):
         """
         if self.apply_submitting:
             return
-        job_id = valid_job_id(self.apply_job_id)
+        job_id = valid_id(self.apply_job_id)
         if job_id is None:
             yield rx.toast.error(SEND_ERROR, description=applications.JOB_UNAVAILABLE)
             return

@@ -20,6 +20,7 @@ from components.shell import DESKTOP, MOBILE
 from components.ui import empty_state
 from core.catalog import CATEGORIES
 from core.db import session_scope
+from core.ids import valid_id
 from models import Role
 from services import applications, company_jobs, dashboard
 from services.applications import ApplicantCard, FreelancerProfileView
@@ -31,7 +32,6 @@ from states.auth import AuthState
 
 log = logging.getLogger(__name__)
 
-MAX_ID = 2**31 - 1
 SEARCH_MAX = 100
 JOB_FIELDS = (
     "titulo",
@@ -72,13 +72,6 @@ TABLE_COLUMNS = ("Vaga", "Categoria", "Valor/hora", "Local", "Criada em", "Statu
 
 def _blank_errors() -> dict[str, str]:
     return dict.fromkeys(JOB_FIELDS, "")
-
-
-def _valid_id(value: object) -> int | None:
-    """The id when it is a positive int that fits the database, else None (bools refused)."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_ID:
-        return None
-    return value
 
 
 class CompanyJobsState(AuthState):
@@ -229,12 +222,12 @@ class CompanyJobsState(AuthState):
     ) -> list:
         """Run a company_jobs action on one of the caller's jobs, then reload the lists and counts."""
         company_id = self._company_id()
-        valid_id = _valid_id(job_id)
-        if company_id is None or valid_id is None:
+        checked_id = valid_id(job_id)
+        if company_id is None or checked_id is None:
             return [rx.toast.error(refused_title, description=JOB_NOT_FOUND)]
         try:
             with session_scope() as db:
-                action(db, company_id, valid_id)
+                action(db, company_id, checked_id)
         except PlanLimitReached as exc:
             self.plan_message = exc.message
             return [rx.toast.error(refused_title, description=exc.message)]
@@ -276,12 +269,12 @@ class CompanyJobsState(AuthState):
         )
 
     def _ask(self, kind: str, job_id: object):
-        valid_id = _valid_id(job_id)
-        title = self._job_title(valid_id) if valid_id is not None and self._company_id() is not None else None
+        checked_id = valid_id(job_id)
+        title = self._job_title(checked_id) if checked_id is not None and self._company_id() is not None else None
         if title is None:
             return rx.toast.error(DELETE_FAILED[0] if kind == "delete" else ERROR, description=JOB_NOT_FOUND)
         self.confirm_kind = kind
-        self.confirm_job_id = valid_id
+        self.confirm_job_id = checked_id
         self.confirm_title = title
         return None
 
@@ -329,18 +322,18 @@ class CompanyJobsState(AuthState):
     def open_applications(self, job_id: int):
         """'Ver candidaturas': the dialog titled with the job's title, loading, then the list."""
         company_id = self._company_id()
-        valid_id = _valid_id(job_id)
-        if company_id is None or valid_id is None:
+        checked_id = valid_id(job_id)
+        if company_id is None or checked_id is None:
             yield rx.toast.error(APPLICATIONS_FAILED[0], description=JOB_NOT_FOUND)
             return
         self.applications_open = True
         self.applications_loading = True
-        self.applications_job_id = valid_id
-        self.applications_title = self._job_title(valid_id) or ""
+        self.applications_job_id = checked_id
+        self.applications_title = self._job_title(checked_id) or ""
         self.applicants = []
         self.applications_error = ""
         yield
-        yield from self._fetch_applications(company_id, valid_id)
+        yield from self._fetch_applications(company_id, checked_id)
 
     @rx.event
     def set_applications_open(self, value: bool):
@@ -353,12 +346,12 @@ class CompanyJobsState(AuthState):
 
     def _answer(self, application_id: object, action: Callable, success: str, failure: str) -> list:
         company_id = self._company_id()
-        valid_id = _valid_id(application_id)
-        if company_id is None or valid_id is None:
+        checked_id = valid_id(application_id)
+        if company_id is None or checked_id is None:
             return [rx.toast.error(ERROR, description=applications.NOT_FOUND)]
         try:
             with session_scope() as db:
-                action(db, company_id, valid_id)
+                action(db, company_id, checked_id)
         except ServiceError as exc:
             return [rx.toast.error(ERROR, description=exc.message)]
         except Exception:
@@ -383,12 +376,12 @@ class CompanyJobsState(AuthState):
     def view_profile(self, freelancer_id: int):
         """'Ver perfil': the profile of a freelancer who applied to one of the company's jobs."""
         company_id = self._company_id()
-        valid_id = _valid_id(freelancer_id)
-        if company_id is None or valid_id is None:
+        checked_id = valid_id(freelancer_id)
+        if company_id is None or checked_id is None:
             return rx.toast.error(ERROR, description=applications.PROFILE_NOT_FOUND)
         try:
             with session_scope() as db:
-                self.profile = applications.freelancer_profile(db, company_id, valid_id)
+                self.profile = applications.freelancer_profile(db, company_id, checked_id)
         except ServiceError as exc:
             return rx.toast.error(ERROR, description=exc.message)
         except Exception:
