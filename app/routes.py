@@ -2,6 +2,8 @@
 
 from urllib.parse import unquote, urlencode
 
+from core.ids import id_from_text
+
 HOME = "/"
 LOGIN = "/login"
 REGISTER = "/register"
@@ -85,8 +87,7 @@ def job_detail(job_id) -> str:
 
 def job_id_from_path(path: str) -> int | None:
     """The job id at the end of a /jobs/{id} path, when it is a plausible id."""
-    text = last_segment(path)
-    return int(text) if text.isdigit() and len(text) <= 12 and int(text) > 0 else None
+    return id_from_text(last_segment(path))
 
 
 def dashboard_tab(role: str, tab: str) -> str:

@@ -10,7 +10,7 @@ from typing import TypedDict
 from sqlmodel import Session, case, func, or_, select
 
 from core.formatting import clock, initials, local, short_date
-from core.ids import valid_id
+from core.ids import id_from_text
 from core.types import utcnow
 from models import Application, Chat, Job, Message, Profile
 from services.errors import NotAllowed
@@ -151,11 +151,7 @@ def list_for(session: Session, user_id: int) -> list[ChatSummary]:
 
 def parse_chat_id(raw: object) -> int | None:
     """A chat id from a URL segment or handler argument, or None when it is not a positive integer."""
-    if isinstance(raw, bool):
-        return None
-    if isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) <= 12:
-        raw = int(raw)
-    return valid_id(raw)
+    return id_from_text(raw)
 
 
 def _chat_for(session: Session, user_id: int, chat_id: object) -> tuple[Chat, str]:
