@@ -7,6 +7,7 @@ from components.dashboard import APPLICATION_STATUS_COLORS, status_badge
 from components.forms import submit_button, text_area, text_field
 from components.links import link_button
 from models import Role
+from services.applications import ALREADY_APPLIED
 from services.dashboard import APPLICATION_STATUS_LABELS
 from states.apply import ApplyState
 
@@ -77,7 +78,7 @@ def applied_box() -> rx.Component:
     return rx.vstack(
         rx.hstack(
             rx.icon("circle-check", size=20, color=rx.color("grass", 10), flex_shrink="0"),
-            rx.text("Você já se candidatou a esta vaga.", weight="medium"),
+            rx.text(ALREADY_APPLIED, weight="medium"),
             spacing="2",
             align="center",
         ),

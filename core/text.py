@@ -1,4 +1,4 @@
-"""Text folding for search: lower-case, accent-free, single-spaced."""
+"""Text helpers: folding for search (lower-case, accent-free, single-spaced) and reading query values."""
 
 import unicodedata
 
@@ -18,3 +18,14 @@ def fold(text: str | None) -> str:
     decomposed = unicodedata.normalize("NFKD", text or "")
     without_marks = "".join(char for char in decomposed if not unicodedata.combining(char))
     return " ".join(without_marks.casefold().split())
+
+
+def clipped(value: object, limit: int) -> str:
+    """A query or form value as stripped text of at most `limit` characters ('' for non-text)."""
+    return value.strip()[:limit] if isinstance(value, str) else ""
+
+
+def positive_int(value: object, default: int) -> int:
+    """A query value holding a small positive integer (e.g. ?page=3), or `default`."""
+    text = clipped(value, 12)
+    return int(text) if text.isascii() and text.isdigit() and 0 < int(text) < 10**9 else default

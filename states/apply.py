@@ -120,13 +120,12 @@ class ApplyState(AuthState):
         data = form_data if isinstance(form_data, dict) else {}
         data = {field: data.get(field) for field in APPLY_FIELDS if isinstance(data.get(field), str)}
 
-        def _apply() -> str:
+        def _apply() -> None:
             user = self._current_user()
             if user is None:
                 raise ServiceError(SIGN_IN_FIRST)
             with session_scope() as db:
                 applications.apply(db, user.id, user.role, job_id, data)
-            return user.role
 
         try:
             await rx.run_in_thread(_apply)

@@ -26,6 +26,7 @@ from components.rating import rating_control, rating_dialog
 from components.ui import empty_state
 from core.catalog import CATEGORIES, canonical_category
 from core.db import session_scope
+from core.text import clipped, positive_int
 from models import Role
 from services import applications, chats, dashboard, jobs, profiles
 from services.chats import ChatSummary
@@ -48,17 +49,6 @@ WITHDRAW_ERROR = "Erro ao retirar candidatura"
 WITHDRAWN = "Candidatura retirada"
 UNEXPECTED = "Ocorreu um erro inesperado. Tente novamente."
 CITY_MAX_LENGTH = 120
-
-
-def _text(value, limit: int) -> str:
-    """A query or form value as stripped text of at most `limit` characters."""
-    return value.strip()[:limit] if isinstance(value, str) else ""
-
-
-def _positive_int(value, default: int) -> int:
-    """A query value holding a small positive integer, or `default`."""
-    text = _text(value, 12)
-    return int(text) if text.isdigit() and 0 < int(text) < 10**9 else default
 
 
 def _tab(name: str) -> str:
@@ -155,15 +145,15 @@ class FreelancerDashboardState(RatingMixin, ApplyState):
     def _search_jobs(self, db, user_id: int) -> None:
         """One page (10) of the public jobs matching ?search=&category=&city=&page=, filtered in the database."""
         query = self.router.url.query_parameters
-        self.job_search = _text(query.get("search"), jobs.SEARCH_MAX_LENGTH)
-        self.job_city = _text(query.get("city"), CITY_MAX_LENGTH)
-        self.job_category = canonical_category(_text(query.get("category"), 32)) or ""
+        self.job_search = clipped(query.get("search"), jobs.SEARCH_MAX_LENGTH)
+        self.job_city = clipped(query.get("city"), CITY_MAX_LENGTH)
+        self.job_category = canonical_category(clipped(query.get("category"), 32)) or ""
         result = jobs.list_public_jobs(
             db,
             search=self.job_search,
             city=self.job_city,
             category=self.job_category,
-            page=_positive_int(query.get("page"), 1),
+            page=positive_int(query.get("page"), 1),
         )
         self.job_results = result.items
         self.job_total = result.total
@@ -176,7 +166,7 @@ class FreelancerDashboardState(RatingMixin, ApplyState):
     def submit_job_search(self, form_data: dict):
         """Search the jobs by the typed text (blank clears it) and go back to page 1, staying in the dashboard."""
         text = form_data.get("search") if isinstance(form_data, dict) else ""
-        return rx.redirect(self._search_url(search=_text(text, jobs.SEARCH_MAX_LENGTH)))
+        return rx.redirect(self._search_url(search=clipped(text, jobs.SEARCH_MAX_LENGTH)))
 
     @rx.event
     def choose_job_category(self, value: str):

@@ -12,6 +12,7 @@ from components.pager import PagerLink, pager, pager_links
 from components.ui import empty_state
 from core.catalog import CATEGORIES, canonical_category
 from core.db import session_scope
+from core.text import clipped, positive_int
 from services import jobs
 from services.jobs import JobListItem
 
@@ -35,17 +36,6 @@ class FilterChip(TypedDict):
     label: str
     remove_href: str
     remove_label: str
-
-
-def _text(value, limit: int) -> str:
-    """A query or form value as stripped text of at most `limit` characters."""
-    return value.strip()[:limit] if isinstance(value, str) else ""
-
-
-def _positive_int(value, default: int) -> int:
-    """A query value holding a small positive integer, or `default`."""
-    text = _text(value, 12)
-    return int(text) if text.isdigit() and 0 < int(text) < 10**9 else default
 
 
 class JobsState(rx.State):
@@ -81,11 +71,11 @@ class JobsState(rx.State):
     def _read_query(self) -> int:
         """Set the filters from the URL query; returns the page asked for."""
         query = self.router.url.query_parameters
-        self.search = _text(query.get("search"), jobs.SEARCH_MAX_LENGTH)
-        self.city = _text(query.get("city"), CITY_MAX_LENGTH)
-        self.category_slug = canonical_category(_text(query.get("category"), 32)) or ""
-        self.company_id = _positive_int(query.get("empresa"), 0)
-        return _positive_int(query.get("page"), 1)
+        self.search = clipped(query.get("search"), jobs.SEARCH_MAX_LENGTH)
+        self.city = clipped(query.get("city"), CITY_MAX_LENGTH)
+        self.category_slug = canonical_category(clipped(query.get("category"), 32)) or ""
+        self.company_id = positive_int(query.get("empresa"), 0)
+        return positive_int(query.get("page"), 1)
 
     def _show(self, result: jobs.JobPage, company_name: str | None) -> None:
         """Copy one page of results, the filter note and the pager into the state."""
@@ -141,7 +131,7 @@ class JobsState(rx.State):
     def submit_search(self, form_data: dict):
         """Apply the typed search text (blank clears it) and go back to page 1."""
         text = form_data.get("search") if isinstance(form_data, dict) else ""
-        return rx.redirect(self._url(search=_text(text, jobs.SEARCH_MAX_LENGTH)))
+        return rx.redirect(self._url(search=clipped(text, jobs.SEARCH_MAX_LENGTH)))
 
     @rx.event
     def choose_category(self, value: str):
