@@ -22,6 +22,7 @@ from app.pages import (  # noqa: F401  (pages register on import)
 )
 from app.pages.not_found import NOT_FOUND_ON_LOAD, not_found_page
 from core.settings import get_settings
+from states.live import live_updates
 
 if get_settings().dev_mailbox_enabled:
     from app.pages import mailbox  # noqa: F401
@@ -34,6 +35,7 @@ app = rx.App(
         rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml"),
     ],
 )
+app.register_lifespan_task(live_updates)
 app.add_page(
     not_found_page,
     route="404",

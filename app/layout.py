@@ -6,6 +6,7 @@ import reflex as rx
 
 from app import routes
 from components.dashboard import (
+    Badge,
     NavItem,
     bottom_bar,
     desktop_header,
@@ -111,6 +112,10 @@ def dashboard_shell(role: str, active: rx.Var | str, content: rx.Component) -> r
     tabs = CLIENT_TABS if is_client else FREELANCER_TABS
     me = DashboardState.me
     alerts = routes.dashboard_tab(role, "notifications")
+    badges = {
+        "messages": Badge(DashboardState.messages_badge, DashboardState.unread_messages),
+        "notifications": Badge(DashboardState.unread_badge, DashboardState.unread),
+    }
     actions = (
         [
             rx.link(
@@ -124,7 +129,9 @@ def dashboard_shell(role: str, active: rx.Var | str, content: rx.Component) -> r
     return rx.box(
         rx.el.a("Pular para o conteúdo", href="#conteudo", class_name="skip-link"),
         rx.flex(
-            sidebar("Painel da Empresa" if is_client else "Painel do Freelancer", tabs, active, AuthState.logout),
+            sidebar(
+                "Painel da Empresa" if is_client else "Painel do Freelancer", tabs, active, AuthState.logout, badges
+            ),
             rx.box(
                 desktop_header(
                     me["nome"],
@@ -150,13 +157,7 @@ def dashboard_shell(role: str, active: rx.Var | str, content: rx.Component) -> r
             width="100%",
             min_height="100vh",
         ),
-        bottom_bar(
-            CLIENT_BOTTOM_TABS if is_client else FREELANCER_BOTTOM_TABS,
-            active,
-            "notifications",
-            DashboardState.unread_badge,
-            DashboardState.unread,
-        ),
+        bottom_bar(CLIENT_BOTTOM_TABS if is_client else FREELANCER_BOTTOM_TABS, active, badges),
         profile_sheet(
             DashboardState.sheet_open,
             DashboardState.close_sheet,
@@ -164,6 +165,7 @@ def dashboard_shell(role: str, active: rx.Var | str, content: rx.Component) -> r
             tabs,
             active,
             AuthState.logout,
+            badges,
         ),
     )
 

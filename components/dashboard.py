@@ -25,6 +25,16 @@ class NavItem(NamedTuple):
     href: str
 
 
+class Badge(NamedTuple):
+    """A live counter on a tab: its text ('' hides it, '9+' above nine) and the number for screen readers."""
+
+    text: rx.Var
+    count: rx.Var
+
+
+Badges = dict[str, Badge]
+
+
 def count_label(count: rx.Var, singular: str, plural: str) -> rx.Var:
     """'1 conversa' / '3 conversas': a count with the right noun form."""
     return rx.cond(count == 1, "1 " + singular, count.to_string() + " " + plural)
@@ -92,13 +102,34 @@ def notification_bell(href: str, badge: rx.Var, unread: rx.Var, element_id: str)
     )
 
 
-def nav_link(item: NavItem, active: rx.Var | str, on_click: rx.EventHandler | None = None) -> rx.Component:
-    """A sidebar or sheet link; the current tab is highlighted and marked aria-current."""
+def _pill(text: rx.Var) -> rx.Component:
+    """A counter shown after a tab's label (hidden when `text` is empty)."""
+    return rx.cond(
+        text != "",
+        rx.badge(text, color_scheme="red", variant="solid", radius="full", aria_hidden="true", margin_left="auto"),
+    )
+
+
+def nav_link(
+    item: NavItem, active: rx.Var | str, on_click: rx.EventHandler | None = None, badge: Badge | None = None
+) -> rx.Component:
+    """A sidebar or sheet link; the current tab is highlighted and marked aria-current.
+
+    With a badge, the unread count follows the label and is part of the link's accessible name.
+    """
     is_active = _is_active(active, item.key)
     return rx.link(
-        rx.hstack(rx.icon(item.icon, size=18), rx.text(item.label, size="3"), spacing="3", align="center"),
+        rx.hstack(
+            rx.icon(item.icon, size=18),
+            rx.text(item.label, size="3"),
+            _pill(badge.text) if badge else rx.fragment(),
+            spacing="3",
+            align="center",
+            width="100%",
+        ),
         href=item.href,
         on_click=on_click,
+        aria_label=unread_label(badge.count, item.label) if badge else None,
         aria_current=rx.cond(is_active, "page", "false"),
         underline="none",
         color=rx.cond(is_active, rx.color("accent", 11), rx.color("gray", 12)),
@@ -126,13 +157,22 @@ def logout_button(on_logout: rx.EventHandler, element_id: str) -> rx.Component:
     )
 
 
-def sidebar(subtitle: str, items: Sequence[NavItem], active: rx.Var | str, on_logout: rx.EventHandler) -> rx.Component:
-    """Desktop sidebar: the logo, the area's name, every tab and Sair."""
+def sidebar(
+    subtitle: str,
+    items: Sequence[NavItem],
+    active: rx.Var | str,
+    on_logout: rx.EventHandler,
+    badges: Badges | None = None,
+) -> rx.Component:
+    """Desktop sidebar: the logo, the area's name, every tab (with its live badge) and Sair."""
+    badges = badges or {}
     return rx.el.aside(
         rx.vstack(
             rx.vstack(logo(), rx.text(subtitle, size="2", color=rx.color("gray", 11)), spacing="1", padding="0.5rem"),
             rx.el.nav(
-                rx.vstack(*[nav_link(item, active) for item in items], spacing="1", width="100%"),
+                rx.vstack(
+                    *[nav_link(item, active, badge=badges.get(item.key)) for item in items], spacing="1", width="100%"
+                ),
                 aria_label="Menu do painel",
                 width="100%",
             ),
@@ -230,8 +270,10 @@ def profile_sheet(
     items: Sequence[NavItem],
     active: rx.Var | str,
     on_logout: rx.EventHandler,
+    badges: Badges | None = None,
 ) -> rx.Component:
     """Mobile side sheet: photo or initials, name, e-mail, address, phone, every tab and Sair."""
+    badges = badges or {}
     return rx.cond(
         is_open,
         rx.box(
@@ -262,7 +304,11 @@ def profile_sheet(
                     _sheet_line("phone", me["telefone"], "Telefone não informado"),
                     rx.separator(),
                     rx.el.nav(
-                        rx.vstack(*[nav_link(item, active, on_close) for item in items], spacing="1", width="100%"),
+                        rx.vstack(
+                            *[nav_link(item, active, on_close, badges.get(item.key)) for item in items],
+                            spacing="1",
+                            width="100%",
+                        ),
                         aria_label="Menu do perfil",
                         width="100%",
                     ),
@@ -293,16 +339,15 @@ def profile_sheet(
     )
 
 
-def bottom_bar(
-    items: Sequence[NavItem], active: rx.Var | str, alert_key: str, badge: rx.Var, unread: rx.Var
-) -> rx.Component:
-    """Mobile bottom bar with five tabs; the alerts tab carries the unread badge."""
+def bottom_bar(items: Sequence[NavItem], active: rx.Var | str, badges: Badges) -> rx.Component:
+    """Mobile bottom bar with five tabs; tabs with a badge (alerts, messages) show their live count."""
     links = []
     for item in items:
         is_active = _is_active(active, item.key)
+        badge = badges.get(item.key)
         icon = rx.box(
             rx.icon(item.icon, size=20),
-            count_badge(badge) if item.key == alert_key else rx.fragment(),
+            count_badge(badge.text) if badge else rx.fragment(),
             position="relative",
             display="flex",
         )
@@ -310,7 +355,7 @@ def bottom_bar(
             rx.link(
                 rx.vstack(icon, rx.text(item.label, size="1"), spacing="1", align="center"),
                 href=item.href,
-                aria_label=unread_label(unread, item.label) if item.key == alert_key else None,
+                aria_label=unread_label(badge.count, item.label) if badge else None,
                 aria_current=rx.cond(is_active, "page", "false"),
                 underline="none",
                 color=rx.cond(is_active, rx.color("accent", 11), rx.color("gray", 11)),

@@ -18,10 +18,11 @@ from typing import TypedDict
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, delete, func, select, update
 
+from app import routes
 from core.formatting import hourly_pay, long_date, money
 from core.types import utcnow
-from models import Application, ApplicationStatus, Chat, Job, JobStatus, Message, NotificationType, Profile, User
-from services import ratings
+from models import Application, ApplicationStatus, Chat, Job, JobStatus, NotificationType, Profile, Role, User
+from services import chats, ratings
 from services.company_jobs import owned_job
 from services.errors import NotAllowed, ServiceError, require_id
 from services.notifications import notify
@@ -265,7 +266,7 @@ def accept(session: Session, company_id: int, application_id: object) -> int:
         application.freelancer_id,
         NotificationType.APPLICATION_ACCEPTED,
         f'Sua candidatura para a vaga "{job.titulo}" foi aceita!',
-        f"/freelancer-dashboard/chats/{chat_id}",
+        routes.chat(Role.FREELANCER, chat_id),
     )
     return chat_id
 
@@ -304,12 +305,11 @@ def _chat_for(session: Session, application: Application, job: Job) -> int:
             session.flush()
     except IntegrityError:
         return session.exec(select(Chat.id).where(Chat.application_id == application.id)).one()
-    session.add(
-        Message(
-            chat_id=chat.id,
-            sender_id=job.cliente_id,
-            content=f'Olá! Sua candidatura para a vaga "{job.titulo}" foi aceita. Vamos combinar os detalhes por aqui.',
-        )
+    chats.post(
+        session,
+        chat,
+        job.cliente_id,
+        f'Olá! Sua candidatura para a vaga "{job.titulo}" foi aceita. Vamos combinar os detalhes por aqui.',
     )
     return chat.id
 
@@ -338,7 +338,7 @@ def reject(session: Session, company_id: int, application_id: object) -> None:
         application.freelancer_id,
         NotificationType.OTHER,
         f'Sua candidatura para a vaga "{job.titulo}" não foi selecionada desta vez.',
-        "/freelancer-dashboard?tab=applications",
+        routes.dashboard_tab(Role.FREELANCER, "applications"),
     )
 
 

@@ -1,22 +1,33 @@
-"""Conversations between a company and a freelancer: the viewer's list and one conversation.
+"""Conversations between a company and a freelancer: the viewer's list, one conversation, sending.
 
 A chat belongs to one accepted application; only its two participants may see it. Every lookup
-filters by the acting user, so a stranger and a missing id get the same refusal.
+filters by the acting user, so a stranger and a missing id get the same refusal. A conversation is
+read in pages (the latest PAGE_SIZE messages, then older pages on demand, newer ones by id), so no
+caller ever holds a whole history. Every new message pings both participants (core.signals), which
+the realtime layer turns into live updates once the transaction commits.
 """
 
+import re
 from datetime import datetime
 from typing import TypedDict
 
-from sqlmodel import Session, case, func, or_, select
+from sqlmodel import Session, case, func, or_, select, update
 
+from app import routes
+from core import signals
 from core.formatting import clock, initials, local, short_date
 from core.ids import id_from_text
 from core.types import utcnow
-from models import Application, Chat, Job, Message, Profile
-from services.errors import NotAllowed
+from models import Application, Chat, Job, Message, Notification, NotificationType, Profile, Role
+from services.errors import NotAllowed, ServiceError
 
 CHAT_NOT_FOUND = "Chat não encontrado"
-MESSAGES_LIMIT = 200
+CANNOT_SEND = "Não é possível enviar mensagem."
+MESSAGE_BLANK = "Digite uma mensagem antes de enviar."
+MESSAGE_MAX = 4000
+MESSAGE_TOO_LONG = f"A mensagem deve ter no máximo {MESSAGE_MAX:,} caracteres.".replace(",", ".")
+PAGE_SIZE = 50
+NEWER_LIMIT = 200
 PREVIEW_CHARS = 80
 DEFAULT_CLIENT_NAME = "Cliente"
 DEFAULT_FREELANCER_NAME = "Freelancer"
@@ -45,7 +56,7 @@ class ChatMessage(TypedDict):
 
 
 class ChatDetail(TypedDict):
-    """A conversation the viewer takes part in."""
+    """A conversation the viewer takes part in, with its latest page of messages."""
 
     id: int
     other_name: str
@@ -53,6 +64,14 @@ class ChatDetail(TypedDict):
     other_photo: str
     job_title: str
     messages: list[ChatMessage]
+    has_older: bool
+
+
+class MessagePage(TypedDict):
+    """Messages older than the ones shown, oldest first, and whether there are more before them."""
+
+    messages: list[ChatMessage]
+    has_older: bool
 
 
 def _participant_filter(user_id: int):
@@ -169,6 +188,54 @@ def _chat_for(session: Session, user_id: int, chat_id: object) -> tuple[Chat, st
     return row
 
 
+def _message(message: Message, user_id: int) -> ChatMessage:
+    return ChatMessage(
+        id=message.id, content=message.content, time=clock(message.created_at), mine=message.sender_id == user_id
+    )
+
+
+def _latest(session: Session, chat_id: int, before_id: int | None = None) -> tuple[list[Message], bool]:
+    """Up to PAGE_SIZE messages (older than `before_id` when given), oldest first, and whether more exist."""
+    query = select(Message).where(Message.chat_id == chat_id)
+    if before_id is not None:
+        query = query.where(Message.id < before_id)
+    rows = session.exec(query.order_by(Message.id.desc()).limit(PAGE_SIZE + 1)).all()
+    return list(reversed(rows[:PAGE_SIZE])), len(rows) > PAGE_SIZE
+
+
+def chat_link(chat: Chat, user_id: int) -> str:
+    """The conversation's address under `user_id`'s own dashboard."""
+    return routes.chat(Role.CLIENT if chat.client_id == user_id else Role.FREELANCER, chat.id)
+
+
+def mark_read(session: Session, chat: Chat, user_id: int, upto: datetime | None = None) -> None:
+    """Record that `user_id` has seen `chat` up to `upto` (now when omitted) and clear its message notices.
+
+    The read marker only moves forward, and a message sent after `upto` stays unread even when it
+    was committed before this call, so a message the reader has not been shown is never marked read.
+    """
+    upto = upto or utcnow()
+    field = "client_last_read_at" if chat.client_id == user_id else "freelancer_last_read_at"
+    current = getattr(chat, field)
+    if current is None or upto > current:
+        setattr(chat, field, upto)
+        session.add(chat)
+        signals.ping(session, user_id, chat.id)
+    cleared = session.exec(
+        update(Notification)
+        .where(
+            Notification.user_id == user_id,
+            Notification.type == NotificationType.MESSAGE,
+            Notification.read.is_(False),
+            Notification.link == chat_link(chat, user_id),
+        )
+        .values(read=True)
+        .execution_options(synchronize_session=False)
+    ).rowcount
+    if cleared:
+        signals.ping(session, user_id)
+
+
 def open_chat(session: Session, user_id: int, chat_id: object) -> ChatDetail:
     """Load a conversation the viewer takes part in and record that they have read it.
 
@@ -178,7 +245,7 @@ def open_chat(session: Session, user_id: int, chat_id: object) -> ChatDetail:
         chat_id: The requested chat (any value; validated here).
 
     Returns:
-        The other participant, the job title and the latest messages, oldest first.
+        The other participant, the job title and the latest PAGE_SIZE messages, oldest first.
 
     Raises:
         NotAllowed: When the chat does not exist or the viewer is not a participant.
@@ -186,23 +253,166 @@ def open_chat(session: Session, user_id: int, chat_id: object) -> ChatDetail:
     chat, job_title = _chat_for(session, user_id, chat_id)
     profile = _profiles(session, {_other_id(chat, user_id)}).get(_other_id(chat, user_id))
     name = _other_name(chat, user_id, profile)
-    latest = session.exec(
-        select(Message).where(Message.chat_id == chat.id).order_by(Message.id.desc()).limit(MESSAGES_LIMIT)
-    ).all()
-    messages = [
-        ChatMessage(id=m.id, content=m.content, time=clock(m.created_at), mine=m.sender_id == user_id)
-        for m in reversed(latest)
-    ]
-    if chat.client_id == user_id:
-        chat.client_last_read_at = utcnow()
-    else:
-        chat.freelancer_last_read_at = utcnow()
-    session.add(chat)
+    latest, has_older = _latest(session, chat.id)
+    mark_read(session, chat, user_id, latest[-1].created_at if latest else None)
     return ChatDetail(
         id=chat.id,
         other_name=name,
         other_initials=initials(name),
         other_photo=profile.foto_url if profile else "",
         job_title=job_title,
-        messages=messages,
+        messages=[_message(m, user_id) for m in latest],
+        has_older=has_older,
     )
+
+
+def older(session: Session, user_id: int, chat_id: object, before_id: object) -> MessagePage:
+    """The page of messages just before `before_id` in a conversation the viewer takes part in.
+
+    Raises:
+        NotAllowed: When the chat does not exist or the viewer is not a participant.
+    """
+    chat, _ = _chat_for(session, user_id, chat_id)
+    before = id_from_text(before_id)
+    if before is None:
+        return MessagePage(messages=[], has_older=False)
+    rows, has_older = _latest(session, chat.id, before)
+    return MessagePage(messages=[_message(m, user_id) for m in rows], has_older=has_older)
+
+
+def newer(session: Session, user_id: int, chat_id: object, after_id: int, mark_seen: bool = True) -> list[ChatMessage]:
+    """Messages after `after_id` (at most NEWER_LIMIT, the newest ones), oldest first.
+
+    Args:
+        session: Open database session (the caller commits).
+        user_id: The acting user.
+        chat_id: The conversation.
+        after_id: The newest message id the viewer already has (0 for none).
+        mark_seen: Whether the viewer is looking at the conversation, so what is returned is read.
+
+    Returns:
+        The new messages; empty when there are none.
+
+    Raises:
+        NotAllowed: When the chat does not exist or the viewer is not a participant.
+    """
+    chat, _ = _chat_for(session, user_id, chat_id)
+    rows = session.exec(
+        select(Message)
+        .where(Message.chat_id == chat.id, Message.id > max(after_id, 0))
+        .order_by(Message.id.desc())
+        .limit(NEWER_LIMIT)
+    ).all()
+    rows = list(reversed(rows))
+    if rows and mark_seen:
+        mark_read(session, chat, user_id, rows[-1].created_at)
+    return [_message(m, user_id) for m in rows]
+
+
+def other_participant(session: Session, user_id: int, chat_id: object) -> int:
+    """The id of the other person in a conversation the caller takes part in.
+
+    Raises:
+        NotAllowed: With CANNOT_SEND when the chat does not exist or the caller is not in it.
+    """
+    try:
+        chat, _ = _chat_for(session, user_id, chat_id)
+    except NotAllowed:
+        raise NotAllowed(CANNOT_SEND) from None
+    return _other_id(chat, user_id)
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def clean_message(value: object) -> str:
+    """The text of a message to send: control characters dropped, surrounding blanks trimmed.
+
+    Raises:
+        ServiceError: MESSAGE_BLANK for blank or non-text input, MESSAGE_TOO_LONG above MESSAGE_MAX.
+    """
+    text = _CONTROL.sub("", value.replace("\r\n", "\n")).strip() if isinstance(value, str) else ""
+    if not text:
+        raise ServiceError(MESSAGE_BLANK)
+    if len(text) > MESSAGE_MAX:
+        raise ServiceError(MESSAGE_TOO_LONG)
+    return text
+
+
+def post(session: Session, chat: Chat, sender_id: int | None, content: str) -> Message:
+    """Add a message to `chat` and ping both participants; the caller has checked the sender."""
+    message = Message(chat_id=chat.id, sender_id=sender_id, content=content)
+    session.add(message)
+    session.flush()
+    signals.ping(session, chat.client_id, chat.id)
+    signals.ping(session, chat.freelancer_id, chat.id)
+    return message
+
+
+def _notify_message(session: Session, chat: Chat, sender_id: int, job_title: str) -> None:
+    """Tell the recipient, once per conversation until they read it, that a message arrived."""
+    recipient = _other_id(chat, sender_id)
+    link = chat_link(chat, recipient)
+    sender = _profiles(session, {sender_id}).get(sender_id)
+    default = DEFAULT_CLIENT_NAME if chat.client_id == sender_id else DEFAULT_FREELANCER_NAME
+    text = f'Nova mensagem de {(sender.nome if sender else "") or default} sobre a vaga "{job_title}"'[:500]
+    pending = session.exec(
+        select(Notification).where(
+            Notification.user_id == recipient,
+            Notification.type == NotificationType.MESSAGE,
+            Notification.read.is_(False),
+            Notification.link == link,
+        )
+    ).first()
+    notice = pending or Notification(user_id=recipient, type=NotificationType.MESSAGE, link=link, message=text)
+    notice.message = text
+    notice.created_at = utcnow()
+    session.add(notice)
+    signals.ping(session, recipient)
+
+
+def send(session: Session, user_id: int, chat_id: object, text: object, recipient_viewing: bool = False) -> ChatMessage:
+    """Send a message in a conversation the caller takes part in.
+
+    Args:
+        session: Open database session (the caller commits; nothing is written on refusal).
+        user_id: The acting user (from the server-side session).
+        chat_id: The conversation (any value; validated here).
+        text: The message (any value; validated here).
+        recipient_viewing: Whether the other participant has this conversation open right now;
+            when not, they get a message notification (one per conversation until read).
+
+    Returns:
+        The stored message as the sender sees it.
+
+    Raises:
+        NotAllowed: CANNOT_SEND when the chat does not exist or the caller is not in it.
+        ServiceError: MESSAGE_BLANK or MESSAGE_TOO_LONG.
+    """
+    content = clean_message(text)
+    try:
+        chat, job_title = _chat_for(session, user_id, chat_id)
+    except NotAllowed:
+        raise NotAllowed(CANNOT_SEND) from None
+    message = post(session, chat, user_id, content)
+    chat.updated_at = message.created_at
+    mark_read(session, chat, user_id, message.created_at)
+    if not recipient_viewing:
+        _notify_message(session, chat, user_id, job_title)
+    return _message(message, user_id)
+
+
+def unread_total(session: Session, user_id: int) -> int:
+    """How many messages from others the user has not read, across all their conversations."""
+    last_read = case((Chat.client_id == user_id, Chat.client_last_read_at), else_=Chat.freelancer_last_read_at)
+    count = session.exec(
+        select(func.count())
+        .select_from(Message)
+        .join(Chat, Chat.id == Message.chat_id)
+        .where(
+            _participant_filter(user_id),
+            or_(Message.sender_id.is_(None), Message.sender_id != user_id),
+            or_(last_read.is_(None), Message.created_at > last_read),
+        )
+    ).one()
+    return int(count or 0)

@@ -4,6 +4,7 @@ from typing import TypedDict
 
 from sqlmodel import Session, func, select
 
+from core import signals
 from core.catalog import UNREAD_BADGE_CAP
 from core.formatting import date_time
 from models import Notification, NotificationType
@@ -101,11 +102,14 @@ def mark_read(session: Session, user_id: int, notification_id: int) -> Notificat
         notification.read = True
         session.add(notification)
         session.flush()
+        signals.ping(session, user_id)
     return _row(notification)
 
 
 def notify(session: Session, user_id: int, kind: NotificationType, message: str, link: str = "") -> None:
     """Create a notification in the caller's transaction (it exists only if the event does).
+
+    The user is pinged (core.signals), so their open dashboards refresh once the transaction commits.
 
     Args:
         session: Open database session of the operation that causes the notice.
@@ -115,3 +119,4 @@ def notify(session: Session, user_id: int, kind: NotificationType, message: str,
         link: An in-app path to open from the notice (optional).
     """
     session.add(Notification(user_id=user_id, type=kind, message=message[:500], link=link[:200]))
+    signals.ping(session, user_id)

@@ -6,6 +6,7 @@ import reflex as rx
 
 from app import routes
 from core.db import session_scope
+from core.presence import SITE, get_presence
 from core.settings import get_settings
 from models import Role
 from services import sessions
@@ -59,9 +60,16 @@ class AuthState(rx.State):
         self.auth_checked = True
 
     @rx.event
-    def load_session(self):
-        """On every page load: refresh who is signed in and show a pending flash toast."""
-        self._apply(self._current_user())
+    async def load_session(self):
+        """On every page load: refresh who is signed in and show a pending flash toast.
+
+        A signed-in user's tab that was on a dashboard is recorded as being on the public site,
+        so nobody takes it for a reader of a conversation it no longer shows.
+        """
+        user = self._current_user()
+        self._apply(user)
+        if user is not None:
+            await get_presence().move(user.id, self.router.session.client_token, SITE)
         return rx.call_script(_TAKE_FLASH_JS, callback=AuthState.show_flash)
 
     @rx.event
@@ -109,10 +117,13 @@ class AuthState(rx.State):
         return rx.call_script(_TAKE_FLASH_JS, callback=AuthState.show_flash)
 
     @rx.event
-    def logout(self):
-        """Sair: end the server session, clear the cookie, reset per-user state, go home."""
+    async def logout(self):
+        """Sair: end the server session, clear the cookie, reset per-user state, stop live updates, go home."""
+        user = self._current_user()
         with session_scope() as db:
             sessions.revoke(db, self._session_token())
+        if user is not None:
+            await get_presence().leave(user.id, self.router.session.client_token)
         self.reset()
         js = (
             f"fetch('{routes.API_LOGOUT}', {{method: 'POST', credentials: 'same-origin'}})"

@@ -3,7 +3,8 @@
 import reflex as rx
 
 from core.db import session_scope
-from services import notifications, profiles
+from core.presence import DASHBOARD, get_presence
+from services import chats, notifications, profiles
 from services.errors import ServiceError
 from services.notifications import NotificationRow
 from services.profiles import ProfileView
@@ -50,31 +51,51 @@ class DashboardState(AuthState):
 
     me: ProfileView = EMPTY_PROFILE
     unread: int = 0
+    unread_messages: int = 0
     notifications: list[NotificationRow] = []
     notifications_loaded: bool = False
     sheet_open: bool = False
+    _live_user_id: int = 0
 
     @rx.var
     def unread_badge(self) -> str:
         """The bell badge text: '' when nothing is unread, '9+' above nine."""
         return notifications.badge_text(self.unread)
 
+    @rx.var
+    def messages_badge(self) -> str:
+        """The Mensagens tab's badge: unread chat messages, '' for none, '9+' above nine."""
+        return notifications.badge_text(self.unread_messages)
+
     @rx.event
-    def load_chrome(self):
-        """On every dashboard page: the caller's profile card, unread count and notifications."""
+    async def load_chrome(self):
+        """On every dashboard page: the caller's profile card, badges and notifications.
+
+        The tab is also entered in core.presence for the user resolved from the session cookie,
+        so live updates (states/live.py) reach it from then on.
+        """
         self.sheet_open = False
         user = self._current_user()
         if user is None:
+            self._live_user_id = 0
             return None
         try:
             with session_scope() as db:
                 self.me = profiles.get_own_profile(db, user.id)
-                self.unread = notifications.unread_count(db, user.id)
-                self.notifications = notifications.list_for(db, user.id)
+                self._refresh_counts(db, user.id, notices=True)
         except Exception:
             return rx.toast.error("Erro ao carregar perfil", description=profiles.PROFILE_LOAD_FAILED)
-        self.notifications_loaded = True
+        self._live_user_id = user.id
+        await get_presence().enter(user.id, self.router.session.client_token, DASHBOARD)
         return None
+
+    def _refresh_counts(self, db, user_id: int, notices: bool) -> None:
+        """Reload the badges (and the notification list when `notices`) from the database."""
+        self.unread = notifications.unread_count(db, user_id)
+        self.unread_messages = chats.unread_total(db, user_id)
+        if notices:
+            self.notifications = notifications.list_for(db, user_id)
+            self.notifications_loaded = True
 
     @rx.event
     def mark_notification_read(self, notification_id: int):

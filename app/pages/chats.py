@@ -1,29 +1,76 @@
-"""Conversation list and conversation pages under each role's dashboard.
+"""Conversation list and conversation pages under each role's dashboard, updated live.
 
 /client-dashboard/chats[/{id}] and /freelancer-dashboard/chats[/{id}]: the viewer only ever sees
 chats they take part in; any other id reads 'Chat não encontrado', exactly like a missing one.
+Both states are live refreshers (states/live.py): a message committed by the other participant
+(or by the viewer in another tab) is loaded from the database into the open page without a reload.
 """
 
 import reflex as rx
+from reflex.experimental.client_state import ClientStateVar
 
 from app import routes
 from app.layout import dashboard_page
 from components.dashboard import avatar, chat_list, loading, tab_heading
 from components.ui import empty_state
 from core.db import session_scope
+from core.presence import chat_place, get_presence
 from models import Role
 from services import chats
 from services.chats import ChatMessage, ChatSummary
-from services.errors import NotAllowed
+from services.errors import NotAllowed, ServiceError
+from states import live
 from states.auth import AuthState
 
 CHAT_DENIED = "O chat solicitado não existe ou você não tem permissão para acessá-lo."
-_SCROLL_TO_END_JS = (
-    "setTimeout(() => { const el = document.getElementById('chat-messages'); "
-    "if (el) { el.scrollTop = el.scrollHeight; } }, 60);"
+SEND_FAILED = ("Erro ao enviar mensagem", "Não foi possível enviar sua mensagem.")
+OLDER_FAILED = ("Erro ao carregar mensagens", "Não foi possível carregar as mensagens desta conversa.")
+RECENT_FOLD = 20
+MAX_SHOWN = 300
+CHAT_PATHS = (routes.CLIENT_CHATS, routes.FREELANCER_CHATS)
+
+draft = ClientStateVar.create("chat_draft", "")
+
+# Installed once per mounted conversation: keeps the log pinned to the newest message unless the
+# reader scrolled up (own messages always scroll), keeps the position when older messages are
+# prepended.
+_ROOM_JS = """
+(() => {
+  const log = document.getElementById('chat-messages');
+  const input = document.getElementById('chat-input');
+  if (!log || !input || log.dataset.live === '1') return;
+  log.dataset.live = '1';
+  let stick = true;
+  let height = log.scrollHeight;
+  log.addEventListener('scroll', () => {
+    stick = log.scrollHeight - log.scrollTop - log.clientHeight < 120;
+  });
+  new MutationObserver(() => {
+    if (log.dataset.prepending === '1') {
+      log.scrollTop += log.scrollHeight - height;
+      log.dataset.prepending = '';
+    } else if (stick) {
+      log.scrollTop = log.scrollHeight;
+    }
+    height = log.scrollHeight;
+  }).observe(log, { childList: true, subtree: true });
+  input.form?.addEventListener('submit', () => { stick = true; }, true);
+  log.scrollTop = log.scrollHeight;
+})();
+"""
+_CLEAR_INPUT_JS = "const i = document.getElementById('chat-input'); if (i) { i.value = ''; }"
+# A React prop, not part of the script above: it works from the first render, before queued events run.
+# The textarea is uncontrolled (typing never waits for React); `draft` mirrors it for the send button.
+_ENTER_SENDS_JS = rx.Var(
+    "((event) => { if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return; "
+    "event.preventDefault(); const input = event.currentTarget; "
+    "const send = document.getElementById('chat-send'); "
+    "if (input.value.trim() !== '' && send?.dataset.sending !== 'true') input.form.requestSubmit(); })"
 )
+_MARK_PREPENDING_JS = "const l = document.getElementById('chat-messages'); if (l) { l.dataset.prepending = '1'; }"
 
 
+@live.refresher
 class ChatListState(AuthState):
     """The viewer's conversations."""
 
@@ -52,44 +99,45 @@ class ChatListState(AuthState):
         """Load the freelancer's conversations."""
         return self._load(Role.FREELANCER)
 
+    @classmethod
+    def _live_applies(cls, path: str) -> bool:
+        return path.rstrip("/") in CHAT_PATHS
 
+    def _live_refresh(self, db, user_id: int, chat_ids: frozenset[int], notices: bool) -> None:
+        if self.loaded and chat_ids:
+            self.chats = chats.list_for(db, user_id)
+
+
+@live.refresher
 class ChatRoomState(AuthState):
-    """One conversation, loaded only when the viewer is one of its two participants."""
+    """One conversation, loaded only when the viewer is one of its two participants.
+
+    The window shown is bounded: `history` holds the page loaded at opening plus older pages
+    loaded on demand, `recent` the messages that arrived since (folded into `history` every
+    RECENT_FOLD messages, so a live update resends a short list). At most MAX_SHOWN messages are
+    kept; reading further back detaches the window from the present until 'Ver mensagens recentes'.
+    """
 
     status: str = "loading"
     other_name: str = ""
     other_initials: str = ""
     other_photo: str = ""
     job_title: str = ""
-    messages: list[ChatMessage] = []
+    history: list[ChatMessage] = []
+    recent: list[ChatMessage] = []
+    has_older: bool = False
+    loading_older: bool = False
+    detached: bool = False
+    sending: bool = False
+    announcement: str = ""
+    _chat_id: int = 0
+    _other_id: int = 0
+    _first_id: int = 0
+    _last_id: int = 0
 
     def _requested_id(self) -> str:
         """The last segment of the URL path (/…/chats/{id}); validated by the service."""
-        return self.router.url.path.rstrip("/").rsplit("/", 1)[-1]
-
-    def _load(self, role: Role):
-        self.status = "loading"
-        user = self._current_user()
-        if user is None or user.role != role:
-            return None
-        try:
-            with session_scope() as db:
-                detail = chats.open_chat(db, user.id, self._requested_id())
-        except NotAllowed:
-            self._forget()
-            return None
-        except Exception:
-            self._forget()
-            return rx.toast.error(
-                "Erro ao carregar conversa", description="Ocorreu um erro ao carregar os detalhes da conversa."
-            )
-        self.other_name = detail["other_name"]
-        self.other_initials = detail["other_initials"]
-        self.other_photo = detail["other_photo"]
-        self.job_title = detail["job_title"]
-        self.messages = detail["messages"]
-        self.status = "found"
-        return rx.call_script(_SCROLL_TO_END_JS)
+        return routes.last_segment(self.router.url.path)
 
     def _forget(self) -> None:
         self.status = "missing"
@@ -97,17 +145,168 @@ class ChatRoomState(AuthState):
         self.other_initials = ""
         self.other_photo = ""
         self.job_title = ""
-        self.messages = []
+        self._show([], has_older=False)
+        self._chat_id = 0
+        self._other_id = 0
+
+    def _show(self, messages: list[ChatMessage], has_older: bool) -> None:
+        """Replace the window with `messages` (oldest first)."""
+        self.history = messages
+        self.recent = []
+        self.has_older = has_older
+        self.detached = False
+        self._first_id = messages[0]["id"] if messages else 0
+        self._last_id = messages[-1]["id"] if messages else 0
+
+    def _append(self, messages: list[ChatMessage]) -> None:
+        """Add messages newer than the last one shown (never one twice), keeping the window bounded."""
+        fresh = [m for m in messages if m["id"] > self._last_id]
+        if not fresh:
+            return
+        self._last_id = fresh[-1]["id"]
+        shown = len(self.history) + len(self.recent) + len(fresh)
+        if len(self.recent) + len(fresh) <= RECENT_FOLD and shown <= MAX_SHOWN:
+            self.recent = self.recent + fresh
+            return
+        window = (self.history + self.recent + fresh)[-(MAX_SHOWN - RECENT_FOLD) :]
+        if len(window) < len(self.history) + len(self.recent) + len(fresh):
+            self.has_older = True
+        self.history = window
+        self.recent = []
+        self._first_id = window[0]["id"]
+
+    async def _open(self, role: Role):
+        self.status = "loading"
+        self.announcement = ""
+        yield
+        user = self._current_user()
+        if user is None or user.role != role:
+            return
+        try:
+            with session_scope() as db:
+                detail = chats.open_chat(db, user.id, self._requested_id())
+                self._other_id = chats.other_participant(db, user.id, detail["id"])
+        except NotAllowed:
+            self._forget()
+            return
+        except Exception:
+            self._forget()
+            yield rx.toast.error(
+                "Erro ao carregar conversa", description="Ocorreu um erro ao carregar os detalhes da conversa."
+            )
+            return
+        self.other_name = detail["other_name"]
+        self.other_initials = detail["other_initials"]
+        self.other_photo = detail["other_photo"]
+        self.job_title = detail["job_title"]
+        self._chat_id = detail["id"]
+        self._show(detail["messages"], detail["has_older"])
+        self.status = "found"
+        await get_presence().enter(user.id, self.router.session.client_token, chat_place(detail["id"]))
 
     @rx.event
-    def load_client(self):
+    async def load_client(self):
         """Open a conversation from the company side."""
-        return self._load(Role.CLIENT)
+        async for update in self._open(Role.CLIENT):
+            yield update
 
     @rx.event
-    def load_freelancer(self):
+    async def load_freelancer(self):
         """Open a conversation from the freelancer side."""
-        return self._load(Role.FREELANCER)
+        async for update in self._open(Role.FREELANCER):
+            yield update
+
+    @rx.event
+    async def send_message(self, form_data: dict):
+        """Send the typed message; the input is cleared only when it was stored."""
+        if self.sending:
+            return
+        user = self._current_user()
+        if user is None or self.status != "found" or not self._chat_id:
+            yield rx.toast.error("Erro", description=chats.CANNOT_SEND)
+            return
+        text = form_data.get("message") if isinstance(form_data, dict) else None
+        try:
+            chats.clean_message(text)
+        except ServiceError as exc:
+            yield rx.toast.error(SEND_FAILED[0], description=exc.message)
+            return
+        self.sending = True
+        self.announcement = ""
+        yield
+        try:
+            viewing = await live.is_viewing(self._other_id, self._chat_id)
+            with session_scope() as db:
+                chats.send(db, user.id, self._chat_id, text, recipient_viewing=viewing)
+            with session_scope() as db:
+                self._append(chats.newer(db, user.id, self._chat_id, self._last_id))
+        except NotAllowed:
+            yield rx.toast.error("Erro", description=chats.CANNOT_SEND)
+            return
+        except ServiceError as exc:
+            yield rx.toast.error(SEND_FAILED[0], description=exc.message)
+            return
+        except Exception:
+            yield rx.toast.error(SEND_FAILED[0], description=SEND_FAILED[1])
+            return
+        finally:
+            self.sending = False
+        self.announcement = "Mensagem enviada"
+        yield [rx.call_script(_CLEAR_INPUT_JS), draft.push("")]
+
+    @rx.event
+    def load_older(self):
+        """Prepend the page of messages before the oldest one shown."""
+        if self.status != "found" or not self.has_older or self.loading_older:
+            return
+        user = self._current_user()
+        if user is None:
+            return
+        self.loading_older = True
+        yield
+        try:
+            with session_scope() as db:
+                page = chats.older(db, user.id, self._chat_id, self._first_id)
+        except Exception:
+            yield rx.toast.error(OLDER_FAILED[0], description=OLDER_FAILED[1])
+            return
+        finally:
+            self.loading_older = False
+        window = page["messages"] + self.history + self.recent
+        if len(window) > MAX_SHOWN:
+            window = window[:MAX_SHOWN]
+            self.detached = True
+            self._last_id = window[-1]["id"]
+        self.history = window
+        self.recent = []
+        self.has_older = page["has_older"]
+        self._first_id = window[0]["id"] if window else 0
+
+    @rx.event
+    def show_latest(self):
+        """Leave an old stretch of the conversation and show the newest messages again."""
+        user = self._current_user()
+        if user is None or self.status != "found":
+            return None
+        try:
+            with session_scope() as db:
+                detail = chats.open_chat(db, user.id, self._chat_id)
+        except Exception:
+            return rx.toast.error(OLDER_FAILED[0], description=OLDER_FAILED[1])
+        self._show(detail["messages"], detail["has_older"])
+        return None
+
+    @classmethod
+    def _live_applies(cls, path: str) -> bool:
+        parent, _, _ = path.rstrip("/").rpartition("/")
+        return parent in CHAT_PATHS
+
+    def _live_refresh(self, db, user_id: int, chat_ids: frozenset[int], notices: bool) -> None:
+        if self.status != "found" or self.detached or self._chat_id not in chat_ids:
+            return
+        if self._requested_id() != str(self._chat_id):
+            return
+        self._append(chats.newer(db, user_id, self._chat_id, self._last_id))
 
 
 def _list_content(role: Role) -> rx.Component:
@@ -132,7 +331,7 @@ def _bubble(message: rx.Var) -> rx.Component:
                 message["time"],
                 size="1",
                 text_align="right",
-                color=rx.cond(mine, "rgba(255, 255, 255, 0.8)", rx.color("gray", 11)),
+                color=rx.cond(mine, "rgba(255, 255, 255, 0.85)", rx.color("gray", 11)),
             ),
             background=rx.cond(mine, rx.color("accent", 9), rx.color("gray", 3)),
             color=rx.cond(mine, "white", rx.color("gray", 12)),
@@ -140,74 +339,168 @@ def _bubble(message: rx.Var) -> rx.Component:
             border_radius="14px",
             max_width="78%",
         ),
+        class_name=rx.cond(mine, "chat-bubble mine", "chat-bubble theirs"),
         justify=rx.cond(mine, "end", "start"),
         width="100%",
     )
 
 
-def _room(role: Role) -> rx.Component:
+def _header(role: Role) -> rx.Component:
     state = ChatRoomState
-    return rx.vstack(
-        rx.hstack(
-            rx.link(
-                rx.icon("arrow-left", size=20),
-                href=routes.chat_list(role),
-                aria_label="Voltar para conversas",
-                id="chat-back",
-                color=rx.color("gray", 12),
-                padding="0.4rem",
-                border_radius="9999px",
-                _hover={"background": rx.color("gray", 3)},
-            ),
-            avatar(state.other_photo, state.other_initials),
-            rx.vstack(
-                rx.heading(state.other_name, as_="h1", size="5"),
-                rx.text(state.job_title, size="2", color=rx.color("gray", 11)),
-                spacing="0",
-            ),
-            spacing="3",
-            align="center",
-            width="100%",
-            padding_bottom="0.75rem",
-            border_bottom=f"1px solid {rx.color('gray', 5)}",
+    return rx.hstack(
+        rx.link(
+            rx.icon("arrow-left", size=20),
+            href=routes.chat_list(role),
+            aria_label="Voltar para conversas",
+            id="chat-back",
+            color=rx.color("gray", 12),
+            padding="0.4rem",
+            border_radius="9999px",
+            _hover={"background": rx.color("gray", 3)},
         ),
-        rx.box(
-            rx.cond(
-                state.messages.length() > 0,
-                rx.vstack(rx.foreach(state.messages, _bubble), spacing="2", width="100%"),
-                rx.center(
-                    rx.text("Nenhuma mensagem ainda. Comece a conversa!", color=rx.color("gray", 11)),
-                    height="100%",
-                ),
-            ),
-            id="chat-messages",
-            role="log",
-            aria_label="Mensagens",
-            height=["calc(100dvh - 290px)", "calc(100dvh - 290px)", "calc(100dvh - 200px)"],
-            min_height="240px",
-            overflow_y="auto",
-            width="100%",
-            padding_y="0.5rem",
+        avatar(state.other_photo, state.other_initials),
+        rx.vstack(
+            rx.heading(state.other_name, as_="h1", size="5"),
+            rx.text(state.job_title, size="2", color=rx.color("gray", 11)),
+            spacing="0",
         ),
         spacing="3",
+        align="center",
+        width="100%",
+        padding_bottom="0.75rem",
+        border_bottom=f"1px solid {rx.color('gray', 5)}",
+    )
+
+
+def _log() -> rx.Component:
+    state = ChatRoomState
+    older = rx.cond(
+        state.has_older,
+        rx.center(
+            rx.button(
+                rx.cond(state.loading_older, rx.spinner(size="1"), rx.icon("history", size=14)),
+                "Carregar mensagens anteriores",
+                variant="soft",
+                size="1",
+                id="chat-older",
+                disabled=state.loading_older,
+                on_click=[rx.call_script(_MARK_PREPENDING_JS), ChatRoomState.load_older],
+            ),
+            width="100%",
+        ),
+    )
+    return rx.box(
+        rx.cond(
+            (state.history.length() + state.recent.length()) > 0,
+            rx.vstack(
+                older,
+                rx.foreach(state.history, _bubble),
+                rx.foreach(state.recent, _bubble),
+                spacing="2",
+                width="100%",
+            ),
+            rx.center(
+                rx.text("Nenhuma mensagem ainda. Comece a conversa!", color=rx.color("gray", 11)),
+                height="100%",
+            ),
+        ),
+        id="chat-messages",
+        role="log",
+        aria_label="Mensagens",
+        aria_live="polite",
+        flex="1",
+        min_height="0",
+        overflow_y="auto",
+        width="100%",
+        padding_y="0.5rem",
+    )
+
+
+def _latest_banner() -> rx.Component:
+    return rx.cond(
+        ChatRoomState.detached,
+        rx.center(
+            rx.button(
+                rx.icon("arrow-down", size=14),
+                "Ver mensagens recentes",
+                size="1",
+                id="chat-latest",
+                on_click=ChatRoomState.show_latest,
+            ),
+            width="100%",
+        ),
+    )
+
+
+def _composer() -> rx.Component:
+    blank = draft.value.to(str).strip() == ""
+    return rx.form(
+        rx.hstack(
+            rx.text_area(
+                name="message",
+                id="chat-input",
+                placeholder="Digite sua mensagem...",
+                aria_label="Mensagem",
+                on_change=draft.set,
+                max_length=chats.MESSAGE_MAX,
+                custom_attrs={"onKeyDown": _ENTER_SENDS_JS},
+                rows="2",
+                resize="none",
+                flex="1",
+                size="2",
+            ),
+            rx.button(
+                rx.cond(ChatRoomState.sending, rx.spinner(size="2"), rx.icon("send", size=18)),
+                type="submit",
+                id="chat-send",
+                aria_label="Enviar mensagem",
+                disabled=ChatRoomState.sending | blank,
+                custom_attrs={"data-sending": ChatRoomState.sending.to_string()},
+                size="3",
+            ),
+            spacing="2",
+            align="end",
+            width="100%",
+        ),
+        rx.el.div(ChatRoomState.announcement, role="status", class_name="sr-only"),
+        on_submit=ChatRoomState.send_message,
+        reset_on_submit=False,
+        id="chat-form",
         width="100%",
     )
 
 
+def _room(role: Role) -> rx.Component:
+    return rx.vstack(
+        _header(role),
+        _log(),
+        _latest_banner(),
+        _composer(),
+        spacing="3",
+        width="100%",
+        height=["calc(100dvh - 190px)", "calc(100dvh - 190px)", "calc(100dvh - 200px)"],
+        min_height="320px",
+        on_mount=rx.call_script(_ROOM_JS),
+    )
+
+
 def _room_content(role: Role) -> rx.Component:
-    return rx.match(
-        ChatRoomState.status,
-        ("loading", loading("Carregando conversa...")),
-        (
-            "missing",
-            empty_state(
-                "message-square-x",
-                "Chat não encontrado",
-                CHAT_DENIED,
-                rx.link(rx.button("Voltar para conversas", variant="outline"), href=routes.chat_list(role)),
+    return rx.fragment(
+        draft,
+        rx.match(
+            ChatRoomState.status,
+            ("loading", loading("Carregando conversa...")),
+            (
+                "missing",
+                empty_state(
+                    "message-square-x",
+                    "Chat não encontrado",
+                    CHAT_DENIED,
+                    rx.link(rx.button("Voltar para conversas", variant="outline"), href=routes.chat_list(role)),
+                ),
             ),
+            _room(role),
         ),
-        _room(role),
     )
 
 

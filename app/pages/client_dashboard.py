@@ -25,6 +25,7 @@ from models import Role
 from services import chats, dashboard
 from services.chats import ChatSummary
 from services.dashboard import FreelancerRow, HiringRow, JobRow
+from states import live
 from states.auth import AuthState
 from states.billing import BillingState
 from states.dashboard import DashboardState
@@ -43,6 +44,7 @@ def _tab(name: str) -> str:
     return routes.dashboard_tab(Role.CLIENT, name)
 
 
+@live.refresher
 class ClientDashboardState(RatingMixin, AuthState):
     """The selected tab (from ?tab=) and the data it shows, loaded for the signed-in company."""
 
@@ -76,6 +78,13 @@ class ClientDashboardState(RatingMixin, AuthState):
 
     def _after_rating(self, db, user_id: int) -> None:
         self._load_tab(db, user_id)
+
+    @classmethod
+    def _live_applies(cls, path: str) -> bool:
+        return path.rstrip("/") == routes.CLIENT_DASHBOARD
+
+    def _live_refresh(self, db, user_id: int, chat_ids: frozenset[int], notices: bool) -> None:
+        live.refresh_dashboard_tab(self, db, user_id, chat_ids, notices)
 
     def _load_tab(self, db, user_id: int) -> None:
         if self.tab == "overview":

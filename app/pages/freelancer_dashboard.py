@@ -34,6 +34,7 @@ from services.dashboard import ApplicationRow, ChecklistItem
 from services.errors import ServiceError
 from services.jobs import JobListItem
 from services.profiles import SwitchView
+from states import live
 from states.apply import ApplyState
 from states.dashboard import DashboardState
 from states.ratings import RatingMixin
@@ -55,6 +56,7 @@ def _tab(name: str) -> str:
     return routes.dashboard_tab(Role.FREELANCER, name)
 
 
+@live.refresher
 class FreelancerDashboardState(RatingMixin, ApplyState):
     """The selected tab (from ?tab=) and the data it shows, loaded for the signed-in freelancer.
 
@@ -108,6 +110,13 @@ class FreelancerDashboardState(RatingMixin, ApplyState):
 
     def _after_rating(self, db, user_id: int) -> None:
         self._load_tab(db, user_id)
+
+    @classmethod
+    def _live_applies(cls, path: str) -> bool:
+        return path.rstrip("/") == routes.FREELANCER_DASHBOARD
+
+    def _live_refresh(self, db, user_id: int, chat_ids: frozenset[int], notices: bool) -> None:
+        live.refresh_dashboard_tab(self, db, user_id, chat_ids, notices)
 
     def _load_tab(self, db, user_id: int) -> None:
         if self.tab == "overview":

@@ -11,6 +11,7 @@ session row -> user). Use it with the `db` fixture; commit the rows the handler 
 import asyncio
 import inspect
 import re
+import uuid
 from typing import Any
 from urllib.parse import urlencode
 
@@ -33,11 +34,22 @@ def cookie_for(db: Session, user: User | None) -> str:
     return f"{get_settings().session_cookie_name}={token}"
 
 
-def state_for(state_cls: type[BaseState], cookie: str = "", path: str = "/", query: dict | None = None) -> BaseState:
-    """A fresh instance of `state_cls` inside a new root state, connected with `cookie` at `path`."""
+def state_for(
+    state_cls: type[BaseState], cookie: str = "", path: str = "/", query: dict | None = None, token: str = ""
+) -> BaseState:
+    """A fresh instance of `state_cls` inside a new root state, connected with `cookie` at `path`.
+
+    `token` is the browser tab's client token (a fresh random one when omitted).
+    """
     root = State(_reflex_internal_init=True)
     as_path = f"{path}?{urlencode(query)}" if query else path  # Reflex reads ?query from asPath
-    router_data = {"headers": {"cookie": cookie}, "pathname": path, "asPath": as_path, "query": query or {}}
+    router_data = {
+        "headers": {"cookie": cookie},
+        "pathname": path,
+        "asPath": as_path,
+        "query": query or {},
+        "token": token or uuid.uuid4().hex,
+    }
     root.router_data = router_data
     root.router = RouterData.from_router_data(router_data)
     return root.get_substate(state_cls.get_full_name().split(".")[1:])

@@ -1,0 +1,190 @@
+"""Live updates: after a commit, refresh every open tab of the users the change concerns.
+
+The flow, end to end:
+1. A service records pings in its transaction (core.signals: a notification for user U, a message in
+   chat C for both participants). A rollback drops them.
+2. On commit, `_schedule` starts `deliver(pings)` as its own asyncio task: never awaited inside the
+   handler that committed, so the sender's state lock is not held while other tabs are updated.
+3. `deliver` reads each user's open tabs from core.presence (memory, or Redis shared by every
+   worker), skips and prunes tabs whose socket is gone, and for each tab opens its state with
+   `app.modify_state(...)`. Inside, each registered refresher whose page the tab shows reloads from
+   the database exactly what it displays (new messages after the last one shown, the chat list,
+   the dashboard tab), then the dashboard chrome recounts the unread badges. Reflex sends the
+   resulting delta to the browser; with Redis it relays the delta to the worker holding the socket.
+
+A push carries no data of its own: every tab reloads from the database for the user it belongs to,
+after checking that the tab still belongs to that user. So a lost or repeated push costs nothing
+but a refresh, and a reconnect (which runs the page's on_load again) recovers everything.
+"""
+
+import asyncio
+import contextlib
+import logging
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Protocol
+
+import reflex as rx
+
+from core import signals
+from core.db import session_scope
+from core.presence import chat_place, get_presence
+from core.signals import Ping
+from states.dashboard import DashboardState
+
+logger = logging.getLogger(__name__)
+
+
+class LiveRefresher(Protocol):
+    """A state that reloads what it shows when its user is pinged."""
+
+    @classmethod
+    def _live_applies(cls, path: str) -> bool:
+        """Whether a tab at `path` shows this state (so it is worth loading)."""
+
+    def _live_refresh(self, db, user_id: int, chat_ids: frozenset[int], notices: bool) -> None:
+        """Reload from `db` what changed for `user_id` (messages of `chat_ids`, notifications)."""
+
+
+_refreshers: list[type] = []
+_tasks: set[asyncio.Task] = set()
+_runtime: dict[str, object] = {}
+
+
+def refresher(state_cls: type) -> type:
+    """Class decorator: refresh `state_cls` in live pushes (it implements LiveRefresher)."""
+    if state_cls not in _refreshers:
+        _refreshers.append(state_cls)
+    return state_cls
+
+
+def _group(pings: Iterable[Ping]) -> dict[int, set[int]]:
+    """Map each user id to the chat ids that changed for them (0 stands for notifications)."""
+    topics: dict[int, set[int]] = defaultdict(set)
+    for ping in pings:
+        topics[ping.user_id].add(ping.chat_id)
+    return topics
+
+
+async def _refresh_tab(app: rx.App, token: str, user_id: int, topics: set[int]) -> bool:
+    """Reload one tab of `user_id`; False when the tab no longer belongs to them."""
+    async with app.modify_state(rx.BaseStateToken(ident=token, cls=DashboardState)) as root:
+        chrome = await root.get_state(DashboardState)
+        if chrome._live_user_id != user_id:
+            return False
+        path = root.router.url.path
+        chat_ids = frozenset(topics - {0})
+        with session_scope() as db:
+            for state_cls in _refreshers:
+                if state_cls._live_applies(path):
+                    state = await root.get_state(state_cls)
+                    state._live_refresh(db, user_id, chat_ids, 0 in topics)
+            chrome._refresh_counts(db, user_id, notices=0 in topics)
+            signals.discard(db)  # read markers moved here concern this user, whose tabs this pass refreshes
+    return True
+
+
+async def _deliver_user(app: rx.App, user_id: int, topics: set[int]) -> int:
+    """Refresh every connected tab of one user, the tabs showing a changed chat first."""
+    presence = get_presence()
+    token_manager = app.event_namespace._token_manager
+    tabs = await presence.tabs(user_id)
+    viewing = {chat_place(chat_id) for chat_id in topics if chat_id}
+    refreshed = 0
+    for token, _place in sorted(tabs.items(), key=lambda item: item[1] not in viewing):
+        try:
+            if not await token_manager.is_token_connected(token) or not await _refresh_tab(app, token, user_id, topics):
+                await presence.leave(user_id, token)
+                continue
+        except Exception:
+            logger.exception("live refresh of a tab failed")
+            continue
+        refreshed += 1
+    return refreshed
+
+
+async def deliver(pings: Iterable[Ping]) -> int:
+    """Refresh the open tabs of every pinged user; returns how many tabs were refreshed."""
+    app = _runtime.get("app")
+    if app is None or app.event_namespace is None:
+        return 0
+    results = await asyncio.gather(
+        *(_deliver_user(app, user_id, topics) for user_id, topics in _group(pings).items()),
+        return_exceptions=True,
+    )
+    return sum(r for r in results if isinstance(r, int))
+
+
+def _track(task: asyncio.Task) -> None:
+    _tasks.add(task)
+    task.add_done_callback(_tasks.discard)
+
+
+def _schedule(pings: frozenset[Ping]) -> None:
+    """core.signals listener: start a delivery on the app's event loop, from any thread."""
+    loop = _runtime.get("loop")
+    if loop is None:
+        return
+    try:
+        running = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    if running is loop:
+        _track(loop.create_task(deliver(pings)))
+    else:  # a commit made in a worker thread (e.g. a sync API route)
+        asyncio.run_coroutine_threadsafe(deliver(pings), loop)
+
+
+async def is_viewing(user_id: int, chat_id: int) -> bool:
+    """Whether `user_id` has conversation `chat_id` open in a connected tab right now."""
+    app = _runtime.get("app")
+    if app is None or app.event_namespace is None:
+        return False
+    place = chat_place(chat_id)
+    token_manager = app.event_namespace._token_manager
+    for token, tab_place in (await get_presence().tabs(user_id)).items():
+        if tab_place == place and await token_manager.is_token_connected(token):
+            return True
+    return False
+
+
+async def pending() -> None:
+    """Wait for the deliveries started so far (tests and benchmarks)."""
+    while _tasks:
+        await asyncio.gather(*list(_tasks), return_exceptions=True)
+
+
+@contextlib.asynccontextmanager
+async def live_updates(app: rx.App):
+    """Lifespan task of the app: deliver the pings of every commit while the server runs."""
+    _runtime["app"] = app
+    _runtime["loop"] = asyncio.get_running_loop()
+    signals.subscribe(_schedule)
+    try:
+        yield
+    finally:
+        signals.unsubscribe(_schedule)
+        _runtime.clear()
+
+
+DASHBOARD_LIVE_TABS = frozenset({"overview", "hirings", "freelancers", "applications", "messages"})
+
+
+def refresh_dashboard_tab(state, db, user_id: int, chat_ids: frozenset[int], notices: bool) -> None:
+    """Reload a dashboard's open tab when a change concerns it.
+
+    A notification can change any list or counter of the tabs in DASHBOARD_LIVE_TABS (a new
+    application, an acceptance, a closed job); a chat message changes the Mensagens tab. Tabs
+    holding a form or a search the user is typing in are left alone.
+
+    Args:
+        state: A dashboard state with `tab`, `loaded_tab` and `_load_tab(db, user_id)`.
+        db: Open database session.
+        user_id: The user the tab belongs to.
+        chat_ids: Conversations that changed.
+        notices: Whether a notification was created or read.
+    """
+    if state.loaded_tab != state.tab or state.tab not in DASHBOARD_LIVE_TABS:
+        return
+    if notices or (chat_ids and state.tab == "messages"):
+        state._load_tab(db, user_id)

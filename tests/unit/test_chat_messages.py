@@ -1,0 +1,250 @@
+"""Sending and paging messages: validation, participants only, read markers, message notices, pings."""
+
+import pytest
+from sqlmodel import func, select
+
+from core import signals
+from core.signals import Ping
+from models import Chat, Message, Notification, NotificationType, Profile, Role
+from services import chats
+from services.errors import NotAllowed, ServiceError
+from tests.unit.factories import make_application, make_chat, make_job, make_message, make_user, snapshot
+
+
+@pytest.fixture
+def cast(db):
+    company = make_user(db, "empresa@x.com", Role.CLIENT, nome="Mariana Costa", empresa="Hotel")
+    freelancer = make_user(db, "free@x.com", Role.FREELANCER, nome="João Silva")
+    stranger = make_user(db, "intruso@x.com", Role.FREELANCER, nome="Intruso")
+    other_company = make_user(db, "outra@x.com", Role.CLIENT, nome="Outra Empresa")
+    job = make_job(db, company, "Bartender")
+    chat = make_chat(db, make_application(db, job, freelancer, status="accepted"), company, freelancer)
+    return company, freelancer, stranger, other_company, chat
+
+
+def _count(db, model) -> int:
+    return db.exec(select(func.count()).select_from(model)).one()
+
+
+def test_send_stores_the_message_for_both_participants(db, cast):
+    company, freelancer, _, _, chat = cast
+
+    sent = chats.send(db, freelancer.id, chat.id, "  Posso chegar às 18h?\nAbraço  ")
+
+    assert sent["content"] == "Posso chegar às 18h?\nAbraço"
+    assert sent["mine"] is True
+    assert len(sent["time"]) == 5
+    for_company = chats.open_chat(db, company.id, chat.id)["messages"]
+    assert [(m["content"], m["mine"]) for m in for_company] == [("Posso chegar às 18h?\nAbraço", False)]
+
+
+def test_send_moves_the_conversation_to_the_top_and_counts_unread_for_the_recipient(db, cast):
+    company, freelancer, _, _, chat = cast
+
+    chats.send(db, company.id, chat.id, "Primeira")
+    chats.send(db, company.id, chat.id, "Segunda")
+
+    assert chats.unread_total(db, freelancer.id) == 2
+    assert chats.unread_total(db, company.id) == 0
+    [summary] = chats.list_for(db, freelancer.id)
+    assert summary["unread"] == 2
+    assert summary["last_message"] == "Segunda"
+    assert db.get(Chat, chat.id).updated_at >= db.exec(select(func.max(Message.created_at))).one()
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\n\t ", None, 42, ["oi"], {"x": 1}, "\x00\x01\x02"])
+def test_send_refuses_blank_or_non_text_and_writes_nothing(db, cast, text):
+    _, freelancer, _, _, chat = cast
+    before = snapshot(db, Message, Notification, Chat)
+
+    with pytest.raises(ServiceError) as error:
+        chats.send(db, freelancer.id, chat.id, text)
+
+    assert error.value.message == chats.MESSAGE_BLANK
+    assert snapshot(db, Message, Notification, Chat) == before
+
+
+def test_send_refuses_a_message_over_the_limit(db, cast):
+    _, freelancer, _, _, chat = cast
+
+    with pytest.raises(ServiceError) as error:
+        chats.send(db, freelancer.id, chat.id, "a" * (chats.MESSAGE_MAX + 1))
+
+    assert error.value.message == "A mensagem deve ter no máximo 4.000 caracteres."
+    assert _count(db, Message) == 0
+    assert chats.send(db, freelancer.id, chat.id, "a" * chats.MESSAGE_MAX)["content"] == "a" * chats.MESSAGE_MAX
+
+
+def test_send_drops_control_characters_but_keeps_text_as_typed(db, cast):
+    _, freelancer, _, _, chat = cast
+
+    sent = chats.send(db, freelancer.id, chat.id, "<b>oi</b>\x07 & 'tchau'\r\n🙂")
+
+    assert sent["content"] == "<b>oi</b> & 'tchau'\n🙂"
+
+
+@pytest.mark.parametrize("who", ["stranger", "other_company"])
+def test_send_by_a_non_participant_is_refused_like_a_missing_chat(db, cast, who):
+    _company, _freelancer, stranger, other_company, chat = cast
+    intruder = stranger if who == "stranger" else other_company
+    before = snapshot(db, Message, Notification, Chat)
+
+    with pytest.raises(NotAllowed) as foreign:
+        chats.send(db, intruder.id, chat.id, "Olá")
+    with pytest.raises(NotAllowed) as missing:
+        chats.send(db, intruder.id, chat.id + 999, "Olá")
+
+    assert foreign.value.message == missing.value.message == chats.CANNOT_SEND
+    assert snapshot(db, Message, Notification, Chat) == before
+
+
+def test_a_message_to_someone_not_viewing_notifies_them_once_per_conversation(db, cast):
+    company, freelancer, _, _, chat = cast
+
+    chats.send(db, company.id, chat.id, "Primeira", recipient_viewing=False)
+    chats.send(db, company.id, chat.id, "Segunda", recipient_viewing=False)
+
+    notices = db.exec(select(Notification).where(Notification.user_id == freelancer.id)).all()
+    assert len(notices) == 1
+    assert notices[0].type == NotificationType.MESSAGE
+    assert notices[0].message == 'Nova mensagem de Mariana Costa sobre a vaga "Bartender"'
+    assert notices[0].link == f"/freelancer-dashboard/chats/{chat.id}"
+    assert not notices[0].read
+
+
+def test_a_message_to_someone_viewing_the_conversation_creates_no_notice(db, cast):
+    company, freelancer, _, _, chat = cast
+
+    chats.send(db, company.id, chat.id, "Oi", recipient_viewing=True)
+
+    assert db.exec(select(Notification).where(Notification.user_id == freelancer.id)).all() == []
+
+
+def test_opening_the_conversation_marks_its_message_notice_read(db, cast):
+    company, freelancer, _, _, chat = cast
+    chats.send(db, company.id, chat.id, "Oi", recipient_viewing=False)
+
+    chats.open_chat(db, freelancer.id, chat.id)
+
+    notice = db.exec(select(Notification).where(Notification.user_id == freelancer.id)).one()
+    assert notice.read
+    chats.send(db, company.id, chat.id, "De novo", recipient_viewing=False)
+    assert len(db.exec(select(Notification).where(Notification.user_id == freelancer.id)).all()) == 2
+
+
+def test_message_notice_uses_the_default_name_without_a_profile(db, cast):
+    company, freelancer, _, _, chat = cast
+    db.delete(db.get(Profile, freelancer.id))
+    db.flush()
+
+    chats.send(db, freelancer.id, chat.id, "Oi")
+
+    notice = db.exec(select(Notification).where(Notification.user_id == company.id)).one()
+    assert notice.message == 'Nova mensagem de Freelancer sobre a vaga "Bartender"'
+    assert notice.link == f"/client-dashboard/chats/{chat.id}"
+
+
+def test_send_pings_both_participants_and_the_notice(db, cast):
+    company, freelancer, _, _, chat = cast
+
+    chats.send(db, company.id, chat.id, "Oi", recipient_viewing=False)
+
+    assert signals.pending(db) >= {Ping(company.id, chat.id), Ping(freelancer.id, chat.id), Ping(freelancer.id)}
+
+
+def test_open_chat_pages_the_latest_messages_and_older_pages_on_demand(db, cast):
+    company, freelancer, _, _, chat = cast
+    total = chats.PAGE_SIZE * 2 + 5
+    for number in range(total):
+        make_message(db, chat, company if number % 2 else freelancer, f"m{number}", minutes_ago=total - number)
+
+    first = chats.open_chat(db, company.id, chat.id)
+    assert [m["content"] for m in first["messages"]] == [f"m{n}" for n in range(total - chats.PAGE_SIZE, total)]
+    assert first["has_older"] is True
+
+    second = chats.older(db, company.id, chat.id, first["messages"][0]["id"])
+    assert [m["content"] for m in second["messages"]] == [
+        f"m{n}" for n in range(total - 2 * chats.PAGE_SIZE, total - chats.PAGE_SIZE)
+    ]
+    assert second["has_older"] is True
+
+    last = chats.older(db, company.id, chat.id, second["messages"][0]["id"])
+    assert [m["content"] for m in last["messages"]] == [f"m{n}" for n in range(5)]
+    assert last["has_older"] is False
+
+
+def test_older_and_newer_refuse_a_stranger(db, cast):
+    company, _, stranger, _, chat = cast
+    message = make_message(db, chat, company, "Privada")
+
+    with pytest.raises(NotAllowed):
+        chats.older(db, stranger.id, chat.id, message.id + 1)
+    with pytest.raises(NotAllowed):
+        chats.newer(db, stranger.id, chat.id, 0)
+
+
+def test_older_with_a_malformed_cursor_returns_nothing(db, cast):
+    company, _, _, _, chat = cast
+    make_message(db, chat, company, "Oi")
+
+    assert chats.older(db, company.id, chat.id, "abc") == {"messages": [], "has_older": False}
+
+
+def test_newer_returns_only_messages_after_the_last_shown_and_marks_them_read(db, cast):
+    company, freelancer, _, _, chat = cast
+    shown = make_message(db, chat, company, "Já vista", minutes_ago=3)
+    chats.open_chat(db, freelancer.id, chat.id)
+    make_message(db, chat, company, "Nova 1", minutes_ago=2)
+    make_message(db, chat, company, "Nova 2", minutes_ago=1)
+    assert chats.unread_total(db, freelancer.id) == 2
+
+    fresh = chats.newer(db, freelancer.id, chat.id, shown.id)
+
+    assert [m["content"] for m in fresh] == ["Nova 1", "Nova 2"]
+    assert chats.unread_total(db, freelancer.id) == 0
+    assert chats.newer(db, freelancer.id, chat.id, fresh[-1]["id"]) == []
+
+
+def test_newer_without_marking_leaves_messages_unread(db, cast):
+    company, freelancer, _, _, chat = cast
+    make_message(db, chat, company, "Nova")
+
+    assert len(chats.newer(db, freelancer.id, chat.id, 0, mark_seen=False)) == 1
+    assert chats.unread_total(db, freelancer.id) == 1
+
+
+def test_read_marker_never_moves_back_and_never_covers_unshown_messages(db, cast):
+    company, freelancer, _, _, chat = cast
+    seen = make_message(db, chat, company, "Vista", minutes_ago=5)
+    chats.open_chat(db, freelancer.id, chat.id)
+    later = make_message(db, chat, company, "Ainda não vista", minutes_ago=1)
+
+    chats.mark_read(db, db.get(Chat, chat.id), freelancer.id, seen.created_at)
+
+    assert db.get(Chat, chat.id).freelancer_last_read_at == seen.created_at
+    assert chats.unread_total(db, freelancer.id) == 1
+    chats.mark_read(db, db.get(Chat, chat.id), freelancer.id, later.created_at)
+    assert chats.unread_total(db, freelancer.id) == 0
+
+
+def test_unread_total_counts_across_conversations_and_ignores_own_messages(db, cast):
+    company, freelancer, _, _, chat = cast
+    second_job = make_job(db, company, "Garçom")
+    second = make_chat(db, make_application(db, second_job, freelancer, status="accepted"), company, freelancer)
+    make_message(db, chat, company, "1")
+    make_message(db, second, company, "2")
+    make_message(db, second, company, "3")
+    make_message(db, second, freelancer, "minha")
+
+    assert chats.unread_total(db, freelancer.id) == 3
+    assert chats.unread_total(db, company.id) == 1
+
+
+def test_other_participant_is_the_other_side_and_refuses_strangers(db, cast):
+    company, freelancer, stranger, _, chat = cast
+
+    assert chats.other_participant(db, company.id, chat.id) == freelancer.id
+    assert chats.other_participant(db, freelancer.id, str(chat.id)) == company.id
+    with pytest.raises(NotAllowed) as error:
+        chats.other_participant(db, stranger.id, chat.id)
+    assert error.value.message == chats.CANNOT_SEND
