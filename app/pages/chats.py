@@ -176,9 +176,11 @@ class ChatRoomState(AuthState):
         self._first_id = window[0]["id"]
 
     async def _open(self, role: Role):
-        self.status = "loading"
-        self.announcement = ""
-        yield
+        """Load the conversation of the URL; reopening the one shown (a reconnect) reloads it in place."""
+        if self.status != "found" or str(self._chat_id) != self._requested_id():
+            self.status = "loading"
+            self.announcement = ""
+            yield
         user = self._current_user()
         if user is None or user.role != role:
             return

@@ -1,0 +1,240 @@
+"""Live chat and notifications between two browsers on the single-process app (SQLite).
+
+Each person has their own browser context; nothing is reloaded unless the test says so. What is
+checked is what the user sees: bubbles, the composer, the chat list, the bell and the Mensagens tab.
+"""
+
+import re
+
+from playwright.sync_api import Page, expect
+from sqlmodel import select
+
+from core.db import session_scope
+from models import Message
+from services import chats
+from tests.e2e.chat_support import account, bubbles, chat_url, hire, open_chat, person, send, user_id
+from tests.e2e.conftest import login
+
+ARRIVAL_MS = 1_000  # PRODUCT.md: a message reaches the other open conversation within a second
+
+
+def _stored(chat_id: int) -> list[str]:
+    with session_scope() as db:
+        return list(db.exec(select(Message.content).where(Message.chat_id == chat_id).order_by(Message.id)).all())
+
+
+def test_messages_travel_both_ways_without_reloading(browser, base_url):
+    pair = hire()
+    company_ctx, company = person(browser, base_url, pair.company)
+    freelancer_ctx, freelancer = person(browser, base_url, pair.freelancer, mobile=True)
+    try:
+        open_chat(company, "client", pair.chat_id)
+        open_chat(freelancer, "freelancer", pair.chat_id)
+        expect(company.get_by_role("heading", name="João Silva")).to_be_visible()
+        expect(freelancer.get_by_role("heading", name="Mariana Costa")).to_be_visible()
+        expect(bubbles(freelancer)).to_have_count(1)  # the welcome message of the acceptance
+
+        send(freelancer, "Oi, Mariana! Chego às 18h.")
+        expect(bubbles(company, "Oi, Mariana! Chego às 18h.")).to_be_visible(timeout=ARRIVAL_MS)
+        expect(bubbles(freelancer, "Oi, Mariana! Chego às 18h.")).to_have_class(re.compile("mine"))
+        expect(bubbles(company, "Oi, Mariana! Chego às 18h.")).to_have_class(re.compile("theirs"))
+
+        send(company, "Perfeito, até lá.")
+        expect(bubbles(freelancer, "Perfeito, até lá.")).to_be_visible(timeout=ARRIVAL_MS)
+        expect(bubbles(company)).to_have_count(3)
+        expect(bubbles(freelancer)).to_have_count(3)
+        time_text = bubbles(company, "Perfeito, até lá.").locator("p").last
+        expect(time_text).to_have_text(re.compile(r"^\d{2}:\d{2}$"))
+        assert _stored(pair.chat_id)[-2:] == ["Oi, Mariana! Chego às 18h.", "Perfeito, até lá."]
+    finally:
+        company_ctx.close()
+        freelancer_ctx.close()
+
+
+def test_composer_enter_sends_shift_enter_breaks_the_line_and_blank_cannot_be_sent(browser, base_url):
+    pair = hire()
+    context, page = person(browser, base_url, pair.company)
+    try:
+        open_chat(page, "client", pair.chat_id)
+        composer = page.get_by_placeholder("Digite sua mensagem...")
+        send_button = page.get_by_role("button", name="Enviar mensagem")
+        expect(send_button).to_be_disabled()
+        composer.fill("   ")
+        expect(send_button).to_be_disabled()
+        composer.press("Enter")
+        expect(bubbles(page)).to_have_count(1)
+
+        composer.fill("Linha 1")
+        expect(send_button).to_be_enabled()
+        composer.press("Shift+Enter")
+        composer.press_sequentially("Linha 2")
+        expect(composer).to_have_value("Linha 1\nLinha 2")
+        composer.press("Enter")
+
+        expect(bubbles(page)).to_have_count(2)
+        expect(bubbles(page).last.locator("p").first).to_have_text("Linha 1\nLinha 2", use_inner_text=True)
+        expect(composer).to_have_value("")
+        expect(send_button).to_be_disabled()
+        assert _stored(pair.chat_id)[-1] == "Linha 1\nLinha 2"
+    finally:
+        context.close()
+
+
+def test_html_in_a_message_is_shown_as_text(browser, base_url):
+    pair = hire()
+    company_ctx, company = person(browser, base_url, pair.company)
+    freelancer_ctx, freelancer = person(browser, base_url, pair.freelancer)
+    payload = '<img src=x onerror="window.__pwned=1"><b>negrito</b><script>window.__pwned=2</script>'
+    try:
+        open_chat(company, "client", pair.chat_id)
+        open_chat(freelancer, "freelancer", pair.chat_id)
+        send(freelancer, payload)
+        expect(bubbles(company, payload)).to_be_visible()
+        assert company.locator("#chat-messages img, #chat-messages b, #chat-messages script").count() == 0
+        assert company.evaluate("window.__pwned") is None
+        company.reload()
+        expect(bubbles(company, payload)).to_be_visible()
+        assert company.evaluate("window.__pwned") is None
+    finally:
+        company_ctx.close()
+        freelancer_ctx.close()
+
+
+def test_a_message_over_the_limit_is_refused_with_a_clear_message(browser, base_url):
+    pair = hire()
+    context, page = person(browser, base_url, pair.freelancer)
+    try:
+        open_chat(page, "freelancer", pair.chat_id)
+        composer = page.locator("#chat-input")
+        assert composer.get_attribute("maxlength") == str(chats.MESSAGE_MAX)
+        composer.evaluate("(el) => el.removeAttribute('maxlength')")  # what a hand-made request could do
+        composer.fill("a" * (chats.MESSAGE_MAX + 1))
+        composer.press("Enter")
+        expect(page.get_by_text("A mensagem deve ter no máximo 4.000 caracteres.")).to_be_visible()
+        expect(composer).to_have_value("a" * (chats.MESSAGE_MAX + 1))
+        assert len(_stored(pair.chat_id)) == 1
+    finally:
+        context.close()
+
+
+def test_unread_badges_update_live_and_opening_the_conversation_marks_it_read(browser, base_url):
+    pair = hire()
+    company_ctx, company = person(browser, base_url, pair.company)
+    freelancer_ctx, freelancer = person(browser, base_url, pair.freelancer)
+    try:
+        freelancer.goto("/freelancer-dashboard/chats")
+        card = freelancer.locator(f"main a[href$='/chats/{pair.chat_id}']")
+        expect(card).to_contain_text("Bartender para evento")
+        messages_tab = freelancer.get_by_role("link", name=re.compile("^Mensagens"))
+        expect(messages_tab.first).to_have_attribute("aria-label", "Mensagens: 1 não lida")
+        bell = freelancer.locator("#bell-desktop")
+        expect(bell).to_have_attribute("aria-label", "Notificações: 1 não lida")  # the acceptance
+
+        open_chat(company, "client", pair.chat_id)
+        send(company, "Você pode vestir preto?")
+        send(company, "E trazer o avental?")
+
+        expect(card).to_contain_text("E trazer o avental?")
+        expect(card.locator(".rt-Badge")).to_have_text("3")
+        expect(messages_tab.first).to_have_attribute("aria-label", "Mensagens: 3 não lidas")
+        expect(bell).to_have_attribute("aria-label", "Notificações: 2 não lidas")  # one notice per conversation
+        expect(bell).to_have_text("2")
+
+        card.click()
+        expect(bubbles(freelancer, "E trazer o avental?")).to_be_visible()
+        expect(messages_tab.first).to_have_attribute("aria-label", "Mensagens")
+        expect(bell).to_have_attribute("aria-label", "Notificações: 1 não lida")
+
+        send(company, "Obrigada!")
+        expect(bubbles(freelancer, "Obrigada!")).to_be_visible(timeout=ARRIVAL_MS)
+        expect(messages_tab.first).to_have_attribute("aria-label", "Mensagens")  # read where it arrived
+        expect(bell).to_have_attribute("aria-label", "Notificações: 1 não lida")  # no notice while reading
+    finally:
+        company_ctx.close()
+        freelancer_ctx.close()
+
+
+def test_a_new_application_rings_the_company_bell_live(browser, base_url):
+    pair = hire()
+    company_ctx, company = person(browser, base_url, pair.company)
+    other = account("freelancer", "Ana Souza")
+    freelancer_ctx, freelancer = person(browser, base_url, other)
+    try:
+        company.goto("/client-dashboard?tab=notifications")
+        bell = company.locator("#bell-desktop")
+        expect(company.locator("#notifications-count")).to_have_text("2 notificações")  # published, applied
+        expect(bell).to_have_attribute("aria-label", "Notificações: 2 não lidas")
+
+        freelancer.goto(f"/jobs/{pair.job_id}")
+        freelancer.locator("#apply-box").get_by_role("button", name="Enviar candidatura").click()
+        expect(freelancer.get_by_text("Candidatura enviada!")).to_be_visible()
+
+        expect(company.locator("#notifications-count")).to_have_text("3 notificações")
+        expect(company.locator(".notification.unread").first).to_contain_text("Bartender para evento")
+        expect(bell).to_have_attribute("aria-label", "Notificações: 3 não lidas")
+        expect(bell).to_have_text("3")
+    finally:
+        company_ctx.close()
+        freelancer_ctx.close()
+
+
+def test_a_stranger_gets_chat_nao_encontrado_and_no_data(browser, base_url):
+    pair = hire()
+    rival = account("client", "Empresa Rival")
+    outsider = account("freelancer", "Pessoa de Fora")
+    for email, role in ((rival, "client"), (outsider, "freelancer")):
+        context, page = person(browser, base_url, email)
+        try:
+            for chat_id in (pair.chat_id, pair.chat_id + 100_000):
+                page.goto(chat_url(role, chat_id))
+                expect(page.get_by_role("heading", name="Chat não encontrado")).to_be_visible()
+                expect(
+                    page.get_by_text("O chat solicitado não existe ou você não tem permissão para acessá-lo.")
+                ).to_be_visible()
+                expect(page.locator("#chat-input")).to_have_count(0)
+                expect(page.get_by_text("Bartender para evento")).to_have_count(0)
+        finally:
+            context.close()
+
+
+def test_after_a_lost_connection_nothing_is_lost_or_shown_twice(browser, base_url):
+    pair = hire()
+    company_ctx, company = person(browser, base_url, pair.company)
+    freelancer_ctx, freelancer = person(browser, base_url, pair.freelancer)
+    try:
+        open_chat(company, "client", pair.chat_id)
+        open_chat(freelancer, "freelancer", pair.chat_id)
+        freelancer_ctx.set_offline(True)
+        freelancer.evaluate("window.dispatchEvent(new Event('offline'))")
+        send(company, "Enquanto você estava fora")
+        send(company, "Segunda mensagem")
+        expect(bubbles(company)).to_have_count(3)
+        freelancer.wait_for_timeout(ARRIVAL_MS)  # proving an absence: nothing to wait for
+        expect(bubbles(freelancer)).to_have_count(1)  # really cut off: nothing arrived meanwhile
+        freelancer_ctx.set_offline(False)
+
+        expect(bubbles(freelancer, "Segunda mensagem")).to_have_count(1, timeout=30_000)
+        expect(bubbles(freelancer, "Enquanto você estava fora")).to_have_count(1)
+        expect(bubbles(freelancer)).to_have_count(3)
+        send(freelancer, "Voltei")
+        expect(bubbles(company, "Voltei")).to_have_count(1)
+        expect(bubbles(freelancer)).to_have_count(4)
+    finally:
+        company_ctx.close()
+        freelancer_ctx.close()
+
+
+def test_older_messages_load_on_demand(page: Page):
+    pair = hire()
+    with session_scope() as db:
+        for number in range(chats.PAGE_SIZE + 20):
+            chats.send(db, user_id(pair.freelancer), pair.chat_id, f"Mensagem antiga {number + 1}")
+    login(page, pair.company)
+    open_chat(page, "client", pair.chat_id)
+
+    expect(bubbles(page)).to_have_count(chats.PAGE_SIZE)
+    expect(bubbles(page).last).to_contain_text(f"Mensagem antiga {chats.PAGE_SIZE + 20}")
+    page.get_by_role("button", name="Carregar mensagens anteriores").click()
+    expect(bubbles(page)).to_have_count(chats.PAGE_SIZE + 21)
+    expect(bubbles(page).first).to_contain_text("Sua candidatura para a vaga")
+    expect(page.get_by_role("button", name="Carregar mensagens anteriores")).to_have_count(0)
