@@ -208,11 +208,14 @@ def chat_link(chat: Chat, user_id: int) -> str:
     return routes.chat(Role.CLIENT if chat.client_id == user_id else Role.FREELANCER, chat.id)
 
 
-def mark_read(session: Session, chat: Chat, user_id: int, upto: datetime | None = None) -> None:
+def mark_read(
+    session: Session, chat: Chat, user_id: int, upto: datetime | None = None, clear_notices: bool = True
+) -> None:
     """Record that `user_id` has seen `chat` up to `upto` (now when omitted) and clear its message notices.
 
     The read marker only moves forward, and a message sent after `upto` stays unread even when it
     was committed before this call, so a message the reader has not been shown is never marked read.
+    `clear_notices=False` skips the notices (a sender's own message leaves nothing new to clear).
     """
     upto = upto or utcnow()
     field = "client_last_read_at" if chat.client_id == user_id else "freelancer_last_read_at"
@@ -221,6 +224,8 @@ def mark_read(session: Session, chat: Chat, user_id: int, upto: datetime | None 
         setattr(chat, field, upto)
         session.add(chat)
         signals.ping(session, user_id, chat.id)
+    if not clear_notices:
+        return
     cleared = session.exec(
         update(Notification)
         .where(
@@ -396,7 +401,7 @@ def send(session: Session, user_id: int, chat_id: object, text: object, recipien
         raise NotAllowed(CANNOT_SEND) from None
     message = post(session, chat, user_id, content)
     chat.updated_at = message.created_at
-    mark_read(session, chat, user_id, message.created_at)
+    mark_read(session, chat, user_id, message.created_at, clear_notices=False)
     if not recipient_viewing:
         _notify_message(session, chat, user_id, job_title)
     return _message(message, user_id)

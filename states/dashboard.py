@@ -89,13 +89,21 @@ class DashboardState(AuthState):
         await get_presence().enter(user.id, self.router.session.client_token, DASHBOARD)
         return None
 
-    def _refresh_counts(self, db, user_id: int, notices: bool) -> None:
-        """Reload the badges (and the notification list when `notices`) from the database."""
-        self.unread = notifications.unread_count(db, user_id)
-        self.unread_messages = chats.unread_total(db, user_id)
+    def _refresh_counts(self, db, user_id: int, notices: bool, chats_changed: bool = True) -> None:
+        """Reload from the database the badges and list that a change can affect.
+
+        Args:
+            db: Open database session.
+            user_id: The user the tab belongs to.
+            notices: A notification was created or read: the bell and the list.
+            chats_changed: A conversation changed: the Mensagens badge.
+        """
         if notices:
+            self.unread = notifications.unread_count(db, user_id)
             self.notifications = notifications.list_for(db, user_id)
             self.notifications_loaded = True
+        if chats_changed:
+            self.unread_messages = chats.unread_total(db, user_id)
 
     @rx.event
     def mark_notification_read(self, notification_id: int):

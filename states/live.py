@@ -19,6 +19,7 @@ but a refresh, and a reconnect (which runs the page's on_load again) recovers ev
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 from collections import defaultdict
 from collections.abc import Iterable
@@ -46,6 +47,8 @@ class LiveRefresher(Protocol):
         """Reload from `db` what changed for `user_id` (messages of `chat_ids`, notifications)."""
 
 
+# The tab whose own handler made the change: it shows the result already, so deliveries skip it.
+origin_tab: contextvars.ContextVar[str] = contextvars.ContextVar("origin_tab", default="")
 _refreshers: list[type] = []
 _tasks: set[asyncio.Task] = set()
 _runtime: dict[str, object] = {}
@@ -79,16 +82,17 @@ async def _refresh_tab(app: rx.App, token: str, user_id: int, topics: set[int]) 
                 if state_cls._live_applies(path):
                     state = await root.get_state(state_cls)
                     state._live_refresh(db, user_id, chat_ids, 0 in topics)
-            chrome._refresh_counts(db, user_id, notices=0 in topics)
+            chrome._refresh_counts(db, user_id, notices=0 in topics, chats_changed=bool(chat_ids))
             signals.discard(db)  # read markers moved here concern this user, whose tabs this pass refreshes
     return True
 
 
-async def _deliver_user(app: rx.App, user_id: int, topics: set[int]) -> int:
-    """Refresh every connected tab of one user, the tabs showing a changed chat first."""
+async def _deliver_user(app: rx.App, user_id: int, topics: set[int], skip: str = "") -> int:
+    """Refresh every connected tab of one user but `skip`, the tabs showing a changed chat first."""
     presence = get_presence()
     token_manager = app.event_namespace._token_manager
     tabs = await presence.tabs(user_id)
+    tabs.pop(skip, None)
     viewing = {chat_place(chat_id) for chat_id in topics if chat_id}
     refreshed = 0
     for token, _place in sorted(tabs.items(), key=lambda item: item[1] not in viewing):
@@ -103,13 +107,13 @@ async def _deliver_user(app: rx.App, user_id: int, topics: set[int]) -> int:
     return refreshed
 
 
-async def deliver(pings: Iterable[Ping]) -> int:
-    """Refresh the open tabs of every pinged user; returns how many tabs were refreshed."""
+async def deliver(pings: Iterable[Ping], skip: str = "") -> int:
+    """Refresh the open tabs of every pinged user (but the tab `skip`); returns how many were refreshed."""
     app = _runtime.get("app")
     if app is None or app.event_namespace is None:
         return 0
     results = await asyncio.gather(
-        *(_deliver_user(app, user_id, topics) for user_id, topics in _group(pings).items()),
+        *(_deliver_user(app, user_id, topics, skip) for user_id, topics in _group(pings).items()),
         return_exceptions=True,
     )
     return sum(r for r in results if isinstance(r, int))
@@ -129,10 +133,11 @@ def _schedule(pings: frozenset[Ping]) -> None:
         running = asyncio.get_running_loop()
     except RuntimeError:
         running = None
+    skip = origin_tab.get()
     if running is loop:
-        _track(loop.create_task(deliver(pings)))
+        _track(loop.create_task(deliver(pings, skip)))
     else:  # a commit made in a worker thread (e.g. a sync API route)
-        asyncio.run_coroutine_threadsafe(deliver(pings), loop)
+        asyncio.run_coroutine_threadsafe(deliver(pings, skip), loop)
 
 
 async def is_viewing(user_id: int, chat_id: int) -> bool:

@@ -236,12 +236,13 @@ class ChatRoomState(AuthState):
         self.sending = True
         self.announcement = ""
         yield
+        live.origin_tab.set(self.router.session.client_token)  # this tab shows the message itself
         try:
             viewing = await live.is_viewing(self._other_id, self._chat_id)
             with session_scope() as db:
                 chats.send(db, user.id, self._chat_id, text, recipient_viewing=viewing)
-            with session_scope() as db:
-                self._append(chats.newer(db, user.id, self._chat_id, self._last_id))
+                fresh = chats.newer(db, user.id, self._chat_id, self._last_id)
+            self._append(fresh)
         except NotAllowed:
             yield rx.toast.error("Erro", description=chats.CANNOT_SEND)
             return

@@ -1,0 +1,443 @@
+"""Chat delivery latency: one participant's send to the other participant's state delta.
+
+Simulated browsers speak Reflex's websocket protocol (python-socketio): each person connects with
+a real session cookie, opens the conversation page's handlers (load_chrome, load_client or
+load_freelancer) exactly as the browser does, and the sender calls ChatRoomState.send_message.
+The clock stops when the receiver's socket gets the delta holding that message. So the figure
+includes the handler, the database write, the after-commit ping, the presence lookup, the
+receiver's state update and the websocket hop, on the real app served by `reflex run --env prod`.
+
+Baseline, measured in the same run with the same client code: a bare python-socketio relay
+(served by Granian, like the app) that forwards each message to the peer's socket, with no state and no
+database. Conversations: 1 and 50 at once (BENCH_CONVERSATIONS="1,50"), BENCH_ROUNDS messages
+each (default 40), alternating direction. Modes: one process on SQLite (the memory state
+manager), and when BENCH_DATABASE_URL (or TEST_DATABASE_URL) names PostgreSQL and BENCH_REDIS_URL
+(or TEST_REDIS_URL) is set, two workers with Redis, the two people of each pair on whichever
+worker accepted them.
+"""
+
+import asyncio
+import os
+import socket
+import statistics
+import subprocess
+import tempfile
+import time
+import urllib.request
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import socketio
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.pool import NullPool
+
+ROOT = Path(__file__).resolve().parents[1]
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "40"))
+CONVERSATIONS = [int(n) for n in os.environ.get("BENCH_CONVERSATIONS", "1,50").split(",") if n.strip()]
+STATE = "reflex___state____state"
+CHROME = f"{STATE}.states___auth____auth_state.states___dashboard____dashboard_state"
+ROOM = f"{STATE}.states___auth____auth_state.app___pages___chats____chat_room_state"
+TIMEOUT = 30
+INTERVAL = float(os.environ.get("BENCH_INTERVAL", "0.5"))
+PATTERNS = [(f"paced, 1 message / {INTERVAL:g} s per conversation", INTERVAL), ("burst, all at once", 0.0)]
+
+_RELAY_SERVER = """
+import socketio
+
+sio = socketio.AsyncServer(async_mode="asgi", cors_allowed_origins="*")
+peers = {}
+
+
+@sio.event
+async def connect(sid, environ, auth):
+    peers[auth["me"]] = sid
+
+
+@sio.event
+async def relay(sid, data):
+    target = peers.get(data["to"])
+    if target:
+        await sio.emit("message", data, to=target)
+
+
+app = socketio.ASGIApp(sio, socketio_path="_relay")
+"""
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait(url: str, proc: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited: {url}")
+        try:
+            with urllib.request.urlopen(url, timeout=2):  # noqa: S310 (a local test server)
+                return
+        except OSError as error:
+            if getattr(error, "code", None):  # an HTTP error status: it answers
+                return
+        time.sleep(0.5)
+    raise RuntimeError(f"server did not start: {url}")
+
+
+@dataclass
+class Person:
+    """One simulated browser tab of a signed-in user."""
+
+    url: str
+    cookie: str
+    path: str
+    token: str = field(default_factory=lambda: uuid.uuid4().hex)
+    client: socketio.AsyncClient = field(default_factory=lambda: socketio.AsyncClient(reconnection=False))
+    waiting: dict[str, asyncio.Future] = field(default_factory=dict)
+    deltas: asyncio.Queue | None = None
+
+    def _router(self) -> dict:
+        return {"pathname": self.path, "asPath": self.path, "query": {}}
+
+    async def connect(self) -> None:
+        """Open the socket (hydrating like the browser) and load the conversation page."""
+        self.deltas = asyncio.Queue()
+        self.client.on("event", self._on_update, namespace="/_event")
+        hydrate = {"name": f"{STATE}.hydrate", "payload": {}, "router_data": self._router()}
+        await self.client.connect(
+            f"{self.url}?token={self.token}",
+            socketio_path="/_event",
+            namespaces=["/_event"],
+            transports=["websocket"],
+            headers={"Cookie": self.cookie},
+            auth={"event": hydrate},
+            wait_timeout=TIMEOUT,
+        )
+        handler = "load_client" if self.path.startswith("/client") else "load_freelancer"
+        await self.call(f"{CHROME}.load_chrome", lambda delta: CHROME in delta)
+        await self.call(f"{ROOM}.{handler}", lambda delta: delta.get(ROOM, {}).get("status_rx_state_") == "found")
+        self.deltas = None  # setup done: stop queueing
+
+    async def call(self, name: str, done) -> None:
+        """Send one event (no arguments) and wait for the delta for which `done(delta)` is true."""
+        await self.client.emit("event", {"name": name, "payload": {}, "router_data": self._router()}, "/_event")
+        while not done(await asyncio.wait_for(self.deltas.get(), TIMEOUT)):
+            pass
+
+    async def _on_update(self, update: dict) -> None:
+        delta = update.get("delta") or {}
+        for key in ("recent_rx_state_", "history_rx_state_"):
+            for message in delta.get(ROOM, {}).get(key) or []:
+                future = self.waiting.pop(message.get("content", ""), None)
+                if future is not None and not future.done():
+                    future.set_result(time.perf_counter())
+        if self.deltas is not None:
+            await self.deltas.put(delta)
+
+    def expect(self, text: str) -> asyncio.Future:
+        """A future resolved with the time the message `text` shows up in this tab's state."""
+        future = asyncio.get_running_loop().create_future()
+        self.waiting[text] = future
+        return future
+
+    async def send(self, text: str) -> None:
+        """What pressing Enter in the composer sends."""
+        await self.client.emit(
+            "event",
+            {
+                "name": f"{ROOM}.send_message",
+                "payload": {"form_data": {"message": text}},
+                "router_data": self._router(),
+            },
+            "/_event",
+        )
+
+    async def close(self) -> None:
+        """Disconnect."""
+        await self.client.disconnect()
+
+
+@dataclass
+class RelayPerson:
+    """A client of the bare relay: the same socket library, no state, no database."""
+
+    url: str
+    name: str
+    client: socketio.AsyncClient = field(default_factory=lambda: socketio.AsyncClient(reconnection=False))
+    waiting: dict[str, asyncio.Future] = field(default_factory=dict)
+
+    async def connect(self) -> None:
+        """Open the socket."""
+        self.client.on("message", self._on_message)
+        await self.client.connect(
+            self.url, socketio_path="/_relay", transports=["websocket"], auth={"me": self.name}, wait_timeout=TIMEOUT
+        )
+
+    async def _on_message(self, data: dict) -> None:
+        future = self.waiting.pop(data["text"], None)
+        if future is not None and not future.done():
+            future.set_result(time.perf_counter())
+
+    def expect(self, text: str) -> asyncio.Future:
+        """A future resolved when `text` arrives."""
+        future = asyncio.get_running_loop().create_future()
+        self.waiting[text] = future
+        return future
+
+    async def send_to(self, peer: str, text: str) -> None:
+        """Relay `text` to `peer`."""
+        await self.client.emit("relay", {"to": peer, "text": text})
+
+    async def close(self) -> None:
+        """Disconnect."""
+        await self.client.disconnect()
+
+
+async def _exchange(pairs: list[tuple], send, interval: float) -> list[float]:
+    """ROUNDS messages per pair, alternating direction; latencies in ms.
+
+    With `interval` 0 every pair sends at the same instant each round (a burst: the last message
+    waits for all the others). Otherwise each pair sends one message every `interval` seconds,
+    the pairs spread evenly over the interval, as people typing at their own pace.
+    """
+
+    async def conversation(index: int, first, second) -> list[float]:
+        await asyncio.sleep(interval * index / len(pairs))
+        latencies = []
+        for number in range(ROUNDS):
+            sender, receiver = (first, second) if number % 2 == 0 else (second, first)
+            text_ = f"bench {index}-{number}-{uuid.uuid4().hex[:6]}"
+            arrival = receiver.expect(text_)
+            start = time.perf_counter()
+            await send(sender, receiver, text_)
+            latencies.append((await asyncio.wait_for(arrival, TIMEOUT) - start) * 1000)
+            await asyncio.sleep(max(0.0, interval - (time.perf_counter() - start)))
+        return latencies
+
+    if interval:
+        results = await asyncio.gather(*(conversation(i, a, b) for i, (a, b) in enumerate(pairs)))
+        return [sample for samples in results for sample in samples]
+    samples: list[float] = []
+    for number in range(ROUNDS):
+        started = []
+        for index, (first, second) in enumerate(pairs):
+            sender, receiver = (first, second) if number % 2 == 0 else (second, first)
+            text_ = f"bench {index}-{number}-{uuid.uuid4().hex[:6]}"
+            arrival = receiver.expect(text_)
+            start = time.perf_counter()
+            await send(sender, receiver, text_)
+            started.append((start, arrival))
+        for start, arrival in started:
+            samples.append((await asyncio.wait_for(arrival, TIMEOUT) - start) * 1000)
+    return samples
+
+
+def _create_pairs(database_url: str, count: int) -> list[tuple[str, str, int]]:
+    """`count` companies and freelancers with an accepted application each: cookies and chat ids."""
+    os.environ["DATABASE_URL"] = database_url
+    from core.db import get_engine, session_scope
+    from core.settings import get_settings
+
+    get_settings.cache_clear()
+    get_engine.cache_clear()
+    from core.types import utcnow
+    from services import accounts, applications, company_jobs, sessions
+
+    cookie_name = get_settings().session_cookie_name
+    result = []
+    with session_scope() as db:
+        for index in range(count):
+            tag = uuid.uuid4().hex[:8]
+            common = {"password": "Bench1234", "confirmPassword": "Bench1234", "location": "Recife"}
+            company = accounts.register_company(
+                db,
+                {
+                    **common,
+                    "name": f"Empresa {index}",
+                    "email": f"c{tag}@bench.turno.com.br",
+                    "company": "Bench Eventos",
+                    "industry": "events",
+                },
+            )
+            freelancer = accounts.register_freelancer(
+                db,
+                {
+                    **common,
+                    "name": f"Pessoa {index}",
+                    "email": f"f{tag}@bench.turno.com.br",
+                    "profession": "Garçom",
+                    "skills": "Atendimento",
+                },
+            )
+            for user in (company, freelancer):
+                user.email_confirmed_at = utcnow()
+                db.add(user)
+            db.flush()
+            job_id = company_jobs.create_job(
+                db,
+                company.id,
+                {
+                    "titulo": f"Vaga {index}",
+                    "categoria": "eventos",
+                    "descricao": "Bench " * 5,
+                    "localizacao": "Recife",
+                    "vagas_disponiveis": 2,
+                },
+            )
+            application_id = applications.apply(db, freelancer.id, "freelancer", job_id, {})
+            chat_id = applications.accept(db, company.id, application_id)
+            company_token, _ = sessions.create(db, company.id, remember=True)
+            freelancer_token, _ = sessions.create(db, freelancer.id, remember=True)
+            result.append((f"{cookie_name}={company_token}", f"{cookie_name}={freelancer_token}", chat_id))
+    return result
+
+
+def _pct(samples: list[float], q: int) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+
+
+def _summary(samples: list[float]) -> str:
+    return f"{statistics.median(samples):.2f} / {_pct(samples, 95):.2f} / {_pct(samples, 99):.2f}"
+
+
+async def _measure_app(url: str, pairs_data: list[tuple[str, str, int]]) -> dict[str, list[float]]:
+    pairs = []
+    for company_cookie, freelancer_cookie, chat_id in pairs_data:
+        company = Person(url, company_cookie, f"/client-dashboard/chats/{chat_id}")
+        freelancer = Person(url, freelancer_cookie, f"/freelancer-dashboard/chats/{chat_id}")
+        pairs.append((company, freelancer))
+    await asyncio.gather(*(person.connect() for pair in pairs for person in pair))
+
+    async def send(sender, _receiver, text_):
+        await sender.send(text_)
+
+    try:
+        await _exchange(pairs[:1], send, 0)  # warm-up
+        return {label: await _exchange(pairs, send, interval) for label, interval in PATTERNS}
+    finally:
+        await asyncio.gather(*(person.close() for pair in pairs for person in pair), return_exceptions=True)
+
+
+async def _measure_relay(url: str, count: int) -> dict[str, list[float]]:
+    pairs = [(RelayPerson(url, f"a{i}"), RelayPerson(url, f"b{i}")) for i in range(count)]
+    await asyncio.gather(*(person.connect() for pair in pairs for person in pair))
+
+    async def send(sender, receiver, text_):
+        await sender.send_to(receiver.name, text_)
+
+    try:
+        await _exchange(pairs[:1], send, 0)
+        return {label: await _exchange(pairs, send, interval) for label, interval in PATTERNS}
+    finally:
+        await asyncio.gather(*(person.close() for pair in pairs for person in pair), return_exceptions=True)
+
+
+def _serve_app(env: dict[str, str], port: int) -> subprocess.Popen:
+    command = [str(ROOT / ".venv/bin/reflex"), "run", "--env", "prod", "--backend-only", "--backend-port", str(port)]
+    proc = subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    _wait(f"http://127.0.0.1:{port}/api/health", proc)
+    return proc
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    import signal
+
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+def _modes(workdir: Path) -> list[tuple[str, str, dict[str, str]]]:
+    modes = [("1 process, SQLite, memory state", f"sqlite:///{workdir / 'chat-bench.db'}", {})]
+    pg = os.environ.get("BENCH_DATABASE_URL") or os.environ.get("TEST_DATABASE_URL") or ""
+    redis_url = os.environ.get("BENCH_REDIS_URL") or os.environ.get("TEST_REDIS_URL") or ""
+    if pg.startswith("postgresql") and redis_url:
+        name = f"turno_chatbench_{uuid.uuid4().hex[:8]}"
+        admin = create_engine(make_url(pg).set(database="postgres"), isolation_level="AUTOCOMMIT", poolclass=NullPool)
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+        admin.dispose()
+        url = make_url(pg).set(database=name).render_as_string(hide_password=False)
+        modes.append(("2 workers, PostgreSQL, Redis", url, {"REFLEX_REDIS_URL": redis_url, "GRANIAN_WORKERS": "2"}))
+    return modes
+
+
+def _drop(url: str) -> None:
+    if not url.startswith("postgresql"):
+        return
+    parsed = make_url(url)
+    admin = create_engine(parsed.set(database="postgres"), isolation_level="AUTOCOMMIT", poolclass=NullPool)
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{parsed.database}" WITH (FORCE)'))
+    admin.dispose()
+
+
+def _relay_server(workdir: Path, port: int) -> subprocess.Popen:
+    (workdir / "bare_relay.py").write_text(_RELAY_SERVER)
+    command = [str(ROOT / ".venv/bin/granian"), "--interface", "asgi", "--host", "127.0.0.1", "--port", str(port)]
+    proc = subprocess.Popen(
+        [*command, "--workers", "1", "--log-level", "error", "bare_relay:app"], cwd=workdir, start_new_session=True
+    )
+    _wait(f"http://127.0.0.1:{port}/_relay/?EIO=4&transport=polling", proc)
+    return proc
+
+
+def _app_env(database_url: str, extra: dict[str, str]) -> dict[str, str]:
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "APP_ENV": "test",
+        "BCRYPT_ROUNDS": "4",
+        "REFLEX_TELEMETRY_ENABLED": "false",
+        "PYTHONPATH": str(ROOT),
+        **extra,
+    }
+    if "REFLEX_REDIS_URL" not in extra:
+        env.pop("REFLEX_REDIS_URL", None)
+    return env
+
+
+def main() -> None:
+    """Measure the relay baseline and the app in each mode; print a table of ratios."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        relay_port = _free_port()
+        relay = _relay_server(Path(tmp), relay_port)
+        try:
+            baseline = {n: asyncio.run(_measure_relay(f"http://127.0.0.1:{relay_port}", n)) for n in CONVERSATIONS}
+        finally:
+            _stop(relay)
+        for mode, database_url, extra in _modes(Path(tmp)):
+            env = _app_env(database_url, extra)
+            alembic = [str(ROOT / ".venv/bin/alembic"), "upgrade", "head"]
+            subprocess.run(alembic, cwd=ROOT, env=env, check=True, capture_output=True)
+            port = _free_port()
+            server = _serve_app(env, port)
+            try:
+                for count in CONVERSATIONS:
+                    measured = asyncio.run(_measure_app(f"http://127.0.0.1:{port}", _create_pairs(database_url, count)))
+                    for pattern, samples in measured.items():
+                        base = baseline[count][pattern]
+                        ratio = statistics.median(samples) / statistics.median(base)
+                        rows.append((mode, count, pattern, len(samples), _summary(base), _summary(samples), ratio))
+            finally:
+                _stop(server)
+                _drop(database_url)
+    print(f"\nChat delivery: sender's event to the receiver's delta, ms p50 / p95 / p99 ({ROUNDS} messages each)")
+    print("| mode | conversations | pattern | messages | bare relay | app | ratio (p50) |")
+    print("|---|---|---|---|---|---|---|")
+    for mode, count, pattern, total, base, app, ratio in rows:
+        print(f"| {mode} | {count} | {pattern} | {total} | {base} | {app} | {ratio:.1f}x |")
+
+
+if __name__ == "__main__":
+    main()
