@@ -1,6 +1,7 @@
 """Run every benchmark: `python -m bench` (what `make bench` does)."""
 
-from bench import job_search
+from bench import chat_delivery, job_search
 
 if __name__ == "__main__":
     job_search.main()
+    chat_delivery.main()
