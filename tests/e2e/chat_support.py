@@ -1,6 +1,8 @@
 """Shared steps of the chat browser tests: a hired pair with their conversation, people, bubbles."""
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
@@ -98,3 +100,20 @@ def bubbles(page: Page, text: str | None = None) -> Locator:
     if text is None:
         return found
     return found.filter(has=page.get_by_text(re.compile(rf"^{re.escape(text)}$")))
+
+
+@contextmanager
+def both_in_chat(
+    browser: Browser, base_url: str, engine: Engine | None = None, mobile_freelancer: bool = False
+) -> Iterator[tuple[Hire, Page, Page]]:
+    """A new hire with the company and the freelancer each in their own browser, on their conversation."""
+    pair = hire(engine=engine)
+    company_ctx, company = person(browser, base_url, pair.company)
+    freelancer_ctx, freelancer = person(browser, base_url, pair.freelancer, mobile=mobile_freelancer)
+    try:
+        open_chat(company, "client", pair.chat_id)
+        open_chat(freelancer, "freelancer", pair.chat_id)
+        yield pair, company, freelancer
+    finally:
+        company_ctx.close()
+        freelancer_ctx.close()

@@ -12,7 +12,7 @@ from sqlmodel import select
 from core.db import session_scope
 from models import Message
 from services import chats
-from tests.e2e.chat_support import account, bubbles, chat_url, hire, open_chat, person, send, user_id
+from tests.e2e.chat_support import account, both_in_chat, bubbles, chat_url, hire, open_chat, person, send, user_id
 from tests.e2e.conftest import login
 
 ARRIVAL_MS = 1_000  # PRODUCT.md: a message reaches the other open conversation within a second
@@ -24,12 +24,7 @@ def _stored(chat_id: int) -> list[str]:
 
 
 def test_messages_travel_both_ways_without_reloading(browser, base_url):
-    pair = hire()
-    company_ctx, company = person(browser, base_url, pair.company)
-    freelancer_ctx, freelancer = person(browser, base_url, pair.freelancer, mobile=True)
-    try:
-        open_chat(company, "client", pair.chat_id)
-        open_chat(freelancer, "freelancer", pair.chat_id)
+    with both_in_chat(browser, base_url, mobile_freelancer=True) as (pair, company, freelancer):
         expect(company.get_by_role("heading", name="João Silva")).to_be_visible()
         expect(freelancer.get_by_role("heading", name="Mariana Costa")).to_be_visible()
         expect(bubbles(freelancer)).to_have_count(1)  # the welcome message of the acceptance
@@ -46,9 +41,6 @@ def test_messages_travel_both_ways_without_reloading(browser, base_url):
         time_text = bubbles(company, "Perfeito, até lá.").locator("p").last
         expect(time_text).to_have_text(re.compile(r"^\d{2}:\d{2}$"))
         assert _stored(pair.chat_id)[-2:] == ["Oi, Mariana! Chego às 18h.", "Perfeito, até lá."]
-    finally:
-        company_ctx.close()
-        freelancer_ctx.close()
 
 
 def test_composer_enter_sends_shift_enter_breaks_the_line_and_blank_cannot_be_sent(browser, base_url):
@@ -81,13 +73,8 @@ def test_composer_enter_sends_shift_enter_breaks_the_line_and_blank_cannot_be_se
 
 
 def test_html_in_a_message_is_shown_as_text(browser, base_url):
-    pair = hire()
-    company_ctx, company = person(browser, base_url, pair.company)
-    freelancer_ctx, freelancer = person(browser, base_url, pair.freelancer)
     payload = '<img src=x onerror="window.__pwned=1"><b>negrito</b><script>window.__pwned=2</script>'
-    try:
-        open_chat(company, "client", pair.chat_id)
-        open_chat(freelancer, "freelancer", pair.chat_id)
+    with both_in_chat(browser, base_url) as (_pair, company, freelancer):
         send(freelancer, payload)
         expect(bubbles(company, payload)).to_be_visible()
         assert company.locator("#chat-messages img, #chat-messages b, #chat-messages script").count() == 0
@@ -95,9 +82,6 @@ def test_html_in_a_message_is_shown_as_text(browser, base_url):
         company.reload()
         expect(bubbles(company, payload)).to_be_visible()
         assert company.evaluate("window.__pwned") is None
-    finally:
-        company_ctx.close()
-        freelancer_ctx.close()
 
 
 def test_a_message_over_the_limit_is_refused_with_a_clear_message(browser, base_url):
@@ -198,20 +182,15 @@ def test_a_stranger_gets_chat_nao_encontrado_and_no_data(browser, base_url):
 
 
 def test_after_a_lost_connection_nothing_is_lost_or_shown_twice(browser, base_url):
-    pair = hire()
-    company_ctx, company = person(browser, base_url, pair.company)
-    freelancer_ctx, freelancer = person(browser, base_url, pair.freelancer)
-    try:
-        open_chat(company, "client", pair.chat_id)
-        open_chat(freelancer, "freelancer", pair.chat_id)
-        freelancer_ctx.set_offline(True)
+    with both_in_chat(browser, base_url) as (_pair, company, freelancer):
+        freelancer.context.set_offline(True)
         freelancer.evaluate("window.dispatchEvent(new Event('offline'))")
         send(company, "Enquanto você estava fora")
         send(company, "Segunda mensagem")
         expect(bubbles(company)).to_have_count(3)
         freelancer.wait_for_timeout(ARRIVAL_MS)  # proving an absence: nothing to wait for
         expect(bubbles(freelancer)).to_have_count(1)  # really cut off: nothing arrived meanwhile
-        freelancer_ctx.set_offline(False)
+        freelancer.context.set_offline(False)
 
         expect(bubbles(freelancer, "Segunda mensagem")).to_have_count(1, timeout=30_000)
         expect(bubbles(freelancer, "Enquanto você estava fora")).to_have_count(1)
@@ -219,9 +198,6 @@ def test_after_a_lost_connection_nothing_is_lost_or_shown_twice(browser, base_ur
         send(freelancer, "Voltei")
         expect(bubbles(company, "Voltei")).to_have_count(1)
         expect(bubbles(freelancer)).to_have_count(4)
-    finally:
-        company_ctx.close()
-        freelancer_ctx.close()
 
 
 def test_older_messages_load_on_demand(page: Page):

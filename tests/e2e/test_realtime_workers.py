@@ -28,7 +28,7 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.pool import NullPool
 
 from core.db import make_engine
-from tests.e2e.chat_support import bubbles, hire, open_chat, person, send
+from tests.e2e.chat_support import both_in_chat, bubbles, send
 from tests.e2e.conftest import ROOT, _free_port, _wait_healthy
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "")
@@ -180,12 +180,7 @@ def _on_different_workers(first: Page, second: Page, store: redis.Redis) -> tupl
 
 def test_messages_and_badges_cross_workers(browser, cluster):
     store = redis.Redis.from_url(TEST_REDIS_URL)
-    pair = hire(engine=cluster.engine)
-    company_ctx, company = person(browser, cluster.url, pair.company)
-    freelancer_ctx, freelancer = person(browser, cluster.url, pair.freelancer)
-    try:
-        open_chat(company, "client", pair.chat_id)
-        open_chat(freelancer, "freelancer", pair.chat_id)
+    with both_in_chat(browser, cluster.url, cluster.engine) as (_pair, company, freelancer):
         company_worker, freelancer_worker = _on_different_workers(company, freelancer, store)
         assert company_worker != freelancer_worker
 
@@ -205,19 +200,11 @@ def test_messages_and_badges_cross_workers(browser, cluster):
         send(company, "Você viu o endereço?")
         expect(messages_tab).to_have_attribute("aria-label", "Mensagens: 1 não lida")
         expect(bell).to_have_attribute("aria-label", "Notificações: 2 não lidas")
-    finally:
-        company_ctx.close()
-        freelancer_ctx.close()
 
 
 def test_after_a_server_restart_nothing_is_lost_or_shown_twice(browser, cluster):
     store = redis.Redis.from_url(TEST_REDIS_URL)
-    pair = hire(engine=cluster.engine)
-    company_ctx, company = person(browser, cluster.url, pair.company)
-    freelancer_ctx, freelancer = person(browser, cluster.url, pair.freelancer)
-    try:
-        open_chat(company, "client", pair.chat_id)
-        open_chat(freelancer, "freelancer", pair.chat_id)
+    with both_in_chat(browser, cluster.url, cluster.engine) as (_pair, company, freelancer):
         send(company, "Antes do reinício")
         expect(bubbles(freelancer, "Antes do reinício")).to_be_visible()
 
@@ -234,6 +221,3 @@ def test_after_a_server_restart_nothing_is_lost_or_shown_twice(browser, cluster)
         for page in (company, freelancer):
             expect(bubbles(page, "Antes do reinício")).to_have_count(1)
             expect(bubbles(page)).to_have_count(4)
-    finally:
-        company_ctx.close()
-        freelancer_ctx.close()
