@@ -18,6 +18,7 @@ worker accepted them.
 
 import asyncio
 import os
+import signal
 import socket
 import statistics
 import subprocess
@@ -346,8 +347,6 @@ def _serve_app(env: dict[str, str], port: int) -> subprocess.Popen:
 
 
 def _stop(proc: subprocess.Popen) -> None:
-    import signal
-
     if proc.poll() is None:
         os.killpg(proc.pid, signal.SIGTERM)
         try:

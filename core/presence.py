@@ -29,7 +29,11 @@ class Presence(ABC):
 
     @abstractmethod
     async def enter(self, user_id: int, token: str, place: str) -> None:
-        """Register `token` as a tab of `user_id` showing `place` (replacing any other owner's claim)."""
+        """Register `token` as a tab of `user_id` showing `place`.
+
+        A token that an account signed out of earlier stays under that account until its next
+        delivery finds the tab belongs to someone else and prunes it (states/live.py).
+        """
 
     @abstractmethod
     async def move(self, user_id: int, token: str, place: str) -> None:

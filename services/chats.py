@@ -59,6 +59,7 @@ class ChatDetail(TypedDict):
     """A conversation the viewer takes part in, with its latest page of messages."""
 
     id: int
+    other_id: int
     other_name: str
     other_initials: str
     other_photo: str
@@ -262,6 +263,7 @@ def open_chat(session: Session, user_id: int, chat_id: object) -> ChatDetail:
     mark_read(session, chat, user_id, latest[-1].created_at if latest else None)
     return ChatDetail(
         id=chat.id,
+        other_id=_other_id(chat, user_id),
         other_name=name,
         other_initials=initials(name),
         other_photo=profile.foto_url if profile else "",

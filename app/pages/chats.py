@@ -187,7 +187,6 @@ class ChatRoomState(AuthState):
         try:
             with session_scope() as db:
                 detail = chats.open_chat(db, user.id, self._requested_id())
-                self._other_id = chats.other_participant(db, user.id, detail["id"])
         except NotAllowed:
             self._forget()
             return
@@ -202,6 +201,7 @@ class ChatRoomState(AuthState):
         self.other_photo = detail["other_photo"]
         self.job_title = detail["job_title"]
         self._chat_id = detail["id"]
+        self._other_id = detail["other_id"]
         self._show(detail["messages"], detail["has_older"])
         self.status = "found"
         await get_presence().enter(user.id, self.router.session.client_token, chat_place(detail["id"]))

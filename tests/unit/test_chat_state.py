@@ -10,7 +10,8 @@ import contextlib
 import pytest
 from sqlmodel import select
 
-from app.pages.chats import MAX_SHOWN, RECENT_FOLD, ChatListState, ChatRoomState
+from app.pages.chats import MAX_SHOWN, OLDER_FAILED, RECENT_FOLD, ChatListState, ChatRoomState
+from core import signals
 from core.db import session_scope
 from core.presence import chat_place, get_presence
 from core.signals import Ping
@@ -251,6 +252,17 @@ def test_older_messages_load_on_demand_and_the_window_stays_bounded(db, cast, ch
     assert len(state.history) == chats.PAGE_SIZE
 
 
+def test_show_latest_with_a_forged_chat_id_shows_nothing(db, cast, chat, fake_app):
+    state = _room(db, cast.other, chat.id, role="freelancer")
+    state.status = "found"
+    state._chat_id = chat.id  # what no browser can set
+
+    events = run(state, ChatRoomState.show_latest)
+
+    assert toasts(events) == [f"error: {OLDER_FAILED[0]} | {OLDER_FAILED[1]}"]
+    assert state.history == []
+
+
 def test_load_older_of_a_stranger_state_loads_nothing(db, cast, chat, fake_app):
     state = _room(db, cast.other, chat.id, role="freelancer")
     state.has_older = True
@@ -265,8 +277,6 @@ def test_load_older_of_a_stranger_state_loads_nothing(db, cast, chat, fake_app):
 def _send_as(user_id: int, chat_id: int, text: str, viewing: bool) -> frozenset[Ping]:
     with session_scope() as db:
         chats.send(db, user_id, chat_id, text, recipient_viewing=viewing)
-        from core import signals
-
         pings = signals.pending(db)
     return pings
 
