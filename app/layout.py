@@ -15,6 +15,7 @@ from components.dashboard import (
     profile_sheet,
     sidebar,
 )
+from components.settings_panel import apply_theme_button
 from components.shell import shell
 from core.settings import get_settings
 from models import Role
@@ -67,6 +68,7 @@ CLIENT_TABS = _tabs(
         ("notifications", "Notificações", "bell"),
         ("plans", "Planos", "credit-card"),
         ("profile", "Meu Perfil", "building-2"),
+        ("settings", "Configurações", "settings"),
     ),
 )
 FREELANCER_TABS = _tabs(
@@ -128,6 +130,7 @@ def dashboard_shell(role: str, active: rx.Var | str, content: rx.Component) -> r
     )
     return rx.box(
         rx.el.a("Pular para o conteúdo", href="#conteudo", class_name="skip-link"),
+        apply_theme_button(),
         rx.flex(
             sidebar(
                 "Painel da Empresa" if is_client else "Painel do Freelancer", tabs, active, AuthState.logout, badges

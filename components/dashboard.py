@@ -502,6 +502,8 @@ def notification_icon(kind: rx.Var) -> rx.Component:
         ("application_accepted", bubble("circle-check", "green")),
         ("job_closed", bubble("circle-x", "red")),
         ("job_created", bubble("briefcase", "violet")),
+        ("application_rejected", bubble("circle-minus", "gray")),
+        ("job_alert", bubble("bell-ring", "amber")),
         ("message", bubble("message-circle", "cyan")),
         bubble("info", "gray"),
     )

@@ -47,6 +47,8 @@ class NotificationType(StrEnum):
     APPLICATION_ACCEPTED = "application_accepted"
     JOB_CLOSED = "job_closed"
     JOB_CREATED = "job_created"
+    APPLICATION_REJECTED = "application_rejected"
+    JOB_ALERT = "job_alert"
     MESSAGE = "message"
     OTHER = "other"
 

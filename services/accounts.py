@@ -12,12 +12,13 @@ from core.settings import get_settings
 from core.types import utcnow
 from models import EmailToken, Profile, Role, TokenPurpose, User, UserPreferences
 from services import sessions, throttle
-from services.errors import ServiceError
+from services.errors import ServiceError, ValidationFailed
 from services.validation import (
     CompanyRegistration,
     EmailForm,
     FreelancerRegistration,
     LoginForm,
+    PasswordChangeForm,
     ResetPasswordForm,
     parse,
 )
@@ -26,6 +27,8 @@ INVALID_CREDENTIALS = "Email ou senha incorretos."
 NOT_CONFIRMED = "Por favor, confirme seu email antes de fazer login."
 EMAIL_TAKEN = "Este email já está cadastrado. Faça login ou use outro email."
 INVALID_LINK = "Este link é inválido ou expirou. Solicite um novo."
+WRONG_CURRENT_PASSWORD = "Senha atual incorreta."
+ACCOUNT_GONE = "Não foi possível carregar suas informações."
 
 
 @dataclass(frozen=True)
@@ -217,6 +220,39 @@ def reset_password(session: Session, token: str, data: dict) -> User:
     session.add(user)
     sessions.revoke_all(session, user.id)
     return user
+
+
+def change_password(session: Session, user_id: int, data: dict, keep_token: str | None, address: str) -> int:
+    """Settings > Segurança: check the current password, set the new one, end the other sessions.
+
+    Wrong current passwords count as failed logins of the account (services.throttle), so this
+    form cannot be used to guess a password without limit.
+
+    Args:
+        session: Open database session (the caller commits).
+        user_id: The acting user (from the server-side session).
+        data: Raw form data: current, new, confirm.
+        keep_token: The session token of the browser making the change (it stays signed in).
+        address: The client's address, for throttling.
+
+    Returns:
+        How many other sessions were ended.
+
+    Raises:
+        ValidationFailed: SPEC's messages; 'Senha atual incorreta.' on the current password.
+        ServiceError: Throttled, or the account no longer exists.
+    """
+    form = parse(PasswordChangeForm, data)
+    user = session.exec(select(User).where(User.id == user_id, User.deleted_at.is_(None))).first()
+    if user is None:
+        raise ServiceError(ACCOUNT_GONE)
+    throttle.check(session, user.email, address)
+    if not verify_password(form.current, user.password_hash):
+        throttle.record_failure(session, user.email, address)
+        raise ValidationFailed({"current": WRONG_CURRENT_PASSWORD})
+    user.password_hash = hash_password(form.new)
+    session.add(user)
+    return sessions.revoke_others(session, user.id, keep_token)
 
 
 def _issue_token(session: Session, user: User, purpose: TokenPurpose, ttl: timedelta) -> str:

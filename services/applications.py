@@ -336,7 +336,7 @@ def reject(session: Session, company_id: int, application_id: object) -> None:
     notify(
         session,
         application.freelancer_id,
-        NotificationType.OTHER,
+        NotificationType.APPLICATION_REJECTED,
         f'Sua candidatura para a vaga "{job.titulo}" não foi selecionada desta vez.',
         routes.dashboard_tab(Role.FREELANCER, "applications"),
     )

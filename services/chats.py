@@ -19,6 +19,7 @@ from core.formatting import clock, initials, local, short_date
 from core.ids import id_from_text
 from core.types import utcnow
 from models import Application, Chat, Job, Message, Notification, NotificationType, Profile, Role
+from services import notifications
 from services.errors import NotAllowed, ServiceError
 
 CHAT_NOT_FOUND = "Chat não encontrado"
@@ -376,6 +377,10 @@ def _notify_message(session: Session, chat: Chat, sender_id: int, job_title: str
     notice.created_at = utcnow()
     session.add(notice)
     signals.ping(session, recipient)
+    if pending is None:
+        settings = notifications.recipient_settings(session, recipient)
+        if settings is not None and notifications.wants_email(settings[1], NotificationType.MESSAGE):
+            notifications.email_copy(session, settings[0], text, link)
 
 
 def send(session: Session, user_id: int, chat_id: object, text: object, recipient_viewing: bool = False) -> ChatMessage:

@@ -10,7 +10,7 @@ from core.types import utcnow
 from models import Application, ApplicationStatus, Job, JobStatus, NotificationType, Role, User
 from services import plans
 from services.errors import NotAllowed, require_id
-from services.notifications import notify
+from services.notifications import alert_new_job, notify
 from services.validation import JobForm, parse
 
 JOB_NOT_FOUND = "Vaga não encontrada."
@@ -61,6 +61,7 @@ def create_job(session: Session, company_id: int, data: dict) -> int:
     notify(
         session, company_id, NotificationType.JOB_CREATED, f'Sua vaga "{job.titulo}" foi publicada.', f"/jobs/{job.id}"
     )
+    alert_new_job(session, job.id, job.titulo, job.localizacao, company_id)
     return job.id
 
 

@@ -2,17 +2,29 @@
 
 from typing import TypedDict
 
+from sqlalchemy import or_
 from sqlmodel import Session, func, select
 
 from core import signals
 from core.catalog import UNREAD_BADGE_CAP
+from core.email import send_email
 from core.formatting import date_time
-from models import Notification, NotificationType
+from core.settings import get_settings
+from models import Notification, NotificationType, Profile, Role, User, UserPreferences
 from services.errors import NotAllowed, require_id
 
 LIST_LIMIT = 50
 MARK_READ_FAILED = "Não foi possível marcar a notificação como lida."
 KNOWN_TYPES = frozenset(NotificationType)
+JOB_ALERT_LIMIT = 500
+TOPIC_SWITCH = {
+    NotificationType.NEW_APPLICATION: "application_updates",
+    NotificationType.APPLICATION_ACCEPTED: "application_updates",
+    NotificationType.APPLICATION_REJECTED: "application_updates",
+    NotificationType.JOB_CLOSED: "application_updates",
+    NotificationType.JOB_ALERT: "new_job_alerts",
+}
+NOT_EMAILED = frozenset({NotificationType.JOB_CREATED})
 
 
 class NotificationRow(TypedDict):
@@ -106,10 +118,58 @@ def mark_read(session: Session, user_id: int, notification_id: int) -> Notificat
     return _row(notification)
 
 
+def recipient_settings(session: Session, user_id: int) -> tuple[str, UserPreferences] | None:
+    """The e-mail address and settings of an active user (defaults when never saved); None when removed."""
+    row = session.exec(
+        select(User.email, UserPreferences)
+        .join(UserPreferences, UserPreferences.user_id == User.id, isouter=True)
+        .where(User.id == user_id, User.deleted_at.is_(None), User.is_active.is_(True))
+    ).first()
+    if row is None:
+        return None
+    email, prefs = row
+    return email, prefs or UserPreferences(user_id=user_id)
+
+
+def topic_allows(prefs: UserPreferences, kind: str) -> bool:
+    """Whether the switch of a notification's topic is on (kinds without a topic always pass)."""
+    switch = TOPIC_SWITCH.get(kind)
+    return switch is None or bool(getattr(prefs, switch))
+
+
+def wants_email(prefs: UserPreferences, kind: str) -> bool:
+    """E-mail copies go only with 'Notificações por email' on and the topic's switch on.
+
+    The notices users cause themselves ('Sua vaga foi publicada') are never e-mailed.
+    """
+    return kind not in NOT_EMAILED and prefs.email_notifications and topic_allows(prefs, kind)
+
+
+def wants_push(prefs: UserPreferences, kind: str) -> bool:
+    """A pop-up on the user's open pages only with 'Notificações push' on and the topic's switch on."""
+    return prefs.push_notifications and topic_allows(prefs, kind)
+
+
+def email_copy(session: Session, to: str, message: str, link: str) -> None:
+    """E-mail a notification's text with a link to it, in the caller's transaction (core.email)."""
+    settings = get_settings()
+    url = f"{settings.site_url.rstrip('/')}{link}" if link.startswith("/") else settings.site_url
+    send_email(
+        session,
+        to,
+        f"{settings.product_name}: {message[:120]}",
+        f"{message}\n\nVeja no {settings.product_name}: {url}\n\n"
+        f"Você recebe este e-mail porque as notificações por e-mail estão ativadas. "
+        f"Para desativá-las, acesse Configurações > Notificações: {settings.site_url.rstrip('/')}",
+    )
+
+
 def notify(session: Session, user_id: int, kind: NotificationType, message: str, link: str = "") -> None:
     """Create a notification in the caller's transaction (it exists only if the event does).
 
     The user is pinged (core.signals), so their open dashboards refresh once the transaction commits.
+    An e-mail copy is sent when the user's settings ask for it (`wants_email`); a removed account
+    gets nothing.
 
     Args:
         session: Open database session of the operation that causes the notice.
@@ -118,5 +178,61 @@ def notify(session: Session, user_id: int, kind: NotificationType, message: str,
         message: The text shown (at most 500 characters are kept).
         link: An in-app path to open from the notice (optional).
     """
+    recipient = recipient_settings(session, user_id)
+    if recipient is None:
+        return
+    email, prefs = recipient
     session.add(Notification(user_id=user_id, type=kind, message=message[:500], link=link[:200]))
     signals.ping(session, user_id)
+    if wants_email(prefs, kind):
+        email_copy(session, email, message[:500], link[:200])
+
+
+def push_allowed(session: Session, user_id: int, kind: str) -> bool:
+    """Whether a notification of `kind` may pop up on the user's open pages now (their settings)."""
+    recipient = recipient_settings(session, user_id)
+    return recipient is not None and wants_push(recipient[1], kind)
+
+
+def alert_new_job(session: Session, job_id: int, titulo: str, city: str, company_id: int) -> int:
+    """'Alertas de novas vagas': notify the freelancers of the job's city who keep the alerts on.
+
+    The city is compared case-insensitively with the freelancer's profile location. At most
+    JOB_ALERT_LIMIT freelancers are alerted per job (the most recently updated profiles first).
+
+    Args:
+        session: Open database session of the publication (the caller commits).
+        job_id: The new job.
+        titulo: Its title.
+        city: Its location as typed.
+        company_id: The publisher, never alerted.
+
+    Returns:
+        How many freelancers were alerted.
+    """
+    city = (city or "").strip().lower()
+    if not city:
+        return 0
+    rows = session.exec(
+        select(User.id, User.email, UserPreferences)
+        .join(Profile, Profile.user_id == User.id)
+        .join(UserPreferences, UserPreferences.user_id == User.id, isouter=True)
+        .where(
+            User.role == Role.FREELANCER,
+            User.deleted_at.is_(None),
+            User.is_active.is_(True),
+            User.id != company_id,
+            func.lower(func.trim(Profile.localizacao)) == city,
+            or_(UserPreferences.user_id.is_(None), UserPreferences.new_job_alerts.is_(True)),
+        )
+        .order_by(Profile.updated_at.desc())
+        .limit(JOB_ALERT_LIMIT)
+    ).all()
+    message = f'Nova vaga na sua cidade: "{titulo}".'[:500]
+    link = f"/jobs/{job_id}"
+    for user_id, email, prefs in rows:
+        session.add(Notification(user_id=user_id, type=NotificationType.JOB_ALERT, message=message, link=link))
+        signals.ping(session, user_id)
+        if wants_email(prefs or UserPreferences(user_id=user_id), NotificationType.JOB_ALERT):
+            email_copy(session, email, message, link)
+    return len(rows)

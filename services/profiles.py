@@ -9,20 +9,26 @@ from core.formatting import initials, long_date
 from core.types import utcnow
 from models import AuthSession, Profile, Role, User, UserPreferences
 from services.errors import NotAllowed
-from services.validation import CompanyProfileForm, parse
+from services.validation import AppearanceForm, CompanyProfileForm, FreelancerProfileForm, parse
 
 PROFILE_LOAD_FAILED = "Não foi possível carregar suas informações."
 NOT_A_COMPANY = "Você precisa estar logado para atualizar seu perfil."
+NOT_A_FREELANCER = NOT_A_COMPANY
 SOCIAL_NETWORKS = ("instagram", "facebook", "linkedin")
 THEME_LABELS = {"light": "Claro", "dark": "Escuro", "system": "Padrão do sistema"}
 LANGUAGE_LABELS = {"pt_BR": "Português (Brasil)", "en_US": "English (US)", "es_ES": "Español"}
 NOTIFICATION_SWITCHES = (
-    ("email_notifications", "Notificações por email"),
-    ("push_notifications", "Notificações push"),
-    ("marketing_emails", "Emails de marketing"),
-    ("new_job_alerts", "Alertas de novas vagas"),
-    ("application_updates", "Atualizações de candidaturas"),
+    ("email_notifications", "Notificações por email", "Receba por e-mail uma cópia das suas notificações."),
+    ("push_notifications", "Notificações push", "Veja um aviso na tela quando uma notificação chegar."),
+    ("marketing_emails", "Emails de marketing", "Novidades e ofertas; só enviamos com a sua autorização."),
+    ("new_job_alerts", "Alertas de novas vagas", "Seja avisado quando uma vaga for publicada na sua cidade."),
+    (
+        "application_updates",
+        "Atualizações de candidaturas",
+        "Candidaturas recebidas, aceitas, recusadas e vagas encerradas.",
+    ),
 )
+FREELANCER_ONLY_SWITCHES = frozenset({"new_job_alerts"})
 
 
 class ProfileView(TypedDict):
@@ -52,14 +58,17 @@ class ProfileView(TypedDict):
 class SwitchView(TypedDict):
     """One persisted on/off preference."""
 
+    name: str
     label: str
+    description: str
     enabled: bool
 
 
 class PreferencesView(TypedDict):
-    """The viewer's persisted settings, with labels."""
+    """The viewer's persisted settings: the theme's key and label, the language label, the switches."""
 
     theme: str
+    theme_label: str
     language: str
     switches: list[SwitchView]
 
@@ -130,7 +139,7 @@ def update_company_profile(session: Session, user_id: int, data: dict) -> Profil
     Args:
         session: Open database session (the caller commits).
         user_id: The acting user (from the server-side session).
-        data: Raw form data: biografia, endereco, telefone, website, instagram, facebook, linkedin.
+        data: Raw form data: empresa, biografia, endereco, telefone, website, instagram, facebook, linkedin.
 
     Returns:
         The updated profile view.
@@ -143,6 +152,7 @@ def update_company_profile(session: Session, user_id: int, data: dict) -> Profil
     user, profile = _load(session, user_id)
     if user.role != Role.CLIENT or profile is None:
         raise NotAllowed(NOT_A_COMPANY)
+    profile.empresa = form.empresa
     profile.biografia = form.biografia
     profile.endereco = form.endereco
     profile.telefone = form.telefone
@@ -154,14 +164,127 @@ def update_company_profile(session: Session, user_id: int, data: dict) -> Profil
     return _view(user, profile)
 
 
-def get_preferences(session: Session, user_id: int) -> PreferencesView:
-    """The acting user's persisted settings (defaults when never saved)."""
-    prefs = session.get(UserPreferences, user_id) or UserPreferences(user_id=user_id)
+def update_freelancer_profile(session: Session, user_id: int, data: dict) -> ProfileView:
+    """Save the acting freelancer's 'Meu Perfil' form (the e-mail is not editable here).
+
+    Args:
+        session: Open database session (the caller commits).
+        user_id: The acting user (from the server-side session).
+        data: Raw form data: nome, telefone, endereco, localizacao, profissao, habilidades
+            (comma-separated), biografia, experiencia, website.
+
+    Returns:
+        The updated profile view.
+
+    Raises:
+        ValidationFailed: When a field breaks a rule (SPEC §5 freelancer profile).
+        NotAllowed: When the caller is not a freelancer.
+    """
+    form = parse(FreelancerProfileForm, data)
+    user, profile = _load(session, user_id)
+    if user.role != Role.FREELANCER or profile is None:
+        raise NotAllowed(NOT_A_FREELANCER)
+    profile.nome = form.nome
+    profile.telefone = form.telefone
+    profile.endereco = form.endereco
+    profile.localizacao = form.localizacao
+    profile.profissao = form.profissao
+    profile.habilidades = form.skills
+    profile.biografia = form.biografia
+    profile.experiencia_descricao = form.experiencia
+    profile.website = form.website
+    profile.updated_at = utcnow()
+    session.add(profile)
+    session.flush()
+    return _view(user, profile)
+
+
+def _preferences_row(session: Session, user_id: int) -> UserPreferences:
+    """The user's settings row, created with SPEC's defaults on first save (the caller commits)."""
+    _load(session, user_id)
+    prefs = session.get(UserPreferences, user_id)
+    if prefs is None:
+        prefs = UserPreferences(user_id=user_id)
+        session.add(prefs)
+    return prefs
+
+
+def _switches_for(role: str) -> tuple[tuple[str, str, str], ...]:
+    return tuple(s for s in NOTIFICATION_SWITCHES if role == Role.FREELANCER or s[0] not in FREELANCER_ONLY_SWITCHES)
+
+
+def _preferences_view(prefs: UserPreferences, role: str) -> PreferencesView:
+    theme = prefs.theme if prefs.theme in THEME_LABELS else "system"
     return PreferencesView(
-        theme=THEME_LABELS.get(prefs.theme, THEME_LABELS["system"]),
+        theme=theme,
+        theme_label=THEME_LABELS[theme],
         language=LANGUAGE_LABELS.get(prefs.language, LANGUAGE_LABELS["pt_BR"]),
-        switches=[SwitchView(label=label, enabled=bool(getattr(prefs, name))) for name, label in NOTIFICATION_SWITCHES],
+        switches=[
+            SwitchView(name=name, label=label, description=description, enabled=bool(getattr(prefs, name)))
+            for name, label, description in _switches_for(role)
+        ],
     )
+
+
+def get_preferences(session: Session, user_id: int) -> PreferencesView:
+    """The acting user's persisted settings (defaults when never saved).
+
+    'Alertas de novas vagas' is a freelancer's switch: companies do not see it.
+    """
+    user, _ = _load(session, user_id)
+    prefs = session.get(UserPreferences, user_id) or UserPreferences(user_id=user_id)
+    return _preferences_view(prefs, user.role)
+
+
+def save_theme(session: Session, user_id: int, data: dict) -> str:
+    """Save the acting user's theme (Aparência).
+
+    Args:
+        session: Open database session (the caller commits).
+        user_id: The acting user.
+        data: Raw form data with `theme` (light, dark or system).
+
+    Returns:
+        The saved theme.
+
+    Raises:
+        ValidationFailed: 'Por favor selecione um tema.' for anything else.
+    """
+    form = parse(AppearanceForm, data)
+    prefs = _preferences_row(session, user_id)
+    prefs.theme = form.theme
+    session.flush()
+    return form.theme
+
+
+def save_notifications(session: Session, user_id: int, data: dict) -> PreferencesView:
+    """Save the acting user's notification switches; a switch left out of `data` is off.
+
+    Only the switches of the user's role are touched; values are read as checkbox values
+    ('on', 'true', True), anything else is off.
+
+    Args:
+        session: Open database session (the caller commits).
+        user_id: The acting user.
+        data: Raw form data keyed by switch name.
+
+    Returns:
+        The saved settings.
+    """
+    user, _ = _load(session, user_id)
+    prefs = _preferences_row(session, user_id)
+    data = data if isinstance(data, dict) else {}
+    for name, _label, _description in _switches_for(user.role):
+        value = data.get(name)
+        setattr(prefs, name, value is True or (isinstance(value, str) and value.lower() in {"on", "true", "1"}))
+    session.flush()
+    return _preferences_view(prefs, user.role)
+
+
+def theme_of(session: Session, user_id: int) -> str:
+    """The theme the user chose ('system' when never saved)."""
+    theme = session.exec(select(UserPreferences.theme).where(UserPreferences.user_id == user_id)).first()
+    return theme if theme in THEME_LABELS else "system"
 
 
 def get_security(session: Session, user_id: int) -> SecurityView:

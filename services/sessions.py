@@ -70,6 +70,14 @@ def revoke_all(session: Session, user_id: int) -> None:
     session.exec(delete(AuthSession).where(AuthSession.user_id == user_id))
 
 
+def revoke_others(session: Session, user_id: int, keep_token: str | None) -> int:
+    """End every session of a user but the one of `keep_token` (a password change); returns how many ended."""
+    query = delete(AuthSession).where(AuthSession.user_id == user_id)
+    if keep_token:
+        query = query.where(AuthSession.token_hash != token_digest(keep_token))
+    return session.exec(query).rowcount or 0
+
+
 def purge_expired(session: Session) -> int:
     """Delete expired sessions; returns how many were removed."""
     result = session.exec(delete(AuthSession).where(AuthSession.expires_at <= utcnow()))

@@ -260,6 +260,22 @@ class ContactForm(_Form):
 
 
 PHONE_CHARS_RE = re.compile(r"^[0-9 ()+.\-]+$")
+
+
+def _phone(value: str) -> str:
+    """A Brazilian phone number as typed: 10 to 13 digits, with spaces, brackets, dots, dashes or +."""
+    digits = sum(ch in "0123456789" for ch in value)
+    if len(value) < 10 or len(value) > 30 or not PHONE_CHARS_RE.match(value) or not 10 <= digits <= 13:
+        raise _fail("Telefone inválido")
+    return value
+
+
+def _max_len(value: str, size: int, message: str) -> str:
+    if len(value) > size:
+        raise _fail(message)
+    return value
+
+
 SOCIAL_HANDLE_RE = re.compile(r"^@?[\w.\-]{1,60}$")
 
 
@@ -273,6 +289,7 @@ def _social(value: str) -> str:
 class CompanyProfileForm(_Form):
     """Company profile completion (/company-profile-setup; SPEC §9 minimums)."""
 
+    empresa: str
     biografia: str
     endereco: str
     telefone: str
@@ -280,6 +297,11 @@ class CompanyProfileForm(_Form):
     instagram: str = ""
     facebook: str = ""
     linkedin: str = ""
+
+    @field_validator("empresa")
+    @classmethod
+    def _empresa(cls, v: str) -> str:
+        return _min_len(v, 2, "Nome da empresa deve ter pelo menos 2 caracteres")[:160]
 
     @field_validator("biografia")
     @classmethod
@@ -294,10 +316,7 @@ class CompanyProfileForm(_Form):
     @field_validator("telefone")
     @classmethod
     def _telefone(cls, v: str) -> str:
-        digits = sum(ch in "0123456789" for ch in v)
-        if len(v) < 10 or len(v) > 30 or not PHONE_CHARS_RE.match(v) or not 10 <= digits <= 13:
-            raise _fail("Telefone inválido")
-        return v
+        return _phone(v)
 
     @field_validator("website")
     @classmethod
@@ -308,6 +327,122 @@ class CompanyProfileForm(_Form):
     @classmethod
     def _networks(cls, v: str) -> str:
         return _social(v)
+
+
+class FreelancerProfileForm(_Form):
+    """The freelancer's 'Meu Perfil' form (SPEC §5: nome required, website a URL or empty, the rest optional)."""
+
+    nome: str
+    telefone: str = ""
+    endereco: str = ""
+    localizacao: str = ""
+    profissao: str = ""
+    habilidades: str = ""
+    biografia: str = ""
+    experiencia: str = ""
+    website: str = ""
+
+    @field_validator("nome")
+    @classmethod
+    def _nome(cls, v: str) -> str:
+        return _min_len(v, 2, "Nome deve ter pelo menos 2 caracteres")[:120]
+
+    @field_validator("telefone")
+    @classmethod
+    def _telefone(cls, v: str) -> str:
+        return _phone(v) if v else ""
+
+    @field_validator("endereco")
+    @classmethod
+    def _endereco(cls, v: str) -> str:
+        return _max_len(v, 200, "Endereço deve ter no máximo 200 caracteres")
+
+    @field_validator("localizacao", "profissao")
+    @classmethod
+    def _short(cls, v: str) -> str:
+        return _max_len(v, 120, "Use no máximo 120 caracteres")
+
+    @field_validator("habilidades")
+    @classmethod
+    def _habilidades(cls, v: str) -> str:
+        return _max_len(v, 1000, "Habilidades devem ter no máximo 1.000 caracteres")
+
+    @field_validator("biografia")
+    @classmethod
+    def _biografia(cls, v: str) -> str:
+        return _max_len(v, 2000, "A biografia deve ter no máximo 2.000 caracteres")
+
+    @field_validator("experiencia")
+    @classmethod
+    def _experiencia(cls, v: str) -> str:
+        return _max_len(v, 4000, "A experiência deve ter no máximo 4.000 caracteres")
+
+    @field_validator("website")
+    @classmethod
+    def _website(cls, v: str) -> str:
+        return _url_or_empty(v)
+
+    @property
+    def skills(self) -> list[str]:
+        """Habilidades as a list: comma-separated, blanks and repeats dropped (SPEC §5)."""
+        return comma_list(self.habilidades, max_items=PROFILE_SKILLS_MAX)
+
+
+NEW_PASSWORD_SAME = "A nova senha deve ser diferente da atual."
+PASSWORD_MISMATCH = "As senhas não coincidem."
+
+
+class PasswordChangeForm(_Form):
+    """Settings > Segurança (SPEC §5: each field at least 8 characters, confirmation equal to the new one).
+
+    The new password also follows the registration rule (upper case, lower case and a digit), so
+    changing a password never weakens it below what sign-up demands.
+    """
+
+    current: str
+    new: str
+    confirm: str
+
+    @field_validator("current")
+    @classmethod
+    def _current(cls, v: str) -> str:
+        return _min_len(v, PASSWORD_MIN, "A senha atual deve ter pelo menos 8 caracteres.")[:200]
+
+    @field_validator("new")
+    @classmethod
+    def _new(cls, v: str) -> str:
+        _min_len(v, PASSWORD_MIN, "A senha deve ter pelo menos 8 caracteres.")
+        return _password_rules(v)
+
+    @field_validator("confirm")
+    @classmethod
+    def _confirm(cls, v: str) -> str:
+        return _min_len(v, PASSWORD_MIN, "A confirmação deve ter pelo menos 8 caracteres.")[:200]
+
+    @model_validator(mode="after")
+    def _matches(self) -> "PasswordChangeForm":
+        if self.confirm != self.new:
+            raise ValidationFailed({"confirm": PASSWORD_MISMATCH})
+        if self.new == self.current:
+            raise ValidationFailed({"new": NEW_PASSWORD_SAME})
+        return self
+
+
+THEMES = ("light", "dark", "system")
+PROFILE_SKILLS_MAX = 30
+
+
+class AppearanceForm(_Form):
+    """Settings > Aparência (SPEC §5: theme one of light, dark, system)."""
+
+    theme: str
+
+    @field_validator("theme")
+    @classmethod
+    def _theme(cls, v: str) -> str:
+        if v not in THEMES:
+            raise _fail("Por favor selecione um tema.")
+        return v
 
 
 CONFIRM_MISMATCH = "As senhas não conferem"

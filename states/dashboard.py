@@ -42,6 +42,12 @@ _SHEET_OPENED_JS = (
 )
 
 
+def apply_theme_script(theme: str) -> str:
+    """JavaScript that applies a saved theme (light, dark or system) through the hidden theme button."""
+    safe = theme if theme in profiles.THEME_LABELS else "system"
+    return f"window.__turnoTheme = '{safe}'; document.getElementById('apply-saved-theme')?.click();"
+
+
 class DashboardState(AuthState):
     """Dashboard chrome: profile side sheet, unread badge and the notification list.
 
@@ -56,6 +62,7 @@ class DashboardState(AuthState):
     notifications_loaded: bool = False
     sheet_open: bool = False
     _live_user_id: int = 0
+    _push: str = ""
 
     @rx.var
     def unread_badge(self) -> str:
@@ -82,15 +89,25 @@ class DashboardState(AuthState):
         try:
             with session_scope() as db:
                 self.me = profiles.get_own_profile(db, user.id)
+                self.notifications_loaded = False
                 self._refresh_counts(db, user.id, notices=True)
+                theme = profiles.theme_of(db, user.id)
         except Exception:
             return rx.toast.error("Erro ao carregar perfil", description=profiles.PROFILE_LOAD_FAILED)
         self._live_user_id = user.id
         await get_presence().enter(user.id, self.router.session.client_token, DASHBOARD)
-        return None
+        return rx.call_script(apply_theme_script(theme))
+
+    def _take_push(self) -> str:
+        """The newest notification that arrived since the last refresh and may pop up ('' when none)."""
+        message, self._push = self._push, ""
+        return message
 
     def _refresh_counts(self, db, user_id: int, notices: bool, chats_changed: bool = True) -> None:
         """Reload from the database the badges and list that a change can affect.
+
+        A notification newer than the ones shown before, unread, whose pop-up the user's settings
+        allow ('Notificações push' and its topic's switch), is kept for `_take_push`.
 
         Args:
             db: Open database session.
@@ -99,9 +116,13 @@ class DashboardState(AuthState):
             chats_changed: A conversation changed: the Mensagens badge.
         """
         if notices:
+            seen = max((n["id"] for n in self.notifications), default=0) if self.notifications_loaded else None
             self.unread = notifications.unread_count(db, user_id)
             self.notifications = notifications.list_for(db, user_id)
             self.notifications_loaded = True
+            fresh = [n for n in self.notifications if seen is not None and n["id"] > seen and not n["read"]]
+            if fresh and notifications.push_allowed(db, user_id, fresh[0]["type"]):
+                self._push = fresh[0]["message"]
         if chats_changed:
             self.unread_messages = chats.unread_total(db, user_id)
 

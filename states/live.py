@@ -26,6 +26,8 @@ from collections.abc import Iterable
 from typing import Protocol
 
 import reflex as rx
+from reflex.state import StateUpdate
+from reflex_base.event import Event
 
 from core import signals
 from core.db import session_scope
@@ -70,7 +72,11 @@ def _group(pings: Iterable[Ping]) -> dict[int, set[int]]:
 
 
 async def _refresh_tab(app: rx.App, token: str, user_id: int, topics: set[int]) -> bool:
-    """Reload one tab of `user_id`; False when the tab no longer belongs to them."""
+    """Reload one tab of `user_id`; False when the tab no longer belongs to them.
+
+    When a new notification may pop up (DashboardState._take_push), the tab also gets a toast.
+    """
+    push = ""
     async with app.modify_state(rx.BaseStateToken(ident=token, cls=DashboardState)) as root:
         chrome = await root.get_state(DashboardState)
         if chrome._live_user_id != user_id:
@@ -84,6 +90,10 @@ async def _refresh_tab(app: rx.App, token: str, user_id: int, topics: set[int]) 
                     state._live_refresh(db, user_id, chat_ids, 0 in topics)
             chrome._refresh_counts(db, user_id, notices=0 in topics, chats_changed=bool(chat_ids))
             signals.discard(db)  # read markers moved here concern this user, whose tabs this pass refreshes
+        push = chrome._take_push()
+    if push:
+        toast = rx.toast.info("Nova notificação", description=push, id="push-notice")
+        await app.event_namespace.emit_update(update=StateUpdate(events=Event.from_event_type(toast)), token=token)
     return True
 
 

@@ -5,11 +5,10 @@ import reflex as rx
 from app import routes
 from app.layout import dashboard_page, tab_keys
 from app.pages.company_jobs import CompanyJobsState, jobs_tab
+from app.pages.company_profile_setup import account_data
 from components.dashboard import (
     chat_list,
     count_label,
-    detail_list,
-    detail_row,
     loading,
     notifications_panel,
     section_card,
@@ -18,7 +17,9 @@ from components.dashboard import (
     tab_heading,
 )
 from components.plans import plan_conditions, plans_grid, subscription_panel
+from components.profile_forms import company_profile_form
 from components.rating import rating_control, rating_dialog
+from components.settings_panel import settings_panel
 from components.ui import empty_state
 from core.db import session_scope
 from models import Role
@@ -345,48 +346,11 @@ def plans_tab() -> rx.Component:
 
 
 def profile_tab() -> rx.Component:
-    """The company's profile, read-only, with a link to complete it."""
-    me = DashboardState.me
+    """The company profile form (the same as /company-profile-setup) and the account data."""
     return rx.vstack(
-        tab_heading(
-            "Meu Perfil",
-            "Dados da sua empresa.",
-            _link_button(
-                "Completar perfil", routes.COMPANY_PROFILE_SETUP, "pencil", "complete-profile-link", "outline"
-            ),
-        ),
-        rx.card(
-            rx.vstack(
-                rx.hstack(
-                    rx.avatar(src=me["foto_url"], fallback=me["initials"], size="6", radius="full", alt=""),
-                    rx.vstack(
-                        rx.heading(me["empresa"], as_="h2", size="5"),
-                        rx.text(me["nome"], color=rx.color("gray", 11)),
-                        spacing="1",
-                    ),
-                    spacing="4",
-                    align="center",
-                ),
-                rx.separator(),
-                detail_list(
-                    detail_row("Nome", me["nome"]),
-                    detail_row("Empresa", me["empresa"]),
-                    detail_row("Setor", me["industria"]),
-                    detail_row("Localização", me["localizacao"]),
-                    detail_row("E-mail", me["email"]),
-                    detail_row("Endereço", me["endereco"]),
-                    detail_row("Telefone", me["telefone"]),
-                    detail_row("Website", me["website"]),
-                    detail_row("Biografia", me["biografia"]),
-                    detail_row("Instagram", me["instagram"]),
-                    detail_row("Facebook", me["facebook"]),
-                    detail_row("LinkedIn", me["linkedin"]),
-                ),
-                spacing="4",
-                width="100%",
-            ),
-            width="100%",
-        ),
+        tab_heading("Meu Perfil", "É assim que os freelancers conhecem sua empresa nas vagas e nas conversas."),
+        company_profile_form(),
+        account_data(),
         spacing="3",
         width="100%",
     )
@@ -419,6 +383,7 @@ def client_dashboard_page() -> rx.Component:
             ("notifications", _notifications_tab()),
             ("plans", plans_tab()),
             ("profile", profile_tab()),
+            ("settings", settings_panel()),
             overview_tab(),
         ),
         loading(),

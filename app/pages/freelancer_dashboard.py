@@ -9,9 +9,6 @@ from components.dashboard import (
     APPLICATION_STATUS_COLORS,
     chat_list,
     count_label,
-    detail_item,
-    detail_list,
-    detail_row,
     loading,
     notifications_panel,
     section_card,
@@ -22,18 +19,19 @@ from components.dashboard import (
 from components.job_filters import job_filters
 from components.links import link_button
 from components.pager import PagerLink, pager, pager_links
+from components.profile_forms import freelancer_profile_form
 from components.rating import rating_control, rating_dialog
+from components.settings_panel import settings_panel
 from components.ui import empty_state
 from core.catalog import CATEGORIES, canonical_category
 from core.db import session_scope
 from core.text import clipped, positive_int
 from models import Role
-from services import applications, chats, dashboard, jobs, profiles
+from services import applications, chats, dashboard, jobs
 from services.chats import ChatSummary
 from services.dashboard import ApplicationRow, ChecklistItem
 from services.errors import ServiceError
 from services.jobs import JobListItem
-from services.profiles import SwitchView
 from states import live
 from states.apply import ApplyState
 from states.dashboard import DashboardState
@@ -84,12 +82,6 @@ class FreelancerDashboardState(RatingMixin, ApplyState):
     job_next_href: str = ""
     applications: list[ApplicationRow] = []
     chats: list[ChatSummary] = []
-    theme: str = ""
-    language: str = ""
-    switches: list[SwitchView] = []
-    account_created: str = ""
-    email_confirmed: str = ""
-    active_sessions: int = 0
 
     @rx.event
     def load(self):
@@ -135,15 +127,6 @@ class FreelancerDashboardState(RatingMixin, ApplyState):
             self.applications = dashboard.freelancer_applications(db, user_id)
         elif self.tab == "messages":
             self.chats = chats.list_for(db, user_id)
-        elif self.tab == "settings":
-            preferences = profiles.get_preferences(db, user_id)
-            security = profiles.get_security(db, user_id)
-            self.theme = preferences["theme"]
-            self.language = preferences["language"]
-            self.switches = preferences["switches"]
-            self.account_created = security["created"]
-            self.email_confirmed = security["confirmed"]
-            self.active_sessions = security["active_sessions"]
 
     def _search_url(self, **changes) -> str:
         """This tab's URL with the current filters and `changes` applied (page 1 unless given)."""
@@ -533,106 +516,10 @@ def messages_tab() -> rx.Component:
 
 
 def profile_tab() -> rx.Component:
-    """The freelancer's profile, read-only."""
-    me = DashboardState.me
+    """The freelancer's profile form: what companies see in applications and conversations."""
     return rx.vstack(
-        tab_heading("Meu Perfil", "Seus dados profissionais."),
-        rx.card(
-            rx.vstack(
-                rx.hstack(
-                    rx.avatar(src=me["foto_url"], fallback=me["initials"], size="6", radius="full", alt=""),
-                    rx.vstack(
-                        rx.heading(me["nome"], as_="h2", size="5"),
-                        rx.text(me["profissao"], color=rx.color("gray", 11)),
-                        spacing="1",
-                    ),
-                    spacing="4",
-                    align="center",
-                ),
-                rx.separator(),
-                detail_list(
-                    detail_row("Nome", me["nome"]),
-                    detail_row("E-mail", me["email"]),
-                    detail_row("Profissão", me["profissao"]),
-                    detail_item(
-                        "Habilidades",
-                        rx.cond(
-                            me["habilidades"].to(list[str]).length() > 0,
-                            rx.flex(
-                                rx.foreach(me["habilidades"].to(list[str]), lambda s: rx.badge(s, variant="outline")),
-                                wrap="wrap",
-                                gap="0.35rem",
-                            ),
-                            rx.text("Não informado", color=rx.color("gray", 10)),
-                        ),
-                    ),
-                    detail_row("Localização", me["localizacao"]),
-                    detail_row("Endereço", me["endereco"]),
-                    detail_row("Telefone", me["telefone"]),
-                    detail_row("Biografia", me["biografia"]),
-                    detail_row("Experiência", me["experiencia"]),
-                    detail_row("Website", me["website"]),
-                ),
-                spacing="4",
-                width="100%",
-            ),
-            width="100%",
-        ),
-        spacing="3",
-        width="100%",
-    )
-
-
-def _switch_row(switch: rx.Var) -> rx.Component:
-    return detail_item(
-        switch["label"],
-        rx.cond(
-            switch["enabled"],
-            rx.badge("Ativado", color_scheme="green", variant="soft"),
-            rx.badge("Desativado", color_scheme="gray", variant="soft"),
-        ),
-    )
-
-
-def settings_tab() -> rx.Component:
-    """Aparência, Notificações and Segurança: the persisted values."""
-    state = FreelancerDashboardState
-    return rx.vstack(
-        tab_heading("Configurações", "Suas preferências salvas."),
-        rx.tabs.root(
-            rx.tabs.list(
-                rx.tabs.trigger("Aparência", value="appearance"),
-                rx.tabs.trigger("Notificações", value="notifications"),
-                rx.tabs.trigger("Segurança", value="security"),
-            ),
-            rx.tabs.content(
-                rx.card(
-                    detail_list(detail_row("Tema", state.theme), detail_row("Idioma", state.language)), width="100%"
-                ),
-                value="appearance",
-                padding_top="1rem",
-            ),
-            rx.tabs.content(
-                rx.card(detail_list(rx.foreach(state.switches, _switch_row)), width="100%"),
-                value="notifications",
-                padding_top="1rem",
-            ),
-            rx.tabs.content(
-                rx.card(
-                    detail_list(
-                        detail_row("E-mail da conta", DashboardState.me["email"]),
-                        detail_row("Conta criada em", state.account_created),
-                        detail_row("E-mail confirmado em", state.email_confirmed, "E-mail não confirmado"),
-                        detail_item("Sessões ativas", rx.text(state.active_sessions)),
-                    ),
-                    width="100%",
-                ),
-                value="security",
-                padding_top="1rem",
-            ),
-            default_value="appearance",
-            width="100%",
-        ),
+        tab_heading("Meu Perfil", "É assim que as empresas conhecem você nas candidaturas e nas conversas."),
+        freelancer_profile_form(),
         spacing="3",
         width="100%",
     )
@@ -663,7 +550,7 @@ def freelancer_dashboard_page() -> rx.Component:
             ("messages", messages_tab()),
             ("notifications", _notifications_tab()),
             ("profile", profile_tab()),
-            ("settings", settings_tab()),
+            ("settings", settings_panel()),
             overview_tab(),
         ),
         loading(),

@@ -399,7 +399,7 @@ def test_reject_sets_rejected_and_tells_the_freelancer(db, cast):
 
     assert db.get(Application, application.id).status == "rejected"
     [notice] = _notifications(db, cast.freelancer)
-    assert notice.type == "other"
+    assert notice.type == "application_rejected"
     assert notice.message == 'Sua candidatura para a vaga "Garçom" não foi selecionada desta vez.'
     assert notice.link == "/freelancer-dashboard?tab=applications"
     assert _count(db, Chat) == 0

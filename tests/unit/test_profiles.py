@@ -6,6 +6,7 @@ from services.errors import NotAllowed, ValidationFailed
 from tests.unit.factories import make_user
 
 VALID = {
+    "empresa": "Hotel Atlântico",
     "biografia": "Hotel boutique no centro de São Paulo.",
     "endereco": "Rua Augusta, 100",
     "telefone": "(11) 98765-4321",
@@ -41,6 +42,7 @@ def test_update_company_profile_saves_the_form(db):
     view = profiles.update_company_profile(db, company.id, {**VALID, "biografia": "  " + VALID["biografia"] + " "})
 
     stored = db.get(Profile, company.id)
+    assert stored.empresa == "Hotel Atlântico"
     assert stored.biografia == VALID["biografia"]
     assert stored.endereco == "Rua Augusta, 100"
     assert stored.telefone == "(11) 98765-4321"
@@ -78,6 +80,7 @@ def test_update_company_profile_reports_missing_fields(db):
         profiles.update_company_profile(db, company.id, {})
 
     assert error.value.field_errors == {
+        "empresa": "Nome da empresa deve ter pelo menos 2 caracteres",
         "biografia": "A biografia deve ter pelo menos 10 caracteres",
         "endereco": "Endereço é obrigatório",
         "telefone": "Telefone inválido",
@@ -102,7 +105,8 @@ def test_get_preferences_shows_persisted_values(db):
 
     view = profiles.get_preferences(db, user.id)
 
-    assert view["theme"] == "Escuro"
+    assert view["theme"] == "dark"
+    assert view["theme_label"] == "Escuro"
     assert view["language"] == "Português (Brasil)"
     assert {s["label"]: s["enabled"] for s in view["switches"]}["Emails de marketing"] is True
 

@@ -1,0 +1,201 @@
+"""The 'Configurações' tab of both dashboards: Aparência, Notificações and Segurança."""
+
+import reflex as rx
+
+from components.dashboard import detail_item, detail_list, detail_row, loading, section_card, tab_heading
+from components.forms import labelled, submit_button
+from services.profiles import THEME_LABELS
+from states.dashboard import DashboardState
+from states.settings import SettingsState
+
+APPLY_THEME_BUTTON_ID = "apply-saved-theme"
+
+
+def apply_theme_button() -> rx.Component:
+    """A hidden button that applies the theme a script left in `window.__turnoTheme`.
+
+    Reflex's color mode lives in a React context that only components can reach, so the saved
+    theme (loaded on the server) is applied by clicking this button from a script
+    (DashboardState.load_chrome), which also makes it stick in this browser's local storage.
+    """
+    return rx.el.button(
+        id=APPLY_THEME_BUTTON_ID,
+        type="button",
+        hidden=True,
+        aria_hidden="true",
+        tab_index=-1,
+        on_click=rx.set_color_mode(rx.Var("window.__turnoTheme").to(str)),
+    )
+
+
+def _theme_option(value: str, label: str) -> rx.Component:
+    return rx.el.label(
+        rx.hstack(
+            rx.radio_group.item(value=value, id=f"theme-{value}"),
+            rx.text(label),
+            spacing="2",
+            align="center",
+        ),
+        cursor="pointer",
+    )
+
+
+def _appearance() -> rx.Component:
+    return section_card(
+        "Tema",
+        rx.text("Escolha como o site aparece para você. A escolha vale em todos os seus acessos.", size="2"),
+        rx.radio_group.root(
+            rx.vstack(*[_theme_option(value, label) for value, label in THEME_LABELS.items()], spacing="3"),
+            default_value=SettingsState.theme,
+            name="theme",
+            aria_label="Tema",
+            on_change=lambda value: [SettingsState.save_theme(value), rx.set_color_mode(value)],
+        ),
+        detail_list(detail_row("Idioma", SettingsState.language)),
+        rx.text("No momento o site está disponível apenas em português.", size="1", color=rx.color("gray", 11)),
+    )
+
+
+def _switch(row: rx.Var) -> rx.Component:
+    field_id = "switch-" + row["name"].to(str)
+    return rx.hstack(
+        rx.vstack(
+            rx.el.label(row["label"], html_for=field_id, style={"fontWeight": "500"}),
+            rx.text(row["description"], size="1", color=rx.color("gray", 11)),
+            spacing="0",
+            align="start",
+        ),
+        rx.spacer(),
+        rx.switch(id=field_id, name=row["name"].to(str), default_checked=row["enabled"].to(bool)),
+        width="100%",
+        align="center",
+        spacing="3",
+    )
+
+
+def _notifications() -> rx.Component:
+    return section_card(
+        "Notificações",
+        rx.form(
+            rx.vstack(
+                rx.foreach(SettingsState.switches, _switch),
+                rx.box(
+                    submit_button(
+                        "Salvar preferências",
+                        "Salvando...",
+                        SettingsState.saving_notifications,
+                        id="save-notifications-button",
+                    ),
+                    width="100%",
+                    max_width="320px",
+                ),
+                spacing="4",
+                width="100%",
+            ),
+            on_submit=SettingsState.save_notifications,
+            reset_on_submit=False,
+            id="notification-settings-form",
+            width="100%",
+        ),
+    )
+
+
+def _password_input(label: str, name: str, auto_complete: str) -> rx.Component:
+    field_id = f"password-{name}"
+    error = SettingsState.password_errors[name]
+    return labelled(
+        label,
+        field_id,
+        rx.input(
+            id=field_id,
+            name=name,
+            type="password",
+            auto_complete=auto_complete,
+            aria_invalid=rx.cond(error != "", "true", "false"),
+            size="3",
+            width="100%",
+        ),
+        error,
+    )
+
+
+def _password_form() -> rx.Component:
+    return section_card(
+        "Alterar senha",
+        rx.text(
+            "Ao alterar a senha, as outras sessões abertas da sua conta são encerradas.",
+            size="2",
+            color=rx.color("gray", 11),
+        ),
+        rx.form(
+            rx.vstack(
+                _password_input("Senha atual", "current", "current-password"),
+                _password_input("Nova senha", "new", "new-password"),
+                _password_input("Confirme a nova senha", "confirm", "new-password"),
+                rx.box(
+                    submit_button(
+                        "Alterar senha", "Alterando...", SettingsState.changing_password, id="change-password-button"
+                    ),
+                    width="100%",
+                    max_width="320px",
+                ),
+                spacing="3",
+                width="100%",
+            ),
+            key=SettingsState.password_form_key,
+            on_submit=SettingsState.change_password,
+            reset_on_submit=False,
+            no_validate=True,
+            id="change-password-form",
+            width="100%",
+        ),
+    )
+
+
+def _account() -> rx.Component:
+    return section_card(
+        "Sua conta",
+        detail_list(
+            detail_row("E-mail da conta", DashboardState.me["email"]),
+            detail_row("Conta criada em", SettingsState.account_created),
+            detail_row("E-mail confirmado em", SettingsState.email_confirmed, "E-mail não confirmado"),
+            detail_item("Sessões ativas", rx.text(SettingsState.active_sessions, id="active-sessions")),
+        ),
+    )
+
+
+def settings_panel(*security_extras: rx.Component) -> rx.Component:
+    """Tabs Aparência, Notificações and Segurança with the saved values (loaded when the tab mounts).
+
+    Args:
+        *security_extras: Sections added under Segurança (e.g. the LGPD data section).
+
+    Returns:
+        The tab's content.
+    """
+    return rx.vstack(
+        tab_heading("Configurações", "Preferências e segurança da sua conta."),
+        rx.cond(
+            SettingsState.loaded,
+            rx.tabs.root(
+                rx.tabs.list(
+                    rx.tabs.trigger("Aparência", value="appearance"),
+                    rx.tabs.trigger("Notificações", value="notifications"),
+                    rx.tabs.trigger("Segurança", value="security"),
+                ),
+                rx.tabs.content(_appearance(), value="appearance", padding_top="1rem"),
+                rx.tabs.content(_notifications(), value="notifications", padding_top="1rem"),
+                rx.tabs.content(
+                    rx.vstack(_password_form(), _account(), *security_extras, spacing="4", width="100%"),
+                    value="security",
+                    padding_top="1rem",
+                ),
+                default_value="appearance",
+                width="100%",
+            ),
+            loading(),
+        ),
+        on_mount=SettingsState.load,
+        spacing="3",
+        width="100%",
+    )

@@ -1,0 +1,174 @@
+"""Editing one's own profile: the company and freelancer forms and the profile photo.
+
+Every handler resolves the caller from the session cookie (AuthState._current_user) and passes
+that id to services/profiles.py or services/photos.py; no handler takes a user id. After a save,
+the dashboard chrome (DashboardState.me) is refreshed so the sidebar, the profile sheet and the
+profile tabs show the new data at once.
+"""
+
+import reflex as rx
+
+from core.db import session_scope
+from models import Role
+from services import photos, profiles
+from services.errors import NotAllowed, ServiceError, ValidationFailed
+from services.profiles import ProfileView
+from states.auth import AuthState
+from states.dashboard import DashboardState
+
+COMPANY_FIELDS = ("empresa", "biografia", "endereco", "telefone", "website", "instagram", "facebook", "linkedin")
+FREELANCER_FIELDS = (
+    "nome",
+    "telefone",
+    "endereco",
+    "localizacao",
+    "profissao",
+    "habilidades",
+    "biografia",
+    "experiencia",
+    "website",
+)
+PHOTO_UPLOAD_ID = "profile-photo"
+UPDATE_FAILED = ("Erro ao atualizar perfil", "Não foi possível salvar. Tente novamente.")
+NOT_SIGNED_IN = ("Não autenticado", "Você precisa estar logado para atualizar seu perfil.")
+PHOTO_FAILED = "Não foi possível salvar a foto. Tente novamente."
+SAVED = "Perfil atualizado com sucesso!"
+PHOTO_SAVED = "Foto atualizada com sucesso!"
+PHOTO_REMOVED = "Foto removida"
+
+
+def _blank(fields: tuple[str, ...]) -> dict[str, str]:
+    return dict.fromkeys(fields, "")
+
+
+async def _read_limited(upload: rx.UploadFile) -> bytes:
+    """At most one byte more than the size limit, so an oversized file is never read whole."""
+    return await upload.read(photos.MAX_BYTES + 1)
+
+
+class ProfileEditState(AuthState):
+    """Form errors and busy flags of the profile forms and the photo control."""
+
+    saving: bool = False
+    photo_busy: bool = False
+    errors: dict[str, str] = _blank(COMPANY_FIELDS + FREELANCER_FIELDS)
+
+    async def _show(self, view: ProfileView) -> None:
+        dashboard = await self.get_state(DashboardState)
+        dashboard.me = view
+
+    async def _save(self, role: Role, fields: tuple[str, ...], form_data: dict):
+        """Validate and save one of the two forms for the signed-in user of `role`."""
+        if self.saving:
+            return
+        user = self._current_user()
+        if user is None or user.role != role:
+            yield rx.toast.error(NOT_SIGNED_IN[0], description=NOT_SIGNED_IN[1])
+            return
+        self.saving = True
+        self.errors = _blank(COMPANY_FIELDS + FREELANCER_FIELDS)
+        yield
+        update = profiles.update_company_profile if role == Role.CLIENT else profiles.update_freelancer_profile
+        try:
+            with session_scope() as db:
+                view = update(db, user.id, form_data if isinstance(form_data, dict) else {})
+        except ValidationFailed as exc:
+            self.errors = {**self.errors, **{k: v for k, v in exc.field_errors.items() if k in fields}}
+            self.saving = False
+            return
+        except ServiceError as exc:
+            self.saving = False
+            yield rx.toast.error(UPDATE_FAILED[0], description=exc.message)
+            return
+        except Exception:
+            self.saving = False
+            yield rx.toast.error(UPDATE_FAILED[0], description=UPDATE_FAILED[1])
+            return
+        self.saving = False
+        await self._show(view)
+        yield rx.toast.success(SAVED)
+
+    @rx.event
+    async def save_company(self, form_data: dict):
+        """'Salvar Informações' of the company profile (setup page and 'Meu Perfil' tab)."""
+        async for update in self._save(Role.CLIENT, COMPANY_FIELDS, form_data):
+            yield update
+
+    @rx.event
+    async def save_freelancer(self, form_data: dict):
+        """'Salvar Perfil' of the freelancer's 'Meu Perfil' tab."""
+        async for update in self._save(Role.FREELANCER, FREELANCER_FIELDS, form_data):
+            yield update
+
+    @rx.event
+    async def upload_photo(self, files: list[rx.UploadFile]):
+        """Check the chosen image on the server, store it under a new name and show it.
+
+        The bytes are checked by content (services/photos.py); the previous file is removed only
+        after the new URL is committed, and the new file is removed if the commit fails.
+        """
+        if self.photo_busy:
+            return
+        user = self._current_user()
+        if user is None:
+            yield rx.toast.error(NOT_SIGNED_IN[0], description=NOT_SIGNED_IN[1])
+            return
+        if not files:
+            yield rx.toast.error(photos.PHOTO_ERROR_TITLE, description=photos.NO_FILE)
+            return
+        self.photo_busy = True
+        yield
+        upload_dir = rx.get_upload_dir()
+        new_url = ""
+        try:
+            data = await _read_limited(files[0])
+            content = await rx.run_in_thread(lambda: photos.reencode(data))
+            new_url = photos.write_file(upload_dir, content)
+            with session_scope() as db:
+                old_url = photos.set_photo(db, user.id, new_url)
+                view = profiles.get_own_profile(db, user.id)
+        except photos.PhotoRejected as exc:
+            self.photo_busy = False
+            yield rx.toast.error(exc.title, description=exc.message)
+            return
+        except Exception as exc:
+            photos.remove_file(upload_dir, new_url)
+            self.photo_busy = False
+            message = exc.message if isinstance(exc, NotAllowed) else PHOTO_FAILED
+            yield rx.toast.error(photos.PHOTO_ERROR_TITLE, description=message)
+            return
+        photos.remove_file(upload_dir, old_url)
+        self.photo_busy = False
+        await self._show(view)
+        yield rx.toast.success(PHOTO_SAVED)
+
+    @rx.event
+    async def remove_photo(self):
+        """'Remover foto': the profile goes back to initials and the file is deleted."""
+        user = self._current_user()
+        if user is None or self.photo_busy:
+            return
+        try:
+            with session_scope() as db:
+                old_url = photos.set_photo(db, user.id, "")
+                view = profiles.get_own_profile(db, user.id)
+        except Exception:
+            yield rx.toast.error(photos.PHOTO_ERROR_TITLE, description=PHOTO_FAILED)
+            return
+        photos.remove_file(rx.get_upload_dir(), old_url)
+        await self._show(view)
+        yield rx.toast.success(PHOTO_REMOVED)
+
+    @rx.event
+    def photo_rejected(self, rejections: list[dict]):
+        """The browser refused the file before upload (type or size): SPEC's toast for the reason."""
+        codes = {
+            str(error.get("code", ""))
+            for item in (rejections if isinstance(rejections, list) else [])
+            if isinstance(item, dict)
+            for error in (item.get("errors") or [])
+            if isinstance(error, dict)
+        }
+        if "file-too-large" in codes:
+            return rx.toast.error(photos.TOO_LARGE_TITLE, description=photos.TOO_LARGE)
+        return rx.toast.error(photos.WRONG_TYPE_TITLE, description=photos.WRONG_TYPE)

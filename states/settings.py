@@ -1,0 +1,145 @@
+"""Settings of the signed-in user (both dashboards): theme, notification switches, password.
+
+The caller is always resolved from the session cookie; the values are persisted in
+user_preferences (services/profiles.py) and the password in users (services/accounts.py).
+"""
+
+import reflex as rx
+
+from core.db import session_scope
+from services import accounts, profiles
+from services.errors import ServiceError, ValidationFailed
+from services.profiles import SwitchView
+from states.auth import AuthState
+
+PASSWORD_FIELDS = ("current", "new", "confirm")
+LOAD_FAILED = ("Erro ao carregar configurações", "Não foi possível carregar suas configurações.")
+SAVE_FAILED = ("Erro ao salvar configurações", "Não foi possível salvar. Tente novamente.")
+APPEARANCE_SAVED = "Aparência atualizada!"
+NOTIFICATIONS_SAVED = "Preferências de notificação salvas!"
+PASSWORD_CHANGED = "Senha alterada!"
+PASSWORD_FAILED = ("Erro ao alterar senha", "Não foi possível alterar a senha. Tente novamente.")
+NOT_SIGNED_IN = ("Não autenticado", "Você precisa estar logado para alterar suas configurações.")
+
+
+def _blank() -> dict[str, str]:
+    return dict.fromkeys(PASSWORD_FIELDS, "")
+
+
+def others_ended(count: int) -> str:
+    """The password toast's description: how many other sessions were signed out."""
+    if count == 0:
+        return "Nenhuma outra sessão estava aberta."
+    if count == 1:
+        return "A outra sessão aberta foi encerrada."
+    return f"As outras {count} sessões abertas foram encerradas."
+
+
+class SettingsState(AuthState):
+    """Aparência, Notificações and Segurança of the signed-in user."""
+
+    loaded: bool = False
+    theme: str = "system"
+    language: str = ""
+    switches: list[SwitchView] = []
+    account_created: str = ""
+    email_confirmed: str = ""
+    active_sessions: int = 0
+    saving_notifications: bool = False
+    changing_password: bool = False
+    password_errors: dict[str, str] = _blank()
+    password_form_key: int = 0
+
+    @rx.event
+    def load(self):
+        """Load the saved settings and the account facts of the caller."""
+        self.password_errors = _blank()
+        user = self._current_user()
+        if user is None:
+            return None
+        try:
+            with session_scope() as db:
+                preferences = profiles.get_preferences(db, user.id)
+                security = profiles.get_security(db, user.id)
+        except Exception:
+            return rx.toast.error(LOAD_FAILED[0], description=LOAD_FAILED[1])
+        self.theme = preferences["theme"]
+        self.language = preferences["language"]
+        self.switches = preferences["switches"]
+        self.account_created = security["created"]
+        self.email_confirmed = security["confirmed"]
+        self.active_sessions = security["active_sessions"]
+        self.loaded = True
+        return None
+
+    @rx.event
+    def save_theme(self, theme: str):
+        """Persist the theme chosen under Aparência (the page applies it in the browser at once)."""
+        user = self._current_user()
+        if user is None:
+            return rx.toast.error(NOT_SIGNED_IN[0], description=NOT_SIGNED_IN[1])
+        try:
+            with session_scope() as db:
+                self.theme = profiles.save_theme(db, user.id, {"theme": theme})
+        except ValidationFailed as exc:
+            return rx.toast.error(SAVE_FAILED[0], description=exc.field_errors.get("theme", exc.message))
+        except Exception:
+            return rx.toast.error(SAVE_FAILED[0], description=SAVE_FAILED[1])
+        return rx.toast.success(APPEARANCE_SAVED)
+
+    @rx.event
+    def save_notifications(self, form_data: dict):
+        """Persist the notification switches (a switch missing from the form is off)."""
+        if self.saving_notifications:
+            return None
+        user = self._current_user()
+        if user is None:
+            return rx.toast.error(NOT_SIGNED_IN[0], description=NOT_SIGNED_IN[1])
+        self.saving_notifications = True
+        try:
+            with session_scope() as db:
+                self.switches = profiles.save_notifications(db, user.id, form_data)["switches"]
+        except Exception:
+            return rx.toast.error(SAVE_FAILED[0], description=SAVE_FAILED[1])
+        finally:
+            self.saving_notifications = False
+        return rx.toast.success(NOTIFICATIONS_SAVED)
+
+    @rx.event
+    async def change_password(self, form_data: dict):
+        """Check the current password, set the new one and end every other session of the account."""
+        if self.changing_password:
+            return
+        user = self._current_user()
+        if user is None:
+            yield rx.toast.error(NOT_SIGNED_IN[0], description=NOT_SIGNED_IN[1])
+            return
+        self.changing_password = True
+        self.password_errors = _blank()
+        yield
+        data = form_data if isinstance(form_data, dict) else {}
+        keep = self._session_token()
+        address = self.router.session.client_ip or "unknown"
+
+        def _change() -> int:
+            with session_scope() as db:
+                return accounts.change_password(db, user.id, data, keep, address)
+
+        try:
+            ended = await rx.run_in_thread(_change)
+        except ValidationFailed as exc:
+            self.password_errors = {**_blank(), **{k: v for k, v in exc.field_errors.items() if k in PASSWORD_FIELDS}}
+            self.changing_password = False
+            return
+        except ServiceError as exc:
+            self.changing_password = False
+            yield rx.toast.error(PASSWORD_FAILED[0], description=exc.message)
+            return
+        except Exception:
+            self.changing_password = False
+            yield rx.toast.error(PASSWORD_FAILED[0], description=PASSWORD_FAILED[1])
+            return
+        self.changing_password = False
+        self.active_sessions = 1
+        self.password_form_key += 1
+        yield rx.toast.success(PASSWORD_CHANGED, description=others_ended(ended))
