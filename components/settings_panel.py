@@ -1,6 +1,7 @@
 """The 'Configurações' tab of both dashboards: Aparência, Notificações and Segurança."""
 
 import reflex as rx
+from reflex.style import set_color_mode
 
 from components.dashboard import detail_item, detail_list, detail_row, loading, section_card, tab_heading
 from components.forms import labelled, submit_button
@@ -24,7 +25,7 @@ def apply_theme_button() -> rx.Component:
         hidden=True,
         aria_hidden="true",
         tab_index=-1,
-        on_click=rx.set_color_mode(rx.Var("window.__turnoTheme").to(str)),
+        on_click=set_color_mode(rx.Var("window.__turnoTheme").to(str)),
     )
 
 
@@ -49,7 +50,7 @@ def _appearance() -> rx.Component:
             default_value=SettingsState.theme,
             name="theme",
             aria_label="Tema",
-            on_change=lambda value: [SettingsState.save_theme(value), rx.set_color_mode(value)],
+            on_change=lambda value: [SettingsState.save_theme(value), set_color_mode(value)],
         ),
         detail_list(detail_row("Idioma", SettingsState.language)),
         rx.text("No momento o site está disponível apenas em português.", size="1", color=rx.color("gray", 11)),

@@ -17,6 +17,7 @@ from core.formatting import hourly_pay, long_date
 from core.text import fold
 from models import Job, JobStatus, Profile
 from models.job import SEARCH_SEPARATOR
+from services.social import SocialLink, social_links
 
 CONFIDENTIAL_COMPANY = "Empresa Confidencial"
 UNKNOWN_COMPANY = "Empresa não informada"
@@ -31,6 +32,7 @@ class JobListItem(TypedDict):
     categoria: str
     categoria_label: str
     empresa: str
+    empresa_foto: str
     localizacao: str
     pagamento: str
     postado_em: str
@@ -58,6 +60,7 @@ class CompanyInCategory(TypedDict):
 
     id: int
     nome: str
+    foto: str
     vagas: int
 
 
@@ -70,6 +73,11 @@ class JobDetail(TypedDict):
     categoria_label: str
     empresa: str
     anonima: bool
+    empresa_id: int
+    empresa_foto: str
+    empresa_bio: str
+    empresa_site: str
+    empresa_redes: list[SocialLink]
     localizacao: str
     pagamento: str
     data_necessaria: str
@@ -181,6 +189,7 @@ def list_public_jobs(
             Job.anuncio_anonimo,
             Profile.empresa,
             Profile.nome,
+            Profile.foto_url,
         )
         .join(Profile, col(Profile.user_id) == col(Job.cliente_id), isouter=True)
         .where(*conditions)
@@ -195,6 +204,7 @@ def list_public_jobs(
             categoria=canonical_category(row.categoria) or row.categoria,
             categoria_label=category_label(row.categoria),
             empresa=company_name(row.anuncio_anonimo, row.empresa, row.nome),
+            empresa_foto="" if row.anuncio_anonimo else (row.foto_url or ""),
             localizacao=row.localizacao,
             pagamento=hourly_pay(row.valor_hora),
             postado_em=long_date(row.criado_em),
@@ -221,13 +231,18 @@ def companies_in_category(db: Session, slug: str) -> list[CompanyInCategory]:
         return []
     jobs_count = func.count(col(Job.id)).label("vagas")
     rows = db.exec(
-        select(Job.cliente_id, Profile.empresa, Profile.nome, jobs_count)
+        select(Job.cliente_id, Profile.empresa, Profile.nome, Profile.foto_url, jobs_count)
         .join(Profile, col(Profile.user_id) == col(Job.cliente_id), isouter=True)
         .where(_public(), col(Job.categoria) == canonical, col(Job.anuncio_anonimo) == false())
-        .group_by(col(Job.cliente_id), col(Profile.empresa), col(Profile.nome))
+        .group_by(col(Job.cliente_id), col(Profile.empresa), col(Profile.nome), col(Profile.foto_url))
     ).all()
     companies = [
-        CompanyInCategory(id=row.cliente_id, nome=company_name(False, row.empresa, row.nome), vagas=row.vagas)
+        CompanyInCategory(
+            id=row.cliente_id,
+            nome=company_name(False, row.empresa, row.nome),
+            foto=row.foto_url or "",
+            vagas=row.vagas,
+        )
         for row in rows
     ]
     return sorted(companies, key=lambda company: (-company["vagas"], fold(company["nome"])))
@@ -264,20 +279,28 @@ def get_public_job(db: Session, job_id: int) -> JobDetail | None:
         The job's details (company hidden when anonymous), or None when it is missing or not public.
     """
     row = db.exec(
-        select(Job, Profile.empresa, Profile.nome)
+        select(Job, Profile)
         .join(Profile, col(Profile.user_id) == col(Job.cliente_id), isouter=True)
         .where(col(Job.id) == job_id, _public())
     ).first()
     if row is None:
         return None
-    job, empresa, nome = row
+    job, profile = row
+    shown = profile if profile is not None and not job.anuncio_anonimo else None
     return JobDetail(
         id=job.id,
         titulo=job.titulo,
         categoria=canonical_category(job.categoria) or job.categoria,
         categoria_label=category_label(job.categoria),
-        empresa=company_name(job.anuncio_anonimo, empresa, nome),
+        empresa=company_name(
+            job.anuncio_anonimo, profile.empresa if profile else None, profile.nome if profile else None
+        ),
         anonima=job.anuncio_anonimo,
+        empresa_id=shown.user_id if shown else 0,
+        empresa_foto=shown.foto_url if shown else "",
+        empresa_bio=shown.biografia if shown else "",
+        empresa_site=shown.website if shown else "",
+        empresa_redes=social_links(shown.redes_sociais) if shown else [],
         localizacao=job.localizacao,
         pagamento=hourly_pay(job.valor_hora),
         data_necessaria=long_date(job.data_necessaria) if job.data_necessaria else "",

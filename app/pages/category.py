@@ -20,6 +20,7 @@ class CompanyCard(TypedDict):
 
     id: int
     nome: str
+    foto: str
     vagas_texto: str
     href: str
 
@@ -62,6 +63,7 @@ class CategoryState(rx.State):
             CompanyCard(
                 id=company["id"],
                 nome=company["nome"],
+                foto=company["foto"],
                 vagas_texto=open_jobs_text(company["vagas"]),
                 href=routes.jobs(category=canonical, company=company["id"]),
             )
@@ -76,7 +78,11 @@ def company_card(company: rx.Var) -> rx.Component:
     return rx.card(
         rx.flex(
             rx.hstack(
-                rx.icon("building-2", size=28, color=rx.color("accent", 9)),
+                rx.cond(
+                    company["foto"] != "",
+                    rx.avatar(src=company["foto"].to(str), fallback="", size="4", radius="full", alt=""),
+                    rx.icon("building-2", size=28, color=rx.color("accent", 9)),
+                ),
                 rx.vstack(
                     rx.heading(company["nome"], as_="h2", size="4"),
                     rx.text(company["vagas_texto"], color=rx.color("gray", 11), size="2"),

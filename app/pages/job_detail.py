@@ -24,6 +24,11 @@ EMPTY_JOB = JobDetail(
     categoria_label="",
     empresa="",
     anonima=False,
+    empresa_id=0,
+    empresa_foto="",
+    empresa_bio="",
+    empresa_site="",
+    empresa_redes=[],
     localizacao="",
     pagamento="",
     data_necessaria="",
@@ -160,6 +165,71 @@ def apply_box() -> rx.Component:
     )
 
 
+def _social(link: rx.Var) -> rx.Component:
+    return rx.link(
+        link["label"],
+        href=link["url"].to(str),
+        is_external=True,
+        rel="noopener noreferrer nofollow",
+        size="2",
+    )
+
+
+def company_card() -> rx.Component:
+    """'Sobre a empresa': the publisher's photo, name, biography, site and networks (hidden when anonymous)."""
+    job = JobDetailState.job
+    return rx.cond(
+        job["anonima"].to(bool),
+        rx.fragment(),
+        rx.card(
+            rx.vstack(
+                rx.heading("Sobre a empresa", as_="h2", size="4"),
+                rx.hstack(
+                    rx.avatar(
+                        src=job["empresa_foto"].to(str),
+                        fallback=job["empresa"].to(str)[:1],
+                        size="5",
+                        radius="full",
+                        alt=rx.cond(job["empresa_foto"] != "", "Foto de " + job["empresa"].to(str), ""),
+                        id="job-company-photo",
+                    ),
+                    rx.text(job["empresa"], weight="bold", size="4"),
+                    spacing="3",
+                    align="center",
+                ),
+                rx.cond(
+                    job["empresa_bio"] != "",
+                    rx.text(job["empresa_bio"], white_space="pre-wrap", id="job-company-bio"),
+                ),
+                rx.flex(
+                    rx.cond(
+                        job["empresa_site"] != "",
+                        rx.link(
+                            "Site da empresa",
+                            href=job["empresa_site"].to(str),
+                            is_external=True,
+                            rel="noopener noreferrer nofollow",
+                            size="2",
+                        ),
+                    ),
+                    rx.foreach(job["empresa_redes"].to(list[dict]), _social),
+                    rx.link(
+                        "Outras vagas desta empresa",
+                        href=routes.JOBS + "?empresa=" + job["empresa_id"].to(str),
+                        size="2",
+                    ),
+                    spacing="4",
+                    wrap="wrap",
+                ),
+                spacing="3",
+                width="100%",
+            ),
+            width="100%",
+            id="job-company-card",
+        ),
+    )
+
+
 def detail() -> rx.Component:
     """Every field of the job."""
     job = JobDetailState.job
@@ -230,6 +300,7 @@ def detail() -> rx.Component:
                         style={"padding": "0", "margin": "0", "display": "grid", "gap": "0.5rem"},
                     ),
                 ),
+                company_card(),
                 spacing="6",
                 flex="1",
                 width="100%",

@@ -192,6 +192,10 @@ def job_row(job: rx.Var) -> rx.Component:
                 rx.text(job["titulo"], weight="bold", size="3"),
                 rx.hstack(
                     rx.badge(job["categoria_label"], variant="soft"),
+                    rx.cond(
+                        job["empresa_foto"] != "",
+                        rx.avatar(src=job["empresa_foto"].to(str), fallback="", size="1", radius="full", alt=""),
+                    ),
                     rx.text(job["empresa"], size="2", color=rx.color("gray", 11)),
                     spacing="2",
                     align="center",

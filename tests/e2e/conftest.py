@@ -77,6 +77,7 @@ def app_env(tmp_path_factory, fake_stripe: FakeStripe) -> dict[str, str]:
         "BCRYPT_ROUNDS": "4",
         "LOGIN_MAX_FAILURES_PER_ADDRESS": "100000",
         "PORT": str(port),
+        "REFLEX_UPLOADED_FILES_DIR": str(workdir / "uploads"),
         **stripe_env(fake_stripe),
     }
     os.environ.update({k: v for k, v in env.items() if k != "PORT"})
