@@ -10,9 +10,10 @@ import pytest
 from reflex.istate.data import RouterData
 
 from app import routes
+from app.pages.chats import ChatRoomState
 from app.pages.freelancer_profile import EMPTY_PROFILE, FreelancerProfileState, star_kinds
 from core.presence import SITE, chat_place, get_presence
-from tests.unit.factories import make_application, make_cast, make_job, make_rating
+from tests.unit.factories import make_application, make_cast, make_chat, make_job, make_rating
 from tests.unit.state_harness import cookie_for, run, state_for, toasts
 
 
@@ -157,3 +158,24 @@ def test_route_and_builder():
     assert routes.freelancer_profile(12) == "/freelancers/12"
     assert routes.freelancer_profile(12, 1) == "/freelancers/12"
     assert routes.freelancer_profile(12, 3) == "/freelancers/12?page=3"
+
+
+def test_the_company_side_of_a_conversation_links_to_the_freelancer_profile(db, cast):
+    job = make_job(db, cast.company, "Bartender")
+    chat = make_chat(db, make_application(db, job, cast.freelancer, status="accepted"), cast.company, cast.freelancer)
+    db.commit()
+    get_presence.cache_clear()
+    try:
+        company = state_for(ChatRoomState, cookie_for(db, cast.company), f"/client-dashboard/chats/{chat.id}")
+        run(company, ChatRoomState.load_client)
+        freelancer = state_for(ChatRoomState, cookie_for(db, cast.freelancer), f"/freelancer-dashboard/chats/{chat.id}")
+        run(freelancer, ChatRoomState.load_freelancer)
+        stranger = state_for(ChatRoomState, cookie_for(db, cast.rival), f"/client-dashboard/chats/{chat.id}")
+        run(stranger, ChatRoomState.load_client)
+    finally:
+        get_presence.cache_clear()
+
+    assert company.profile_href == f"/freelancers/{cast.freelancer.id}"
+    assert freelancer.status == "found"
+    assert freelancer.profile_href == ""
+    assert (stranger.status, stranger.profile_href) == ("missing", "")
