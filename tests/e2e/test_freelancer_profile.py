@@ -30,6 +30,7 @@ def _rated_freelancer():
         profile.habilidades = ["Drinks", "Coquetelaria", "Inglês"]
         profile.biografia = "Bartender há oito anos em eventos e hotéis."
         profile.telefone = "(11) 98888-7777"
+        profile.website = "https://joaosilva.com.br"
         db.add(profile)
         done = company_jobs.create_job(db, company, {**JOB_FORM, "titulo": "Coquetel de lançamento"})
         application = applications.apply(db, freelancer, "freelancer", done, {})
@@ -52,6 +53,10 @@ def _expect_profile(page: Page, freelancer_id: int) -> None:
     expect(review).to_contain_text("Empresa de Mariana Costa")
     expect(review).to_contain_text("Coquetel de lançamento")
     expect(review).to_contain_text(re.compile(r"\d{2}/\d{2}/\d{4}"))
+    website = page.get_by_role("link", name="https://joaosilva.com.br")
+    expect(website).to_have_attribute("href", "https://joaosilva.com.br")
+    expect(website).to_have_attribute("rel", "noopener noreferrer nofollow")
+    expect(website).to_have_attribute("target", "_blank")
     expect(page.get_by_text("98888-7777")).to_have_count(0)
 
 
