@@ -11,6 +11,7 @@ from app.pages import (  # noqa: F401  (pages register on import)
     company_profile_setup,
     contact,
     freelancer_dashboard,
+    freelancer_profile,
     home,
     info,
     job_detail,

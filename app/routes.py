@@ -15,6 +15,7 @@ JOB_DETAIL = "/jobs/[id]"
 CATEGORIES = "/categories"
 CATEGORY = "/categories/[category]"
 FREELANCERS = "/freelancers"
+FREELANCER_PROFILE = "/freelancers/[id]"
 HOW_IT_WORKS = "/how-it-works"
 PRICING = "/pricing"
 ABOUT = "/about"
@@ -88,6 +89,12 @@ def job_detail(job_id) -> str:
 def job_id_from_path(path: str) -> int | None:
     """The job id at the end of a /jobs/{id} path, when it is a plausible id."""
     return id_from_text(last_segment(path))
+
+
+def freelancer_profile(user_id, page: int | None = None) -> str:
+    """A freelancer's profile page (`user_id` may be a Var); `page` of the reviews, omitted when it is the first."""
+    base = f"{FREELANCERS}/{user_id}"
+    return f"{base}?{urlencode({'page': page})}" if page and page > 1 else base
 
 
 def dashboard_tab(role: str, tab: str) -> str:

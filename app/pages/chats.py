@@ -123,6 +123,7 @@ class ChatRoomState(AuthState):
     other_initials: str = ""
     other_photo: str = ""
     job_title: str = ""
+    profile_href: str = ""
     history: list[ChatMessage] = []
     recent: list[ChatMessage] = []
     has_older: bool = False
@@ -145,6 +146,7 @@ class ChatRoomState(AuthState):
         self.other_initials = ""
         self.other_photo = ""
         self.job_title = ""
+        self.profile_href = ""
         self._show([], has_older=False)
         self._chat_id = 0
         self._other_id = 0
@@ -200,6 +202,8 @@ class ChatRoomState(AuthState):
         self.other_initials = detail["other_initials"]
         self.other_photo = detail["other_photo"]
         self.job_title = detail["job_title"]
+        # The company may open the profile of the freelancer it talks to (they applied to its job).
+        self.profile_href = routes.freelancer_profile(detail["other_id"]) if role == Role.CLIENT else ""
         self._chat_id = detail["id"]
         self._other_id = detail["other_id"]
         self._show(detail["messages"], detail["has_older"])
@@ -363,7 +367,19 @@ def _header(role: Role) -> rx.Component:
         ),
         avatar(state.other_photo, state.other_initials),
         rx.vstack(
-            rx.heading(state.other_name, as_="h1", size="5"),
+            rx.heading(
+                rx.link(
+                    state.other_name,
+                    href=state.profile_href,
+                    id="chat-other-profile",
+                    title="Ver perfil completo",
+                    color="inherit",
+                )
+                if role == Role.CLIENT
+                else state.other_name,
+                as_="h1",
+                size="5",
+            ),
             rx.text(state.job_title, size="2", color=rx.color("gray", 11)),
             spacing="0",
         ),

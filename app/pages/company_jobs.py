@@ -16,6 +16,7 @@ from sqlmodel import Session
 from app import routes
 from components.dashboard import APPLICATION_STATUS_COLORS, loading, status_badge, tab_heading
 from components.forms import dialog_buttons, select_field, text_area, text_field
+from components.links import link_button
 from components.shell import DESKTOP, MOBILE
 from components.ui import empty_state
 from core.catalog import CATEGORIES
@@ -816,6 +817,17 @@ def _applicant_actions(card: rx.Var) -> rx.Component:
             disabled=~card["has_profile"].to(bool),
         ),
         rx.cond(
+            card["has_profile"].to(bool),
+            rx.link(
+                rx.hstack(rx.icon("user-round-search", size=14), "Ver perfil completo", spacing="1", align="center"),
+                href=routes.freelancer_profile(card["freelancer_id"]),
+                id="applicant-profile-link-" + card_id.to_string(),
+                size="1",
+                weight="medium",
+                align_self="center",
+            ),
+        ),
+        rx.cond(
             card["status"] == "pending",
             rx.fragment(
                 rx.button(rx.icon("check", size=14), "Aceitar", size="1", on_click=state.accept_application(card_id)),
@@ -996,8 +1008,17 @@ def profile_dialog() -> rx.Component:
             rx.cond(profile["bio"] != "", rx.text(profile["bio"], size="2", margin_top="0.75rem")),
             rx.box(_profile_tabs(), margin_top="1rem", width="100%"),
             rx.flex(
+                link_button(
+                    "Ver perfil completo",
+                    href=routes.freelancer_profile(profile["id"]),
+                    link_id="freelancer-profile-link",
+                    size="2",
+                    variant="outline",
+                ),
                 rx.dialog.close(rx.button("Fechar", variant="soft", color_scheme="gray")),
                 justify="end",
+                wrap="wrap",
+                gap="0.75rem",
                 margin_top="1rem",
             ),
             max_width="520px",
