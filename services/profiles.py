@@ -34,6 +34,7 @@ FREELANCER_ONLY_SWITCHES = frozenset({"new_job_alerts"})
 class ProfileView(TypedDict):
     """Everything the dashboards show about the viewer's own profile."""
 
+    id: int
     role: str
     nome: str
     email: str
@@ -97,6 +98,7 @@ def _view(user: User, profile: Profile | None) -> ProfileView:
     p = profile or Profile(user_id=user.id, tipo_usuario=user.role)
     networks = p.redes_sociais if isinstance(p.redes_sociais, dict) else {}
     return ProfileView(
+        id=user.id,
         role=user.role,
         nome=p.nome,
         email=user.email,

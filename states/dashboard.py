@@ -11,6 +11,7 @@ from services.profiles import ProfileView
 from states.auth import AuthState
 
 EMPTY_PROFILE: ProfileView = ProfileView(
+    id=0,
     role="",
     nome="",
     email="",

@@ -291,6 +291,7 @@ def _freelancer_card(row: rx.Var) -> rx.Component:
                 size="1",
                 color=rx.color("gray", 11),
             ),
+            rx.link("Ver perfil completo", href=routes.freelancer_profile(row["id"]), size="2"),
             spacing="2",
             width="100%",
         ),

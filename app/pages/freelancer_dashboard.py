@@ -518,7 +518,11 @@ def messages_tab() -> rx.Component:
 def profile_tab() -> rx.Component:
     """The freelancer's profile form: what companies see in applications and conversations."""
     return rx.vstack(
-        tab_heading("Meu Perfil", "É assim que as empresas conhecem você nas candidaturas e nas conversas."),
+        tab_heading(
+            "Meu Perfil",
+            "É assim que as empresas conhecem você nas candidaturas e nas conversas.",
+            rx.link("Ver meu perfil público", href=routes.freelancer_profile(DashboardState.me["id"]), size="2"),
+        ),
         freelancer_profile_form(),
         spacing="3",
         width="100%",

@@ -73,6 +73,7 @@ def test_list_item_fields_are_formatted(db):
         "categoria": "gastronomia",
         "categoria_label": "Gastronomia",
         "empresa": "Hotel Atlântico",
+        "empresa_foto": "",
         "localizacao": "São Paulo",
         "pagamento": "R$ 60,00/hora",
         "postado_em": jobs.long_date(created.criado_em),
@@ -228,8 +229,8 @@ def test_companies_in_category_counts_public_jobs(db):
     job(db, hidden, categoria="eventos", anuncio_anonimo=True)
 
     expected = [
-        {"id": buffet.id, "nome": "Buffet Estrela", "vagas": 2},
-        {"id": hotel.id, "nome": "Hotel Atlântico", "vagas": 1},
+        {"id": buffet.id, "nome": "Buffet Estrela", "foto": "", "vagas": 2},
+        {"id": hotel.id, "nome": "Hotel Atlântico", "foto": "", "vagas": 1},
     ]
     assert jobs.companies_in_category(db, "eventos") == expected
     assert jobs.companies_in_category(db, "events") == expected
@@ -241,7 +242,9 @@ def test_companies_in_category_names_a_company_without_profile(db):
     owner = company(db, profile=False)
     job(db, owner, categoria="design")
 
-    assert jobs.companies_in_category(db, "design") == [{"id": owner.id, "nome": "Empresa não informada", "vagas": 1}]
+    assert jobs.companies_in_category(db, "design") == [
+        {"id": owner.id, "nome": "Empresa não informada", "foto": "", "vagas": 1}
+    ]
 
 
 def test_public_job_detail_has_every_field(db):
@@ -270,6 +273,11 @@ def test_public_job_detail_has_every_field(db):
         "categoria_label": "Gastronomia",
         "empresa": "Hotel Atlântico",
         "anonima": False,
+        "empresa_id": row.cliente_id,
+        "empresa_foto": "",
+        "empresa_bio": "",
+        "empresa_site": "",
+        "empresa_redes": [],
         "localizacao": "São Paulo",
         "pagamento": "R$ 35,00/hora",
         "data_necessaria": "5 de dezembro de 2026",
@@ -284,14 +292,47 @@ def test_public_job_detail_has_every_field(db):
     }
 
 
+def _profiled_company(db):
+    owner = company(db, empresa="Bar do Zé")
+    profile = db.get(Profile, owner.id)
+    profile.foto_url = "/_upload/profile-photos/" + "a" * 32 + ".webp"
+    profile.biografia = "Bar de esquina com música ao vivo."
+    profile.website = "https://bardoze.com.br"
+    profile.redes_sociais = {"instagram": "@bardoze", "facebook": "javascript:alert(1)", "linkedin": ""}
+    db.add(profile)
+    db.flush()
+    return owner
+
+
+def test_public_job_detail_shows_the_company_profile(db):
+    owner = _profiled_company(db)
+    row = job(db, owner)
+
+    detail = jobs.get_public_job(db, row.id)
+
+    assert detail["empresa"] == "Bar do Zé"
+    assert detail["empresa_id"] == owner.id
+    assert detail["empresa_foto"].endswith(".webp")
+    assert detail["empresa_bio"] == "Bar de esquina com música ao vivo."
+    assert detail["empresa_site"] == "https://bardoze.com.br"
+    assert detail["empresa_redes"] == [
+        {"network": "instagram", "label": "Instagram", "url": "https://instagram.com/bardoze"}
+    ]
+    assert jobs.list_public_jobs(db).items[0]["empresa_foto"] == detail["empresa_foto"]
+
+
 def test_public_job_detail_hides_anonymous_company(db):
-    row = job(db, company(db, empresa="Bar do Zé"), anuncio_anonimo=True, data_necessaria=None)
+    row = job(db, _profiled_company(db), anuncio_anonimo=True, data_necessaria=None)
 
     detail = jobs.get_public_job(db, row.id)
 
     assert detail["empresa"] == "Empresa Confidencial"
     assert detail["anonima"] is True
     assert "Bar do Zé" not in str(detail)
+    assert "bardoze" not in str(detail)
+    assert detail["empresa_id"] == 0
+    assert detail["empresa_foto"] == detail["empresa_bio"] == ""
+    assert jobs.list_public_jobs(db).items[0]["empresa_foto"] == ""
     assert detail["data_necessaria"] == ""
 
 
