@@ -6,8 +6,13 @@ from decimal import Decimal
 
 import pytest
 from sqlmodel import func, select
+from starlette.testclient import TestClient
 
+from app import routes
+from app.api import api
+from app.api.account import export_filename
 from core.db import session_scope
+from core.formatting import local
 from core.security import hash_password, token_digest
 from core.settings import get_settings
 from core.types import utcnow
@@ -43,6 +48,7 @@ from tests.unit.factories import (
     make_subscription,
     snapshot,
 )
+from tests.unit.state_harness import cookie_for
 
 PASSWORD = "Segura123"
 WRONG = "Errada123"
@@ -511,3 +517,54 @@ def test_the_photo_file_goes_only_once_the_deletion_commits(db, world, tmp_path,
     assert not photo.exists()
     assert outside.exists()
     assert db.get(Profile, world.freelancer.id).foto_url == ""
+
+
+# --- the export route ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def client(db):
+    return TestClient(api, base_url="http://turno.test")
+
+
+def test_export_route_answers_the_signed_in_users_data_as_an_attachment(db, world, client):
+    cookie = cookie_for(db, world.company)
+
+    response = client.get(routes.API_ACCOUNT_EXPORT, headers={"cookie": cookie})
+
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "application/json; charset=utf-8"
+    assert response.headers["cache-control"] == "no-store"
+    day = local(utcnow()).date().isoformat()
+    assert response.headers["content-disposition"] == f'attachment; filename="turno-meus-dados-{day}.json"'
+    assert "Hotel Atlântico" in response.content.decode("utf-8")
+    assert "\n  " in response.text
+    data = response.json()
+    assert data["conta"]["email"] == world.company.email
+    assert world.freelancer.email not in response.text
+    for secret in _secrets(db, world):
+        assert secret not in response.text
+
+
+@pytest.mark.parametrize("cookie", ["", "turno_session=forjado", "outro=1"])
+def test_export_route_refuses_visitors_with_401(db, world, client, cookie):
+    response = client.get(routes.API_ACCOUNT_EXPORT, headers={"cookie": cookie} if cookie else {})
+
+    assert response.status_code == 401
+    assert response.json()["ok"] is False
+    assert "content-disposition" not in response.headers
+
+
+def test_export_route_refuses_a_deleted_accounts_old_cookie(db, world, client):
+    cookie = cookie_for(db, world.freelancer)
+    _delete(db, world.freelancer)
+
+    response = client.get(routes.API_ACCOUNT_EXPORT, headers={"cookie": cookie})
+
+    assert response.status_code == 401
+
+
+def test_export_filename_is_a_safe_slug_of_the_product_name():
+    day = local(utcnow()).date().isoformat()
+    assert export_filename("Turno") == f"turno-meus-dados-{day}.json"
+    assert export_filename('Turnô "Já"') == f"turno-ja-meus-dados-{day}.json"
