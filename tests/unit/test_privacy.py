@@ -1,5 +1,6 @@
 """LGPD self-service (services/privacy.py): data export and account deletion, with its route and handler."""
 
+import asyncio
 import json
 from datetime import timedelta
 from decimal import Decimal
@@ -11,8 +12,10 @@ from starlette.testclient import TestClient
 from app import routes
 from app.api import api
 from app.api.account import export_filename
+from components.privacy import privacy_section
 from core.db import session_scope
 from core.formatting import local
+from core.presence import get_presence
 from core.security import hash_password, token_digest
 from core.settings import get_settings
 from core.types import utcnow
@@ -37,6 +40,8 @@ from models import (
 )
 from services import accounts, applications, chats, dashboard, jobs, privacy, sessions
 from services.errors import NotAllowed, ServiceError
+from states.auth import AuthState
+from states.privacy import SIGN_IN_AGAIN, TRY_AGAIN, PrivacyState
 from tests.unit.factories import (
     make_application,
     make_cast,
@@ -48,7 +53,7 @@ from tests.unit.factories import (
     make_subscription,
     snapshot,
 )
-from tests.unit.state_harness import cookie_for
+from tests.unit.state_harness import cookie_for, run, state_for, toasts
 
 PASSWORD = "Segura123"
 WRONG = "Errada123"
@@ -568,3 +573,150 @@ def test_export_filename_is_a_safe_slug_of_the_product_name():
     day = local(utcnow()).date().isoformat()
     assert export_filename("Turno") == f"turno-meus-dados-{day}.json"
     assert export_filename('Turnô "Já"') == f"turno-ja-meus-dados-{day}.json"
+
+
+# --- the 'Excluir conta' handler -------------------------------------------------------------
+
+
+@pytest.fixture
+def presence():
+    get_presence.cache_clear()
+    yield get_presence()
+    get_presence.cache_clear()
+
+
+def _privacy_state(db, user, tab="tab-1"):
+    return state_for(PrivacyState, cookie_for(db, user), "/client-dashboard", {"tab": "settings"}, token=tab)
+
+
+def _scripts(events) -> list[str]:
+    return [
+        arg._var_value
+        for spec in events
+        for _name, arg in getattr(spec, "args", ())
+        if isinstance(getattr(arg, "_var_value", None), str)
+    ]
+
+
+def test_the_handler_deletes_the_callers_account_signs_out_and_goes_home(db, world, presence):
+    asyncio.run(presence.enter(world.company.id, "tab-1", "dash"))
+    asyncio.run(presence.enter(world.company.id, "tab-2", "site"))
+    state = _privacy_state(db, world.company)
+    run(state, PrivacyState.open_delete)
+    auth = state._get_root_state().get_substate(AuthState.get_full_name().split(".")[1:])
+    auth.signed_in, auth.user_name = True, "Mariana Costa"
+
+    events = run(state, PrivacyState.delete_account, {"password": PASSWORD})
+
+    db.expire_all()
+    assert db.get(User, world.company.id).deleted_at is not None
+    assert db.exec(select(AuthSession).where(AuthSession.user_id == world.company.id)).all() == []
+    assert toasts(events) == []
+    [script] = _scripts(events)
+    assert script.startswith(f"fetch('{routes.API_LOGOUT}', {{method: 'POST'")
+    assert "'Conta excluída'" in script
+    assert "window.location.assign('/')" in script
+    assert asyncio.run(presence.tabs(world.company.id)) == {}
+    assert (state.deleting, state.delete_open, state.delete_error) == (False, False, "")
+    assert (auth.signed_in, auth.user_name) == (False, "")
+
+
+def test_a_visitor_is_refused_and_nothing_changes(db, world):
+    before = snapshot(db, *ALL_TABLES)
+    state = state_for(PrivacyState, "", "/client-dashboard")
+
+    events = run(state, PrivacyState.delete_account, {"password": PASSWORD})
+
+    assert toasts(events) == [f"error: Erro ao excluir conta | {SIGN_IN_AGAIN}"]
+    assert not any("fetch" in script for script in _scripts(events))
+    assert snapshot(db, *ALL_TABLES) == before
+
+
+@pytest.mark.parametrize("form_data", [{}, {"password": ""}, {"password": None}, {"password": 5}, "x", None])
+def test_a_blank_password_is_refused_under_the_field(db, world, form_data):
+    state = _privacy_state(db, world.company)
+    before = snapshot(db, *ALL_TABLES)
+
+    events = run(state, PrivacyState.delete_account, form_data)
+
+    assert state.delete_error == "Senha é obrigatória"
+    assert events == []
+    assert snapshot(db, *ALL_TABLES) == before
+
+
+def test_a_wrong_password_shows_under_the_field_and_changes_nothing(db, world):
+    state = _privacy_state(db, world.freelancer)
+    run(state, PrivacyState.open_delete)
+    before = snapshot(db, *ALL_TABLES)
+
+    events = run(state, PrivacyState.delete_account, {"password": WRONG})
+
+    assert state.delete_error == "Senha incorreta."
+    assert (state.deleting, state.delete_open) == (False, True)
+    assert toasts(events) == []
+    assert snapshot(db, *ALL_TABLES) == before
+
+
+def test_a_live_subscription_is_a_toast_and_changes_nothing(db, world):
+    row = make_subscription(db, world.company, status="active")
+    row.stripe_subscription_id = "sub_live"
+    db.commit()
+    state = _privacy_state(db, world.company)
+    before = snapshot(db, *ALL_TABLES)
+
+    events = run(state, PrivacyState.delete_account, {"password": PASSWORD})
+
+    assert toasts(events) == ["error: Erro ao excluir conta | Cancele sua assinatura antes de excluir a conta."]
+    assert state.delete_error == ""
+    assert snapshot(db, *ALL_TABLES) == before
+
+
+def test_an_unexpected_failure_is_a_generic_toast(db, world, monkeypatch):
+    def _boom(*_args, **_kwargs):
+        raise RuntimeError("database exploded")
+
+    monkeypatch.setattr(privacy, "delete_account", _boom)
+    state = _privacy_state(db, world.company)
+
+    events = run(state, PrivacyState.delete_account, {"password": PASSWORD})
+
+    assert toasts(events) == [f"error: Erro ao excluir conta | {TRY_AGAIN}"]
+    assert state.deleting is False
+    assert "exploded" not in repr(events)
+
+
+def test_a_submit_while_deleting_is_ignored(db, world):
+    state = _privacy_state(db, world.company)
+    state.deleting = True
+
+    assert run(state, PrivacyState.delete_account, {"password": PASSWORD}) == []
+    db.expire_all()
+    assert db.get(User, world.company.id).deleted_at is None
+
+
+def test_the_dialog_stays_open_while_deleting(db, world):
+    state = _privacy_state(db, world.company)
+    run(state, PrivacyState.open_delete)
+    state.deleting = True
+    run(state, PrivacyState.set_delete_open, False)
+    assert state.delete_open is True
+    state.deleting = False
+    state.delete_error = "Senha incorreta."
+    run(state, PrivacyState.set_delete_open, False)
+    assert (state.delete_open, state.delete_error) == (False, "")
+
+
+def test_the_section_renders_with_its_stable_ids():
+    rendered = str(privacy_section())
+
+    for element_id in (
+        "export-data-link",
+        "delete-account-button",
+        "delete-account-password",
+        "confirm-delete-account",
+    ):
+        assert f'"{element_id}"' in rendered
+    assert f'to:"{routes.API_ACCOUNT_EXPORT}"' in rendered
+    assert "download:true" in rendered
+    assert "reloadDocument:true" in rendered
+    assert "Privacidade e dados" in rendered
