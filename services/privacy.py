@@ -7,16 +7,10 @@ history stays: conversations, accepted and rejected applications, hirings and ra
 rows and now show 'Usuário removido', because every display reads the name from the profile.
 """
 
-import logging
-import os
 from datetime import date, datetime
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
-from sqlalchemy import event
-from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, delete, func, or_, select
 
 from core import signals
@@ -46,8 +40,6 @@ from services import company_jobs, throttle
 from services.billing import _is_live, _subscription_of
 from services.errors import ServiceError
 
-log = logging.getLogger(__name__)
-
 REMOVED_NAME = "Usuário removido"
 WRONG_PASSWORD = "Senha incorreta."
 SUBSCRIPTION_LIVE = "Cancele sua assinatura antes de excluir a conta."
@@ -56,8 +48,6 @@ ACCOUNT_NOT_FOUND = "Conta não encontrada."
 UNUSABLE_PASSWORD_HASH = "!conta-removida"
 YOU = "você"
 DEFAULT_NAMES = {Role.CLIENT: "Empresa", Role.FREELANCER: "Freelancer"}
-UPLOAD_URL_PREFIX = "/_upload/"
-_FILES_KEY = "turno_files_to_remove"
 
 
 def removed_email(user_id: int) -> str:
@@ -363,13 +353,14 @@ def _export_subscription(session: Session, user_id: int) -> dict[str, Any] | Non
     }
 
 
-def delete_account(session: Session, user_id: int, password: object, address: str = "unknown") -> None:
+def delete_account(session: Session, user_id: int, password: object, address: str = "unknown") -> str:
     """Delete the account after checking its password, keeping other people's history readable.
 
     Runs bcrypt: call it in a worker thread. Everything happens in the caller's transaction (the
     caller commits); a refusal changes nothing except recording a failed attempt, which goes
     through the login throttle (services.throttle) so this form cannot be used to guess the
-    password without limit. The photo file is removed from disk only once the transaction commits.
+    password without limit. Like services.photos.set_photo, it returns the photo URL the profile
+    had: the caller removes that file (services.photos.remove_file) once the commit succeeded.
 
     What happens:
         - a company's open and in-progress jobs are closed (services.company_jobs.close_job:
@@ -387,6 +378,9 @@ def delete_account(session: Session, user_id: int, password: object, address: st
         user_id: The acting user (from the server-side session).
         password: The current password, as typed (any value; checked here).
         address: The client's IP address, for the per-address throttle.
+
+    Returns:
+        The profile's former photo URL ('' when none), to remove from disk after the commit.
 
     Raises:
         ServiceError: 'Senha incorreta.' (field `password`) for a wrong or blank password, a
@@ -408,10 +402,10 @@ def delete_account(session: Session, user_id: int, password: object, address: st
     if not verify_password(typed, user.password_hash):
         throttle.record_failure(session, user.email, address)
         raise ServiceError(WRONG_PASSWORD, {"password": WRONG_PASSWORD})
-    _remove(session, user)
+    return _remove(session, user)
 
 
-def _remove(session: Session, user: User) -> None:
+def _remove(session: Session, user: User) -> str:
     user_id = user.id
     if user.role == Role.CLIENT:
         live_jobs = session.exec(
@@ -432,7 +426,7 @@ def _remove(session: Session, user: User) -> None:
     session.exec(delete(UserPreferences).where(UserPreferences.user_id == user_id))
     session.exec(delete(Notification).where(Notification.user_id == user_id))
     session.exec(delete(OutboxEmail).where(OutboxEmail.to_email == user.email))
-    _blank_profile(session, user)
+    photo = _blank_profile(session, user)
     now = utcnow()
     user.email = removed_email(user_id)
     user.password_hash = UNUSABLE_PASSWORD_HASH
@@ -440,14 +434,13 @@ def _remove(session: Session, user: User) -> None:
     user.deleted_at = now
     session.add(user)
     session.flush()
+    return photo
 
 
-def _blank_profile(session: Session, user: User) -> None:
-    profile = session.get(Profile, user.id)
-    if profile is None:
-        profile = Profile(user_id=user.id, tipo_usuario=user.role)
-    else:
-        _remove_photo_after_commit(session, profile.foto_url)
+def _blank_profile(session: Session, user: User) -> str:
+    """Blank every personal field of the profile (creating it if missing); returns the former photo URL."""
+    profile = session.get(Profile, user.id) or Profile(user_id=user.id, tipo_usuario=user.role)
+    photo = profile.foto_url or ""
     profile.nome = REMOVED_NAME
     profile.empresa = ""
     for field in (
@@ -467,41 +460,4 @@ def _blank_profile(session: Session, user: User) -> None:
     profile.redes_sociais = {}
     profile.updated_at = utcnow()
     session.add(profile)
-
-
-def _upload_dir() -> Path:
-    """Where Reflex keeps uploaded files (its REFLEX_UPLOADED_FILES_DIR, 'uploaded_files' by default)."""
-    return Path(os.environ.get("REFLEX_UPLOADED_FILES_DIR") or "uploaded_files")
-
-
-def _uploaded_file(url: str) -> Path | None:
-    """The file behind a photo URL of our upload folder ('/_upload/<name>', optionally with an origin)."""
-    path = urlsplit(url or "").path
-    if not path.startswith(UPLOAD_URL_PREFIX):
-        return None
-    name = path[len(UPLOAD_URL_PREFIX) :]
-    if not name or "/" in name or "\\" in name or name.startswith("."):
-        return None
-    folder = _upload_dir().resolve()
-    target = (folder / name).resolve()
-    return target if target.parent == folder else None
-
-
-def _remove_photo_after_commit(session: Session, url: str) -> None:
-    target = _uploaded_file(url)
-    if target is not None:
-        session.info.setdefault(_FILES_KEY, set()).add(target)
-
-
-@event.listens_for(OrmSession, "after_commit")
-def _remove_files_after_commit(session: OrmSession) -> None:
-    for target in session.info.pop(_FILES_KEY, ()):
-        try:
-            target.unlink(missing_ok=True)
-        except OSError:  # the account is deleted either way; a leftover file is only logged
-            log.warning("could not remove %s", target)
-
-
-@event.listens_for(OrmSession, "after_rollback")
-def _keep_files_after_rollback(session: OrmSession) -> None:
-    session.info.pop(_FILES_KEY, None)
+    return photo

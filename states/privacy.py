@@ -7,7 +7,7 @@ import reflex as rx
 from app import routes
 from core.db import session_scope
 from core.presence import get_presence
-from services import privacy
+from services import photos, privacy
 from services.errors import ServiceError
 from states.auth import AuthState, flash_then_go
 
@@ -49,7 +49,8 @@ class PrivacyState(AuthState):
         """Check the password and delete the caller's account, then sign out and go home.
 
         The password is checked again on the server (blank: 'Senha é obrigatória'); bcrypt runs in
-        a worker thread. On success every session of the account is gone; this tab leaves the
+        a worker thread. On success every session of the account is gone and, once committed, the
+        photo file is deleted (as services.photos prescribes); every tab of the account leaves the
         presence registry, per-user state is reset, the cookie is cleared by the logout route and
         the browser loads the home page with the toast 'Conta excluída'.
         """
@@ -68,12 +69,12 @@ class PrivacyState(AuthState):
         yield
         address = self.router.session.client_ip or "unknown"
 
-        def _do() -> None:
+        def _do() -> str:
             with session_scope() as db:
-                privacy.delete_account(db, user.id, password, address)
+                return privacy.delete_account(db, user.id, password, address)
 
         try:
-            await rx.run_in_thread(_do)
+            old_photo = await rx.run_in_thread(_do)
         except ServiceError as exc:
             self.deleting = False
             if "password" in exc.field_errors:
@@ -86,6 +87,7 @@ class PrivacyState(AuthState):
             self.deleting = False
             yield rx.toast.error(DELETE_FAILED, description=TRY_AGAIN)
             return
+        self._remove_photo(old_photo)
         await self._forget_tabs(user.id)
         auth = await self.get_state(AuthState)
         auth.reset()
@@ -94,6 +96,13 @@ class PrivacyState(AuthState):
             f".finally(() => {{ {flash_then_go(ACCOUNT_DELETED, routes.HOME)} }})"
         )
         yield rx.call_script(js)
+
+    def _remove_photo(self, url: str) -> None:
+        """Delete the former photo file now that the deletion is committed (a leftover is only logged)."""
+        try:
+            photos.remove_file(rx.get_upload_dir(), url)
+        except OSError:
+            log.warning("could not remove the photo of a deleted account", exc_info=True)
 
     async def _forget_tabs(self, user_id: int) -> None:
         """Stop live updates to every tab of the deleted account (this one and any other)."""

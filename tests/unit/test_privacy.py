@@ -38,7 +38,7 @@ from models import (
     User,
     UserPreferences,
 )
-from services import accounts, applications, chats, dashboard, jobs, privacy, sessions
+from services import accounts, applications, chats, dashboard, jobs, photos, privacy, sessions
 from services.errors import NotAllowed, ServiceError
 from states.auth import AuthState
 from states.privacy import SIGN_IN_AGAIN, TRY_AGAIN, PrivacyState
@@ -498,29 +498,20 @@ def test_deleting_twice_is_refused(db, world):
     assert again.value.message == privacy.ACCOUNT_NOT_FOUND
 
 
-def test_the_photo_file_goes_only_once_the_deletion_commits(db, world, tmp_path, monkeypatch):
-    monkeypatch.setenv("REFLEX_UPLOADED_FILES_DIR", str(tmp_path))
-    photo = tmp_path / "a1b2c3.jpg"
-    photo.write_bytes(b"jpeg")
-    outside = tmp_path.parent / "outside.jpg"
-    outside.write_bytes(b"jpeg")
-    for user, url in ((world.freelancer, "/_upload/a1b2c3.jpg"), (world.company, "/_upload/../outside.jpg")):
-        profile = db.get(Profile, user.id)
-        profile.foto_url = url
-        db.add(profile)
+def test_deletion_hands_back_the_former_photo_for_removal_after_the_commit(db, world):
+    profile = db.get(Profile, world.freelancer.id)
+    profile.foto_url = photos.URL_PREFIX + "ab" * 16 + ".webp"
+    db.add(profile)
     db.commit()
 
     with session_scope() as own:
-        privacy.delete_account(own, world.freelancer.id, PASSWORD)
-        assert photo.exists()
-        own.rollback()
-    assert photo.exists()
+        former = privacy.delete_account(own, world.freelancer.id, PASSWORD)
+    with session_scope() as own:
+        without = privacy.delete_account(own, world.company.id, PASSWORD)
 
-    _delete(db, world.freelancer)
-    _delete(db, world.company)
-
-    assert not photo.exists()
-    assert outside.exists()
+    assert former == photos.URL_PREFIX + "ab" * 16 + ".webp"
+    assert without == ""
+    db.expire_all()
     assert db.get(Profile, world.freelancer.id).foto_url == ""
 
 
@@ -619,6 +610,31 @@ def test_the_handler_deletes_the_callers_account_signs_out_and_goes_home(db, wor
     assert asyncio.run(presence.tabs(world.company.id)) == {}
     assert (state.deleting, state.delete_open, state.delete_error) == (False, False, "")
     assert (auth.signed_in, auth.user_name) == (False, "")
+
+
+@pytest.fixture
+def photo_file(db, world, tmp_path, monkeypatch):
+    """The freelancer's stored photo, in an upload folder of its own."""
+    monkeypatch.setenv("REFLEX_UPLOADED_FILES_DIR", str(tmp_path))
+    name = "cd" * 16 + ".webp"
+    path = tmp_path / photos.FOLDER / name
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"webp")
+    profile = db.get(Profile, world.freelancer.id)
+    profile.foto_url = photos.URL_PREFIX + name
+    db.add(profile)
+    db.commit()
+    return path
+
+
+def test_the_handler_removes_the_photo_file_once_the_account_is_deleted(db, world, photo_file):
+    state = _privacy_state(db, world.freelancer)
+
+    run(state, PrivacyState.delete_account, {"password": WRONG})
+    assert photo_file.exists()
+
+    run(state, PrivacyState.delete_account, {"password": PASSWORD})
+    assert not photo_file.exists()
 
 
 def test_a_visitor_is_refused_and_nothing_changes(db, world):
