@@ -1,8 +1,9 @@
 """LGPD self-service: export everything stored about a user, and delete the account.
 
 Deletion is a soft delete. The user's personal data goes (profile fields, sessions, tokens,
-preferences, notifications, pending applications, the photo file), the account can no longer sign
-in and its e-mail address is free to register again. What other people need to read their own
+preferences, notifications, pending applications; the caller deletes the photo file once the
+deletion is committed), the account can no longer sign in and its e-mail address is free to
+register again. What other people need to read their own
 history stays: conversations, accepted and rejected applications, hirings and ratings keep their
 rows and now show 'Usuário removido', because every display reads the name from the profile.
 """
