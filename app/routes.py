@@ -36,6 +36,7 @@ API_LOGIN = "/api/auth/login"
 API_LOGOUT = "/api/auth/logout"
 API_HEALTH = "/api/health"
 API_STRIPE_WEBHOOK = "/api/stripe/webhook"
+API_ACCOUNT_EXPORT = "/api/account/export"
 
 
 def register(kind: str) -> str:

@@ -18,7 +18,7 @@ from core import signals
 from core.formatting import clock, initials, local, short_date
 from core.ids import id_from_text
 from core.types import utcnow
-from models import Application, Chat, Job, Message, Notification, NotificationType, Profile, Role
+from models import Application, Chat, Job, Message, Notification, NotificationType, Profile, Role, User
 from services import notifications
 from services.errors import NotAllowed, ServiceError
 
@@ -383,6 +383,11 @@ def _notify_message(session: Session, chat: Chat, sender_id: int, job_title: str
             notifications.email_copy(session, settings[0], text, link)
 
 
+def _account_removed(session: Session, user_id: int) -> bool:
+    """Whether `user_id` deleted their account (their conversations stay readable, closed to new messages)."""
+    return session.exec(select(User.id).where(User.id == user_id, User.deleted_at.is_not(None))).first() is not None
+
+
 def send(session: Session, user_id: int, chat_id: object, text: object, recipient_viewing: bool = False) -> ChatMessage:
     """Send a message in a conversation the caller takes part in.
 
@@ -398,7 +403,8 @@ def send(session: Session, user_id: int, chat_id: object, text: object, recipien
         The stored message as the sender sees it.
 
     Raises:
-        NotAllowed: CANNOT_SEND when the chat does not exist or the caller is not in it.
+        NotAllowed: CANNOT_SEND when the chat does not exist, the caller is not in it, or the other
+            participant deleted their account.
         ServiceError: MESSAGE_BLANK or MESSAGE_TOO_LONG.
     """
     content = clean_message(text)
@@ -406,6 +412,8 @@ def send(session: Session, user_id: int, chat_id: object, text: object, recipien
         chat, job_title = _chat_for(session, user_id, chat_id)
     except NotAllowed:
         raise NotAllowed(CANNOT_SEND) from None
+    if _account_removed(session, _other_id(chat, user_id)):
+        raise NotAllowed(CANNOT_SEND)
     message = post(session, chat, user_id, content)
     chat.updated_at = message.created_at
     mark_read(session, chat, user_id, message.created_at, clear_notices=False)

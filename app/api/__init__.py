@@ -4,6 +4,7 @@ from starlette.applications import Starlette
 from starlette.routing import Route
 
 from app import routes
+from app.api.account import export_data
 from app.api.auth import login, logout
 from app.api.health import health
 from app.api.stripe_webhook import stripe_webhook
@@ -14,5 +15,6 @@ api = Starlette(
         Route(routes.API_LOGOUT, logout, methods=["POST"]),
         Route(routes.API_HEALTH, health, methods=["GET"]),
         Route(routes.API_STRIPE_WEBHOOK, stripe_webhook, methods=["POST"]),
+        Route(routes.API_ACCOUNT_EXPORT, export_data, methods=["GET"]),
     ]
 )
