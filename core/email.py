@@ -2,8 +2,10 @@
 
 import logging
 import smtplib
+import threading
 from email.message import EmailMessage
 
+from sqlalchemy import event
 from sqlmodel import Session
 
 from core.settings import get_settings
@@ -25,9 +27,77 @@ def send_email(session: Session, to: str, subject: str, body: str) -> None:
         body: Plain-text body.
     """
     settings = get_settings()
+    subject = " ".join(subject.split())[:200]
     if not settings.smtp_host:
         session.add(OutboxEmail(to_email=to, subject=subject, body=body))
         return
+    _smtp_send(to, subject, body)
+
+
+def send_after_commit(session: Session, to: str, subject: str, body: str) -> None:
+    """Like `send_email`, but an SMTP delivery waits for the commit and never fails the operation.
+
+    For copies of notifications: they must not be sent for an operation that rolls back, must
+    not hold the operation's locks while a mail server answers, and a mail server that is down
+    must not undo the operation. Without SMTP the outbox row is written in the transaction.
+
+    Args:
+        session: The open database session of the operation.
+        to: Recipient address.
+        subject: Subject line (line breaks are folded into spaces).
+        body: Plain-text body.
+    """
+    subject = " ".join(subject.split())[:200]
+    if not get_settings().smtp_host:
+        session.add(OutboxEmail(to_email=to, subject=subject, body=body))
+        return
+
+    pending = session.info.setdefault(_PENDING_KEY, [])
+    if not pending:
+        event.listen(session, "after_commit", _deliver_pending, once=True)
+        event.listen(session, "after_soft_rollback", _drop_pending, once=True)
+    pending.append((to, subject, body))
+
+
+_PENDING_KEY = "turno_pending_emails"
+
+
+def _drop_pending(session: Session, _previous_transaction=None) -> None:
+    session.info.pop(_PENDING_KEY, None)
+    if event.contains(session, "after_commit", _deliver_pending):
+        event.remove(session, "after_commit", _deliver_pending)
+
+
+def _deliver_pending(session: Session) -> None:
+    """After the commit: send the queued e-mails in a thread; a failure is logged, never raised."""
+    messages = session.info.pop(_PENDING_KEY, [])
+    if event.contains(session, "after_soft_rollback", _drop_pending):
+        event.remove(session, "after_soft_rollback", _drop_pending)
+
+    def _deliver() -> None:
+        for to, subject, body in messages:
+            try:
+                _smtp_send(to, subject, body)
+            except Exception:
+                log.exception("notification e-mail to %s failed", to)
+
+    if messages:
+        thread = threading.Thread(target=_deliver, daemon=True)
+        _deliveries.append(thread)
+        thread.start()
+
+
+_deliveries: list[threading.Thread] = []
+
+
+def drain(timeout: float = 10.0) -> None:
+    """Wait for the e-mails handed to SMTP after commits so far (tests and shutdown)."""
+    while _deliveries:
+        _deliveries.pop().join(timeout)
+
+
+def _smtp_send(to: str, subject: str, body: str) -> None:
+    settings = get_settings()
     message = EmailMessage()
     message["From"] = settings.smtp_from
     message["To"] = to

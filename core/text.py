@@ -29,3 +29,8 @@ def positive_int(value: object, default: int) -> int:
     """A query value holding a small positive integer (e.g. ?page=3), or `default`."""
     text = clipped(value, 12)
     return int(text) if text.isascii() and text.isdigit() and 0 < int(text) < 10**9 else default
+
+
+def city_key(location: str | None) -> str:
+    """The folded city of a location as typed: 'São Paulo, SP' and 'SAO PAULO' both give 'sao paulo'."""
+    return fold((location or "").split(",")[0].split(" - ")[0])[:120]

@@ -3,9 +3,10 @@
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import JSON, Column
+from sqlalchemy import JSON, Column, event
 from sqlmodel import Field, SQLModel
 
+from core.text import city_key
 from models.base import created_at_field, json_list_field, optional_datetime_field
 
 
@@ -53,6 +54,14 @@ class Profile(SQLModel, table=True):
     industria: str = Field(default="", max_length=32)
     descricao: str = Field(default="", max_length=2000)
     updated_at: datetime = created_at_field()
+    cidade_busca: str = Field(default="", max_length=120, index=True)
+
+
+@event.listens_for(Profile, "before_insert")
+@event.listens_for(Profile, "before_update")
+def _keep_city_key(_mapper, _connection, profile: Profile) -> None:
+    """Keep the folded city (core.text.city_key) in step with the location, for new-job alerts."""
+    profile.cidade_busca = city_key(profile.localizacao)
 
 
 class UserPreferences(SQLModel, table=True):

@@ -7,9 +7,10 @@ from sqlmodel import Session, func, select
 
 from core import signals
 from core.catalog import UNREAD_BADGE_CAP
-from core.email import send_email
+from core.email import send_after_commit
 from core.formatting import date_time
 from core.settings import get_settings
+from core.text import city_key
 from models import Notification, NotificationType, Profile, Role, User, UserPreferences
 from services.errors import NotAllowed, require_id
 
@@ -154,7 +155,7 @@ def email_copy(session: Session, to: str, message: str, link: str) -> None:
     """E-mail a notification's text with a link to it, in the caller's transaction (core.email)."""
     settings = get_settings()
     url = f"{settings.site_url.rstrip('/')}{link}" if link.startswith("/") else settings.site_url
-    send_email(
+    send_after_commit(
         session,
         to,
         f"{settings.product_name}: {message[:120]}",
@@ -194,10 +195,18 @@ def push_allowed(session: Session, user_id: int, kind: str) -> bool:
     return recipient is not None and wants_push(recipient[1], kind)
 
 
+def push_kinds(session: Session, user_id: int, kinds: set[str]) -> set[str]:
+    """Which of `kinds` may pop up on the user's open pages now (one settings query for all)."""
+    recipient = recipient_settings(session, user_id)
+    return {kind for kind in kinds if recipient is not None and wants_push(recipient[1], kind)}
+
+
 def alert_new_job(session: Session, job_id: int, titulo: str, city: str, company_id: int) -> int:
     """'Alertas de novas vagas': notify the freelancers of the job's city who keep the alerts on.
 
-    The city is compared case-insensitively with the freelancer's profile location. At most
+    The city part of the job's location is compared, ignoring case and accents, with the city
+    part of the freelancer's profile location (core.text.city_key; 'São Paulo, SP' matches
+    'SAO PAULO'). At most
     JOB_ALERT_LIMIT freelancers are alerted per job (the most recently updated profiles first).
 
     Args:
@@ -210,7 +219,7 @@ def alert_new_job(session: Session, job_id: int, titulo: str, city: str, company
     Returns:
         How many freelancers were alerted.
     """
-    city = (city or "").strip().lower()
+    city = city_key(city)
     if not city:
         return 0
     rows = session.exec(
@@ -222,7 +231,7 @@ def alert_new_job(session: Session, job_id: int, titulo: str, city: str, company
             User.deleted_at.is_(None),
             User.is_active.is_(True),
             User.id != company_id,
-            func.lower(func.trim(Profile.localizacao)) == city,
+            Profile.cidade_busca == city,
             or_(UserPreferences.user_id.is_(None), UserPreferences.new_job_alerts.is_(True)),
         )
         .order_by(Profile.updated_at.desc())

@@ -122,8 +122,10 @@ class DashboardState(AuthState):
             self.notifications = notifications.list_for(db, user_id)
             self.notifications_loaded = True
             fresh = [n for n in self.notifications if seen is not None and n["id"] > seen and not n["read"]]
-            if fresh and notifications.push_allowed(db, user_id, fresh[0]["type"]):
-                self._push = fresh[0]["message"]
+            allowed = notifications.push_kinds(db, user_id, {n["type"] for n in fresh}) if fresh else set()
+            shown = next((n for n in fresh if n["type"] in allowed), None)
+            if shown is not None:
+                self._push = shown["message"]
         if chats_changed:
             self.unread_messages = chats.unread_total(db, user_id)
 

@@ -17,6 +17,7 @@ from components.dashboard import (
     tab_heading,
 )
 from components.plans import plan_conditions, plans_grid, subscription_panel
+from components.privacy import privacy_section
 from components.profile_forms import company_profile_form
 from components.rating import rating_control, rating_dialog
 from components.settings_panel import settings_panel
@@ -384,7 +385,7 @@ def client_dashboard_page() -> rx.Component:
             ("notifications", _notifications_tab()),
             ("plans", plans_tab()),
             ("profile", profile_tab()),
-            ("settings", settings_panel()),
+            ("settings", settings_panel(privacy_section())),
             overview_tab(),
         ),
         loading(),

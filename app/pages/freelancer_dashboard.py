@@ -19,6 +19,7 @@ from components.dashboard import (
 from components.job_filters import job_filters
 from components.links import link_button
 from components.pager import PagerLink, pager, pager_links
+from components.privacy import privacy_section
 from components.profile_forms import freelancer_profile_form
 from components.rating import rating_control, rating_dialog
 from components.settings_panel import settings_panel
@@ -554,7 +555,7 @@ def freelancer_dashboard_page() -> rx.Component:
             ("messages", messages_tab()),
             ("notifications", _notifications_tab()),
             ("profile", profile_tab()),
-            ("settings", settings_panel()),
+            ("settings", settings_panel(privacy_section())),
             overview_tab(),
         ),
         loading(),

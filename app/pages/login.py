@@ -33,6 +33,13 @@ class LoginState(rx.State):
     password_error: str = ""
 
     @rx.event
+    def clear(self):
+        """On every visit: a fresh form (a tab keeps its state across logins, logouts and reloads)."""
+        self.submitting = False
+        self.email_error = ""
+        self.password_error = ""
+
+    @rx.event
     def submit(self, _form_data: dict):
         """Send the form to the login API from the browser and wait for its answer."""
         self.submitting = True
@@ -56,7 +63,7 @@ class LoginState(rx.State):
         return rx.toast.error(message[:200] or "Erro ao fazer login. Tente novamente.")
 
 
-@public_page(routes.LOGIN, "Entrar", guard=AuthState.redirect_if_signed_in)
+@public_page(routes.LOGIN, "Entrar", on_load=[LoginState.clear], guard=AuthState.redirect_if_signed_in)
 def login_page() -> rx.Component:
     """Email and password form with remember-me and links to recovery and registration."""
     return auth_card(

@@ -1,5 +1,6 @@
 """Profiles and settings in the browser: photos, the two profile forms, theme, password."""
 
+import json
 import re
 from io import BytesIO
 from pathlib import Path
@@ -9,7 +10,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from core.db import session_scope
 from services import applications, company_jobs
-from tests.e2e.chat_support import JOB_FORM, account, person, user_id
+from tests.e2e.chat_support import JOB_FORM, account, hire, person, user_id
 from tests.e2e.conftest import PASSWORD, login
 
 PHOTO_URL = re.compile(r"/_upload/profile-photos/[0-9a-f]{32}\.webp$")
@@ -243,3 +244,45 @@ def test_password_change_checks_the_current_one_ends_other_sessions_and_the_new_
         expect(page).to_have_url(re.compile(r"/freelancer-dashboard"))
     finally:
         fresh.close()
+
+
+def test_freelancer_downloads_the_data_then_deletes_the_account_and_the_company_sees_usuario_removido(
+    browser: Browser, base_url
+):
+    hired = hire("Bartender para formatura")
+    context, page = person(browser, base_url, hired.freelancer)
+    try:
+        page.goto("/freelancer-dashboard?tab=settings")
+        page.get_by_role("tab", name="Segurança").click()
+        with page.expect_download() as download:
+            page.locator("#export-data-link").click()
+        dump = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+        assert dump["conta"]["email"] == hired.freelancer
+        assert dump["perfil"]["nome"] == "João Silva"
+        assert [c["vaga"] for c in dump["conversas"]] == ["Bartender para formatura"]
+        assert "password_hash" not in json.dumps(dump)
+
+        page.locator("#delete-account-button").click()
+        dialog = page.get_by_role("alertdialog")
+        dialog.get_by_label("Confirme sua senha").fill("SenhaErrada1")
+        dialog.get_by_role("button", name="Excluir minha conta").click()
+        expect(dialog.get_by_text("Senha incorreta.")).to_be_visible()
+        dialog.get_by_label("Confirme sua senha").fill(PASSWORD)
+        dialog.get_by_role("button", name="Excluir minha conta").click()
+        expect(page).to_have_url(f"{base_url}/")
+        expect(toast(page, "Conta excluída")).to_be_visible()
+
+        page.goto("/login")
+        page.locator("#login-form").get_by_label("Email").fill(hired.freelancer)
+        page.locator("#login-form").get_by_label("Senha").fill(PASSWORD)
+        page.locator("#login-form").get_by_role("button", name="Entrar").click()
+        expect(page.get_by_text("Email ou senha incorretos.")).to_be_visible()
+    finally:
+        context.close()
+
+    context, page = person(browser, base_url, hired.company)
+    try:
+        page.goto(f"/client-dashboard/chats/{hired.chat_id}")
+        expect(page.get_by_role("heading", level=1)).to_have_text("Usuário removido")
+    finally:
+        context.close()

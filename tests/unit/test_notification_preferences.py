@@ -3,13 +3,18 @@
 E-mail copies land in the OutboxEmail table (no SMTP in the test settings, core.email).
 """
 
+import smtplib
+from typing import ClassVar
+
 import pytest
 from sqlmodel import select
 
+from core import email
 from core.settings import get_settings
 from core.types import utcnow
-from models import Notification, NotificationType, OutboxEmail, Profile, Role, User, UserPreferences
+from models import Message, Notification, NotificationType, OutboxEmail, Profile, Role, User, UserPreferences
 from services import applications, chats, company_jobs, notifications
+from services.errors import NotAllowed
 from tests.unit.factories import (
     make_application,
     make_cast,
@@ -317,13 +322,13 @@ def test_publishing_alerts_only_matching_freelancers_with_alerts_on(db, city):
     db.flush()
 
     alerted = {name for name, user in city.items() if alerts_of(db, user)}
-    assert alerted == {"alerted", "case", "no_email"}
-    for name in ("alerted", "case", "no_email"):
+    assert alerted == {"alerted", "case", "no_email", "near_city"}
+    for name in ("alerted", "case", "no_email", "near_city"):
         [notice] = alerts_of(db, city[name])
         assert notice.message == 'Nova vaga na sua cidade: "Garçom para evento".'
         assert notice.link == f"/jobs/{job_id}"
         assert notice.read is False
-    assert {name for name, user in city.items() if emails_to(db, user)} == {"alerted", "case"}
+    assert {name for name, user in city.items() if emails_to(db, user)} == {"alerted", "case", "near_city"}
     assert_copy_of(
         emails_to(db, city["alerted"])[0],
         city["alerted"],
@@ -333,11 +338,11 @@ def test_publishing_alerts_only_matching_freelancers_with_alerts_on(db, city):
     assert [n.type for n in notices_of(db, city["publisher"])] == [NotificationType.JOB_CREATED]
 
 
-@pytest.mark.parametrize("typed", ["são paulo", "SÃO PAULO", "  São Paulo  ", "São paulo"])
-def test_the_jobs_city_is_compared_ignoring_case_and_blanks(db, city, typed):
+@pytest.mark.parametrize("typed", ["são paulo", "SÃO PAULO", "  Sao Paulo  ", "São paulo, SP", "São Paulo - SP"])
+def test_the_jobs_city_is_compared_ignoring_case_accents_blanks_and_state(db, city, typed):
     count = notifications.alert_new_job(db, 1, "Garçom", typed, city["publisher"].id)
 
-    assert count == 3
+    assert count == 4
 
 
 def test_alert_new_job_returns_how_many_were_alerted(db, city):
@@ -366,7 +371,7 @@ def test_a_freelancer_without_saved_settings_gets_the_alert_and_the_email(db, ci
     db.add(Profile(user_id=user.id, tipo_usuario=Role.FREELANCER, nome="Novo", localizacao="São Paulo"))
     db.flush()
 
-    assert notifications.alert_new_job(db, 1, "Garçom", "São Paulo", city["publisher"].id) == 4
+    assert notifications.alert_new_job(db, 1, "Garçom", "São Paulo", city["publisher"].id) == 5
     db.flush()
 
     assert len(alerts_of(db, user)) == 1
@@ -510,40 +515,21 @@ def test_a_chat_message_to_a_reader_in_the_conversation_sends_nothing(db, cast, 
     assert emails_to(db, cast.company) == []
 
 
-def test_a_chat_message_to_a_removed_participant_sends_no_email(db, cast, chat):
+def test_a_chat_message_to_a_removed_participant_is_refused_and_sends_nothing(db, cast, chat):
     remove(db, cast.company)
 
-    chats.send(db, cast.freelancer.id, chat.id, "Oi, Mariana!")
+    with pytest.raises(NotAllowed) as error:
+        chats.send(db, cast.freelancer.id, chat.id, "Oi, Mariana!")
     db.flush()
 
-    assert emails_to(db, cast.company) == []
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: services/chats._notify_message creates a message notice for a removed participant, "
-    "while notify() gives a removed user nothing at all",
-)
-def test_a_chat_message_to_a_removed_participant_creates_no_notice(db, cast, chat):
-    remove(db, cast.company)
-
-    chats.send(db, cast.freelancer.id, chat.id, "Oi, Mariana!")
-    db.flush()
-
+    assert error.value.message == "Não é possível enviar mensagem."
     assert message_notices(db, cast.company) == []
+    assert emails_to(db, cast.company) == []
+    assert db.exec(select(Message).where(Message.content == "Oi, Mariana!")).all() == []
 
 
 @pytest.mark.parametrize(("profile_city", "job_city"), [("SÃO PAULO", "São Paulo"), ("BRASÍLIA", "Brasília")])
-def test_a_profile_city_typed_in_capitals_with_accents_matches(db, request, profile_city, job_city):
-    if db.get_bind().dialect.name == "sqlite":
-        request.node.add_marker(
-            pytest.mark.xfail(
-                strict=True,
-                reason="BUG: alert_new_job compares func.lower(Profile.localizacao) with the Python-lowered city; "
-                "SQLite's lower() (and PostgreSQL's under a C collation) folds only ASCII, so 'SÃO PAULO' "
-                "never matches 'são paulo'",
-            )
-        )
+def test_a_profile_city_typed_in_capitals_with_accents_matches(db, profile_city, job_city):
     company = make_company(db)
     freelancer = make_freelancer(db, localizacao=profile_city)
 
@@ -551,3 +537,95 @@ def test_a_profile_city_typed_in_capitals_with_accents_matches(db, request, prof
     db.flush()
 
     assert len(alerts_of(db, freelancer)) == 1
+
+
+# --- e-mail through an SMTP server ----------------------------------------------------------------
+
+
+class FakeSMTP:
+    """A stand-in for smtplib.SMTP: records what would be sent, or refuses to connect when `down`."""
+
+    sent: ClassVar[list] = []
+    down: ClassVar[bool] = False
+
+    def __init__(self, host, port, timeout=None) -> None:
+        if FakeSMTP.down:
+            raise ConnectionRefusedError(111, "Connection refused")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+    def starttls(self) -> None:
+        return None
+
+    def login(self, user, password) -> None:
+        return None
+
+    def send_message(self, message) -> None:
+        FakeSMTP.sent.append(message)
+
+
+@pytest.fixture
+def smtp(monkeypatch):
+    monkeypatch.setenv("SMTP_HOST", "smtp.turno.test")
+    get_settings.cache_clear()
+    monkeypatch.setattr(smtplib, "SMTP", FakeSMTP)
+    FakeSMTP.sent, FakeSMTP.down = [], False
+    yield FakeSMTP
+    FakeSMTP.sent, FakeSMTP.down = [], False
+
+
+def test_with_smtp_the_copy_is_sent_and_not_kept_in_the_outbox(db, cast, smtp):
+    job = make_job(db, cast.company, "Garçom")
+
+    applications.apply(db, cast.freelancer.id, "freelancer", job.id, {})
+    db.flush()
+    assert smtp.sent == []
+    db.commit()
+    email.drain()
+
+    [message] = smtp.sent
+    assert message["To"] == cast.company.email
+    assert message["Subject"] == 'Turno: João Silva se candidatou à vaga "Garçom".'
+    assert db.exec(select(OutboxEmail)).all() == []
+
+
+def test_an_unreachable_mail_server_does_not_undo_the_application(db, cast, smtp):
+    job = make_job(db, cast.company, "Garçom")
+    db.commit()
+    smtp.down = True
+
+    applications.apply(db, cast.freelancer.id, "freelancer", job.id, {})
+    db.commit()
+    email.drain()
+
+    assert len(notices_of(db, cast.company, NotificationType.NEW_APPLICATION)) == 1
+    assert smtp.sent == []
+
+
+def test_a_rolled_back_operation_sends_no_email(db, cast, smtp):
+    job = make_job(db, cast.company, "Garçom")
+    db.commit()
+
+    applications.apply(db, cast.freelancer.id, "freelancer", job.id, {})
+    db.rollback()
+    db.commit()
+    email.drain()
+
+    assert smtp.sent == []
+
+
+def test_a_job_title_with_a_line_break_does_not_break_the_email_copy(db, cast, smtp):
+    job_id = company_jobs.create_job(db, cast.company.id, {**JOB_FORM, "titulo": "Garçom\nBcc: todos@evil.example"})
+    db.commit()
+
+    applications.apply(db, cast.freelancer.id, "freelancer", job_id, {})
+    db.commit()
+    email.drain()
+
+    [message] = smtp.sent
+    assert "\n" not in message["Subject"]
+    assert message["Bcc"] is None
