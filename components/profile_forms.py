@@ -92,15 +92,35 @@ def _field(label: str, name: str, default: rx.Var, **props) -> rx.Component:
     )
 
 
-def _profile_ready(form: rx.Component) -> rx.Component:
+def _profile_form(form_id: str, on_submit: rx.EventHandler, sections: list[rx.Component], label: str) -> rx.Component:
+    """The sections and the submit button of a profile form, shown once the saved profile has arrived."""
+    form = rx.form(
+        rx.vstack(
+            *sections,
+            rx.box(
+                submit_button(label, "Salvando...", ProfileEditState.saving, id=f"{form_id}-submit"),
+                width="100%",
+                max_width="320px",
+            ),
+            spacing="4",
+            width="100%",
+        ),
+        id=form_id,
+        on_submit=on_submit,
+        reset_on_submit=False,
+        no_validate=True,
+        width="100%",
+    )
     return rx.cond(DashboardState.me["email"] != "", form, rx.spinner(size="3"))
 
 
 def company_profile_form() -> rx.Component:
     """'Complete seu Perfil': photo, company name, biografia, contact and social networks."""
     me = DashboardState.me
-    form = rx.form(
-        rx.vstack(
+    return _profile_form(
+        "company-profile-form",
+        ProfileEditState.save_company,
+        [
             section_card(
                 "Sobre a empresa",
                 photo_control(),
@@ -140,28 +160,18 @@ def company_profile_form() -> rx.Component:
                 _field("Facebook", "facebook", me["facebook"], placeholder="https://facebook.com/suaempresa"),
                 _field("LinkedIn", "linkedin", me["linkedin"], placeholder="https://linkedin.com/company/suaempresa"),
             ),
-            rx.box(
-                submit_button("Salvar Informações", "Salvando...", ProfileEditState.saving),
-                width="100%",
-                max_width="320px",
-            ),
-            spacing="4",
-            width="100%",
-        ),
-        id="company-profile-form",
-        on_submit=ProfileEditState.save_company,
-        reset_on_submit=False,
-        no_validate=True,
-        width="100%",
+        ],
+        "Salvar Informações",
     )
-    return _profile_ready(form)
 
 
 def freelancer_profile_form() -> rx.Component:
     """The freelancer's 'Meu Perfil': photo, personal and professional data; the e-mail read-only."""
     me = DashboardState.me
-    form = rx.form(
-        rx.vstack(
+    return _profile_form(
+        "freelancer-profile-form",
+        ProfileEditState.save_freelancer,
+        [
             section_card(
                 "Dados pessoais",
                 photo_control(),
@@ -196,18 +206,6 @@ def freelancer_profile_form() -> rx.Component:
                 ),
                 _field("Website (opcional)", "website", me["website"], type="url", placeholder="https://"),
             ),
-            rx.box(
-                submit_button("Salvar Perfil", "Salvando...", ProfileEditState.saving, id="save-profile-button"),
-                width="100%",
-                max_width="320px",
-            ),
-            spacing="4",
-            width="100%",
-        ),
-        id="freelancer-profile-form",
-        on_submit=ProfileEditState.save_freelancer,
-        reset_on_submit=False,
-        no_validate=True,
-        width="100%",
+        ],
+        "Salvar Perfil",
     )
-    return _profile_ready(form)
