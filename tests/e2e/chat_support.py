@@ -56,11 +56,12 @@ def account(role: str, name: str, engine: Engine | None = None) -> str:
 
 
 def hire(title: str = JOB_FORM["titulo"], engine: Engine | None = None) -> Hire:
-    """Create a company and a freelancer, publish a job, apply and accept: the chat is born."""
+    """Create a company, publish a job, then a freelancer who applies and is accepted: the chat is born."""
     company = account("client", "Mariana Costa", engine)
-    freelancer = account("freelancer", "João Silva", engine)
     with session_scope(engine) as db:
         job_id = company_jobs.create_job(db, user_id(company, engine), {**JOB_FORM, "titulo": title})
+    freelancer = account("freelancer", "João Silva", engine)  # after the job: no new-job alert in the bell
+    with session_scope(engine) as db:
         application_id = applications.apply(db, user_id(freelancer, engine), "freelancer", job_id, {})
         chat_id = applications.accept(db, user_id(company, engine), application_id)
     return Hire(company, freelancer, chat_id, job_id)
