@@ -80,7 +80,7 @@ def company_card(company: rx.Var) -> rx.Component:
             rx.hstack(
                 rx.cond(
                     company["foto"] != "",
-                    rx.avatar(src=company["foto"].to(str), fallback="", size="4", radius="full", alt=""),
+                    rx.el.img(src=company["foto"].to(str), alt="", class_name="turno-company-photo"),
                     rx.icon("building-2", size=28, color=rx.color("accent", 9)),
                 ),
                 rx.vstack(

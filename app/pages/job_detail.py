@@ -185,13 +185,15 @@ def company_card() -> rx.Component:
             rx.vstack(
                 rx.heading("Sobre a empresa", as_="h2", size="4"),
                 rx.hstack(
-                    rx.avatar(
-                        src=job["empresa_foto"].to(str),
-                        fallback=job["empresa"].to(str)[:1],
-                        size="5",
-                        radius="full",
-                        alt=rx.cond(job["empresa_foto"] != "", "Foto de " + job["empresa"].to(str), ""),
-                        id="job-company-photo",
+                    rx.cond(
+                        job["empresa_foto"] != "",
+                        rx.el.img(
+                            src=job["empresa_foto"].to(str),
+                            alt="Foto de " + job["empresa"].to(str),
+                            id="job-company-photo",
+                            class_name="turno-company-photo",
+                        ),
+                        rx.icon("building-2", size=32, color=rx.color("accent", 9), aria_hidden="true"),
                     ),
                     rx.text(job["empresa"], weight="bold", size="4"),
                     spacing="3",

@@ -194,7 +194,7 @@ def job_row(job: rx.Var) -> rx.Component:
                     rx.badge(job["categoria_label"], variant="soft"),
                     rx.cond(
                         job["empresa_foto"] != "",
-                        rx.avatar(src=job["empresa_foto"].to(str), fallback="", size="1", radius="full", alt=""),
+                        rx.el.img(src=job["empresa_foto"].to(str), alt="", class_name="turno-company-thumb"),
                     ),
                     rx.text(job["empresa"], size="2", color=rx.color("gray", 11)),
                     spacing="2",
