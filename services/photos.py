@@ -22,6 +22,7 @@ from sqlmodel import Session, select
 from core.types import utcnow
 from models import Profile, User
 from services.errors import NotAllowed, ServiceError
+from services.profiles import PROFILE_LOAD_FAILED
 
 MAX_BYTES = 5 * 1024 * 1024
 MAX_PIXELS = 40_000_000
@@ -37,7 +38,6 @@ TOO_LARGE_TITLE = "Arquivo muito grande"
 TOO_LARGE = "O arquivo deve ter no máximo 5MB."
 UNREADABLE = "Não foi possível ler a imagem. Escolha outro arquivo."
 NO_FILE = "Selecione uma imagem."
-NO_PROFILE = "Não foi possível carregar suas informações."
 
 
 class PhotoRejected(ServiceError):
@@ -144,7 +144,7 @@ def set_photo(session: Session, user_id: int, url: str) -> str:
         .where(Profile.user_id == user_id, User.deleted_at.is_(None))
     ).first()
     if profile is None:
-        raise NotAllowed(NO_PROFILE)
+        raise NotAllowed(PROFILE_LOAD_FAILED)
     old = profile.foto_url
     profile.foto_url = url
     profile.updated_at = utcnow()

@@ -314,28 +314,18 @@ def _export_ratings(session: Session, user_id: int) -> dict[str, list[dict[str, 
         .order_by(col(Rating.created_at))
     ).all()
     names = _names(session, {r.ratee_id for r, _ in rows} | {r.rater_id for r, _ in rows})
-    given = [
-        {
+
+    def entry(rating: Rating, title: str, role: str, other_id: int) -> dict:
+        return {
             "vaga": title,
-            "avaliado": names[r.ratee_id],
-            "estrelas": r.stars,
-            "comentario": r.comment,
-            "data": _iso(r.created_at),
+            role: names[other_id],
+            "estrelas": rating.stars,
+            "comentario": rating.comment,
+            "data": _iso(rating.created_at),
         }
-        for r, title in rows
-        if r.rater_id == user_id
-    ]
-    received = [
-        {
-            "vaga": title,
-            "avaliador": names[r.rater_id],
-            "estrelas": r.stars,
-            "comentario": r.comment,
-            "data": _iso(r.created_at),
-        }
-        for r, title in rows
-        if r.ratee_id == user_id
-    ]
+
+    given = [entry(r, title, "avaliado", r.ratee_id) for r, title in rows if r.rater_id == user_id]
+    received = [entry(r, title, "avaliador", r.rater_id) for r, title in rows if r.ratee_id == user_id]
     return {"dadas": given, "recebidas": received}
 
 
