@@ -18,29 +18,36 @@ worker accepted them.
 
 import asyncio
 import os
-import signal
-import socket
 import statistics
 import subprocess
 import tempfile
 import time
-import urllib.request
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import socketio
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
-from sqlalchemy.pool import NullPool
+
+from bench.harness import (
+    app_env,
+    create_database,
+    drop_database,
+    free_port,
+    migrate,
+    postgres_url,
+    redis_url,
+    serve_app,
+    stop,
+    summary,
+    use_database,
+    wait_http,
+)
+from bench.wsclient import AUTH, CHROME, TIMEOUT, Tab
 
 ROOT = Path(__file__).resolve().parents[1]
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "40"))
 CONVERSATIONS = [int(n) for n in os.environ.get("BENCH_CONVERSATIONS", "1,50").split(",") if n.strip()]
-STATE = "reflex___state____state"
-CHROME = f"{STATE}.states___auth____auth_state.states___dashboard____dashboard_state"
-ROOM = f"{STATE}.states___auth____auth_state.app___pages___chats____chat_room_state"
-TIMEOUT = 30
+ROOM = f"{AUTH}.app___pages___chats____chat_room_state"
 INTERVAL = float(os.environ.get("BENCH_INTERVAL", "0.5"))
 PATTERNS = [(f"paced, 1 message / {INTERVAL:g} s per conversation", INTERVAL), ("burst, all at once", 0.0)]
 
@@ -67,98 +74,37 @@ app = socketio.ASGIApp(sio, socketio_path="_relay")
 """
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _wait(url: str, proc: subprocess.Popen) -> None:
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"server exited: {url}")
-        try:
-            with urllib.request.urlopen(url, timeout=2):  # noqa: S310 (a local test server)
-                return
-        except OSError as error:
-            if getattr(error, "code", None):  # an HTTP error status: it answers
-                return
-        time.sleep(0.5)
-    raise RuntimeError(f"server did not start: {url}")
-
-
 @dataclass
-class Person:
-    """One simulated browser tab of a signed-in user."""
+class Person(Tab):
+    """One signed-in person with the conversation page open."""
 
-    url: str
-    cookie: str
-    path: str
-    token: str = field(default_factory=lambda: uuid.uuid4().hex)
-    client: socketio.AsyncClient = field(default_factory=lambda: socketio.AsyncClient(reconnection=False))
-    waiting: dict[str, asyncio.Future] = field(default_factory=dict)
-    deltas: asyncio.Queue | None = None
+    messages: dict[str, asyncio.Future] = field(default_factory=dict)
 
-    def _router(self) -> dict:
-        return {"pathname": self.path, "asPath": self.path, "query": {}}
-
-    async def connect(self) -> None:
-        """Open the socket (hydrating like the browser) and load the conversation page."""
-        self.deltas = asyncio.Queue()
-        self.client.on("event", self._on_update, namespace="/_event")
-        hydrate = {"name": f"{STATE}.hydrate", "payload": {}, "router_data": self._router()}
-        await self.client.connect(
-            f"{self.url}?token={self.token}",
-            socketio_path="/_event",
-            namespaces=["/_event"],
-            transports=["websocket"],
-            headers={"Cookie": self.cookie},
-            auth={"event": hydrate},
-            wait_timeout=TIMEOUT,
-        )
+    async def open(self) -> None:
+        """Connect and run the conversation page's load handlers, as the browser does."""
+        self.on_delta.append(self._watch_messages)
+        await self.connect()
         handler = "load_client" if self.path.startswith("/client") else "load_freelancer"
-        await self.call(f"{CHROME}.load_chrome", lambda delta: CHROME in delta)
-        await self.call(f"{ROOM}.{handler}", lambda delta: delta.get(ROOM, {}).get("status_rx_state_") == "found")
-        self.deltas = None  # setup done: stop queueing
+        await self.call(f"{CHROME}.load_chrome", done=lambda delta: CHROME in delta)
+        found = lambda delta: delta.get(ROOM, {}).get("status_rx_state_") == "found"  # noqa: E731
+        await self.call(f"{ROOM}.{handler}", done=found)
 
-    async def call(self, name: str, done) -> None:
-        """Send one event (no arguments) and wait for the delta for which `done(delta)` is true."""
-        await self.client.emit("event", {"name": name, "payload": {}, "router_data": self._router()}, "/_event")
-        while not done(await asyncio.wait_for(self.deltas.get(), TIMEOUT)):
-            pass
-
-    async def _on_update(self, update: dict) -> None:
-        delta = update.get("delta") or {}
+    def _watch_messages(self, delta: dict) -> None:
         for key in ("recent_rx_state_", "history_rx_state_"):
             for message in delta.get(ROOM, {}).get(key) or []:
-                future = self.waiting.pop(message.get("content", ""), None)
+                future = self.messages.pop(message.get("content", ""), None)
                 if future is not None and not future.done():
                     future.set_result(time.perf_counter())
-        if self.deltas is not None:
-            await self.deltas.put(delta)
 
     def expect(self, text: str) -> asyncio.Future:
         """A future resolved with the time the message `text` shows up in this tab's state."""
         future = asyncio.get_running_loop().create_future()
-        self.waiting[text] = future
+        self.messages[text] = future
         return future
 
     async def send(self, text: str) -> None:
         """What pressing Enter in the composer sends."""
-        await self.client.emit(
-            "event",
-            {
-                "name": f"{ROOM}.send_message",
-                "payload": {"form_data": {"message": text}},
-                "router_data": self._router(),
-            },
-            "/_event",
-        )
-
-    async def close(self) -> None:
-        """Disconnect."""
-        await self.client.disconnect()
+        await self.emit(f"{ROOM}.send_message", {"form_data": {"message": text}})
 
 
 @dataclass
@@ -238,12 +184,9 @@ async def _exchange(pairs: list[tuple], send, interval: float) -> list[float]:
 
 def _create_pairs(database_url: str, count: int) -> list[tuple[str, str, int]]:
     """`count` companies and freelancers with an accepted application each: cookies and chat ids."""
-    os.environ["DATABASE_URL"] = database_url
-    from core.db import get_engine, session_scope
+    use_database(database_url)
+    from core.db import session_scope
     from core.settings import get_settings
-
-    get_settings.cache_clear()
-    get_engine.cache_clear()
     from core.types import utcnow
     from services import accounts, applications, company_jobs, sessions
 
@@ -296,22 +239,13 @@ def _create_pairs(database_url: str, count: int) -> list[tuple[str, str, int]]:
     return result
 
 
-def _pct(samples: list[float], q: int) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
-
-
-def _summary(samples: list[float]) -> str:
-    return f"{statistics.median(samples):.2f} / {_pct(samples, 95):.2f} / {_pct(samples, 99):.2f}"
-
-
 async def _measure_app(url: str, pairs_data: list[tuple[str, str, int]]) -> dict[str, list[float]]:
     pairs = []
     for company_cookie, freelancer_cookie, chat_id in pairs_data:
-        company = Person(url, company_cookie, f"/client-dashboard/chats/{chat_id}")
-        freelancer = Person(url, freelancer_cookie, f"/freelancer-dashboard/chats/{chat_id}")
+        company = Person(url, f"/client-dashboard/chats/{chat_id}", company_cookie)
+        freelancer = Person(url, f"/freelancer-dashboard/chats/{chat_id}", freelancer_cookie)
         pairs.append((company, freelancer))
-    await asyncio.gather(*(person.connect() for pair in pairs for person in pair))
+    await asyncio.gather(*(person.open() for pair in pairs for person in pair))
 
     async def send(sender, _receiver, text_):
         await sender.send(text_)
@@ -337,47 +271,12 @@ async def _measure_relay(url: str, count: int) -> dict[str, list[float]]:
         await asyncio.gather(*(person.close() for pair in pairs for person in pair), return_exceptions=True)
 
 
-def _serve_app(env: dict[str, str], port: int) -> subprocess.Popen:
-    command = [str(ROOT / ".venv/bin/reflex"), "run", "--env", "prod", "--backend-only", "--backend-port", str(port)]
-    proc = subprocess.Popen(
-        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
-    )
-    _wait(f"http://127.0.0.1:{port}/api/health", proc)
-    return proc
-
-
-def _stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-
-
-def _modes(workdir: Path) -> list[tuple[str, str, dict[str, str]]]:
-    modes = [("1 process, SQLite, memory state", f"sqlite:///{workdir / 'chat-bench.db'}", {})]
-    pg = os.environ.get("BENCH_DATABASE_URL") or os.environ.get("TEST_DATABASE_URL") or ""
-    redis_url = os.environ.get("BENCH_REDIS_URL") or os.environ.get("TEST_REDIS_URL") or ""
-    if pg.startswith("postgresql") and redis_url:
-        name = f"turno_chatbench_{uuid.uuid4().hex[:8]}"
-        admin = create_engine(make_url(pg).set(database="postgres"), isolation_level="AUTOCOMMIT", poolclass=NullPool)
-        with admin.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
-        admin.dispose()
-        url = make_url(pg).set(database=name).render_as_string(hide_password=False)
-        modes.append(("2 workers, PostgreSQL, Redis", url, {"REFLEX_REDIS_URL": redis_url, "GRANIAN_WORKERS": "2"}))
+def _modes() -> list[tuple[str, dict[str, str]]]:
+    """(label, extra environment) per mode; PostgreSQL + Redis only when both are configured."""
+    modes = [("1 process, SQLite, memory state", {})]
+    if postgres_url() and redis_url():
+        modes.append(("2 workers, PostgreSQL, Redis", {"REFLEX_REDIS_URL": redis_url(), "GRANIAN_WORKERS": "2"}))
     return modes
-
-
-def _drop(url: str) -> None:
-    if not url.startswith("postgresql"):
-        return
-    parsed = make_url(url)
-    admin = create_engine(parsed.set(database="postgres"), isolation_level="AUTOCOMMIT", poolclass=NullPool)
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP DATABASE IF EXISTS "{parsed.database}" WITH (FORCE)'))
-    admin.dispose()
 
 
 def _relay_server(workdir: Path, port: int) -> subprocess.Popen:
@@ -386,51 +285,36 @@ def _relay_server(workdir: Path, port: int) -> subprocess.Popen:
     proc = subprocess.Popen(
         [*command, "--workers", "1", "--log-level", "error", "bare_relay:app"], cwd=workdir, start_new_session=True
     )
-    _wait(f"http://127.0.0.1:{port}/_relay/?EIO=4&transport=polling", proc)
+    wait_http(f"http://127.0.0.1:{port}/_relay/?EIO=4&transport=polling", proc)
     return proc
-
-
-def _app_env(database_url: str, extra: dict[str, str]) -> dict[str, str]:
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "APP_ENV": "test",
-        "BCRYPT_ROUNDS": "4",
-        "REFLEX_TELEMETRY_ENABLED": "false",
-        "PYTHONPATH": str(ROOT),
-        **extra,
-    }
-    if "REFLEX_REDIS_URL" not in extra:
-        env.pop("REFLEX_REDIS_URL", None)
-    return env
 
 
 def main() -> None:
     """Measure the relay baseline and the app in each mode; print a table of ratios."""
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        relay_port = _free_port()
+        relay_port = free_port()
         relay = _relay_server(Path(tmp), relay_port)
         try:
             baseline = {n: asyncio.run(_measure_relay(f"http://127.0.0.1:{relay_port}", n)) for n in CONVERSATIONS}
         finally:
-            _stop(relay)
-        for mode, database_url, extra in _modes(Path(tmp)):
-            env = _app_env(database_url, extra)
-            alembic = [str(ROOT / ".venv/bin/alembic"), "upgrade", "head"]
-            subprocess.run(alembic, cwd=ROOT, env=env, check=True, capture_output=True)
-            port = _free_port()
-            server = _serve_app(env, port)
+            stop(relay)
+        for mode, extra in _modes():
+            database_url = create_database(postgres_url()) if extra else f"sqlite:///{Path(tmp) / 'chat.db'}"
+            env = app_env(database_url, **extra)
+            migrate(env)
+            port = free_port()
+            server = serve_app(env, port)
             try:
                 for count in CONVERSATIONS:
                     measured = asyncio.run(_measure_app(f"http://127.0.0.1:{port}", _create_pairs(database_url, count)))
                     for pattern, samples in measured.items():
                         base = baseline[count][pattern]
                         ratio = statistics.median(samples) / statistics.median(base)
-                        rows.append((mode, count, pattern, len(samples), _summary(base), _summary(samples), ratio))
+                        rows.append((mode, count, pattern, len(samples), summary(base), summary(samples), ratio))
             finally:
-                _stop(server)
-                _drop(database_url)
+                stop(server)
+                drop_database(database_url)
     print(f"\nChat delivery: sender's event to the receiver's delta, ms p50 / p95 / p99 ({ROUNDS} messages each)")
     print("| mode | conversations | pattern | messages | bare relay | app | ratio (p50) |")
     print("|---|---|---|---|---|---|---|")

@@ -1,0 +1,164 @@
+"""What every benchmark shares: servers on free ports, throwaway databases, percentiles.
+
+The app under measurement is always the real one, started the way production starts it
+(`reflex run --env prod --backend-only`, Granian workers), on a database created for the run and
+dropped afterwards, so a benchmark never touches a developer's data.
+"""
+
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import time
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.pool import NullPool
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = ROOT / ".venv" / "bin"
+
+
+def quick() -> bool:
+    """True when BENCH_QUICK is set: tiny sizes, so `make test` proves the scripts still run."""
+    return os.environ.get("BENCH_QUICK", "") not in ("", "0")
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_http(url: str, proc: subprocess.Popen, timeout: float = 180) -> None:
+    """Block until `url` answers (any HTTP status), or fail if `proc` exits or time runs out."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited before answering: {url}")
+        try:
+            with urllib.request.urlopen(url, timeout=2):  # noqa: S310 (a local test server)
+                return
+        except OSError as error:
+            if getattr(error, "code", None):  # an HTTP error status: it answers
+                return
+        time.sleep(0.3)
+    raise RuntimeError(f"server did not start: {url}")
+
+
+def postgres_url() -> str:
+    """The PostgreSQL server to create throwaway databases on ('' when none is configured)."""
+    url = os.environ.get("BENCH_DATABASE_URL") or os.environ.get("TEST_DATABASE_URL") or ""
+    return url if url.startswith("postgresql") else ""
+
+
+def redis_url() -> str:
+    """The Redis server for multi-worker modes ('' when none is configured)."""
+    return os.environ.get("BENCH_REDIS_URL") or os.environ.get("TEST_REDIS_URL") or ""
+
+
+def _admin(url: str):
+    return create_engine(make_url(url).set(database="postgres"), isolation_level="AUTOCOMMIT", poolclass=NullPool)
+
+
+def create_database(server_url: str, prefix: str = "turno_bench") -> str:
+    """Create an empty database on the PostgreSQL server of `server_url`; return its URL."""
+    name = f"{prefix}_{uuid.uuid4().hex[:8]}"
+    admin = _admin(server_url)
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    return make_url(server_url).set(database=name).render_as_string(hide_password=False)
+
+
+def drop_database(url: str) -> None:
+    """Drop a database made by `create_database` (nothing to do for SQLite files)."""
+    if not url.startswith("postgresql"):
+        return
+    admin = _admin(url)
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)'))
+    admin.dispose()
+
+
+@contextmanager
+def database(engine: str, workdir: Path, name: str = "bench") -> Iterator[str]:
+    """A fresh database URL for 'sqlite' (a file in `workdir`) or 'postgresql' (dropped afterwards)."""
+    if engine == "sqlite":
+        yield f"sqlite:///{workdir / (name + '.db')}"
+        return
+    url = create_database(postgres_url(), f"turno_{name}")
+    try:
+        yield url
+    finally:
+        drop_database(url)
+
+
+def app_env(database_url: str, **extra: str) -> dict[str, str]:
+    """The environment the app runs with under measurement: fast bcrypt, no telemetry, no e-mail."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "APP_ENV": "test",
+        "BCRYPT_ROUNDS": "4",
+        "REFLEX_TELEMETRY_ENABLED": "false",
+        "PYTHONPATH": str(ROOT),
+        **extra,
+    }
+    if "REFLEX_REDIS_URL" not in extra:
+        env.pop("REFLEX_REDIS_URL", None)
+    return env
+
+
+def migrate(env: dict[str, str]) -> None:
+    """Bring the database of `env` to the head revision."""
+    subprocess.run([str(BIN / "alembic"), "upgrade", "head"], cwd=ROOT, env=env, check=True, capture_output=True)
+
+
+def serve_app(env: dict[str, str], port: int) -> subprocess.Popen:
+    """Start the real backend in production mode on `port` (GRANIAN_WORKERS from `env`)."""
+    command = [str(BIN / "reflex"), "run", "--env", "prod", "--backend-only", "--backend-port", str(port)]
+    proc = subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    wait_http(f"http://127.0.0.1:{port}/api/health", proc)
+    return proc
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """Stop a server started by this module, with its whole process group."""
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def use_database(database_url: str) -> None:
+    """Point this process's `core.db` at `database_url` (for creating fixtures in-process)."""
+    os.environ["DATABASE_URL"] = database_url
+    from core.db import get_engine
+    from core.settings import get_settings
+
+    get_settings.cache_clear()
+    get_engine.cache_clear()
+
+
+def pct(samples: list[float], q: float) -> float:
+    """The q-th percentile (nearest rank) of `samples`."""
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+
+
+def summary(samples: list[float]) -> str:
+    """'p50 / p95 / p99' of `samples`, two decimals."""
+    return f"{statistics.median(samples):.2f} / {pct(samples, 95):.2f} / {pct(samples, 99):.2f}"
