@@ -47,7 +47,7 @@ e2e: install-dev
 
 test: install-dev
 	ruff check .
-	pytest tests/unit tests/e2e -q -p no:cacheprovider
+	pytest tests/unit tests/e2e tests/bench -q -p no:cacheprovider
 
 format: install-dev
 	ruff format .

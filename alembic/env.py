@@ -8,6 +8,7 @@ from sqlmodel import SQLModel
 import models  # noqa: F401  (registers every table)
 from alembic import context
 from core.settings import get_settings
+from models.job import SEARCH_INDEX_TABLE as FTS_PREFIX
 
 config = context.config
 if config.config_file_name is not None and not config.attributes.get("skip_logging"):
@@ -55,10 +56,16 @@ def run_migrations_online() -> None:
     engine.dispose()
 
 
+def _include_name(name, type_, _parent_names) -> bool:
+    """Leave SQLite's FTS5 search index (revision 0004, not a model) out of autogenerate/check."""
+    return not (type_ == "table" and name and name.startswith(FTS_PREFIX))
+
+
 def _run(connection) -> None:
     context.configure(
         connection=connection,
         target_metadata=target_metadata,
+        include_name=_include_name,
         render_as_batch=True,
         compare_type=True,
         render_item=_render_item,

@@ -12,6 +12,8 @@ from core.text import fold
 from models.base import created_at_field, json_list_field, money_field
 
 SEARCH_SEPARATOR = "|"
+# SQLite only: the FTS5 trigram index over `busca` (alembic revision 0004), kept in step by triggers.
+SEARCH_INDEX_TABLE = "jobs_busca_fts"
 SEARCH_MAX = 400
 CITY_SEARCH_MAX = 160
 

@@ -205,22 +205,30 @@ def seed_large(engine: Engine, args: argparse.Namespace, rng: random.Random) -> 
 
     timed("jobs", Job, jobs())
     with engine.connect() as conn:
-        owners = dict(
-            conn.execute(
-                select(Job.id, Job.cliente_id).where(Job.cliente_id.between(companies[0], companies[-1]))
-            ).all()
-        )
+        rows = conn.execute(
+            select(Job.id, Job.cliente_id, Job.vagas_disponiveis).where(
+                Job.cliente_id.between(companies[0], companies[-1])
+            )
+        ).all()
+    owners = {job_id: owner for job_id, owner, _ in rows}
+    seats = {job_id: vacancies for job_id, _, vacancies in rows}  # accepted never exceed vacancies
     job_ids = list(owners)
 
     pairs: set[tuple[int, int]] = set()
+    hired = 0
 
     def applications() -> Iterator[dict]:
-        while len(pairs) < args.applications:
+        nonlocal hired
+        target = min(args.applications, len(job_ids) * len(freelancers))
+        while len(pairs) < target:
             pair = (rng.choice(job_ids), rng.choice(freelancers))
             if pair in pairs:
                 continue
             pairs.add(pair)
-            accepted = len(pairs) <= args.chats
+            accepted = hired < args.chats and seats[pair[0]] > 0
+            if accepted:
+                hired += 1
+                seats[pair[0]] -= 1
             yield {
                 "vaga_id": pair[0],
                 "freelancer_id": pair[1],

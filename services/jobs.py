@@ -9,19 +9,21 @@ import math
 from dataclasses import dataclass, field
 from typing import TypedDict
 
-from sqlalchemy import false, func
+from sqlalchemy import column, false, func, table
 from sqlmodel import Session, col, select
 
 from core.catalog import CATEGORIES, JOBS_PAGE_SIZE, canonical_category
 from core.formatting import hourly_pay, long_date
 from core.text import fold
 from models import Job, JobStatus, Profile
-from models.job import SEARCH_SEPARATOR
+from models.job import SEARCH_INDEX_TABLE, SEARCH_SEPARATOR
 from services.social import SocialLink, social_links
 
 CONFIDENTIAL_COMPANY = "Empresa Confidencial"
 UNKNOWN_COMPANY = "Empresa não informada"
 SEARCH_MAX_LENGTH = 100
+_SEARCH_INDEX = table(SEARCH_INDEX_TABLE, column("rowid"), column("busca"))
+_LIKE_SPECIALS = frozenset("%_/\\")
 
 
 class JobListItem(TypedDict):
@@ -130,12 +132,28 @@ def _public():
     return (col(Job.status) == JobStatus.OPEN) & (col(Job.is_archived) == false())
 
 
-def _filters(search: str, city: str, category: str, company_id: int | None) -> list | None:
-    """SQL conditions for the list filters; None when a filter can match nothing."""
+def _search_condition(term: str, dialect: str):
+    """`busca` contains the folded `term`, written so an index serves it on each engine.
+
+    PostgreSQL: `busca LIKE '%term%'`, served by the pg_trgm GIN index (revision 0002). SQLite: the
+    same LIKE against the FTS5 trigram index (revision 0004), which needs three characters or more
+    and no escaped wildcard; shorter or wildcard terms scan `busca` instead (still correct).
+    """
+    if dialect == "sqlite" and len(term) >= 3 and not _LIKE_SPECIALS.intersection(term):
+        matches = select(_SEARCH_INDEX.c.rowid).where(_SEARCH_INDEX.c.busca.like(f"%{term}%"))
+        return col(Job.id).in_(matches)
+    return col(Job.busca).contains(term, autoescape=True)
+
+
+def _filters(search: str, city: str, category: str, company_id: int | None, dialect: str = "") -> list | None:
+    """SQL conditions for the list filters; None when a filter can match nothing.
+
+    `dialect` is the database's (e.g. "sqlite"), so the search uses that engine's index.
+    """
     conditions = [_public()]
     term = search_term(search)
     if term:
-        conditions.append(col(Job.busca).contains(term, autoescape=True))
+        conditions.append(_search_condition(term, dialect))
     city_folded = fold(city)
     if city_folded:
         conditions.append(col(Job.cidade_busca) == city_folded)
@@ -172,7 +190,7 @@ def list_public_jobs(
     Returns:
         The page, with the total count and the number of pages.
     """
-    conditions = _filters(search, city, category, company_id)
+    conditions = _filters(search, city, category, company_id, db.get_bind().dialect.name)
     if conditions is None:
         return JobPage()
     total = db.exec(select(func.count()).select_from(Job).where(*conditions)).one()

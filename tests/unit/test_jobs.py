@@ -126,6 +126,18 @@ def test_search_follows_a_title_update(db):
     assert titles(jobs.list_public_jobs(db, search="confeiteiro")) == ["Confeiteiro"]
 
 
+def test_search_forgets_a_deleted_job_and_finds_short_terms(db):
+    owner = company(db)
+    gone = job(db, owner, titulo="Garçom temporário")
+    job(db, owner, titulo="DJ para casamento", categoria="musica")
+    db.delete(gone)
+    db.flush()
+
+    assert jobs.list_public_jobs(db, search="garcom").total == 0
+    assert titles(jobs.list_public_jobs(db, search="dj")) == ["DJ para casamento"]
+    assert titles(jobs.list_public_jobs(db, search="casamento")) == ["DJ para casamento"]
+
+
 def test_city_filter_is_exact_ignoring_case_and_accents(db):
     owner = company(db)
     job(db, owner, titulo="SP", localizacao="São Paulo")

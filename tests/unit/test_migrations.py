@@ -5,12 +5,26 @@ from sqlalchemy.pool import NullPool
 from sqlmodel import SQLModel
 
 from alembic import command
+from models.job import SEARCH_INDEX_TABLE
 
 
 def _tables(url: str) -> set[str]:
+    """Table names, without SQLite's FTS5 search index (revision 0004) and its shadow tables."""
     engine = create_engine(url, poolclass=NullPool)
     try:
-        return set(inspect(engine).get_table_names())
+        return {name for name in inspect(engine).get_table_names() if not name.startswith(SEARCH_INDEX_TABLE)}
+    finally:
+        engine.dispose()
+
+
+def _search_index_objects(url: str) -> set[str]:
+    engine = create_engine(url, poolclass=NullPool)
+    try:
+        with engine.connect() as conn:
+            rows = conn.exec_driver_sql(
+                "SELECT name FROM sqlite_master WHERE name LIKE 'jobs_busca_fts%' AND type IN ('table', 'trigger')"
+            )
+            return {row[0] for row in rows}
     finally:
         engine.dispose()
 
@@ -37,3 +51,13 @@ def test_downgrade_to_base_removes_every_table_and_upgrade_works_again(empty_dat
 
     command.upgrade(cfg, "head")
     assert set(SQLModel.metadata.tables) <= _tables(empty_database_url)
+
+
+def test_sqlite_search_index_and_its_triggers_exist_at_head_and_go_at_base(tmp_path, make_alembic_config):
+    url = f"sqlite:///{tmp_path / 'fts.db'}"
+    cfg = make_alembic_config(url)
+    command.upgrade(cfg, "head")
+    assert {"jobs_busca_fts", "jobs_busca_fts_ai", "jobs_busca_fts_ad", "jobs_busca_fts_au"} <= _search_index_objects(url)
+
+    command.downgrade(cfg, "0003")
+    assert _search_index_objects(url) == set()
