@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass, field
 from typing import TypedDict
 
-from sqlalchemy import column, false, func, table
+from sqlalchemy import column, false, func, literal_column, table
 from sqlmodel import Session, col, select
 
 from core.catalog import CATEGORIES, JOBS_PAGE_SIZE, canonical_category
@@ -22,8 +22,7 @@ from services.social import SocialLink, social_links
 CONFIDENTIAL_COMPANY = "Empresa Confidencial"
 UNKNOWN_COMPANY = "Empresa não informada"
 SEARCH_MAX_LENGTH = 100
-_SEARCH_INDEX = table(SEARCH_INDEX_TABLE, column("rowid"), column("busca"))
-_LIKE_SPECIALS = frozenset("%_/\\")
+_SEARCH_INDEX = table(SEARCH_INDEX_TABLE, column("rowid"))
 
 
 class JobListItem(TypedDict):
@@ -135,12 +134,14 @@ def _public():
 def _search_condition(term: str, dialect: str):
     """`busca` contains the folded `term`, written so an index serves it on each engine.
 
-    PostgreSQL: `busca LIKE '%term%'`, served by the pg_trgm GIN index (revision 0002). SQLite: the
-    same LIKE against the FTS5 trigram index (revision 0004), which needs three characters or more
-    and no escaped wildcard; shorter or wildcard terms scan `busca` instead (still correct).
+    PostgreSQL: `busca LIKE '%term%'`, served by the pg_trgm GIN index (revision 0002). SQLite: a
+    phrase query on the FTS5 trigram index (revision 0004), which is an exact substring match for
+    terms of three characters or more (its LIKE form re-reads every candidate row and measured 30x
+    slower); shorter terms scan `busca` instead (still correct).
     """
-    if dialect == "sqlite" and len(term) >= 3 and not _LIKE_SPECIALS.intersection(term):
-        matches = select(_SEARCH_INDEX.c.rowid).where(_SEARCH_INDEX.c.busca.like(f"%{term}%"))
+    if dialect == "sqlite" and len(term) >= 3:
+        phrase = '"' + term.replace('"', '""') + '"'  # inside quotes FTS5 syntax is literal
+        matches = select(_SEARCH_INDEX.c.rowid).where(literal_column(SEARCH_INDEX_TABLE).op("MATCH")(phrase))
         return col(Job.id).in_(matches)
     return col(Job.busca).contains(term, autoescape=True)
 
