@@ -9,7 +9,7 @@ receiver's state update and the websocket hop, on the real app served by `reflex
 
 Baseline, measured in the same run with the same client code: a bare python-socketio relay
 (served by Granian, like the app) that forwards each message to the peer's socket, with no state and no
-database. Conversations: 1 and 50 at once (BENCH_CONVERSATIONS="1,50"), BENCH_ROUNDS messages
+database. Conversations: 1, 50 and 200 at once (BENCH_CONVERSATIONS="1,50,200"), BENCH_ROUNDS messages
 each (default 40), alternating direction. Modes: one process on SQLite (the memory state
 manager), and when BENCH_DATABASE_URL (or TEST_DATABASE_URL) names PostgreSQL and BENCH_REDIS_URL
 (or TEST_REDIS_URL) is set, two workers with Redis, the two people of each pair on whichever
@@ -28,6 +28,7 @@ from pathlib import Path
 
 import socketio
 
+from bench import harness
 from bench.harness import (
     app_env,
     create_database,
@@ -45,8 +46,10 @@ from bench.harness import (
 from bench.wsclient import AUTH, CHROME, TIMEOUT, Tab
 
 ROOT = Path(__file__).resolve().parents[1]
-ROUNDS = int(os.environ.get("BENCH_ROUNDS", "40"))
-CONVERSATIONS = [int(n) for n in os.environ.get("BENCH_CONVERSATIONS", "1,50").split(",") if n.strip()]
+ROUNDS = 4 if harness.quick() else int(os.environ.get("BENCH_ROUNDS", "40"))
+CONVERSATIONS = (
+    [2] if harness.quick() else [int(n) for n in os.environ.get("BENCH_CONVERSATIONS", "1,50,200").split(",") if n]
+)
 ROOM = f"{AUTH}.app___pages___chats____chat_room_state"
 INTERVAL = float(os.environ.get("BENCH_INTERVAL", "0.5"))
 PATTERNS = [(f"paced, 1 message / {INTERVAL:g} s per conversation", INTERVAL), ("burst, all at once", 0.0)]
@@ -61,6 +64,11 @@ peers = {}
 @sio.event
 async def connect(sid, environ, auth):
     peers[auth["me"]] = sid
+
+
+@sio.event
+async def broadcast(sid, data):
+    await sio.emit("message", data, skip_sid=sid)
 
 
 @sio.event
@@ -279,7 +287,7 @@ def _modes() -> list[tuple[str, dict[str, str]]]:
     return modes
 
 
-def _relay_server(workdir: Path, port: int) -> subprocess.Popen:
+def relay_server(workdir: Path, port: int) -> subprocess.Popen:
     (workdir / "bare_relay.py").write_text(_RELAY_SERVER)
     command = [str(ROOT / ".venv/bin/granian"), "--interface", "asgi", "--host", "127.0.0.1", "--port", str(port)]
     proc = subprocess.Popen(
@@ -289,12 +297,16 @@ def _relay_server(workdir: Path, port: int) -> subprocess.Popen:
     return proc
 
 
-def main() -> None:
-    """Measure the relay baseline and the app in each mode; print a table of ratios."""
+def run() -> list[tuple]:
+    """Measure the relay baseline and the app in each mode.
+
+    Returns:
+        (mode, conversations, pattern, messages, relay summary, app summary, p50 ratio) rows.
+    """
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         relay_port = free_port()
-        relay = _relay_server(Path(tmp), relay_port)
+        relay = relay_server(Path(tmp), relay_port)
         try:
             baseline = {n: asyncio.run(_measure_relay(f"http://127.0.0.1:{relay_port}", n)) for n in CONVERSATIONS}
         finally:
@@ -315,6 +327,12 @@ def main() -> None:
             finally:
                 stop(server)
                 drop_database(database_url)
+    return rows
+
+
+def main() -> None:
+    """Print the table of `run()`."""
+    rows = run()
     print(f"\nChat delivery: sender's event to the receiver's delta, ms p50 / p95 / p99 ({ROUNDS} messages each)")
     print("| mode | conversations | pattern | messages | bare relay | app | ratio (p50) |")
     print("|---|---|---|---|---|---|---|")

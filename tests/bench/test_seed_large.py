@@ -12,9 +12,7 @@ from models import Application, Chat, Job, Message, Profile, User
 from scripts.seed import DEMO_PASSWORD
 from scripts.seed_large import seed_large
 
-SIZES = argparse.Namespace(
-    jobs=300, companies=20, freelancers=60, applications=900, chats=40, messages=400, seed=7
-)
+SIZES = argparse.Namespace(jobs=300, companies=20, freelancers=60, applications=900, chats=40, messages=400, seed=7)
 
 
 def _count(db: Session, model) -> int:
