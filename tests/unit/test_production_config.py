@@ -1,0 +1,70 @@
+"""Production mode is chosen by the environment alone: state manager, origins and worker guard."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CLEAN = {k: v for k, v in os.environ.items() if k not in ("REFLEX_REDIS_URL", "APP_ENV", "SITE_URL", "DATABASE_URL")}
+
+
+def _config(**env: str) -> dict:
+    """rxconfig's choices in a fresh interpreter with `env` (settings are read once per process)."""
+    code = (
+        "import json, rxconfig; c = rxconfig.config; "
+        "print(json.dumps({'mode': str(getattr(c.state_manager_mode, 'value', c.state_manager_mode)), 'redis': c.redis_url, "
+        "'origins': list(c.cors_allowed_origins), 'db': c.db_url}))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**CLEAN, "PYTHONPATH": str(ROOT), **env},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_one_process_keeps_state_in_memory_never_on_disk():
+    assert _config()["mode"] == "memory"
+
+
+def test_a_redis_url_switches_state_to_redis_and_a_database_url_to_postgresql():
+    url = "postgresql+psycopg://turno@db.internal/turno"
+    config = _config(REFLEX_REDIS_URL="redis://cache.internal:6379/0", DATABASE_URL=url)
+
+    assert config["mode"] == "redis"
+    assert config["redis"] == "redis://cache.internal:6379/0"
+    assert config["db"] == url
+
+
+def test_production_accepts_websockets_only_from_the_site_origin():
+    config = _config(APP_ENV="production", SITE_URL="https://turno.example.com.br")
+
+    assert config["origins"] == ["https://turno.example.com.br"]
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({}, "run-prod needs DATABASE_URL"),
+        ({"DATABASE_URL": "postgresql+psycopg://x@y/z", "WORKERS": "2"}, "Several workers need REFLEX_REDIS_URL"),
+    ],
+)
+def test_run_prod_refuses_a_configuration_that_would_lose_data(env, message):
+    done = subprocess.run(
+        ["bash", str(ROOT / "scripts/run_prod.sh")],
+        env={**CLEAN, **env},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=30,
+    )
+
+    assert done.returncode == 2
+    assert message in done.stderr
