@@ -22,7 +22,7 @@ def _search_index_objects(url: str) -> set[str]:
     try:
         with engine.connect() as conn:
             rows = conn.exec_driver_sql(
-                "SELECT name FROM sqlite_master WHERE name LIKE 'jobs_busca_fts%' AND type IN ('table', 'trigger')"
+                "SELECT name FROM sqlite_master WHERE name LIKE 'jobs_busca_fts%' AND type IN ('table', 'trigger', 'index')"
             )
             return {row[0] for row in rows}
     finally:
@@ -57,7 +57,8 @@ def test_sqlite_search_index_and_its_triggers_exist_at_head_and_go_at_base(tmp_p
     url = f"sqlite:///{tmp_path / 'fts.db'}"
     cfg = make_alembic_config(url)
     command.upgrade(cfg, "head")
-    assert {"jobs_busca_fts", "jobs_busca_fts_ai", "jobs_busca_fts_ad", "jobs_busca_fts_au"} <= _search_index_objects(url)
+    expected = {"jobs_busca_fts", "jobs_busca_fts_ai", "jobs_busca_fts_ad", "jobs_busca_fts_au", "jobs_busca_fts_scan"}
+    assert expected <= _search_index_objects(url)
 
     command.downgrade(cfg, "0003")
     assert _search_index_objects(url) == set()
