@@ -3,8 +3,10 @@
 A chat belongs to one accepted application; only its two participants may see it. Every lookup
 filters by the acting user, so a stranger and a missing id get the same refusal. A conversation is
 read in pages (the latest PAGE_SIZE messages, then older pages on demand, newer ones by id), so no
-caller ever holds a whole history. Every new message pings both participants (core.signals), which
-the realtime layer turns into live updates once the transaction commits.
+caller ever holds a whole history, and the list of conversations too (PAGE_SIZE_LIST per page,
+latest activity first: every message moves its chat's `updated_at`). Every new message pings both
+participants (core.signals), which the realtime layer turns into live updates once the transaction
+commits.
 """
 
 import re

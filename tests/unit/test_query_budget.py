@@ -4,7 +4,7 @@ Each case calls one handler the way Reflex does (tests/unit/state_harness.py: a 
 so the session lookup is counted too) against a database holding a realistic amount of everything
 the page shows: several pages of jobs, applications in every status, conversations with messages,
 notifications and ratings. Every statement the handler sends is counted with SQLAlchemy's
-`before_cursor_execute` event; a failure lists them.
+`before_cursor_execute` event; a failure lists them, and `-rP` shows every handler's count.
 """
 
 from collections.abc import Iterator
