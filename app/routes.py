@@ -44,9 +44,16 @@ def register(kind: str) -> str:
     return f"{REGISTER}?{urlencode({'type': kind})}"
 
 
-def category(slug: str) -> str:
-    """Page of the companies with open jobs in a category."""
-    return f"{CATEGORIES}/{slug}"
+def _with_page(base: str, page: int | None) -> str:
+    """`base` with ?page=N (or &page=N after a query); the first page has no parameter."""
+    if not page or page <= 1:
+        return base
+    return f"{base}{'&' if '?' in base else '?'}{urlencode({'page': page})}"
+
+
+def category(slug: str, page: int | None = None) -> str:
+    """Page of the companies with open jobs in a category (`page` omitted when it is the first)."""
+    return _with_page(f"{CATEGORIES}/{slug}", page)
 
 
 def jobs(
@@ -98,10 +105,13 @@ def freelancer_profile(user_id, page: int | None = None) -> str:
     return f"{base}?{urlencode({'page': page})}" if page and page > 1 else base
 
 
-def dashboard_tab(role: str, tab: str) -> str:
-    """A tab of the company ('client') or freelancer dashboard; the overview has no query."""
+def dashboard_tab(role: str, tab: str, page: int | None = None) -> str:
+    """A tab of the company ('client') or freelancer dashboard; the overview has no query.
+
+    `page` is the page of the tab's list, omitted when it is the first.
+    """
     base = CLIENT_DASHBOARD if role == "client" else FREELANCER_DASHBOARD
-    return base if tab == "overview" else f"{base}?{urlencode({'tab': tab})}"
+    return _with_page(base if tab == "overview" else f"{base}?{urlencode({'tab': tab})}", page)
 
 
 def new_job() -> str:
@@ -133,9 +143,9 @@ def company_plans(checkout: str | None = None) -> str:
     return f"{CLIENT_DASHBOARD}?{urlencode(params)}"
 
 
-def chat_list(role: str) -> str:
-    """The conversation list of a role."""
-    return CLIENT_CHATS if role == "client" else FREELANCER_CHATS
+def chat_list(role: str, page: int | None = None) -> str:
+    """The conversation list of a role (`page` omitted when it is the first)."""
+    return _with_page(CLIENT_CHATS if role == "client" else FREELANCER_CHATS, page)
 
 
 def chat(role: str, chat_id) -> str:

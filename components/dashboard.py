@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 import reflex as rx
 
+from components.pager import load_more
 from components.shell import DESKTOP, MOBILE, logo
 from components.ui import empty_state
 
@@ -552,13 +553,19 @@ def notification_card(row: rx.Var, on_mark: Callable[[rx.Var], rx.event.EventSpe
     )
 
 
-def notifications_panel(rows: rx.Var, loaded: rx.Var, on_mark: Callable[[rx.Var], rx.event.EventSpec]) -> rx.Component:
-    """The Notificações tab: count badge, the list, or 'Sem notificações'."""
+def notifications_panel(state: type) -> rx.Component:
+    """The Notificações tab: count badge, the list with 'Carregar mais', or 'Sem notificações'.
+
+    Args:
+        state: The dashboard chrome state (states.dashboard.DashboardState): the rows shown, their
+            total, whether older ones follow, and the mark-as-read and load-more handlers.
+    """
+    rows = state.notifications
     return rx.vstack(
         tab_heading("Notificações"),
         rx.hstack(
             rx.badge(
-                count_label(rows.length(), "notificação", "notificações"),
+                count_label(state.notifications_total, "notificação", "notificações"),
                 size="2",
                 variant="soft",
                 id="notifications-count",
@@ -567,9 +574,19 @@ def notifications_panel(rows: rx.Var, loaded: rx.Var, on_mark: Callable[[rx.Var]
         ),
         rx.cond(
             rows.length() > 0,
-            rx.vstack(rx.foreach(rows, lambda row: notification_card(row, on_mark)), spacing="2", width="100%"),
+            rx.vstack(
+                rx.foreach(rows, lambda row: notification_card(row, state.mark_notification_read)),
+                load_more(
+                    state.notifications_more,
+                    state.load_more_notifications,
+                    state.loading_more_notifications,
+                    "more-notifications",
+                ),
+                spacing="2",
+                width="100%",
+            ),
             rx.cond(
-                loaded,
+                state.notifications_loaded,
                 empty_state("bell-off", "Sem notificações", "Você será avisado aqui sobre vagas e candidaturas."),
             ),
         ),
@@ -630,13 +647,32 @@ def chat_card(row: rx.Var, href: rx.Var | str) -> rx.Component:
     )
 
 
-def chat_list(rows: rx.Var, loaded: rx.Var, href: Callable[[rx.Var], rx.Var | str]) -> rx.Component:
-    """Conversation cards with their count, or 'Nenhuma conversa ainda'."""
+def chat_list(
+    rows: rx.Var,
+    loaded: rx.Var,
+    href: Callable[[rx.Var], rx.Var | str],
+    total: rx.Var,
+    pages: rx.Component | None = None,
+) -> rx.Component:
+    """One page of conversation cards with the count of all of them, or 'Nenhuma conversa ainda'.
+
+    Args:
+        rows: The conversations of the page.
+        loaded: Whether the list has arrived (the empty state waits for it).
+        href: Builds a conversation's URL from its id.
+        total: How many conversations there are in all.
+        pages: The pager under the cards.
+    """
     return rx.vstack(
-        rx.badge(count_label(rows.length(), "conversa", "conversas"), size="2", variant="soft", id="chats-count"),
+        rx.badge(count_label(total, "conversa", "conversas"), size="2", variant="soft", id="chats-count"),
         rx.cond(
             rows.length() > 0,
-            rx.vstack(rx.foreach(rows, lambda row: chat_card(row, href(row["id"]))), spacing="2", width="100%"),
+            rx.vstack(
+                rx.foreach(rows, lambda row: chat_card(row, href(row["id"]))),
+                *([pages] if pages is not None else []),
+                spacing="2",
+                width="100%",
+            ),
             rx.cond(
                 loaded,
                 empty_state(

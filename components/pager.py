@@ -1,7 +1,8 @@
 """Page navigation for long lists: at most 5 page numbers, ellipses, Anterior and Próxima.
 
 The pager is made of plain links, so every page has its own URL; the state computes the links
-with `pager_links` and the page renders them with `pager`.
+with `pager_links` (or all three fields with `pager_fields`) and the page renders them with
+`pager`. Lists that grow in place (a dialog, the notifications) use `load_more` instead.
 """
 
 from collections.abc import Callable
@@ -120,5 +121,51 @@ def pager(links: rx.Var, prev_href: rx.Var, next_href: rx.Var) -> rx.Component:
             aria_label="Paginação",
             id="pager",
             style={"marginTop": "1.5rem"},
+        ),
+    )
+
+
+class PagerFields(TypedDict):
+    """What a state keeps for one pager: the page links and the Anterior / Próxima URLs ('' when none)."""
+
+    links: list[PagerLink]
+    prev_href: str
+    next_href: str
+
+
+def pager_fields(page: int, pages: int, href_for: Callable[[int], str]) -> PagerFields:
+    """The links of `pager` for page `page` of `pages`, every URL built by `href_for(page_number)`."""
+    return PagerFields(
+        links=pager_links(page, pages, href_for),
+        prev_href=href_for(page - 1) if page > 1 else "",
+        next_href=href_for(page + 1) if page < pages else "",
+    )
+
+
+def load_more(more: rx.Var, on_click: rx.EventHandler, busy: rx.Var, element_id: str) -> rx.Component:
+    """'Carregar mais' under a list read in slices; shown only while more rows follow.
+
+    Args:
+        more: Whether rows follow the ones shown.
+        on_click: The handler that appends the next slice.
+        busy: True while that handler runs (the button shows a spinner and ignores clicks).
+        element_id: The button's id.
+
+    Returns:
+        A centred soft button, or nothing.
+    """
+    return rx.cond(
+        more,
+        rx.center(
+            rx.button(
+                rx.icon("chevron-down", size=16),
+                "Carregar mais",
+                variant="soft",
+                on_click=on_click,
+                loading=busy,
+                id=element_id,
+            ),
+            width="100%",
+            padding_top="0.5rem",
         ),
     )

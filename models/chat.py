@@ -31,7 +31,10 @@ class Message(SQLModel, table=True):
     """One chat message; sender_id is null once the sender deleted their account."""
 
     __tablename__ = "messages"
-    __table_args__ = (Index("ix_messages_chat_created", "chat_id", "created_at"),)
+    __table_args__ = (
+        Index("ix_messages_chat_created", "chat_id", "created_at"),
+        Index("ix_messages_chat_latest", "chat_id", "id"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     chat_id: int = Field(foreign_key="chats.id", ondelete="CASCADE")

@@ -33,6 +33,7 @@ class Job(SQLModel, table=True):
     __tablename__ = "jobs"
     __table_args__ = (
         Index("ix_jobs_cliente_criado", "cliente_id", "criado_em"),
+        Index("ix_jobs_cliente_status_criado", "cliente_id", "status", "criado_em"),
         Index("ix_jobs_public_list", "status", "is_archived", "criado_em"),
         Index("ix_jobs_categoria_status", "categoria", "status", "is_archived"),
         Index("ix_jobs_public_city", "status", "is_archived", "cidade_busca", "criado_em"),
@@ -115,7 +116,7 @@ class Rating(SQLModel, table=True):
     __tablename__ = "ratings"
     __table_args__ = (
         UniqueConstraint("application_id", "rater_id", name="uq_ratings_application_rater"),
-        Index("ix_ratings_ratee", "ratee_id"),
+        Index("ix_ratings_ratee_created", "ratee_id", "created_at"),
     )
 
     id: int | None = Field(default=None, primary_key=True)

@@ -13,7 +13,7 @@ chat, or a withdrawn acceptance).
 """
 
 from decimal import Decimal
-from typing import TypedDict
+from typing import NamedTuple, TypedDict
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, delete, func, select, update
@@ -36,6 +36,8 @@ POSITIONS_FILLED = "Todas as posições desta vaga já foram preenchidas."
 NOT_PENDING = "Esta candidatura já foi respondida."
 PROFILE_NOT_FOUND = "Perfil não encontrado"
 SKILLS_SHOWN = 3
+APPLICANTS_PAGE_SIZE = 20
+APPLICANTS_RELOAD_MAX = 5 * APPLICANTS_PAGE_SIZE
 
 
 class ApplicantCard(TypedDict):
@@ -165,25 +167,50 @@ def withdraw(session: Session, freelancer_id: int, application_id: object) -> No
     raise ServiceError(NOT_PENDING)
 
 
-def list_for_job(session: Session, company_id: int, job_id: object) -> tuple[str, list[ApplicantCard]]:
-    """The applications of one of the company's jobs, with each applicant's profile.
+class ApplicantsPage(NamedTuple):
+    """A slice of a job's applicants: the job title, the cards and whether more follow."""
+
+    title: str
+    cards: list[ApplicantCard]
+    has_more: bool
+
+
+def list_for_job(
+    session: Session, company_id: int, job_id: object, offset: int = 0, limit: int = APPLICANTS_PAGE_SIZE
+) -> ApplicantsPage:
+    """A slice of the applications of one of the company's jobs, with each applicant's profile.
+
+    Args:
+        session: Open database session.
+        company_id: The acting company (from the server-side session).
+        job_id: The job (any value; validated here).
+        offset: How many cards are already shown ('Carregar mais').
+        limit: At most this many cards (capped at APPLICANTS_RELOAD_MAX).
 
     Returns:
-        The job title and the applicant cards (pending first, then newest).
+        The job title, the applicant cards (pending first, then newest) and whether more follow.
 
     Raises:
         NotAllowed: Not the company's job.
     """
     job = owned_job(session, company_id, job_id)
+    limit = max(1, min(limit, APPLICANTS_RELOAD_MAX))
     rows = session.exec(
         select(Application, Profile, User.email, Chat.id)
         .join(User, User.id == Application.freelancer_id)
         .join(Profile, Profile.user_id == Application.freelancer_id, isouter=True)
         .join(Chat, Chat.application_id == Application.id, isouter=True)
         .where(Application.vaga_id == job.id)
-        .order_by((Application.status == ApplicationStatus.PENDING).desc(), Application.created_at.desc())
+        .order_by(
+            (Application.status == ApplicationStatus.PENDING).desc(),
+            Application.created_at.desc(),
+            Application.id.desc(),
+        )
+        .offset(max(0, offset))
+        .limit(limit + 1)
     ).all()
-    return job.titulo, [_card(application, profile, email, chat_id) for application, profile, email, chat_id in rows]
+    cards = [_card(application, profile, email, chat_id) for application, profile, email, chat_id in rows]
+    return ApplicantsPage(job.titulo, cards[:limit], len(cards) > limit)
 
 
 def _card(application: Application, profile: Profile | None, email: str, chat_id: int | None) -> ApplicantCard:

@@ -3,14 +3,17 @@
 A chat belongs to one accepted application; only its two participants may see it. Every lookup
 filters by the acting user, so a stranger and a missing id get the same refusal. A conversation is
 read in pages (the latest PAGE_SIZE messages, then older pages on demand, newer ones by id), so no
-caller ever holds a whole history. Every new message pings both participants (core.signals), which
-the realtime layer turns into live updates once the transaction commits.
+caller ever holds a whole history, and the list of conversations too (PAGE_SIZE_LIST per page,
+latest activity first: every message moves its chat's `updated_at`). Every new message pings both
+participants (core.signals), which the realtime layer turns into live updates once the transaction
+commits.
 """
 
 import re
 from datetime import datetime
 from typing import TypedDict
 
+from sqlalchemy.orm import aliased
 from sqlmodel import Session, case, func, or_, select, update
 
 from app import routes
@@ -19,7 +22,7 @@ from core.formatting import clock, initials, local, short_date
 from core.ids import id_from_text
 from core.types import utcnow
 from models import Application, Chat, Job, Message, Notification, NotificationType, Profile, Role, User
-from services import notifications
+from services import notifications, paging
 from services.errors import NotAllowed, ServiceError
 
 CHAT_NOT_FOUND = "Chat não encontrado"
@@ -28,6 +31,7 @@ MESSAGE_BLANK = "Digite uma mensagem antes de enviar."
 MESSAGE_MAX = 4000
 MESSAGE_TOO_LONG = f"A mensagem deve ter no máximo {MESSAGE_MAX:,} caracteres.".replace(",", ".")
 PAGE_SIZE = 50
+PAGE_SIZE_LIST = paging.DASHBOARD_PAGE_SIZE
 NEWER_LIMIT = 200
 PREVIEW_CHARS = 80
 DEFAULT_CLIENT_NAME = "Cliente"
@@ -125,49 +129,83 @@ def _unread_by_chat(session: Session, user_id: int, chat_ids: list[int]) -> dict
     return {chat_id: int(count) for chat_id, count in rows}
 
 
-def list_for(session: Session, user_id: int) -> list[ChatSummary]:
-    """The viewer's conversations, most recent activity first.
+def _summary(
+    user_id: int, chat: Chat, job_title: str, other_name: str | None, other_photo: str | None, last
+) -> ChatSummary:
+    """One card of the list; `last` is the last message's (content, created_at), or (None, None)."""
+    content, sent_at = last
+    default = DEFAULT_FREELANCER_NAME if chat.client_id == user_id else DEFAULT_CLIENT_NAME
+    name = other_name or default
+    activity = max(chat.updated_at, sent_at) if sent_at else chat.updated_at
+    return ChatSummary(
+        id=chat.id,
+        other_name=name,
+        other_initials=initials(name),
+        other_photo=other_photo or "",
+        job_title=job_title,
+        last_message=_preview(content) if content is not None else "",
+        last_time=_when(activity),
+        unread=0,
+    )
+
+
+def _page_rows(session: Session, user_id: int, page: int) -> list[tuple]:
+    """One page of the viewer's chats, latest activity first, with the job, the other person and the last message.
+
+    The page is cut first (an index range of the participant's chats ordered by `updated_at`, which
+    every new message moves), and only its rows are joined to their job, the other participant's
+    profile and their last message (the highest message id of the chat, read from the
+    (chat_id, id) index), so the cost does not grow with the number of chats or messages.
+    """
+    cut = (
+        select(Chat)
+        .where(_participant_filter(user_id))
+        .order_by(Chat.updated_at.desc(), Chat.id.desc())
+        .offset(paging.offset(page, PAGE_SIZE_LIST))
+        .limit(PAGE_SIZE_LIST)
+        .subquery("page")
+    )
+    chat = aliased(Chat, cut)
+    latest = aliased(Message)
+    last_id = select(func.max(latest.id)).where(latest.chat_id == chat.id).scalar_subquery()
+    other_id = case((chat.client_id == user_id, chat.freelancer_id), else_=chat.client_id)
+    return session.exec(
+        select(chat, Job.titulo, Profile.nome, Profile.foto_url, Message.content, Message.created_at)
+        .join(Application, Application.id == chat.application_id)
+        .join(Job, Job.id == Application.vaga_id)
+        .join(Profile, Profile.user_id == other_id, isouter=True)
+        .join(Message, Message.id == last_id, isouter=True)
+        .order_by(chat.updated_at.desc(), chat.id.desc())
+    ).all()
+
+
+def list_for(session: Session, user_id: int, page: object = 1) -> paging.Page[ChatSummary]:
+    """One page (PAGE_SIZE_LIST) of the viewer's conversations, most recent activity first.
+
+    Three statements whatever the number of chats or messages: the count, the page with its
+    jobs, names and last messages, and the unread counts of that page.
 
     Args:
         session: Open database session.
         user_id: The acting user (from the server-side session).
+        page: The 1-based page wanted; clamped to the pages that exist.
 
     Returns:
-        One summary per chat: the other participant, the job, the last message and unread count.
+        The page: one summary per chat (the other participant, the job, the last message and the
+        unread count), the total and the number of pages.
     """
-    last_ids = (
-        select(Message.chat_id.label("chat_id"), func.max(Message.id).label("last_id"))
-        .group_by(Message.chat_id)
-        .subquery()
-    )
-    rows = session.exec(
-        select(Chat, Job.titulo, Message)
-        .join(Application, Application.id == Chat.application_id)
-        .join(Job, Job.id == Application.vaga_id)
-        .join(last_ids, last_ids.c.chat_id == Chat.id, isouter=True)
-        .join(Message, Message.id == last_ids.c.last_id, isouter=True)
-        .where(_participant_filter(user_id))
-    ).all()
-    profiles = _profiles(session, {_other_id(chat, user_id) for chat, _, _ in rows})
-    unread = _unread_by_chat(session, user_id, [chat.id for chat, _, _ in rows])
-    summaries: list[tuple[datetime, ChatSummary]] = []
-    for chat, job_title, last in rows:
-        profile = profiles.get(_other_id(chat, user_id))
-        name = _other_name(chat, user_id, profile)
-        activity = max(chat.updated_at, last.created_at) if last else chat.updated_at
-        summary = ChatSummary(
-            id=chat.id,
-            other_name=name,
-            other_initials=initials(name),
-            other_photo=profile.foto_url if profile else "",
-            job_title=job_title,
-            last_message=_preview(last.content) if last else "",
-            last_time=_when(activity),
-            unread=unread.get(chat.id, 0),
-        )
-        summaries.append((activity, summary))
-    summaries.sort(key=lambda item: (item[0], item[1]["id"]), reverse=True)
-    return [summary for _, summary in summaries]
+    total = session.exec(select(func.count()).select_from(Chat).where(_participant_filter(user_id))).one()
+    page, pages = paging.clamp(page, total, PAGE_SIZE_LIST)
+    if not total:
+        return paging.Page()
+    summaries = [
+        _summary(user_id, chat, title, name, photo, (content, sent_at))
+        for chat, title, name, photo, content, sent_at in _page_rows(session, user_id, page)
+    ]
+    unread = _unread_by_chat(session, user_id, [summary["id"] for summary in summaries])
+    for summary in summaries:
+        summary["unread"] = unread.get(summary["id"], 0)
+    return paging.Page(items=summaries, total=int(total), page=page, pages=pages)
 
 
 def parse_chat_id(raw: object) -> int | None:
@@ -175,16 +213,36 @@ def parse_chat_id(raw: object) -> int | None:
     return id_from_text(raw)
 
 
-def _chat_for(session: Session, user_id: int, chat_id: object) -> tuple[Chat, str]:
+def _chat_query(user_id: int, chat_id: object, *columns):
+    """The chat `chat_id` with its job title (and `columns`), when `user_id` takes part in it; None for a bad id."""
     chat_id = parse_chat_id(chat_id)
     if chat_id is None:
-        raise NotAllowed(CHAT_NOT_FOUND)
-    row = session.exec(
-        select(Chat, Job.titulo)
+        return None
+    return (
+        select(Chat, Job.titulo, *columns)
         .join(Application, Application.id == Chat.application_id)
         .join(Job, Job.id == Application.vaga_id)
         .where(Chat.id == chat_id, _participant_filter(user_id))
-    ).first()
+    )
+
+
+def _chat_for(session: Session, user_id: int, chat_id: object) -> tuple[Chat, str]:
+    query = _chat_query(user_id, chat_id)
+    row = session.exec(query).first() if query is not None else None
+    if row is None:
+        raise NotAllowed(CHAT_NOT_FOUND)
+    return row
+
+
+def _chat_with_other(session: Session, user_id: int, chat_id: object) -> tuple[Chat, str, Profile | None]:
+    """The chat, its job title and the other participant's profile, in one statement."""
+    other_id = case((Chat.client_id == user_id, Chat.freelancer_id), else_=Chat.client_id)
+    query = _chat_query(user_id, chat_id, Profile)
+    row = (
+        session.exec(query.join(Profile, Profile.user_id == other_id, isouter=True)).first()
+        if query is not None
+        else None
+    )
     if row is None:
         raise NotAllowed(CHAT_NOT_FOUND)
     return row
@@ -197,7 +255,10 @@ def _message(message: Message, user_id: int) -> ChatMessage:
 
 
 def _latest(session: Session, chat_id: int, before_id: int | None = None) -> tuple[list[Message], bool]:
-    """Up to PAGE_SIZE messages (older than `before_id` when given), oldest first, and whether more exist."""
+    """Up to PAGE_SIZE messages (older than `before_id` when given), oldest first, and whether more exist.
+
+    Read backwards along the (chat_id, id) index, so only the page's rows are touched.
+    """
     query = select(Message).where(Message.chat_id == chat_id)
     if before_id is not None:
         query = query.where(Message.id < before_id)
@@ -257,8 +318,7 @@ def open_chat(session: Session, user_id: int, chat_id: object) -> ChatDetail:
     Raises:
         NotAllowed: When the chat does not exist or the viewer is not a participant.
     """
-    chat, job_title = _chat_for(session, user_id, chat_id)
-    profile = _profiles(session, {_other_id(chat, user_id)}).get(_other_id(chat, user_id))
+    chat, job_title, profile = _chat_with_other(session, user_id, chat_id)
     name = _other_name(chat, user_id, profile)
     latest, has_older = _latest(session, chat.id)
     mark_read(session, chat, user_id, latest[-1].created_at if latest else None)
@@ -352,6 +412,8 @@ def post(session: Session, chat: Chat, sender_id: int | None, content: str) -> M
     message = Message(chat_id=chat.id, sender_id=sender_id, content=content)
     session.add(message)
     session.flush()
+    chat.updated_at = max(chat.updated_at, message.created_at)
+    session.add(chat)
     signals.ping(session, chat.client_id, chat.id)
     signals.ping(session, chat.freelancer_id, chat.id)
     return message
@@ -415,7 +477,6 @@ def send(session: Session, user_id: int, chat_id: object, text: object, recipien
     if _account_removed(session, _other_id(chat, user_id)):
         raise NotAllowed(CANNOT_SEND)
     message = post(session, chat, user_id, content)
-    chat.updated_at = message.created_at
     mark_read(session, chat, user_id, message.created_at, clear_notices=False)
     if not recipient_viewing:
         _notify_message(session, chat, user_id, job_title)

@@ -1,24 +1,31 @@
 """What the company and freelancer dashboards show, read from the database for the acting user.
 
 Every function takes the acting user's id (resolved by the caller from the server-side session)
-and filters by it, so a user only ever sees their own jobs, applications and hirings.
+and filters by it, so a user only ever sees their own jobs, applications and hirings. Every list is
+read one bounded page at a time (services/paging.py), with its chats, ratings and counts joined into
+the page's statement instead of one more query per row.
 """
 
 from decimal import Decimal
 from typing import TypedDict
 
 from babel.numbers import format_decimal
-from sqlalchemy import or_
+from sqlalchemy import and_, case, or_
 from sqlmodel import Session, col, func, select
 
 from core.catalog import CATEGORIES
 from core.formatting import hourly_pay, long_date
 from core.text import fold
 from models import Application, ApplicationStatus, Chat, Job, JobStatus, Profile, Rating
-from services import ratings
+from services import paging, ratings
+from services.paging import Page
 from services.profiles import get_own_profile
 
+PAGE_SIZE = paging.DASHBOARD_PAGE_SIZE
+RELOAD_MAX = 5 * PAGE_SIZE
 RECENT_JOBS = 3
+RECENT_APPLICATIONS = 3
+OVERVIEW_HIRINGS = 5
 SKILLS_SHOWN = 3
 CONFIDENTIAL_COMPANY = "Empresa Confidencial"
 UNKNOWN_COMPANY = "Empresa não informada"
@@ -129,12 +136,9 @@ class FreelancerOverview(TypedDict):
     checklist_percent: int
 
 
-def _applications_per_job():
-    return (
-        select(Application.vaga_id.label("vaga_id"), func.count(Application.id).label("total"))
-        .group_by(Application.vaga_id)
-        .subquery()
-    )
+def _applications_of_job():
+    """How many applications the job of the enclosing query has (read from the applications index)."""
+    return select(func.count(Application.id)).where(Application.vaga_id == Job.id).correlate(Job).scalar_subquery()
 
 
 def _job_row(job: Job, applications: int | None) -> JobRow:
@@ -151,78 +155,94 @@ def _job_row(job: Job, applications: int | None) -> JobRow:
     )
 
 
+def _company_job_filter(user_id: int, search: str) -> list:
+    conditions = [Job.cliente_id == user_id]
+    term = fold(search)[:100]
+    if term:
+        conditions.append(
+            or_(col(Job.busca).contains(term, autoescape=True), col(Job.cidade_busca).contains(term, autoescape=True))
+        )
+    return conditions
+
+
 def company_jobs(
     session: Session,
     user_id: int,
-    limit: int | None = None,
+    limit: int = PAGE_SIZE,
     *,
+    offset: int = 0,
     search: str = "",
     archived: bool | None = None,
 ) -> list[JobRow]:
-    """The company's own jobs, newest first, each with its number of applications.
+    """A slice of the company's own jobs, newest first, each with its number of applications.
 
     Args:
         session: Open database session.
         user_id: The acting company (from the server-side session).
-        limit: At most this many jobs (all when None).
+        limit: At most this many jobs (capped at RELOAD_MAX).
+        offset: How many jobs of the list to skip (the ones already shown).
         search: Case- and accent-insensitive text matched against title, category or location.
         archived: True for the Archived tab (status archived), False for Active, None for all.
 
     Returns:
         Plain job rows with labels and formatted values.
     """
-    counts = _applications_per_job()
-    query = (
-        select(Job, counts.c.total)
-        .join(counts, counts.c.vaga_id == Job.id, isouter=True)
-        .where(Job.cliente_id == user_id)
-        .order_by(Job.criado_em.desc(), Job.id.desc())
-    )
-    term = fold(search)[:100]
-    if term:
-        query = query.where(
-            or_(col(Job.busca).contains(term, autoescape=True), col(Job.cidade_busca).contains(term, autoescape=True))
-        )
+    cut = select(Job.id).where(*_company_job_filter(user_id, search))
     if archived is True:
-        query = query.where(Job.status == JobStatus.ARCHIVED)
+        cut = cut.where(Job.status == JobStatus.ARCHIVED)
     elif archived is False:
-        query = query.where(Job.status != JobStatus.ARCHIVED)
-    if limit is not None:
-        query = query.limit(limit)
+        cut = cut.where(Job.status != JobStatus.ARCHIVED)
+    order = (Job.criado_em.desc(), Job.id.desc())
+    page = _cut(cut.order_by(*order), max(1, min(limit, RELOAD_MAX)), offset)
+    query = select(Job, _applications_of_job()).join(page, page.c.id == Job.id).order_by(*order)
     return [_job_row(job, total) for job, total in session.exec(query).all()]
 
 
-def _chat_ids(session: Session, application_ids: list[int]) -> dict[int, int]:
-    if not application_ids:
-        return {}
-    rows = session.exec(select(Chat.application_id, Chat.id).where(Chat.application_id.in_(application_ids))).all()
-    return dict(rows)
+def _cut(ids, limit: int, offset: int = 0):
+    """The page of an ordered query of ids, as a subquery to join the page's details to.
 
-
-def company_hirings(session: Session, user_id: int, accepted_only: bool = False) -> list[HiringRow]:
-    """Applications to the company's jobs that are accepted (Confirmado) or pending (Pendente).
-
-    Args:
-        session: Open database session.
-        user_id: The acting company (from the server-side session).
-        accepted_only: Only the accepted ones (the overview's active hirings).
-
-    Returns:
-        Newest first, with the freelancer's name and the chat id (0 when there is none).
+    The page is cut first, along the index that serves the query's filter and order; only its
+    rows are then joined to their details (counts, names, chats, ratings), whatever the list's size.
     """
-    statuses = (
-        [ApplicationStatus.ACCEPTED] if accepted_only else [ApplicationStatus.ACCEPTED, ApplicationStatus.PENDING]
+    return ids.offset(max(0, offset)).limit(limit).subquery("page")
+
+
+def company_job_totals(session: Session, user_id: int, search: str = "") -> tuple[int, int]:
+    """How many of the company's jobs (matching `search`) are active and how many archived, in one statement."""
+    total, archived = session.exec(
+        select(func.count(Job.id), func.coalesce(func.sum(case((Job.status == JobStatus.ARCHIVED, 1), else_=0)), 0))
+        .select_from(Job)
+        .where(*_company_job_filter(user_id, search))
+    ).one()
+    return int(total or 0) - int(archived or 0), int(archived or 0)
+
+
+def _hirings_query(user_id: int, statuses: list[str], limit: int, offset: int = 0):
+    """A page of the company's applications in `statuses`, latest change first.
+
+    Each row has the job, the freelancer's name, the chat and the stars the company gave.
+    """
+    order = (Application.updated_at.desc(), Application.id.desc())
+    page = _cut(
+        select(Application.id)
+        .join(Job, Job.id == Application.vaga_id)
+        .where(Job.cliente_id == user_id, Application.status.in_(statuses))
+        .order_by(*order),
+        limit,
+        offset,
     )
-    rows = session.exec(
-        select(Application, Job.titulo, Job.status, Job.vaga_status, Profile.nome)
+    return (
+        select(Application, Job.titulo, Job.status, Job.vaga_status, Profile.nome, Chat.id, Rating.stars)
+        .join(page, page.c.id == Application.id)
         .join(Job, Job.id == Application.vaga_id)
         .join(Profile, Profile.user_id == Application.freelancer_id, isouter=True)
-        .where(Job.cliente_id == user_id, Application.status.in_(statuses))
-        .order_by(Application.updated_at.desc(), Application.id.desc())
-    ).all()
-    ids = [row[0].id for row in rows]
-    chats = _chat_ids(session, ids)
-    stars = ratings.given(session, user_id, ids)
+        .join(Chat, Chat.application_id == Application.id, isouter=True)
+        .join(Rating, and_(Rating.application_id == Application.id, Rating.rater_id == user_id), isouter=True)
+        .order_by(*order)
+    )
+
+
+def _hiring_rows(session: Session, query) -> list[HiringRow]:
     return [
         HiringRow(
             id=application.id,
@@ -231,135 +251,216 @@ def company_hirings(session: Session, user_id: int, accepted_only: bool = False)
             freelancer_name=name or DEFAULT_FREELANCER_NAME,
             confirmed=application.status == ApplicationStatus.ACCEPTED,
             date=long_date(application.updated_at),
-            chat_id=chats.get(application.id, 0),
+            chat_id=chat_id or 0,
             **_rating_fields(application, ratings.is_finished(status, vaga_status), stars),
         )
-        for application, title, status, vaga_status, name in rows
+        for application, title, status, vaga_status, name, chat_id, stars in session.exec(query).all()
     ]
 
 
-def _rating_fields(application: Application, job_finished: bool, stars: dict[int, int]) -> dict:
+def company_hirings(session: Session, user_id: int, page: object = 1) -> Page[HiringRow]:
+    """One page of the applications to the company's jobs that are accepted (Confirmado) or pending (Pendente).
+
+    Args:
+        session: Open database session.
+        user_id: The acting company (from the server-side session).
+        page: The 1-based page wanted; clamped to the pages that exist.
+
+    Returns:
+        Newest first, with the freelancer's name and the chat id (0 when there is none).
+    """
+    statuses = [ApplicationStatus.ACCEPTED, ApplicationStatus.PENDING]
+    total = session.exec(
+        select(func.count(Application.id))
+        .join(Job, Job.id == Application.vaga_id)
+        .where(Job.cliente_id == user_id, Application.status.in_(statuses))
+    ).one()
+    page, pages = paging.clamp(page, total, PAGE_SIZE)
+    if not total:
+        return Page()
+    query = _hirings_query(user_id, statuses, PAGE_SIZE, paging.offset(page, PAGE_SIZE))
+    return Page(items=_hiring_rows(session, query), total=int(total), page=page, pages=pages)
+
+
+def _rating_fields(application: Application, job_finished: bool, given: int | None) -> dict:
     """can_rate (accepted, job closed, not rated yet) and my_stars (0 when not rated) of one row."""
-    given = stars.get(application.id, 0)
     accepted = application.status == ApplicationStatus.ACCEPTED
-    return {"can_rate": accepted and job_finished and not given, "my_stars": given}
+    return {"can_rate": accepted and job_finished and not given, "my_stars": given or 0}
 
 
 def company_overview(session: Session, user_id: int) -> CompanyOverview:
-    """The company's counters, its 3 most recent jobs and its active (accepted) hirings.
+    """The company's counters, its 3 most recent jobs and its latest active (accepted) hirings.
+
+    Three statements: the counters together, the recent jobs, the hirings.
 
     Args:
         session: Open database session.
         user_id: The acting company (from the server-side session).
 
     Returns:
-        total_jobs published, total_applications received, active_hirings, recent_jobs, hirings.
+        total_jobs published, total_applications received, active_hirings, recent_jobs, hirings
+        (the OVERVIEW_HIRINGS latest; the Contratações tab lists them all).
     """
-    total_jobs = session.exec(select(func.count()).select_from(Job).where(Job.cliente_id == user_id)).one()
-    per_status = dict(
-        session.exec(
-            select(Application.status, func.count(Application.id))
+
+    def applications(*conditions):
+        return (
+            select(func.count(Application.id))
             .join(Job, Job.id == Application.vaga_id)
-            .where(Job.cliente_id == user_id)
-            .group_by(Application.status)
-        ).all()
-    )
-    hirings = company_hirings(session, user_id, accepted_only=True)
+            .where(Job.cliente_id == user_id, *conditions)
+            .scalar_subquery()
+        )
+
+    total_jobs, total_applications, accepted = session.exec(
+        select(
+            select(func.count(Job.id)).where(Job.cliente_id == user_id).scalar_subquery(),
+            applications(),
+            applications(Application.status == ApplicationStatus.ACCEPTED),
+        )
+    ).one()
+    hirings = _hiring_rows(session, _hirings_query(user_id, [ApplicationStatus.ACCEPTED], OVERVIEW_HIRINGS))
     return CompanyOverview(
         total_jobs=int(total_jobs or 0),
-        total_applications=int(sum(per_status.values())),
-        active_hirings=int(per_status.get(ApplicationStatus.ACCEPTED, 0)),
-        recent_jobs=company_jobs(session, user_id, limit=RECENT_JOBS),
+        total_applications=int(total_applications or 0),
+        active_hirings=int(accepted or 0),
+        recent_jobs=company_jobs(session, user_id, limit=RECENT_JOBS) if total_jobs else [],
         hirings=hirings,
     )
 
 
-def company_freelancers(session: Session, user_id: int) -> list[FreelancerRow]:
-    """Freelancers who applied to the company's jobs, most recent applicant first.
+def _freelancer_row(freelancer_id: int, applications: int, hired: int, profile: Profile | None) -> FreelancerRow:
+    skills = [str(s) for s in (profile.habilidades if profile else []) or []]
+    return FreelancerRow(
+        id=freelancer_id,
+        name=(profile.nome if profile else "") or DEFAULT_FREELANCER_NAME,
+        profession=profile.profissao if profile else "",
+        location=profile.localizacao if profile else "",
+        skills=skills[:SKILLS_SHOWN],
+        more_skills=f"+{len(skills) - SKILLS_SHOWN} mais" if len(skills) > SKILLS_SHOWN else "",
+        applications=int(applications),
+        hired=bool(hired),
+    )
+
+
+def company_freelancers(session: Session, user_id: int, page: object = 1) -> Page[FreelancerRow]:
+    """One page of the freelancers who applied to the company's jobs, most recent applicant first.
+
+    The applications are grouped per freelancer in the database; only the page's profiles are read.
 
     Args:
         session: Open database session.
         user_id: The acting company (from the server-side session).
+        page: The 1-based page wanted; clamped to the pages that exist.
 
     Returns:
         One row per freelancer with their applications count and whether one was accepted.
     """
-    rows = session.exec(
-        select(Application.freelancer_id, Application.status, Profile)
+    total = session.exec(
+        select(func.count(func.distinct(Application.freelancer_id)))
         .join(Job, Job.id == Application.vaga_id)
-        .join(Profile, Profile.user_id == Application.freelancer_id, isouter=True)
         .where(Job.cliente_id == user_id)
-        .order_by(Application.created_at.desc(), Application.id.desc())
+    ).one()
+    page, pages = paging.clamp(page, total, PAGE_SIZE)
+    if not total:
+        return Page()
+    per_freelancer = (
+        select(
+            Application.freelancer_id.label("freelancer_id"),
+            func.count(Application.id).label("applications"),
+            func.max(case((Application.status == ApplicationStatus.ACCEPTED, 1), else_=0)).label("hired"),
+            func.max(Application.created_at).label("last_at"),
+            func.max(Application.id).label("last_id"),
+        )
+        .join(Job, Job.id == Application.vaga_id)
+        .where(Job.cliente_id == user_id)
+        .group_by(Application.freelancer_id)
+        .subquery()
+    )
+    rows = session.exec(
+        select(per_freelancer.c.freelancer_id, per_freelancer.c.applications, per_freelancer.c.hired, Profile)
+        .join(Profile, Profile.user_id == per_freelancer.c.freelancer_id, isouter=True)
+        .order_by(per_freelancer.c.last_at.desc(), per_freelancer.c.last_id.desc())
+        .offset(paging.offset(page, PAGE_SIZE))
+        .limit(PAGE_SIZE)
     ).all()
-    freelancers: dict[int, FreelancerRow] = {}
-    for freelancer_id, status, profile in rows:
-        row = freelancers.get(freelancer_id)
-        if row is None:
-            skills = [str(s) for s in (profile.habilidades if profile else []) or []]
-            row = FreelancerRow(
-                id=freelancer_id,
-                name=(profile.nome if profile else "") or DEFAULT_FREELANCER_NAME,
-                profession=profile.profissao if profile else "",
-                location=profile.localizacao if profile else "",
-                skills=skills[:SKILLS_SHOWN],
-                more_skills=f"+{len(skills) - SKILLS_SHOWN} mais" if len(skills) > SKILLS_SHOWN else "",
-                applications=0,
-                hired=False,
-            )
-            freelancers[freelancer_id] = row
-        row["applications"] += 1
-        row["hired"] = row["hired"] or status == ApplicationStatus.ACCEPTED
-    return list(freelancers.values())
+    return Page(items=[_freelancer_row(*row) for row in rows], total=int(total), page=page, pages=pages)
 
 
-def _company_name(job: Job, profile: Profile | None) -> str:
-    if job.anuncio_anonimo:
+def _company_name(anonymous: bool, empresa: str | None, nome: str | None) -> str:
+    if anonymous:
         return CONFIDENTIAL_COMPANY
-    if profile is None:
+    if empresa is None and nome is None:
         return UNKNOWN_COMPANY
-    return profile.empresa or profile.nome or UNKNOWN_COMPANY
+    return empresa or nome or UNKNOWN_COMPANY
 
 
-def freelancer_applications(session: Session, user_id: int) -> list[ApplicationRow]:
-    """The freelancer's own applications, newest first.
+def _applications_query(user_id: int, limit: int, offset: int = 0):
+    """A page of the freelancer's applications, newest first, with the job, its company, the chat and the stars given."""
+    order = (Application.created_at.desc(), Application.id.desc())
+    page = _cut(select(Application.id).where(Application.freelancer_id == user_id).order_by(*order), limit, offset)
+    return (
+        select(
+            Application,
+            Job.titulo,
+            Job.status,
+            Job.vaga_status,
+            Job.anuncio_anonimo,
+            Profile.empresa,
+            Profile.nome,
+            Chat.id,
+            Rating.stars,
+        )
+        .join(page, page.c.id == Application.id)
+        .join(Job, Job.id == Application.vaga_id)
+        .join(Profile, Profile.user_id == Job.cliente_id, isouter=True)
+        .join(Chat, Chat.application_id == Application.id, isouter=True)
+        .join(Rating, and_(Rating.application_id == Application.id, Rating.rater_id == user_id), isouter=True)
+        .order_by(*order)
+    )
+
+
+def _application_rows(session: Session, query) -> list[ApplicationRow]:
+    rows = session.exec(query).all()
+    return [
+        ApplicationRow(
+            id=application.id,
+            job_id=application.vaga_id,
+            job_title=title,
+            company=_company_name(anonymous, empresa, nome),
+            date=long_date(application.created_at),
+            status=application.status,
+            status_label=APPLICATION_STATUS_LABELS.get(application.status, application.status),
+            chat_id=(chat_id or 0) if application.status == ApplicationStatus.ACCEPTED else 0,
+            **_rating_fields(application, ratings.is_finished(status, vaga_status), stars),
+        )
+        for application, title, status, vaga_status, anonymous, empresa, nome, chat_id, stars in rows
+    ]
+
+
+def freelancer_applications(session: Session, user_id: int, page: object = 1) -> Page[ApplicationRow]:
+    """One page of the freelancer's own applications, newest first.
 
     Args:
         session: Open database session.
         user_id: The acting freelancer (from the server-side session).
+        page: The 1-based page wanted; clamped to the pages that exist.
 
     Returns:
         Job title, company (or 'Empresa Confidencial'), status label and the chat id when accepted.
     """
-    rows = session.exec(
-        select(Application, Job, Profile)
-        .join(Job, Job.id == Application.vaga_id)
-        .join(Profile, Profile.user_id == Job.cliente_id, isouter=True)
-        .where(Application.freelancer_id == user_id)
-        .order_by(Application.created_at.desc(), Application.id.desc())
-    ).all()
-    ids = [application.id for application, _, _ in rows]
-    chats = _chat_ids(session, ids)
-    stars = ratings.given(session, user_id, ids)
-    return [
-        ApplicationRow(
-            id=application.id,
-            job_id=job.id,
-            job_title=job.titulo,
-            company=_company_name(job, profile),
-            date=long_date(application.created_at),
-            status=application.status,
-            status_label=APPLICATION_STATUS_LABELS.get(application.status, application.status),
-            chat_id=chats.get(application.id, 0) if application.status == ApplicationStatus.ACCEPTED else 0,
-            **_rating_fields(application, ratings.is_finished(job.status, job.vaga_status), stars),
-        )
-        for application, job, profile in rows
-    ]
+    total = session.exec(select(func.count(Application.id)).where(Application.freelancer_id == user_id)).one()
+    page, pages = paging.clamp(page, total, PAGE_SIZE)
+    if not total:
+        return Page()
+    query = _applications_query(user_id, PAGE_SIZE, paging.offset(page, PAGE_SIZE))
+    return Page(items=_application_rows(session, query), total=int(total), page=page, pages=pages)
 
 
-def _rating(session: Session, user_id: int) -> tuple[str, int]:
-    average, count = session.exec(
-        select(func.avg(Rating.stars), func.count(Rating.id)).where(Rating.ratee_id == user_id)
-    ).one()
+def recent_applications(session: Session, user_id: int) -> list[ApplicationRow]:
+    """The freelancer's RECENT_APPLICATIONS latest applications (the overview's list)."""
+    return _application_rows(session, _applications_query(user_id, RECENT_APPLICATIONS))
+
+
+def _rating_text(average, count: int) -> tuple[str, int]:
     if not count:
         return NO_RATING, 0
     return format_decimal(round(Decimal(str(average)), 1), format="0.0", locale="pt_BR"), int(count)
@@ -369,7 +470,8 @@ def freelancer_overview(session: Session, user_id: int) -> FreelancerOverview:
     """The freelancer's real counters and complete-your-profile checklist.
 
     Active applications are pending plus accepted; completed jobs are accepted applications on
-    closed jobs; the rating is the average of the stars received ('—' when none).
+    closed jobs; the rating is the average of the stars received ('—' when none). Two statements:
+    the counters together, then the profile.
 
     Args:
         session: Open database session.
@@ -378,25 +480,34 @@ def freelancer_overview(session: Session, user_id: int) -> FreelancerOverview:
     Returns:
         Counters, rating and the checklist built from the profile fields.
     """
-    active = session.exec(
-        select(func.count())
-        .select_from(Application)
+    active = (
+        select(func.count(Application.id))
         .where(
             Application.freelancer_id == user_id,
             Application.status.in_([ApplicationStatus.PENDING, ApplicationStatus.ACCEPTED]),
         )
-    ).one()
-    completed = session.exec(
-        select(func.count())
-        .select_from(Application)
+        .scalar_subquery()
+    )
+    completed = (
+        select(func.count(Application.id))
         .join(Job, Job.id == Application.vaga_id)
         .where(
             Application.freelancer_id == user_id,
             Application.status == ApplicationStatus.ACCEPTED,
             Job.status == JobStatus.CLOSED,
         )
+        .scalar_subquery()
+    )
+    received = Rating.ratee_id == user_id
+    active, completed, average, count = session.exec(
+        select(
+            active,
+            completed,
+            select(func.avg(Rating.stars)).where(received).scalar_subquery(),
+            select(func.count(Rating.id)).where(received).scalar_subquery(),
+        )
     ).one()
-    rating, rating_count = _rating(session, user_id)
+    rating, rating_count = _rating_text(average, int(count or 0))
     profile = get_own_profile(session, user_id)
     checklist = [ChecklistItem(label=label, done=bool(profile[field])) for field, label in PROFILE_CHECKLIST]
     done = sum(item["done"] for item in checklist)

@@ -17,12 +17,15 @@ from core.formatting import hourly_pay, long_date
 from core.text import fold
 from models import Job, JobStatus, Profile
 from models.job import SEARCH_INDEX_TABLE, SEARCH_SEPARATOR
+from services import paging
+from services.paging import Page
 from services.social import SocialLink, social_links
 
 CONFIDENTIAL_COMPANY = "Empresa Confidencial"
 UNKNOWN_COMPANY = "Empresa não informada"
 SEARCH_MAX_LENGTH = 100
 _SEARCH_INDEX = table(SEARCH_INDEX_TABLE, column("rowid"))
+COMPANIES_PAGE_SIZE = paging.DASHBOARD_PAGE_SIZE
 
 
 class JobListItem(TypedDict):
@@ -233,27 +236,43 @@ def list_public_jobs(
     return JobPage(items=items, total=total, page=page, pages=pages)
 
 
-def companies_in_category(db: Session, slug: str) -> list[CompanyInCategory]:
-    """The distinct companies with public jobs in a category, each with its count of such jobs.
+def companies_in_category(db: Session, slug: str, page: object = 1) -> Page[CompanyInCategory]:
+    """One page of the distinct companies with public jobs in a category, each with its count of such jobs.
 
     Anonymous jobs are left out: listing their company here would reveal who published them.
+    The jobs are grouped per company in the database; only the page's companies are returned.
 
     Args:
         db: Open database session.
-        slug: A category slug (English aliases accepted); an unknown slug gives an empty list.
+        slug: A category slug (English aliases accepted); an unknown slug gives an empty page.
+        page: The 1-based page wanted (COMPANIES_PAGE_SIZE companies); clamped to the pages that exist.
 
     Returns:
-        The companies, most jobs first, then by name.
+        The companies, most jobs first, then by name, with the total and the number of pages.
     """
     canonical = canonical_category(slug)
     if canonical is None:
-        return []
-    jobs_count = func.count(col(Job.id)).label("vagas")
+        return Page()
+    conditions = (_public(), col(Job.categoria) == canonical, col(Job.anuncio_anonimo) == false())
+    total = db.exec(select(func.count(func.distinct(col(Job.cliente_id)))).where(*conditions)).one()
+    page, pages = paging.clamp(page, total, COMPANIES_PAGE_SIZE)
+    if not total:
+        return Page()
+    per_company = (
+        select(col(Job.cliente_id).label("cliente_id"), func.count(col(Job.id)).label("vagas"))
+        .where(*conditions)
+        .group_by(col(Job.cliente_id))
+        .subquery()
+    )
+    shown_name = func.coalesce(
+        func.nullif(func.trim(Profile.empresa), ""), func.nullif(func.trim(Profile.nome), ""), ""
+    )
     rows = db.exec(
-        select(Job.cliente_id, Profile.empresa, Profile.nome, Profile.foto_url, jobs_count)
-        .join(Profile, col(Profile.user_id) == col(Job.cliente_id), isouter=True)
-        .where(_public(), col(Job.categoria) == canonical, col(Job.anuncio_anonimo) == false())
-        .group_by(col(Job.cliente_id), col(Profile.empresa), col(Profile.nome), col(Profile.foto_url))
+        select(per_company.c.cliente_id, per_company.c.vagas, Profile.empresa, Profile.nome, Profile.foto_url)
+        .join(Profile, col(Profile.user_id) == per_company.c.cliente_id, isouter=True)
+        .order_by(per_company.c.vagas.desc(), func.lower(shown_name), per_company.c.cliente_id)
+        .offset(paging.offset(page, COMPANIES_PAGE_SIZE))
+        .limit(COMPANIES_PAGE_SIZE)
     ).all()
     companies = [
         CompanyInCategory(
@@ -264,7 +283,7 @@ def companies_in_category(db: Session, slug: str) -> list[CompanyInCategory]:
         )
         for row in rows
     ]
-    return sorted(companies, key=lambda company: (-company["vagas"], fold(company["nome"])))
+    return Page(items=companies, total=int(total), page=page, pages=pages)
 
 
 def company_display_name(db: Session, company_id: int) -> str | None:

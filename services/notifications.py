@@ -2,21 +2,24 @@
 
 from typing import TypedDict
 
-from sqlalchemy import insert, or_
+from sqlalchemy import and_, case, insert, or_
 from sqlmodel import Session, func, select
 
 from core import signals
 from core.catalog import UNREAD_BADGE_CAP
 from core.email import send_after_commit
 from core.formatting import date_time
+from core.ids import valid_id
 from core.settings import get_settings
 from core.text import city_key
 from core.types import utcnow
 from models import Notification, NotificationType, Profile, Role, User, UserPreferences
+from services import paging
 from services.errors import NotAllowed, require_id
 
-LIST_LIMIT = 50
+PAGE_SIZE = 20
 MARK_READ_FAILED = "Não foi possível marcar a notificação como lida."
+LOAD_MORE_FAILED = "Não foi possível carregar mais notificações."
 KNOWN_TYPES = frozenset(NotificationType)
 JOB_ALERT_LIMIT = 500
 TOPIC_SWITCH = {
@@ -52,24 +55,51 @@ def _row(notification: Notification) -> NotificationRow:
     )
 
 
-def list_for(session: Session, user_id: int, limit: int = LIST_LIMIT) -> list[NotificationRow]:
-    """The user's latest notifications, newest first.
+def list_for(
+    session: Session, user_id: int, limit: int = PAGE_SIZE, before: object = None
+) -> paging.Slice[NotificationRow]:
+    """The user's notifications, newest first, one 'Carregar mais' slice at a time.
+
+    Read along the (user_id, created_at) index: the slice starts after the notification `before`
+    (the last one shown, looked up among the user's own), so notifications that arrive meanwhile
+    never shift it.
 
     Args:
         session: Open database session.
         user_id: The acting user (from the server-side session).
-        limit: How many to return at most.
+        limit: How many to return at most (capped at PAGE_SIZE).
+        before: The id of the last notification already shown; None for the newest.
 
     Returns:
-        Plain rows; links other than same-site paths are dropped.
+        Plain rows (links other than same-site paths dropped) and whether older ones follow.
     """
-    rows = session.exec(
-        select(Notification)
-        .where(Notification.user_id == user_id)
-        .order_by(Notification.created_at.desc(), Notification.id.desc())
-        .limit(limit)
-    ).all()
-    return [_row(n) for n in rows]
+    limit = max(1, min(limit, PAGE_SIZE))
+    query = select(Notification).where(Notification.user_id == user_id)
+    cursor_id = valid_id(before)
+    if before is not None:
+        cursor = (
+            select(Notification.created_at)
+            .where(Notification.id == (cursor_id or 0), Notification.user_id == user_id)
+            .scalar_subquery()
+        )
+        query = query.where(
+            or_(
+                Notification.created_at < cursor,
+                and_(Notification.created_at == cursor, Notification.id < (cursor_id or 0)),
+            )
+        )
+    rows = session.exec(query.order_by(Notification.created_at.desc(), Notification.id.desc()).limit(limit + 1)).all()
+    return paging.split([_row(n) for n in rows], limit)
+
+
+def counts(session: Session, user_id: int) -> tuple[int, int]:
+    """How many notifications the user has, and how many of them are unread (one statement)."""
+    total, unread = session.exec(
+        select(func.count(), func.coalesce(func.sum(case((Notification.read.is_(False), 1), else_=0)), 0)).where(
+            Notification.user_id == user_id
+        )
+    ).one()
+    return int(total or 0), int(unread or 0)
 
 
 def unread_count(session: Session, user_id: int) -> int:

@@ -135,6 +135,24 @@ def get_own_profile(session: Session, user_id: int) -> ProfileView:
     return _view(*_load(session, user_id))
 
 
+def own_profile_and_theme(session: Session, user_id: int) -> tuple[ProfileView, str]:
+    """The acting user's profile and chosen theme in one statement (what every dashboard page loads).
+
+    Raises:
+        NotAllowed: When the account no longer exists.
+    """
+    row = session.exec(
+        select(User, Profile, UserPreferences.theme)
+        .join(Profile, Profile.user_id == User.id, isouter=True)
+        .join(UserPreferences, UserPreferences.user_id == User.id, isouter=True)
+        .where(User.id == user_id, User.deleted_at.is_(None))
+    ).first()
+    if row is None:
+        raise NotAllowed(PROFILE_LOAD_FAILED)
+    user, profile, theme = row
+    return _view(user, profile), theme if theme in THEME_LABELS else "system"
+
+
 def update_company_profile(session: Session, user_id: int, data: dict) -> ProfileView:
     """Save the company profile completion form of the acting company.
 

@@ -4,27 +4,30 @@ Who may see it: a company (role client) with at least one application from this 
 of its jobs (any status), and the freelancer themself (a preview). Everyone else, and a missing,
 deleted or non-freelancer id, gets the same refusal, so the page never tells a stranger whether a
 profile exists. The freelancer is loaded and the relationship checked in one query
-(ARCHITECTURE.md rule 3); the rating, one page of reviews and the viewing company's own jobs the
-freelancer applied to follow in three more, whatever the number of rows.
+(ARCHITECTURE.md rule 3), together with the rating; one page of reviews and the first slice of the
+viewing company's own jobs the freelancer applied to follow in two more, whatever the number of rows.
 
 Private contact data (e-mail, phone, address) is never read into the result: the two sides talk in
 the chat.
 """
 
 import math
+from decimal import Decimal
 from typing import NamedTuple, TypedDict
 from urllib.parse import urlsplit
 
-from sqlmodel import Session, or_, select
+from sqlmodel import Session, func, or_, select
 
 from core.formatting import initials, short_date
 from core.ids import valid_id
 from models import Application, Chat, Job, Profile, Rating, Role, User
-from services import ratings
+from services import paging, ratings
 from services.errors import NotAllowed
+from services.paging import Slice
 
 PROFILE_NOT_FOUND = "Perfil não encontrado"
 REVIEWS_PAGE_SIZE = 10
+APPLICATIONS_PAGE_SIZE = 10
 REMOVED_USER = "Usuário removido"
 DEFAULT_FREELANCER_NAME = "Freelancer"
 DEFAULT_COMPANY_NAME = "Empresa"
@@ -59,7 +62,8 @@ class FreelancerPublicProfile(TypedDict):
 
     `rating_average` is the average rounded to one decimal (0.0 without ratings) for the stars;
     `rating` is the same as text with the count, e.g. '4,5 (2 avaliações)'. `reviews` is the page
-    `page` of `pages` (latest first); `applications` is empty for the freelancer's own preview.
+    `page` of `pages` (latest first); `applications` is the first APPLICATIONS_PAGE_SIZE of them
+    (`applications_more` when more follow), empty for the freelancer's own preview.
     """
 
     id: int
@@ -79,6 +83,7 @@ class FreelancerPublicProfile(TypedDict):
     page: int
     pages: int
     applications: list[AppliedJob]
+    applications_more: bool
     is_self: bool
 
 
@@ -103,13 +108,16 @@ class _PublicFields(NamedTuple):
     biografia: str
     experiencia_descricao: str
     website: str
+    rating_average: Decimal | float | None
+    rating_count: int
 
 
 def _load_permitted(session: Session, viewer_id: int, freelancer_id: int) -> _PublicFields | None:
-    """The freelancer's public fields when the viewer may see them, in one query (None otherwise).
+    """The freelancer's public fields and rating when the viewer may see them, in one query (None otherwise).
 
     Only the public columns are read: the e-mail, phone and address never leave the database.
     """
+    received = Rating.ratee_id == freelancer_id
     applied_to_viewer = (
         select(Application.id)
         .join(Job, Job.id == Application.vaga_id)
@@ -126,6 +134,8 @@ def _load_permitted(session: Session, viewer_id: int, freelancer_id: int) -> _Pu
             Profile.biografia,
             Profile.experiencia_descricao,
             Profile.website,
+            select(func.avg(Rating.stars)).where(received).scalar_subquery(),
+            select(func.count(Rating.id)).where(received).scalar_subquery(),
         )
         .join(User, User.id == Profile.user_id)
         .where(
@@ -170,16 +180,18 @@ def _reviews(session: Session, freelancer_id: int, page: int) -> list[PublicRevi
     ]
 
 
-def _applications(session: Session, company_id: int, freelancer_id: int) -> list[AppliedJob]:
-    """The company's jobs this freelancer applied to, latest application first (one query)."""
+def _applications(session: Session, company_id: int, freelancer_id: int, offset: int = 0) -> Slice[AppliedJob]:
+    """A slice of the company's jobs this freelancer applied to, latest application first (one query)."""
     rows = session.exec(
         select(Application, Job.titulo, Chat.id)
         .join(Job, Job.id == Application.vaga_id)
         .join(Chat, Chat.application_id == Application.id, isouter=True)
         .where(Application.freelancer_id == freelancer_id, Job.cliente_id == company_id)
         .order_by(Application.created_at.desc(), Application.id.desc())
+        .offset(max(0, offset))
+        .limit(APPLICATIONS_PAGE_SIZE + 1)
     ).all()
-    return [
+    applied = [
         AppliedJob(
             application_id=application.id,
             job_id=application.vaga_id,
@@ -191,6 +203,29 @@ def _applications(session: Session, company_id: int, freelancer_id: int) -> list
         )
         for application, title, chat_id in rows
     ]
+    return paging.split(applied, APPLICATIONS_PAGE_SIZE)
+
+
+def _checked_ids(viewer_id: object, freelancer_id: object) -> tuple[int, int]:
+    checked_id = valid_id(freelancer_id)
+    viewer = valid_id(viewer_id)
+    if checked_id is None or viewer is None:
+        raise NotAllowed(PROFILE_NOT_FOUND)
+    return viewer, checked_id
+
+
+def more_applications(session: Session, viewer_id: int | None, freelancer_id: object, offset: int) -> Slice[AppliedJob]:
+    """'Carregar mais' of the profile's applications: the next slice, for a viewer who may see the profile.
+
+    Raises:
+        NotAllowed: 'Perfil não encontrado', exactly as `freelancer_profile` refuses.
+    """
+    viewer, checked_id = _checked_ids(viewer_id, freelancer_id)
+    if _load_permitted(session, viewer, checked_id) is None:
+        raise NotAllowed(PROFILE_NOT_FOUND)
+    if viewer == checked_id:
+        return Slice()
+    return _applications(session, viewer, checked_id, offset)
 
 
 def freelancer_profile(
@@ -212,15 +247,13 @@ def freelancer_profile(
         NotAllowed: 'Perfil não encontrado' for a visitor, a viewer without such an application, and
             a missing, deleted, non-freelancer or malformed id alike.
     """
-    checked_id = valid_id(freelancer_id)
-    viewer = valid_id(viewer_id)
-    if checked_id is None or viewer is None:
-        raise NotAllowed(PROFILE_NOT_FOUND)
+    viewer, checked_id = _checked_ids(viewer_id, freelancer_id)
     profile = _load_permitted(session, viewer, checked_id)
     if profile is None:
         raise NotAllowed(PROFILE_NOT_FOUND)
     is_self = viewer == checked_id
-    summary = ratings.summary(session, checked_id)
+    summary = ratings.RatingSummary.of(profile.rating_average, profile.rating_count)
+    applied = Slice() if is_self else _applications(session, viewer, checked_id)
     pages = max(1, math.ceil(summary.count / REVIEWS_PAGE_SIZE))
     page = min(max(1, page if isinstance(page, int) and not isinstance(page, bool) else 1), pages)
     name = profile.nome or DEFAULT_FREELANCER_NAME
@@ -241,6 +274,7 @@ def freelancer_profile(
         reviews=_reviews(session, checked_id, page) if summary.count else [],
         page=page,
         pages=pages,
-        applications=[] if is_self else _applications(session, viewer, checked_id),
+        applications=applied.items,
+        applications_more=applied.has_more,
         is_self=is_self,
     )

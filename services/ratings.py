@@ -34,6 +34,13 @@ class RatingSummary:
     average: Decimal | None
     count: int
 
+    @classmethod
+    def of(cls, average: object, count: object) -> "RatingSummary":
+        """The summary of an average and a count read from the database (average rounded to one decimal)."""
+        if not count:
+            return cls(average=None, count=0)
+        return cls(average=round(Decimal(str(average)), 1), count=int(count))
+
     @property
     def text(self) -> str:
         """'4,8 (12 avaliações)', '5,0 (1 avaliação)' or '0,0 (0 avaliações)'."""
@@ -47,9 +54,7 @@ def summary(session: Session, user_id: int) -> RatingSummary:
     average, count = session.exec(
         select(func.avg(Rating.stars), func.count(Rating.id)).where(Rating.ratee_id == user_id)
     ).one()
-    if not count:
-        return RatingSummary(average=None, count=0)
-    return RatingSummary(average=round(Decimal(str(average)), 1), count=int(count))
+    return RatingSummary.of(average, count)
 
 
 def summaries(session: Session, user_ids: list[int]) -> dict[int, RatingSummary]:

@@ -60,7 +60,10 @@ class DashboardState(AuthState):
     unread: int = 0
     unread_messages: int = 0
     notifications: list[NotificationRow] = []
+    notifications_total: int = 0
+    notifications_more: bool = False
     notifications_loaded: bool = False
+    loading_more_notifications: bool = False
     sheet_open: bool = False
     _live_user_id: int = 0
     _push: str = ""
@@ -89,10 +92,9 @@ class DashboardState(AuthState):
             return None
         try:
             with session_scope() as db:
-                self.me = profiles.get_own_profile(db, user.id)
+                self.me, theme = profiles.own_profile_and_theme(db, user.id)
                 self.notifications_loaded = False
                 self._refresh_counts(db, user.id, notices=True)
-                theme = profiles.theme_of(db, user.id)
         except Exception:
             return rx.toast.error("Erro ao carregar perfil", description=profiles.PROFILE_LOAD_FAILED)
         self._live_user_id = user.id
@@ -118,9 +120,8 @@ class DashboardState(AuthState):
         """
         if notices:
             seen = max((n["id"] for n in self.notifications), default=0) if self.notifications_loaded else None
-            self.unread = notifications.unread_count(db, user_id)
-            self.notifications = notifications.list_for(db, user_id)
-            self.notifications_loaded = True
+            self.notifications_total, self.unread = notifications.counts(db, user_id)
+            self._reload_notifications(db, user_id)
             fresh = [n for n in self.notifications if seen is not None and n["id"] > seen and not n["read"]]
             allowed = notifications.push_kinds(db, user_id, {n["type"] for n in fresh}) if fresh else set()
             shown = next((n for n in fresh if n["type"] in allowed), None)
@@ -128,6 +129,44 @@ class DashboardState(AuthState):
                 self._push = shown["message"]
         if chats_changed:
             self.unread_messages = chats.unread_total(db, user_id)
+
+    def _reload_notifications(self, db, user_id: int) -> None:
+        """Read the newest page again; older rows loaded with 'Carregar mais' stay below it.
+
+        A refresh must not cost more as the user reads further back, so only the first page is
+        read; the rows shown before that it does not hold follow it in their order (a message
+        notice moved to the top leaves the older part).
+        """
+        newest = notifications.list_for(db, user_id)
+        older: list[NotificationRow] = []
+        if self.notifications_loaded and len(self.notifications) > notifications.PAGE_SIZE:
+            ids = {n["id"] for n in newest.items}
+            older = [n for n in self.notifications if n["id"] not in ids]
+        self.notifications = newest.items + older
+        self.notifications_more = newest.has_more if not older else self.notifications_more
+        self.notifications_loaded = True
+
+    @rx.event
+    def load_more_notifications(self):
+        """'Carregar mais': append the next page of the caller's older notifications."""
+        if not self.notifications_loaded or not self.notifications_more or self.loading_more_notifications:
+            return
+        user = self._current_user()
+        if user is None or not self.notifications:
+            return
+        self.loading_more_notifications = True
+        yield
+        try:
+            with session_scope() as db:
+                older = notifications.list_for(db, user.id, before=self.notifications[-1]["id"])
+        except Exception:
+            yield rx.toast.error("Erro", description=notifications.LOAD_MORE_FAILED)
+            return
+        finally:
+            self.loading_more_notifications = False
+        shown = {n["id"] for n in self.notifications}
+        self.notifications = self.notifications + [n for n in older.items if n["id"] not in shown]
+        self.notifications_more = older.has_more
 
     @rx.event
     def mark_notification_read(self, notification_id: int):

@@ -1,4 +1,4 @@
-"""/categories/[category]: the companies with open jobs in one category."""
+"""/categories/[category]: the companies with open jobs in one category, a page (?page=N) at a time."""
 
 from typing import TypedDict
 
@@ -7,9 +7,11 @@ import reflex as rx
 from app import routes
 from app.layout import public_page
 from components.links import link_button
+from components.pager import PagerLink, pager, pager_fields
 from components.ui import empty_state
 from core.catalog import CATEGORIES, canonical_category
 from core.db import session_scope
+from core.text import positive_int
 from services import jobs
 
 LOAD_ERROR = ("Erro ao carregar dados", "Não foi possível carregar as empresas desta categoria.")
@@ -37,6 +39,10 @@ class CategoryState(rx.State):
     label: str = ""
     known: bool = True
     companies: list[CompanyCard] = []
+    total: int = 0
+    pager_items: list[PagerLink] = []
+    prev_href: str = ""
+    next_href: str = ""
     loading: bool = True
 
     @rx.event
@@ -50,15 +56,21 @@ class CategoryState(rx.State):
         self.label = CATEGORIES.get(self.slug, "")
         self.known = canonical is not None
         self.companies = []
+        self.total = 0
+        self.pager_items = []
         if not self.known:
             self.loading = False
             return None
+        page = positive_int(self.router.url.query_parameters.get("page"), 1)
         try:
             with session_scope() as db:
-                found = jobs.companies_in_category(db, canonical)
+                result = jobs.companies_in_category(db, canonical, page)
         except Exception:
             self.loading = False
             return rx.toast.error(LOAD_ERROR[0], description=LOAD_ERROR[1])
+        fields = pager_fields(result.page, result.pages, lambda number: routes.category(canonical, number))
+        self.pager_items, self.prev_href, self.next_href = fields["links"], fields["prev_href"], fields["next_href"]
+        self.total = result.total
         self.companies = [
             CompanyCard(
                 id=company["id"],
@@ -67,7 +79,7 @@ class CategoryState(rx.State):
                 vagas_texto=open_jobs_text(company["vagas"]),
                 href=routes.jobs(category=canonical, company=company["id"]),
             )
-            for company in found
+            for company in result.items
         ]
         self.loading = False
         return None
@@ -120,7 +132,7 @@ def known_category() -> rx.Component:
                 rx.vstack(
                     rx.text(
                         "Encontramos ",
-                        CategoryState.companies.length().to(str),
+                        CategoryState.total.to(str),
                         " empresa(s) que oferecem vagas nesta categoria.",
                         color=rx.color("gray", 11),
                         id="total-empresas",
@@ -131,6 +143,7 @@ def known_category() -> rx.Component:
                         spacing="4",
                         width="100%",
                     ),
+                    pager(CategoryState.pager_items, CategoryState.prev_href, CategoryState.next_href),
                     spacing="4",
                     width="100%",
                 ),

@@ -12,9 +12,11 @@ from reflex.experimental.client_state import ClientStateVar
 from app import routes
 from app.layout import dashboard_page
 from components.dashboard import avatar, chat_list, loading, tab_heading
+from components.pager import PagerLink, pager, pager_fields
 from components.ui import empty_state
 from core.db import session_scope
 from core.presence import chat_place, get_presence
+from core.text import positive_int
 from models import Role
 from services import chats
 from services.chats import ChatMessage, ChatSummary
@@ -72,10 +74,14 @@ _MARK_PREPENDING_JS = "const l = document.getElementById('chat-messages'); if (l
 
 @live.refresher
 class ChatListState(AuthState):
-    """The viewer's conversations."""
+    """One page (?page=N) of the viewer's conversations, most recent activity first."""
 
     chats: list[ChatSummary] = []
+    total: int = 0
     loaded: bool = False
+    pager_items: list[PagerLink] = []
+    prev_href: str = ""
+    next_href: str = ""
 
     def _load(self, role: Role):
         user = self._current_user()
@@ -83,11 +89,19 @@ class ChatListState(AuthState):
             return None
         try:
             with session_scope() as db:
-                self.chats = chats.list_for(db, user.id)
+                self._read(db, user.id, role)
         except Exception:
             return rx.toast.error("Erro ao carregar conversas", description="Não foi possível carregar suas conversas.")
         self.loaded = True
         return None
+
+    def _read(self, db, user_id: int, role: str) -> None:
+        """The page of the URL's ?page= and its pager."""
+        page = positive_int(self.router.url.query_parameters.get("page"), 1)
+        result = chats.list_for(db, user_id, page)
+        self.chats, self.total = result.items, result.total
+        fields = pager_fields(result.page, result.pages, lambda number: routes.chat_list(role, number))
+        self.pager_items, self.prev_href, self.next_href = fields["links"], fields["prev_href"], fields["next_href"]
 
     @rx.event
     def load_client(self):
@@ -105,7 +119,8 @@ class ChatListState(AuthState):
 
     def _live_refresh(self, db, user_id: int, chat_ids: frozenset[int], notices: bool) -> None:
         if self.loaded and chat_ids:
-            self.chats = chats.list_for(db, user_id)
+            role = Role.CLIENT if self.router.url.path.rstrip("/") == routes.CLIENT_CHATS else Role.FREELANCER
+            self._read(db, user_id, role)
 
 
 @live.refresher
@@ -321,7 +336,13 @@ def _list_content(role: Role) -> rx.Component:
         tab_heading("Mensagens", "Suas conversas, das mais recentes para as mais antigas."),
         rx.cond(
             ChatListState.loaded,
-            chat_list(ChatListState.chats, ChatListState.loaded, lambda chat_id: routes.chat(role, chat_id)),
+            chat_list(
+                ChatListState.chats,
+                ChatListState.loaded,
+                lambda chat_id: routes.chat(role, chat_id),
+                ChatListState.total,
+                pager(ChatListState.pager_items, ChatListState.prev_href, ChatListState.next_href),
+            ),
             loading("Carregando conversas..."),
         ),
         spacing="3",

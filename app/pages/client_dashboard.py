@@ -16,6 +16,7 @@ from components.dashboard import (
     status_badge,
     tab_heading,
 )
+from components.pager import PagerLink, pager, pager_fields
 from components.plans import plan_conditions, plans_grid, subscription_panel
 from components.privacy import privacy_section
 from components.profile_forms import company_profile_form
@@ -23,10 +24,12 @@ from components.rating import rating_control, rating_dialog
 from components.settings_panel import settings_panel
 from components.ui import empty_state
 from core.db import session_scope
+from core.text import positive_int
 from models import Role
 from services import chats, dashboard
 from services.chats import ChatSummary
 from services.dashboard import FreelancerRow, HiringRow, JobRow
+from services.paging import Page
 from states import live
 from states.auth import AuthState
 from states.billing import BillingState
@@ -60,6 +63,10 @@ class ClientDashboardState(RatingMixin, AuthState):
     hirings: list[HiringRow] = []
     freelancers: list[FreelancerRow] = []
     chats: list[ChatSummary] = []
+    chats_total: int = 0
+    pager_items: list[PagerLink] = []
+    prev_href: str = ""
+    next_href: str = ""
 
     @rx.event
     def load(self):
@@ -97,11 +104,24 @@ class ClientDashboardState(RatingMixin, AuthState):
             self.recent_jobs = overview["recent_jobs"]
             self.active_hiring_rows = overview["hirings"]
         elif self.tab == "hirings":
-            self.hirings = dashboard.company_hirings(db, user_id)
+            self.hirings = self._paged(dashboard.company_hirings(db, user_id, self._page())).items
         elif self.tab == "freelancers":
-            self.freelancers = dashboard.company_freelancers(db, user_id)
+            self.freelancers = self._paged(dashboard.company_freelancers(db, user_id, self._page())).items
         elif self.tab == "messages":
-            self.chats = chats.list_for(db, user_id)
+            result = self._paged(chats.list_for(db, user_id, self._page()))
+            self.chats, self.chats_total = result.items, result.total
+
+    def _page(self) -> int:
+        """The page of the tab's list asked for in ?page= (the first when absent or malformed)."""
+        return positive_int(self.router.url.query_parameters.get("page"), 1)
+
+    def _paged(self, result: Page) -> Page:
+        """Keep the pager of the tab's list for `result`, and pass it on."""
+        fields = pager_fields(
+            result.page, result.pages, lambda number: routes.dashboard_tab(Role.CLIENT, self.tab, number)
+        )
+        self.pager_items, self.prev_href, self.next_href = fields["links"], fields["prev_href"], fields["next_href"]
+        return result
 
 
 def _link_button(label: str, href: str, icon: str, element_id: str, variant: str = "solid") -> rx.Component:
@@ -208,6 +228,12 @@ def overview_tab() -> rx.Component:
     )
 
 
+def _pager() -> rx.Component:
+    """The pager of the open tab's list (hidden when it has one page)."""
+    state = ClientDashboardState
+    return pager(state.pager_items, state.prev_href, state.next_href)
+
+
 def _hiring_card(hiring: rx.Var) -> rx.Component:
     return rx.card(
         rx.flex(
@@ -248,7 +274,7 @@ def hirings_tab() -> rx.Component:
         tab_heading("Contratações", "Freelancers confirmados e candidaturas aguardando sua resposta."),
         rx.cond(
             rows.length() > 0,
-            rx.vstack(rx.foreach(rows, _hiring_card), spacing="2", width="100%"),
+            rx.vstack(rx.foreach(rows, _hiring_card), _pager(), spacing="2", width="100%"),
             empty_state(
                 "handshake",
                 "Nenhuma contratação ainda",
@@ -307,10 +333,14 @@ def freelancers_tab() -> rx.Component:
         tab_heading("Freelancers", "Profissionais que se candidataram às suas vagas."),
         rx.cond(
             rows.length() > 0,
-            rx.grid(
-                rx.foreach(rows, _freelancer_card),
-                columns=rx.breakpoints(initial="1", sm="2", lg="3"),
-                spacing="3",
+            rx.vstack(
+                rx.grid(
+                    rx.foreach(rows, _freelancer_card),
+                    columns=rx.breakpoints(initial="1", sm="2", lg="3"),
+                    spacing="3",
+                    width="100%",
+                ),
+                _pager(),
                 width="100%",
             ),
             empty_state(
@@ -329,7 +359,13 @@ def messages_tab() -> rx.Component:
     state = ClientDashboardState
     return rx.vstack(
         tab_heading("Mensagens", "Converse com os freelancers contratados."),
-        chat_list(state.chats, state.loaded_tab == "messages", lambda chat_id: routes.chat(Role.CLIENT, chat_id)),
+        chat_list(
+            state.chats,
+            state.loaded_tab == "messages",
+            lambda chat_id: routes.chat(Role.CLIENT, chat_id),
+            state.chats_total,
+            _pager(),
+        ),
         spacing="3",
         width="100%",
     )
@@ -359,9 +395,7 @@ def profile_tab() -> rx.Component:
 
 
 def _notifications_tab() -> rx.Component:
-    return notifications_panel(
-        DashboardState.notifications, DashboardState.notifications_loaded, DashboardState.mark_notification_read
-    )
+    return notifications_panel(DashboardState)
 
 
 @dashboard_page(

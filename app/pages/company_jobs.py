@@ -17,6 +17,7 @@ from app import routes
 from components.dashboard import APPLICATION_STATUS_COLORS, loading, status_badge, tab_heading
 from components.forms import dialog_buttons, select_field, text_area, text_field
 from components.links import link_button
+from components.pager import load_more
 from components.shell import DESKTOP, MOBILE
 from components.ui import empty_state
 from core.catalog import CATEGORIES
@@ -82,6 +83,9 @@ class CompanyJobsState(AuthState):
     search: str = ""
     active_jobs: list[JobRow] = []
     archived_jobs: list[JobRow] = []
+    active_total: int = 0
+    archived_total: int = 0
+    loading_more_jobs: bool = False
     plan_message: str = ""
 
     publish_open: bool = False
@@ -99,6 +103,8 @@ class CompanyJobsState(AuthState):
     applications_title: str = ""
     applications_job_id: int = 0
     applicants: list[ApplicantCard] = []
+    applicants_more: bool = False
+    loading_more_applicants: bool = False
 
     profile_open: bool = False
     profile: FreelancerProfileView = EMPTY_FREELANCER
@@ -108,17 +114,59 @@ class CompanyJobsState(AuthState):
         user = self._current_user()
         return user.id if user is not None and user.role == Role.CLIENT else None
 
-    def _load_jobs(self, company_id: int) -> list:
-        """Reload both lists (and so the tab counts) for the current search; an error toast on failure."""
+    def _load_jobs(self, company_id: int, keep_shown: bool = True) -> list:
+        """Reload both lists and their totals for the current search; an error toast on failure.
+
+        With `keep_shown` (after an action) as many rows as were shown are read again, so the
+        company stays where it was in a list it extended with 'Carregar mais'; otherwise (a new
+        page load or search) the first page of each.
+        """
+        active = max(dashboard.PAGE_SIZE, len(self.active_jobs)) if keep_shown else dashboard.PAGE_SIZE
+        archived = max(dashboard.PAGE_SIZE, len(self.archived_jobs)) if keep_shown else dashboard.PAGE_SIZE
         try:
             with session_scope() as db:
-                self.active_jobs = dashboard.company_jobs(db, company_id, search=self.search, archived=False)
-                self.archived_jobs = dashboard.company_jobs(db, company_id, search=self.search, archived=True)
+                self.active_total, self.archived_total = dashboard.company_job_totals(db, company_id, self.search)
+                self.active_jobs = dashboard.company_jobs(db, company_id, active, search=self.search, archived=False)
+                self.archived_jobs = dashboard.company_jobs(db, company_id, archived, search=self.search, archived=True)
         except Exception:
             log.exception("loading the company's jobs failed")
             return [rx.toast.error(LOAD_JOBS_FAILED[0], description=LOAD_JOBS_FAILED[1])]
         self.loaded = True
         return []
+
+    def _more_jobs(self, archived: bool):
+        """Append the next page of one list (Ativas or Arquivadas)."""
+        company_id = self._company_id()
+        if company_id is None or self.loading_more_jobs:
+            return
+        shown = self.archived_jobs if archived else self.active_jobs
+        self.loading_more_jobs = True
+        yield
+        try:
+            with session_scope() as db:
+                rows = dashboard.company_jobs(db, company_id, offset=len(shown), search=self.search, archived=archived)
+        except Exception:
+            log.exception("loading more of the company's jobs failed")
+            yield rx.toast.error(LOAD_JOBS_FAILED[0], description=LOAD_JOBS_FAILED[1])
+            return
+        finally:
+            self.loading_more_jobs = False
+        ids = {job["id"] for job in shown}
+        merged = shown + [job for job in rows if job["id"] not in ids]
+        if archived:
+            self.archived_jobs = merged
+        else:
+            self.active_jobs = merged
+
+    @rx.event
+    def more_active_jobs(self):
+        """'Carregar mais' under Ativas: the next page of the company's active jobs."""
+        yield from self._more_jobs(archived=False)
+
+    @rx.event
+    def more_archived_jobs(self):
+        """'Carregar mais' under Arquivadas: the next page of the company's archived jobs."""
+        yield from self._more_jobs(archived=True)
 
     def _job_title(self, job_id: int) -> str | None:
         for job in (*self.active_jobs, *self.archived_jobs):
@@ -137,7 +185,7 @@ class CompanyJobsState(AuthState):
         self.applications_open = False
         self.profile_open = False
         self.publish_open = False
-        events = self._load_jobs(company_id)
+        events = self._load_jobs(company_id, keep_shown=False)
         if self.router.url.query_parameters.get("nova") == "1":
             self._open_form()
             # Drop ?nova=1 from the address so a reload does not open the form again.
@@ -153,7 +201,7 @@ class CompanyJobsState(AuthState):
         if company_id is None:
             return None
         self.search = value.strip()[:SEARCH_MAX] if isinstance(value, str) else ""
-        return self._load_jobs(company_id)
+        return self._load_jobs(company_id, keep_shown=False)
 
     def _open_form(self) -> None:
         self.publish_open = True
@@ -300,24 +348,51 @@ class CompanyJobsState(AuthState):
         if value is not True:
             self._close_confirm()
 
-    def _fetch_applications(self, company_id: int, job_id: int) -> list:
-        """Fill the applications dialog; its error state and a toast on failure."""
+    def _fetch_applications(self, company_id: int, job_id: int, limit: int = applications.APPLICANTS_PAGE_SIZE) -> list:
+        """Fill the applications dialog with its first `limit` cards; its error state and a toast on failure."""
         self.applications_error = ""
         try:
             with session_scope() as db:
-                self.applications_title, self.applicants = applications.list_for_job(db, company_id, job_id)
+                page = applications.list_for_job(db, company_id, job_id, limit=limit)
+                self.applications_title, self.applicants, self.applicants_more = page
         except ServiceError as exc:
-            self.applicants = []
+            self._clear_applicants()
             self.applications_error = exc.message
             return [rx.toast.error(APPLICATIONS_FAILED[0], description=exc.message)]
         except Exception:
             log.exception("loading applications failed")
-            self.applicants = []
+            self._clear_applicants()
             self.applications_error = APPLICATIONS_FAILED[1]
             return [rx.toast.error(APPLICATIONS_FAILED[0], description=APPLICATIONS_FAILED[1])]
         finally:
             self.applications_loading = False
         return []
+
+    def _clear_applicants(self) -> None:
+        self.applicants = []
+        self.applicants_more = False
+
+    @rx.event
+    def more_applicants(self):
+        """'Carregar mais' in the applications dialog: the next cards of the job shown."""
+        company_id = self._company_id()
+        job_id = self.applications_job_id
+        if company_id is None or not job_id or not self.applicants_more or self.loading_more_applicants:
+            return
+        self.loading_more_applicants = True
+        yield
+        try:
+            with session_scope() as db:
+                page = applications.list_for_job(db, company_id, job_id, offset=len(self.applicants))
+        except Exception:
+            log.exception("loading more applications failed")
+            yield rx.toast.error(APPLICATIONS_FAILED[0], description=APPLICATIONS_FAILED[1])
+            return
+        finally:
+            self.loading_more_applicants = False
+        ids = {card["id"] for card in self.applicants}
+        self.applicants = self.applicants + [card for card in page.cards if card["id"] not in ids]
+        self.applicants_more = page.has_more
 
     @rx.event
     def open_applications(self, job_id: int):
@@ -331,7 +406,7 @@ class CompanyJobsState(AuthState):
         self.applications_loading = True
         self.applications_job_id = checked_id
         self.applications_title = self._job_title(checked_id) or ""
-        self.applicants = []
+        self._clear_applicants()
         self.applications_error = ""
         yield
         yield from self._fetch_applications(company_id, checked_id)
@@ -343,7 +418,7 @@ class CompanyJobsState(AuthState):
             self.applications_open = False
             self.profile_open = False
             self.applications_job_id = 0
-            self.applicants = []
+            self._clear_applicants()
 
     def _answer(self, application_id: object, action: Callable, success: str, failure: str) -> list:
         company_id = self._company_id()
@@ -360,7 +435,8 @@ class CompanyJobsState(AuthState):
             return [rx.toast.error(ERROR, description=failure)]
         events = [rx.toast.success(success)]
         if self.applications_open and self.applications_job_id:
-            events += self._fetch_applications(company_id, self.applications_job_id)
+            shown = max(applications.APPLICANTS_PAGE_SIZE, len(self.applicants))
+            events += self._fetch_applications(company_id, self.applications_job_id, shown)
         return events + self._load_jobs(company_id)
 
     @rx.event
@@ -516,11 +592,16 @@ def _publish_button(element_id: str) -> rx.Component:
     )
 
 
-def _list_or_empty(rows: rx.Var, table_id: str, empty_title: str, empty_text: str) -> rx.Component:
+def _list_or_empty(
+    rows: rx.Var, total: rx.Var, on_more: rx.EventHandler, table_id: str, empty_title: str, empty_text: str
+) -> rx.Component:
     state = CompanyJobsState
     return rx.cond(
         rows.length() > 0,
-        _job_list(rows, table_id),
+        rx.fragment(
+            _job_list(rows, table_id),
+            load_more(rows.length() < total, on_more, state.loading_more_jobs, f"more-{table_id}"),
+        ),
         rx.cond(
             state.search != "",
             empty_state(
@@ -568,14 +649,14 @@ def _job_tabs() -> rx.Component:
     state = CompanyJobsState
     return rx.tabs.root(
         rx.tabs.list(
-            rx.tabs.trigger("Ativas (", state.active_jobs.length().to_string(), ")", value="active", id="tab-active"),
-            rx.tabs.trigger(
-                "Arquivadas (", state.archived_jobs.length().to_string(), ")", value="archived", id="tab-archived"
-            ),
+            rx.tabs.trigger("Ativas (", state.active_total.to_string(), ")", value="active", id="tab-active"),
+            rx.tabs.trigger("Arquivadas (", state.archived_total.to_string(), ")", value="archived", id="tab-archived"),
         ),
         rx.tabs.content(
             _list_or_empty(
                 state.active_jobs,
+                state.active_total,
+                state.more_active_jobs,
                 "active-jobs-table",
                 "Nenhuma vaga ativa",
                 "Publique uma nova vaga ou restaure uma arquivada.",
@@ -586,6 +667,8 @@ def _job_tabs() -> rx.Component:
         rx.tabs.content(
             _list_or_empty(
                 state.archived_jobs,
+                state.archived_total,
+                state.more_archived_jobs,
                 "archived-jobs-table",
                 "Nenhuma vaga arquivada",
                 "As vagas que você arquivar aparecerão aqui.",
@@ -601,7 +684,7 @@ def _job_tabs() -> rx.Component:
 def jobs_tab() -> rx.Component:
     """'Minhas Vagas': search, Ativas/Arquivadas with counts, the jobs and their dialogs."""
     state = CompanyJobsState
-    has_any = (state.active_jobs.length() + state.archived_jobs.length() > 0) | (state.search != "")
+    has_any = (state.active_total + state.archived_total > 0) | (state.search != "")
     return rx.vstack(
         tab_heading("Minhas Vagas", "Publique, acompanhe e gerencie as suas vagas.", _publish_button("publish-job")),
         _plan_banner(),
@@ -906,7 +989,17 @@ def _applications_body() -> rx.Component:
             rx.cond(
                 state.applicants.length() > 0,
                 rx.box(
-                    rx.vstack(rx.foreach(state.applicants, applicant_card), spacing="3", width="100%"),
+                    rx.vstack(
+                        rx.foreach(state.applicants, applicant_card),
+                        load_more(
+                            state.applicants_more,
+                            state.more_applicants,
+                            state.loading_more_applicants,
+                            "more-applicants",
+                        ),
+                        spacing="3",
+                        width="100%",
+                    ),
                     max_height="60vh",
                     overflow_y="auto",
                     padding_right="0.25rem",

@@ -18,7 +18,7 @@ from components.dashboard import (
 )
 from components.job_filters import job_filters
 from components.links import link_button
-from components.pager import PagerLink, pager, pager_links
+from components.pager import PagerLink, pager, pager_fields, pager_links
 from components.privacy import privacy_section
 from components.profile_forms import freelancer_profile_form
 from components.rating import rating_control, rating_dialog
@@ -33,6 +33,7 @@ from services.chats import ChatSummary
 from services.dashboard import ApplicationRow, ChecklistItem
 from services.errors import ServiceError
 from services.jobs import JobListItem
+from services.paging import Page
 from states import live
 from states.apply import ApplyState
 from states.dashboard import DashboardState
@@ -82,7 +83,12 @@ class FreelancerDashboardState(RatingMixin, ApplyState):
     job_prev_href: str = ""
     job_next_href: str = ""
     applications: list[ApplicationRow] = []
+    applications_total: int = 0
     chats: list[ChatSummary] = []
+    chats_total: int = 0
+    pager_items: list[PagerLink] = []
+    prev_href: str = ""
+    next_href: str = ""
 
     @rx.event
     def load(self):
@@ -121,13 +127,30 @@ class FreelancerDashboardState(RatingMixin, ApplyState):
             self.checklist = overview["checklist"]
             self.checklist_done = overview["checklist_done"]
             self.checklist_percent = overview["checklist_percent"]
-            self.recent_applications = dashboard.freelancer_applications(db, user_id)[:3]
+            self.recent_applications = dashboard.recent_applications(db, user_id)
         elif self.tab == "jobs":
             self._search_jobs(db, user_id)
         elif self.tab == "applications":
-            self.applications = dashboard.freelancer_applications(db, user_id)
+            self._load_applications(db, user_id)
         elif self.tab == "messages":
-            self.chats = chats.list_for(db, user_id)
+            result = self._paged(chats.list_for(db, user_id, self._page()))
+            self.chats, self.chats_total = result.items, result.total
+
+    def _load_applications(self, db, user_id: int) -> None:
+        result = self._paged(dashboard.freelancer_applications(db, user_id, self._page()))
+        self.applications, self.applications_total = result.items, result.total
+
+    def _page(self) -> int:
+        """The page of the tab's list asked for in ?page= (the first when absent or malformed)."""
+        return positive_int(self.router.url.query_parameters.get("page"), 1)
+
+    def _paged(self, result: Page) -> Page:
+        """Keep the pager of the tab's list for `result`, and pass it on."""
+        fields = pager_fields(
+            result.page, result.pages, lambda number: routes.dashboard_tab(Role.FREELANCER, self.tab, number)
+        )
+        self.pager_items, self.prev_href, self.next_href = fields["links"], fields["prev_href"], fields["next_href"]
+        return result
 
     def _search_url(self, **changes) -> str:
         """This tab's URL with the current filters and `changes` applied (page 1 unless given)."""
@@ -189,17 +212,17 @@ class FreelancerDashboardState(RatingMixin, ApplyState):
             return rx.toast.error(WITHDRAW_ERROR, description=exc.message)
         except Exception:
             return rx.toast.error(WITHDRAW_ERROR, description=UNEXPECTED)
+        withdrawn_job = next((row["job_id"] for row in self.applications if row["id"] == application_id), None)
         try:
             with session_scope() as db:
-                self.applications = dashboard.freelancer_applications(db, user.id)
+                self._load_applications(db, user.id)
                 overview = dashboard.freelancer_overview(db, user.id)
+                self.recent_applications = dashboard.recent_applications(db, user.id)
         except Exception:
             title, description = LOAD_ERRORS["applications"]
             return [rx.toast.success(WITHDRAWN), rx.toast.error(title, description=description)]
         self.active_applications = overview["active_applications"]
-        self.recent_applications = self.applications[:3]
-        still_applied = {row["job_id"] for row in self.applications}
-        self.applied_job_ids = [job_id for job_id in self.applied_job_ids if job_id in still_applied]
+        self.applied_job_ids = [job_id for job_id in self.applied_job_ids if job_id != withdrawn_job]
         return rx.toast.success(WITHDRAWN)
 
 
@@ -484,14 +507,23 @@ def _application_card(row: rx.Var) -> rx.Component:
     )
 
 
+def _pager() -> rx.Component:
+    """The pager of the open tab's list (hidden when it has one page)."""
+    state = FreelancerDashboardState
+    return pager(state.pager_items, state.prev_href, state.next_href)
+
+
 def applications_tab() -> rx.Component:
     """The freelancer's applications with their status."""
     rows = FreelancerDashboardState.applications
     return rx.vstack(
-        tab_heading("Minhas Candidaturas", count_label(rows.length(), "candidatura", "candidaturas")),
+        tab_heading(
+            "Minhas Candidaturas",
+            count_label(FreelancerDashboardState.applications_total, "candidatura", "candidaturas"),
+        ),
         rx.cond(
             rows.length() > 0,
-            rx.vstack(rx.foreach(rows, _application_card), spacing="2", width="100%"),
+            rx.vstack(rx.foreach(rows, _application_card), _pager(), spacing="2", width="100%"),
             empty_state(
                 "file-text",
                 "Nenhuma candidatura enviada ainda",
@@ -510,7 +542,13 @@ def messages_tab() -> rx.Component:
     state = FreelancerDashboardState
     return rx.vstack(
         tab_heading("Mensagens", "Converse com as empresas que aceitaram sua candidatura."),
-        chat_list(state.chats, state.loaded_tab == "messages", lambda chat_id: routes.chat(Role.FREELANCER, chat_id)),
+        chat_list(
+            state.chats,
+            state.loaded_tab == "messages",
+            lambda chat_id: routes.chat(Role.FREELANCER, chat_id),
+            state.chats_total,
+            _pager(),
+        ),
         spacing="3",
         width="100%",
     )
@@ -531,9 +569,7 @@ def profile_tab() -> rx.Component:
 
 
 def _notifications_tab() -> rx.Component:
-    return notifications_panel(
-        DashboardState.notifications, DashboardState.notifications_loaded, DashboardState.mark_notification_read
-    )
+    return notifications_panel(DashboardState)
 
 
 @dashboard_page(

@@ -15,7 +15,7 @@ from app import routes
 from app.layout import public_page
 from components.dashboard import APPLICATION_STATUS_COLORS, avatar, section_card, status_badge
 from components.links import link_button
-from components.pager import PagerLink, pager, pager_links
+from components.pager import PagerLink, load_more, pager, pager_links
 from components.rating import STAR_COLOR
 from components.ui import empty_state
 from core.db import session_scope
@@ -50,6 +50,7 @@ EMPTY_PROFILE = FreelancerPublicProfile(
     page=1,
     pages=1,
     applications=[],
+    applications_more=False,
     is_self=False,
 )
 GRAY_TEXT = rx.color("gray", 11)
@@ -70,6 +71,7 @@ class FreelancerProfileState(AuthState):
     pager_items: list[PagerLink] = []
     prev_href: str = ""
     next_href: str = ""
+    loading_more_applications: bool = False
 
     def _forget(self, status: str = "missing") -> None:
         """Drop everything of a profile from the state (a refusal leaves nothing behind)."""
@@ -88,6 +90,33 @@ class FreelancerProfileState(AuthState):
         self.prev_href = routes.freelancer_profile(freelancer_id, page - 1) if page > 1 else ""
         self.next_href = routes.freelancer_profile(freelancer_id, page + 1) if page < pages else ""
         self.status = "found"
+
+    @rx.event
+    def more_applications(self):
+        """'Carregar mais' under the company's jobs this freelancer applied to."""
+        if self.status != "found" or not self.profile["applications_more"] or self.loading_more_applications:
+            return
+        user = self._current_user()
+        if user is None:
+            return
+        self.loading_more_applications = True
+        yield
+        shown = self.profile["applications"]
+        try:
+            with session_scope() as db:
+                more = public_profiles.more_applications(db, user.id, self.profile["id"], len(shown))
+        except NotAllowed:
+            self._forget()
+            return
+        except Exception:
+            log.exception("loading more applications of a freelancer profile failed")
+            yield rx.toast.error(LOAD_ERROR[0], description=LOAD_ERROR[1])
+            return
+        finally:
+            self.loading_more_applications = False
+        ids = {row["application_id"] for row in shown}
+        rows = shown + [row for row in more.items if row["application_id"] not in ids]
+        self.profile = {**self.profile, "applications": rows, "applications_more": more.has_more}
 
     @rx.event
     async def load(self):
@@ -331,6 +360,12 @@ def _applications() -> rx.Component:
         section_card(
             "Candidaturas às suas vagas",
             rx.vstack(rx.foreach(rows, _application_row), spacing="0", width="100%", id="profile-applications"),
+            load_more(
+                FreelancerProfileState.profile["applications_more"].to(bool),
+                FreelancerProfileState.more_applications,
+                FreelancerProfileState.loading_more_applications,
+                "more-profile-applications",
+            ),
         ),
     )
 

@@ -221,6 +221,22 @@ def test_company_accepts_and_rejects_applications_and_views_a_profile(page: Page
     expect(profile.get_by_role("tabpanel")).to_contain_text("Nenhuma experiência informada.")
 
 
+def test_a_long_list_counts_every_job_and_loads_more_in_place(page: Page, make_account):
+    email = make_account("client")
+    company = user_id(email)
+    fields = {key: value for key, value in JOB.items() if key not in ("titulo", "valor_hora")}
+    with session_scope() as db:  # straight into the table: the free plan would refuse this many
+        db.add_all(Job(cliente_id=company, titulo=f"Vaga {n:02d}", **fields) for n in range(23))
+    open_jobs_tab(page, email)
+
+    expect(page.get_by_role("tab", name="Ativas (23)")).to_be_visible()
+    table = page.locator("#active-jobs-table tbody tr")
+    expect(table).to_have_count(20)
+    page.locator("#more-active-jobs-table").click()
+    expect(table).to_have_count(23)
+    expect(page.locator("#more-active-jobs-table")).to_have_count(0)
+
+
 def test_free_company_at_its_limit_sees_the_plan_message_with_a_pricing_link(page: Page, make_account):
     email = make_account("client")
     company = user_id(email)

@@ -56,6 +56,19 @@ def test_bell_caps_at_nine_and_marking_one_read_updates_list_and_badge(page: Pag
     expect(page.locator("#notifications-count")).to_have_text("10 notificações")
 
 
+def test_older_notifications_come_with_carregar_mais(page: Page, make_account):
+    email = make_account("freelancer")
+    _notify(_user_id(email), 25)
+    login(page, email)
+    page.goto("/freelancer-dashboard?tab=notifications")
+
+    expect(page.locator("#notifications-count")).to_have_text("25 notificações")
+    expect(page.locator(".notification")).to_have_count(20)
+    page.get_by_role("button", name="Carregar mais").click()
+    expect(page.locator(".notification")).to_have_count(25)
+    expect(page.get_by_role("button", name="Carregar mais")).to_have_count(0)
+
+
 def test_without_notifications_the_tab_says_so_and_the_bell_has_no_badge(page: Page, make_account):
     login(page, make_account("freelancer"))
     page.goto("/freelancer-dashboard?tab=notifications")

@@ -82,11 +82,13 @@ def make_chat(db: Session, application: Application, company: User, freelancer: 
 
 
 def make_message(db: Session, chat: Chat, sender: User, content: str, minutes_ago: int = 0) -> Message:
-    """A message in `chat`."""
+    """A message in `chat`; the chat's last activity moves to it, as services.chats.post does."""
     message = Message(
         chat_id=chat.id, sender_id=sender.id, content=content, created_at=utcnow() - timedelta(minutes=minutes_ago)
     )
     db.add(message)
+    chat.updated_at = max(chat.updated_at, message.created_at)
+    db.add(chat)
     db.flush()
     return message
 

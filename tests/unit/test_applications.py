@@ -1,11 +1,13 @@
 """services/applications.py: apply, withdraw, the company's applicant list, accept, reject, profiles."""
 
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
 from sqlmodel import select
 
 from core.formatting import long_date
+from core.types import utcnow
 from models import Application, Chat, Job, JobStatus, Message, Notification, Profile
 from services import applications, jobs
 from services.applications import (
@@ -222,9 +224,9 @@ def test_list_for_job_shows_applicant_cards(db, cast):
     pending = make_application(db, job, cast.freelancer, mensagem="Tenho experiência.")
     make_application(db, make_job(db, cast.rival), cast.freelancer)
 
-    title, cards = applications.list_for_job(db, cast.company.id, job.id)
+    title, cards, more = applications.list_for_job(db, cast.company.id, job.id)
 
-    assert title == "Garçom"
+    assert (title, more) == ("Garçom", False)
     assert [card["id"] for card in cards] == [pending.id, accepted.id]
     first, second = cards
     assert first == {
@@ -278,7 +280,23 @@ def test_missing_profile_shows_perfil_nao_encontrado(db, cast):
 def test_list_for_job_without_applications_is_empty(db, cast):
     job = make_job(db, cast.company, "Vazia")
 
-    assert applications.list_for_job(db, cast.company.id, job.id) == ("Vazia", [])
+    assert applications.list_for_job(db, cast.company.id, job.id) == ("Vazia", [], False)
+
+
+def test_list_for_job_reads_a_slice_and_says_whether_more_follow(db, cast):
+    job = make_job(db, cast.company, "Muitos")
+    people = [make_freelancer(db, nome=f"Pessoa {n}") for n in range(applications.APPLICANTS_PAGE_SIZE + 3)]
+    for n, person in enumerate(people):
+        make_application(db, job, person, created_at=utcnow() - timedelta(minutes=n))
+
+    first = applications.list_for_job(db, cast.company.id, job.id)
+    rest = applications.list_for_job(db, cast.company.id, job.id, offset=len(first.cards))
+
+    assert len(first.cards) == applications.APPLICANTS_PAGE_SIZE
+    assert first.has_more is True
+    assert [card["name"] for card in rest.cards] == [f"Pessoa {n}" for n in range(20, 23)]
+    assert rest.has_more is False
+    assert [card["name"] for card in first.cards][:2] == ["Pessoa 0", "Pessoa 1"]
 
 
 def test_proposal_text():

@@ -46,7 +46,7 @@ def test_send_moves_the_conversation_to_the_top_and_counts_unread_for_the_recipi
 
     assert chats.unread_total(db, freelancer.id) == 2
     assert chats.unread_total(db, company.id) == 0
-    [summary] = chats.list_for(db, freelancer.id)
+    [summary] = chats.list_for(db, freelancer.id).items
     assert summary["unread"] == 2
     assert summary["last_message"] == "Segunda"
     assert db.get(Chat, chat.id).updated_at >= db.exec(select(func.max(Message.created_at))).one()

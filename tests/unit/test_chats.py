@@ -35,8 +35,8 @@ def test_list_for_shows_other_participant_job_and_last_message(db, people):
     make_message(db, chat, company, "Olá, João!", minutes_ago=5)
     make_message(db, chat, freelancer, "Olá! Tudo certo para sábado.", minutes_ago=1)
 
-    [for_company] = chats.list_for(db, company.id)
-    [for_freelancer] = chats.list_for(db, freelancer.id)
+    [for_company] = chats.list_for(db, company.id).items
+    [for_freelancer] = chats.list_for(db, freelancer.id).items
 
     assert for_company["other_name"] == "João Silva"
     assert for_company["other_initials"] == "JS"
@@ -57,7 +57,7 @@ def test_list_for_orders_by_last_activity(db, people):
     make_message(db, newer, company, "Antiga", minutes_ago=60)
     make_message(db, older, company, "Recente", minutes_ago=1)
 
-    titles = [c["job_title"] for c in chats.list_for(db, company.id)]
+    titles = [c["job_title"] for c in chats.list_for(db, company.id).items]
 
     assert titles == ["Primeira vaga", "Segunda vaga"]
 
@@ -66,7 +66,7 @@ def test_list_for_excludes_chats_of_others(db, people):
     company, freelancer, stranger = people
     _chat(db, company, freelancer, "Bartender")
 
-    assert chats.list_for(db, stranger.id) == []
+    assert chats.list_for(db, stranger.id).items == []
 
 
 def test_list_for_uses_default_name_when_profile_is_missing(db, people):
@@ -76,8 +76,8 @@ def test_list_for_uses_default_name_when_profile_is_missing(db, people):
     db.delete(db.get(Profile, company.id))
     db.flush()
 
-    assert chats.list_for(db, company.id)[0]["other_name"] == "Freelancer"
-    assert chats.list_for(db, freelancer.id)[0]["other_name"] == "Cliente"
+    assert chats.list_for(db, company.id).items[0]["other_name"] == "Freelancer"
+    assert chats.list_for(db, freelancer.id).items[0]["other_name"] == "Cliente"
 
 
 def test_open_chat_returns_messages_in_order_and_marks_read(db, people):
@@ -91,8 +91,8 @@ def test_open_chat_returns_messages_in_order_and_marks_read(db, people):
     assert detail["other_name"] == "Mariana Costa"
     assert detail["job_title"] == "Bartender"
     assert [(m["content"], m["mine"]) for m in detail["messages"]] == [("Primeira", False), ("Segunda", True)]
-    assert chats.list_for(db, freelancer.id)[0]["unread"] == 0
-    assert chats.list_for(db, company.id)[0]["unread"] == 1
+    assert chats.list_for(db, freelancer.id).items[0]["unread"] == 0
+    assert chats.list_for(db, company.id).items[0]["unread"] == 1
 
 
 def test_open_chat_refuses_a_stranger_like_a_missing_chat(db, people):

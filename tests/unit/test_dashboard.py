@@ -78,14 +78,14 @@ def test_company_hirings_lists_accepted_as_confirmed_and_pending(db, people):
     make_application(db, make_job(db, company, "Outra"), other, status="rejected")
     chat = make_chat(db, accepted, company, freelancer)
 
-    rows = {r["freelancer_name"]: r for r in dashboard.company_hirings(db, company.id)}
+    rows = {r["freelancer_name"]: r for r in dashboard.company_hirings(db, company.id).items}
 
     assert set(rows) == {"João Silva", "Ana Souza"}
     assert rows["João Silva"]["confirmed"] is True
     assert rows["João Silva"]["chat_id"] == chat.id
     assert rows["Ana Souza"]["confirmed"] is False
     assert rows["Ana Souza"]["chat_id"] == 0
-    assert dashboard.company_hirings(db, rival.id) == []
+    assert dashboard.company_hirings(db, rival.id).items == []
 
 
 def test_company_freelancers_groups_applicants(db, people):
@@ -96,7 +96,7 @@ def test_company_freelancers_groups_applicants(db, people):
     make_application(db, second, other)
     make_application(db, make_job(db, rival, "C"), other)
 
-    rows = {r["name"]: r for r in dashboard.company_freelancers(db, company.id)}
+    rows = {r["name"]: r for r in dashboard.company_freelancers(db, company.id).items}
 
     assert rows["João Silva"]["applications"] == 2
     assert rows["João Silva"]["hired"] is True
@@ -123,7 +123,7 @@ def test_freelancer_applications_lists_own_with_labels_and_chat(db, people):
     make_application(db, make_job(db, company, "Outra"), other)
     chat = make_chat(db, accepted, company, freelancer)
 
-    rows = {r["job_title"]: r for r in dashboard.freelancer_applications(db, freelancer.id)}
+    rows = {r["job_title"]: r for r in dashboard.freelancer_applications(db, freelancer.id).items}
 
     assert set(rows) == {"Bartender", "Secreta"}
     assert rows["Bartender"]["status_label"] == "Aceita"

@@ -66,7 +66,31 @@ def test_the_company_that_received_the_application_sees_the_profile(db, cast):
     assert state.pager_items[1]["href"] == f"/freelancers/{cast.freelancer.id}?page=2"
     assert state.prev_href == ""
     assert state.next_href == f"/freelancers/{cast.freelancer.id}?page=2"
-    assert [row["job_title"] for row in state.profile["applications"]][-1] == "Garçom"
+    assert len(state.profile["applications"]) == 10
+    assert state.profile["applications_more"] is True
+
+
+def test_carregar_mais_appends_the_rest_of_the_applications(db, cast):
+    state, _ = _open(db, cast.company, cast.freelancer.id)
+
+    assert toasts(run(state, FreelancerProfileState.more_applications)) == []
+
+    rows = state.profile["applications"]
+    assert len({row["application_id"] for row in rows}) == len(rows) == 12
+    assert rows[-1]["job_title"] == "Garçom"
+    assert state.profile["applications_more"] is False
+    assert state.loading_more_applications is False
+
+
+def test_carregar_mais_refuses_a_viewer_who_may_not_see_the_profile(db, cast):
+    state, _ = _open(db, cast.company, cast.freelancer.id)
+    intruder = state_for(FreelancerProfileState, cookie_for(db, cast.rival), f"/freelancers/{cast.freelancer.id}")
+    intruder.status, intruder.profile = "found", state.profile  # what no browser can set
+
+    run(intruder, FreelancerProfileState.more_applications)
+
+    assert intruder.status == "missing"
+    assert intruder.profile == EMPTY_PROFILE
 
 
 def test_the_page_of_reviews_comes_from_the_url(db, cast):

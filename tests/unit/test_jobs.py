@@ -244,17 +244,17 @@ def test_companies_in_category_counts_public_jobs(db):
         {"id": buffet.id, "nome": "Buffet Estrela", "foto": "", "vagas": 2},
         {"id": hotel.id, "nome": "Hotel Atlântico", "foto": "", "vagas": 1},
     ]
-    assert jobs.companies_in_category(db, "eventos") == expected
-    assert jobs.companies_in_category(db, "events") == expected
-    assert jobs.companies_in_category(db, "musica") == []
-    assert jobs.companies_in_category(db, "nada") == []
+    assert jobs.companies_in_category(db, "eventos").items == expected
+    assert jobs.companies_in_category(db, "events").items == expected
+    assert jobs.companies_in_category(db, "musica").items == []
+    assert jobs.companies_in_category(db, "nada").items == []
 
 
 def test_companies_in_category_names_a_company_without_profile(db):
     owner = company(db, profile=False)
     job(db, owner, categoria="design")
 
-    assert jobs.companies_in_category(db, "design") == [
+    assert jobs.companies_in_category(db, "design").items == [
         {"id": owner.id, "nome": "Empresa não informada", "foto": "", "vagas": 1}
     ]
 

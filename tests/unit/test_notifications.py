@@ -1,5 +1,8 @@
+from datetime import timedelta
+
 import pytest
 
+from core.types import utcnow
 from models import Notification, Role
 from services import notifications
 from services.errors import NotAllowed
@@ -13,7 +16,7 @@ def test_list_for_returns_only_own_notifications_newest_first(db):
     make_notification(db, owner, "Segunda", read=True, kind="job_created")
     make_notification(db, other, "De outra pessoa")
 
-    rows = notifications.list_for(db, owner.id)
+    rows = notifications.list_for(db, owner.id).items
 
     assert [r["message"] for r in rows] == ["Segunda", "Primeira"]
     assert rows[0]["read"] is True
@@ -27,11 +30,42 @@ def test_list_for_drops_unknown_types_and_foreign_links(db):
     db.add(Notification(user_id=owner.id, type="message", message="B", link="/client-dashboard/chats/1"))
     db.flush()
 
-    rows = {r["message"]: r for r in notifications.list_for(db, owner.id)}
+    rows = {r["message"]: r for r in notifications.list_for(db, owner.id).items}
 
     assert rows["A"]["type"] == "other"
     assert rows["A"]["link"] == ""
     assert rows["B"]["link"] == "/client-dashboard/chats/1"
+
+
+def test_list_for_reads_older_slices_after_the_last_one_shown(db):
+    owner = make_user(db, "owner@x.com", Role.CLIENT)
+    other = make_user(db, "other@x.com", Role.CLIENT)
+    now = utcnow()
+    total = notifications.PAGE_SIZE + 5
+    for n in range(total):
+        db.add(
+            Notification(user_id=owner.id, type="other", message=f"Aviso {n}", created_at=now - timedelta(minutes=n))
+        )
+    foreign = make_notification(db, other, "De outra pessoa")
+    db.flush()
+
+    first = notifications.list_for(db, owner.id)
+    rest = notifications.list_for(db, owner.id, before=first.items[-1]["id"])
+
+    assert first.has_more is True
+    assert [r["message"] for r in first.items + rest.items] == [f"Aviso {n}" for n in range(total)]
+    assert rest.has_more is False
+    assert notifications.list_for(db, owner.id, before=foreign.id).items == []  # another user's cursor finds nothing
+    assert notifications.list_for(db, owner.id, before="1").items == []
+
+
+def test_counts_gives_the_total_and_the_unread(db):
+    owner = make_user(db, "owner@x.com", Role.FREELANCER)
+    make_notification(db, owner, "1")
+    make_notification(db, owner, "2", read=True)
+    make_notification(db, make_user(db, "other@x.com", Role.FREELANCER), "3")
+
+    assert notifications.counts(db, owner.id) == (2, 1)
 
 
 def test_unread_count_counts_only_own_unread(db):

@@ -428,9 +428,9 @@ def test_deleted_company_shows_as_removed_and_keeps_the_freelancers_history(db, 
     messages_before = [m.content for m in db.exec(select(Message).order_by(Message.id)).all()]
     _delete(db, world.company)
 
-    [summary] = chats.list_for(db, world.freelancer.id)
+    [summary] = chats.list_for(db, world.freelancer.id).items
     detail = chats.open_chat(db, world.freelancer.id, world.chat.id)
-    rows = {row["job_title"]: row for row in dashboard.freelancer_applications(db, world.freelancer.id)}
+    rows = {row["job_title"]: row for row in dashboard.freelancer_applications(db, world.freelancer.id).items}
 
     assert summary["other_name"] == "Usuário removido"
     assert detail["other_name"] == "Usuário removido"
@@ -472,16 +472,16 @@ def test_deleted_freelancer_leaves_answered_applications_for_the_company(db, wor
     assert db.get(Application, world.hired.id).status == "accepted"
     assert db.get(Application, world.closed_hire.id).status == "accepted"
     assert db.get(Application, world.pending_other.id).status == "pending"
-    _title, cards = applications.list_for_job(db, world.company.id, world.event_job.id)
+    _title, cards, _more = applications.list_for_job(db, world.company.id, world.event_job.id)
     names = {card["id"]: card["name"] for card in cards}
     assert names[world.hired.id] == "Usuário removido"
     assert names[world.pending_other.id] == "Ana Souza"
-    _title, rival_cards = applications.list_for_job(db, world.rival.id, world.rival_job.id)
+    _title, rival_cards, _more = applications.list_for_job(db, world.rival.id, world.rival_job.id)
     assert rival_cards == []
-    [summary] = chats.list_for(db, world.company.id)
+    [summary] = chats.list_for(db, world.company.id).items
     assert summary["other_name"] == "Usuário removido"
     assert chats.open_chat(db, world.company.id, world.chat.id)["other_name"] == "Usuário removido"
-    hirings = {row["id"]: row for row in dashboard.company_hirings(db, world.company.id)}
+    hirings = {row["id"]: row for row in dashboard.company_hirings(db, world.company.id).items}
     assert hirings[world.hired.id]["freelancer_name"] == "Usuário removido"
     assert jobs.get_public_job(db, world.event_job.id) is not None
     with pytest.raises(NotAllowed):
