@@ -1,7 +1,9 @@
 """Run every benchmark: `python -m bench` (what `make bench` does)."""
 
-from bench import chat_delivery, job_search
+from bench import chat_delivery, event_roundtrip, job_search, memory
 
 if __name__ == "__main__":
     job_search.main()
     chat_delivery.main()
+    event_roundtrip.main()
+    memory.main()
