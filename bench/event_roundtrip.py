@@ -15,9 +15,11 @@ goes through, one event at a time, each event doing its real work:
 Users send on a Poisson schedule (exponential gaps, mean 1/rate), each starting at a random
 point of the round. Like a browser tab, a user sends its next event only after the previous one
 was answered: when the server saturates, the offered load drops instead of queueing without end,
-and the events/s column shows the rate actually achieved. Round trip: `Tab.call`, from emit to the first delta that shows the handler's
-result. Errors: timeouts (30 s), error toasts or alerts sent back, exceptions, and applies that
-did not record the application.
+and the events/s column shows the rate actually achieved. Round trip: `Tab.call`, from emit to
+the first delta that shows the handler's result. Errors: timeouts (30 s), error toasts or alerts
+sent back, exceptions, and applies that did not record the application. The client runs on the
+same machine: its own event-loop lag (p99, ms) is printed with each row, since a busy client
+inflates every figure, the baselines' too.
 
 Baselines, same run, same client, same schedule: a blank Reflex app (one state, one handler that
 sets a var) served the same way, and a bare python-socketio echo on Granian (bench.baselines).
@@ -133,6 +135,7 @@ class Outcome:
     errors: Counter = field(default_factory=Counter)
     sent: int = 0
     applied: int = 0
+    client_lag: list[float] = field(default_factory=list)
 
     def all(self) -> list[float]:
         """Every round trip (ms), whatever the kind."""
@@ -295,6 +298,15 @@ async def _prepare_all(users: list[User], outcome: Outcome) -> list[User]:
     return ready
 
 
+async def _watch_client(deadline: float, lags: list[float], tick: float = 0.01) -> None:
+    """How late this process's event loop wakes up (ms): when it lags, the client inflates the times."""
+    loop = asyncio.get_running_loop()
+    while loop.time() < deadline:
+        start = loop.time()
+        await asyncio.sleep(tick)
+        lags.append((loop.time() - start - tick) * 1000)
+
+
 async def measure(users: list[User], rate: float, duration: float, seed: int = 1) -> Outcome:
     """Prepare every user, then run them all for `duration` seconds at `rate` events/s each."""
     outcome = Outcome()
@@ -302,7 +314,10 @@ async def measure(users: list[User], rate: float, duration: float, seed: int = 1
     rng = random.Random(seed)
     deadline = asyncio.get_running_loop().time() + duration
     try:
-        await asyncio.gather(*(_run_user(u, rate, deadline, random.Random(rng.random()), outcome) for u in ready))
+        await asyncio.gather(
+            _watch_client(deadline, outcome.client_lag),
+            *(_run_user(u, rate, deadline, random.Random(rng.random()), outcome) for u in ready),
+        )
     finally:
         await asyncio.gather(*(user.tab.close() for user in users), return_exceptions=True)
     return outcome
@@ -426,8 +441,11 @@ def _find(rows: list[Row], scenario: str, target: str, mode: str | None = None) 
 def report(rows: list[Row], cfg: Config) -> None:
     """Print the tables (all targets, the app's event kinds) and whether each goal is met."""
     print(f"\nEvent round trip, ms p50 / p95 / p99, {cfg.duration:g} s per scenario, {cfg.jobs} jobs")
-    print("| mode | scenario | target | events | events/s | errors | p50 / p95 / p99 | p95 vs blank | p95 vs echo |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print(
+        "| mode | scenario | target | events | events/s | errors | p50 / p95 / p99 | p95 vs blank | p95 vs echo "
+        "| client loop lag p99 |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
         blank = _find(rows, row.scenario, "blank Reflex app", row.mode)
         echo = _find(rows, row.scenario, "bare socketio echo")
@@ -437,7 +455,7 @@ def report(rows: list[Row], cfg: Config) -> None:
         print(
             f"| {row.mode} | {row.scenario} | {row.target} | {row.outcome.sent} | {row.outcome.sent / cfg.duration:.0f} "
             f"| {row.outcome.error_count()} "
-            f"| {times} | {vs_blank} | {_p95(row) / _p95(echo):.2f}x |"
+            f"| {times} | {vs_blank} | {_p95(row) / _p95(echo):.2f}x | {pct(row.outcome.client_lag or [0], 99):.1f} |"
         )
     print("\nTurno by event kind, ms p50 / p95 / p99")
     print("| mode | scenario | event | events | p50 / p95 / p99 |")
