@@ -249,17 +249,17 @@ async def _send(user: User, outcome: Outcome) -> None:
     try:
         elapsed = await user.tab.call(step.event, step.payload, step.done)
     except TimeoutError:
-        outcome.errors["timeout"] += 1
+        outcome.errors[f"{step.kind}: timeout"] += 1
         return
-    except EventError:
-        outcome.errors["error toast or alert"] += 1
+    except EventError as shown:
+        outcome.errors[f"error shown while waiting for '{step.kind}': {shown}"] += 1  # maybe from an earlier event
         return
     except Exception as exc:  # noqa: BLE001 (any failure of the client or the socket is a counted error)
-        outcome.errors[f"exception {type(exc).__name__}"] += 1
+        outcome.errors[f"{step.kind}: exception {type(exc).__name__}"] += 1
         return
     problem = step.check()
     if problem:
-        outcome.errors[problem] += 1
+        outcome.errors[f"{step.kind}: {problem}"] += 1
         return
     outcome.samples.setdefault(step.kind, []).append(elapsed)
     if step.kind == "apply":

@@ -14,6 +14,7 @@ bytes) is appended to it with a label of the states it changed.
 
 import asyncio
 import contextlib
+import json
 import re
 import time
 import uuid
@@ -31,6 +32,7 @@ TIMEOUT = 30.0
 Delta = dict
 Predicate = Callable[[Delta], bool]
 _ERROR_CALL = re.compile(r'__toast.*?\["error"\]|\balert\b')
+_TOAST_TEXT = re.compile(r'\["error"\]\(("(?:[^"\\]|\\.)*")(?:.*?\["description"\] : ("(?:[^"\\]|\\.)*"))?')
 
 
 class EventError(Exception):
@@ -38,13 +40,17 @@ class EventError(Exception):
 
 
 def error_shown(event: dict) -> str:
-    """The error a server-sent event shows the user ('' when it shows none)."""
+    """The error a server-sent event shows the user ('' when it shows none): 'title | description' for a toast."""
     name = event.get("name", "")
     payload = event.get("payload") or {}
-    if name == "_call_function" and _ERROR_CALL.search(str(payload.get("function", ""))):
-        return str(payload["function"])[:300]
+    script = str(payload.get("function", ""))
+    if name == "_call_function" and _ERROR_CALL.search(script):
+        toast = _TOAST_TEXT.search(script)
+        if toast is None:
+            return script[:200]
+        return " | ".join(json.loads(text) for text in toast.groups() if text)
     if name in ("_alert", "window_alert"):
-        return str(payload)[:300]
+        return str(payload)[:200]
     return ""
 
 
