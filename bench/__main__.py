@@ -1,8 +1,10 @@
 """Run every benchmark: `python -m bench` (what `make bench` does)."""
 
-from bench import chat_delivery, fanout, job_search
+from bench import chat_delivery, event_roundtrip, fanout, job_search, memory
 
 if __name__ == "__main__":
     job_search.main()
     chat_delivery.main()
     fanout.main()
+    event_roundtrip.main()
+    memory.main()

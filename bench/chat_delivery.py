@@ -38,14 +38,13 @@ from bench.harness import (
     postgres_url,
     redis_url,
     serve_app,
+    serve_asgi,
     stop,
     summary,
     use_database,
-    wait_http,
 )
 from bench.wsclient import AUTH, CHROME, TIMEOUT, Tab
 
-ROOT = Path(__file__).resolve().parents[1]
 ROUNDS = 4 if harness.quick() else int(os.environ.get("BENCH_ROUNDS", "40"))
 CONVERSATIONS = (
     [2] if harness.quick() else [int(n) for n in os.environ.get("BENCH_CONVERSATIONS", "1,50,200").split(",") if n]
@@ -288,13 +287,8 @@ def _modes() -> list[tuple[str, dict[str, str]]]:
 
 
 def relay_server(workdir: Path, port: int) -> subprocess.Popen:
-    (workdir / "bare_relay.py").write_text(_RELAY_SERVER)
-    command = [str(ROOT / ".venv/bin/granian"), "--interface", "asgi", "--host", "127.0.0.1", "--port", str(port)]
-    proc = subprocess.Popen(
-        [*command, "--workers", "1", "--log-level", "error", "bare_relay:app"], cwd=workdir, start_new_session=True
-    )
-    wait_http(f"http://127.0.0.1:{port}/_relay/?EIO=4&transport=polling", proc)
-    return proc
+    """The bare relay baseline (and the fan-out's broadcast), served by Granian like the app."""
+    return serve_asgi(workdir, "bare_relay", _RELAY_SERVER, port, "/_relay/?EIO=4&transport=polling")
 
 
 def run() -> list[tuple]:

@@ -132,6 +132,50 @@ def serve_app(env: dict[str, str], port: int) -> subprocess.Popen:
     return proc
 
 
+def serve_asgi(workdir: Path, module: str, source: str, port: int, probe: str) -> subprocess.Popen:
+    """Serve the ASGI `app` of `source` (written to `workdir/module.py`) with one Granian worker.
+
+    `probe` is a path that answers once the server is up (any HTTP status counts).
+    """
+    (workdir / f"{module}.py").write_text(source)
+    command = [str(BIN / "granian"), "--interface", "asgi", "--host", "127.0.0.1", "--port", str(port)]
+    proc = subprocess.Popen(
+        [*command, "--workers", "1", "--log-level", "error", f"{module}:app"], cwd=workdir, start_new_session=True
+    )
+    wait_http(f"http://127.0.0.1:{port}{probe}", proc)
+    return proc
+
+
+def group_rss_kb(pgid: int) -> int:
+    """Resident memory (KB) of every process in the process group `pgid`, summed, read from /proc."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[2]) != pgid:  # fields after the command: state, ppid, pgrp, ...
+                continue
+            status = (stat.parent / "status").read_text()
+        except (OSError, IndexError, ValueError):
+            continue  # the process ended while being read
+        for line in status.splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1])
+    return total
+
+
+def settled_rss_kb(pgid: int, tolerance_kb: int = 512, quiet: int = 3, timeout: float = 60) -> int:
+    """The group's RSS once it stops moving: `quiet` one-second readings within `tolerance_kb`."""
+    readings = [group_rss_kb(pgid)]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        time.sleep(1)
+        readings.append(group_rss_kb(pgid))
+        recent = readings[-quiet:]
+        if len(recent) == quiet and max(recent) - min(recent) <= tolerance_kb:
+            break
+    return readings[-1]
+
+
 def stop(proc: subprocess.Popen) -> None:
     """Stop a server started by this module, with its whole process group."""
     if proc.poll() is None:

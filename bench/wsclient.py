@@ -4,14 +4,23 @@ A tab connects to `/_event` with the session cookie a real browser would send, h
 compiled frontend does, and sends events by their full state path with a JSON payload. Every
 update the server pushes is offered to the waiters registered with `wait_for`, so a benchmark can
 time "event sent" to "delta that shows the result arrived" for any handler.
+
+A tab also notices what a browser would show as a failure: an error toast or a `window.alert`
+sent by a handler (or by Reflex's own exception handler). Such an event is kept in `errors` and
+fails the waiting `call` at once with `EventError`, so a benchmark counts it instead of timing out.
+With `frames` set to a list, the size of every update frame received (the raw socket.io text, in
+bytes) is appended to it with a label of the states it changed.
 """
 
 import asyncio
 import contextlib
+import json
+import re
 import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from urllib.parse import parse_qsl, urlsplit
 
 import socketio
 
@@ -22,28 +31,66 @@ TIMEOUT = 30.0
 
 Delta = dict
 Predicate = Callable[[Delta], bool]
+_ERROR_CALL = re.compile(r'__toast.*?\["error"\]|\balert\b')
+_TOAST_TEXT = re.compile(r'\["error"\]\(("(?:[^"\\]|\\.)*")(?:.*?\["description"\] : ("(?:[^"\\]|\\.)*"))?')
+
+
+class EventError(Exception):
+    """The server answered an event with an error toast or an alert (what the user would see)."""
+
+
+def error_shown(event: dict) -> str:
+    """The error a server-sent event shows the user ('' when it shows none): 'title | description' for a toast."""
+    name = event.get("name", "")
+    payload = event.get("payload") or {}
+    script = str(payload.get("function", ""))
+    if name == "_call_function" and _ERROR_CALL.search(script):
+        toast = _TOAST_TEXT.search(script)
+        if toast is None:
+            return script[:200]
+        return " | ".join(json.loads(text) for text in toast.groups() if text)
+    if name in ("_alert", "window_alert"):
+        return str(payload)[:200]
+    return ""
 
 
 @dataclass
 class Tab:
-    """One browser tab: a socket, a client token, the page path it is on and a cookie."""
+    """One browser tab: a socket, a client token, the page it is on and a cookie.
+
+    `path` is the URL as the browser shows it (query included); `route` the page's route
+    pattern when it has parameters (e.g. '/jobs/[id]'), else the path without its query.
+    """
 
     url: str
     path: str
     cookie: str = ""
+    route: str = ""
     token: str = field(default_factory=lambda: uuid.uuid4().hex)
     client: socketio.AsyncClient = field(default_factory=lambda: socketio.AsyncClient(reconnection=False))
     waiters: list[tuple[Predicate, asyncio.Future]] = field(default_factory=list)
     on_delta: list[Callable[[Delta], None]] = field(default_factory=list)
     received: int = 0
+    errors: list[str] = field(default_factory=list)
+    frames: list[tuple[int, str]] | None = None
+    _frame_size: int = 0
 
     def router(self, query: dict | None = None) -> dict:
-        """The router data the compiled frontend sends with every event."""
-        return {"pathname": self.path, "asPath": self.path, "query": query or {}}
+        """The router data the compiled frontend sends with every event (Reflex reads the URL from asPath)."""
+        split = urlsplit(self.path)
+        params = dict(parse_qsl(split.query))
+        return {"pathname": self.route or split.path, "asPath": self.path, "query": {**params, **(query or {})}}
+
+    def navigate(self, path: str, route: str = "") -> None:
+        """Be on another page from now on (what a client-side navigation changes)."""
+        self.path = path
+        self.route = route
 
     async def connect(self) -> None:
         """Open the socket and hydrate (the first thing a page does)."""
         self.client.on("event", self._on_update, namespace="/_event")
+        if self.frames is not None:
+            self.client.eio.on("message", self._on_frame)
         hydrate = {"name": f"{STATE}.hydrate", "payload": {}, "router_data": self.router()}
         await self.client.connect(
             f"{self.url}?token={self.token}",
@@ -73,8 +120,19 @@ class Tab:
         await self.emit(name, payload)
         return (await asyncio.wait_for(arrival, TIMEOUT) - start) * 1000
 
+    async def _on_frame(self, data: str | bytes) -> None:
+        self._frame_size = len(data.encode() if isinstance(data, str) else data)
+        await self.client._handle_eio_message(data)  # socket.io's own dispatch, unchanged
+
     async def _on_update(self, update: dict) -> None:
+        for event in update.get("events") or []:
+            shown = error_shown(event)
+            if shown:
+                self._fail(shown)
         delta = update.get("delta") or {}
+        if self.frames is not None and self._frame_size:
+            self.frames.append((self._frame_size, ",".join(sorted(delta)) or "events only"))
+            self._frame_size = 0
         if not delta:
             return
         self.received += 1
@@ -89,6 +147,14 @@ class Tab:
             else:
                 pending.append((done, future))
         self.waiters = pending
+
+    def _fail(self, shown: str) -> None:
+        """Record an error the page would show and fail every pending waiter with it."""
+        self.errors.append(shown)
+        for _done, future in self.waiters:
+            if not future.done():
+                future.set_exception(EventError(shown))
+        self.waiters = []
 
     async def close(self) -> None:
         """Disconnect (errors ignored: the server may already be gone)."""
