@@ -5,8 +5,6 @@ timings depend on the machine and belong in docs/performance.md, not in assertio
 """
 
 import os
-import re
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -42,29 +40,3 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         else:
             os.environ["DATABASE_URL"] = previous
         harness.use_database(previous or "sqlite:///turno.db")
-
-
-def run_quick(module: str, timeout: float = 600) -> list[list[str]]:
-    """Run `python -m <module>` with BENCH_QUICK=1 as `make bench` would; return its table rows.
-
-    Rows are the markdown table lines printed (header and separator lines excluded), split into
-    cells. The run must exit with status 0.
-    """
-    env = {**os.environ, "BENCH_QUICK": "1", "PYTHONPATH": str(harness.ROOT)}
-    done = subprocess.run(
-        [str(harness.BIN / "python"), "-m", module],
-        cwd=harness.ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
-    assert done.returncode == 0, f"{module} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
-    lines = [line for line in done.stdout.splitlines() if line.startswith("| ") and not line.startswith("|---")]
-    return [[cell.strip() for cell in line.strip("|").split("|")] for line in lines[1:] if lines]
-
-
-def numbers(cell: str) -> list[float]:
-    """The numbers in a table cell such as '1.20 / 3.40 / 5.60' or '2.5x'."""
-    return [float(part) for part in re.findall(r"\d+(?:\.\d+)?", cell.replace(",", ""))]
