@@ -122,14 +122,67 @@ def migrate(env: dict[str, str]) -> None:
     subprocess.run([str(BIN / "alembic"), "upgrade", "head"], cwd=ROOT, env=env, check=True, capture_output=True)
 
 
-def serve_app(env: dict[str, str], port: int) -> subprocess.Popen:
-    """Start the real backend in production mode on `port` (GRANIAN_WORKERS from `env`)."""
+def serve_app(env: dict[str, str], port: int, log: Path | None = None) -> subprocess.Popen:
+    """Start the real backend in production mode on `port` (GRANIAN_WORKERS from `env`).
+
+    Args:
+        env: The app's environment (see `app_env`).
+        port: The backend port.
+        log: A file to write the server's stdout and stderr to (discarded when None).
+
+    Returns:
+        The server process, leader of its own process group (see `group_rss_kb`, `stop`).
+    """
     command = [str(BIN / "reflex"), "run", "--env", "prod", "--backend-only", "--backend-port", str(port)]
-    proc = subprocess.Popen(
-        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
-    )
+    output = log.open("ab") if log else subprocess.DEVNULL
+    try:
+        proc = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    finally:
+        if log:
+            output.close()  # the child keeps its own descriptor
     wait_http(f"http://127.0.0.1:{port}/api/health", proc)
     return proc
+
+
+def _group_members(pgid: int) -> Iterator[Path]:
+    """The /proc directories of the live processes in process group `pgid`."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended meanwhile
+            continue
+        if int(fields[2]) == pgid:  # fields after the command: state, ppid, pgrp, ...
+            yield entry
+
+
+def group_rss_kb(pgid: int) -> int:
+    """Resident memory (KB) summed over the processes of group `pgid` (a server and its workers)."""
+    total = 0
+    for entry in _group_members(pgid):
+        try:
+            status = (entry / "status").read_text()
+        except OSError:
+            continue
+        for line in status.splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1])
+    return total
+
+
+def group_cpu_seconds(pgid: int) -> float:
+    """User plus system CPU time (s) used so far by the live processes of group `pgid`."""
+    ticks = 0
+    for entry in _group_members(pgid):
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def stop(proc: subprocess.Popen) -> None:

@@ -4,6 +4,11 @@ A tab connects to `/_event` with the session cookie a real browser would send, h
 compiled frontend does, and sends events by their full state path with a JSON payload. Every
 update the server pushes is offered to the waiters registered with `wait_for`, so a benchmark can
 time "event sent" to "delta that shows the result arrived" for any handler.
+
+`Browser` goes further and acts like the compiled frontend on what the server sends back: it
+boots with `hydrate_and_load` (so the page's on_load handlers run), navigates client-side with
+`on_load_internal`, follows `rx.redirect`, answers the session flash script's callback, and keeps
+the error toasts, alerts and disconnects it saw, for a load test to count as failures.
 """
 
 import asyncio
@@ -12,12 +17,15 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from urllib.parse import parse_qsl, urlsplit
 
 import socketio
 
 STATE = "reflex___state____state"
 AUTH = f"{STATE}.states___auth____auth_state"
 CHROME = f"{AUTH}.states___dashboard____dashboard_state"
+ON_LOAD = f"{STATE}.reflex___state____on_load_internal_state.on_load_internal"
+SHOW_FLASH = f"{AUTH}.show_flash"
 TIMEOUT = 30.0
 
 Delta = dict
@@ -35,16 +43,30 @@ class Tab:
     client: socketio.AsyncClient = field(default_factory=lambda: socketio.AsyncClient(reconnection=False))
     waiters: list[tuple[Predicate, asyncio.Future]] = field(default_factory=list)
     on_delta: list[Callable[[Delta], None]] = field(default_factory=list)
+    on_event: list[Callable[[dict], None]] = field(default_factory=list)
     received: int = 0
+    sent: int = 0
+    disconnects: int = 0
+    closing: bool = False
+    boot: str = "hydrate"
 
     def router(self, query: dict | None = None) -> dict:
-        """The router data the compiled frontend sends with every event."""
-        return {"pathname": self.path, "asPath": self.path, "query": query or {}}
+        """The router data the compiled frontend sends with every event (from `path`, query included)."""
+        data = self.router_for(self.path)
+        if query:
+            data["query"] = query
+        return data
+
+    def router_for(self, path: str) -> dict:
+        """The router data of `path` (query included), as the frontend builds it from the location."""
+        parts = urlsplit(path)
+        return {"pathname": parts.path, "asPath": path, "query": dict(parse_qsl(parts.query))}
 
     async def connect(self) -> None:
-        """Open the socket and hydrate (the first thing a page does)."""
+        """Open the socket and hydrate (`boot`: 'hydrate', or 'hydrate_and_load' as the frontend does)."""
         self.client.on("event", self._on_update, namespace="/_event")
-        hydrate = {"name": f"{STATE}.hydrate", "payload": {}, "router_data": self.router()}
+        self.client.on("disconnect", self._on_disconnect, namespace="/_event")
+        hydrate = {"name": f"{STATE}.{self.boot}", "payload": {}, "router_data": self.router()}
         await self.client.connect(
             f"{self.url}?token={self.token}",
             socketio_path="/_event",
@@ -58,6 +80,7 @@ class Tab:
     async def emit(self, name: str, payload: dict | None = None) -> None:
         """Send one event (`name` is the handler's full state path) without waiting."""
         event = {"name": name, "payload": payload or {}, "router_data": self.router()}
+        self.sent += 1
         await self.client.emit("event", event, "/_event")
 
     def wait_for(self, done: Predicate) -> asyncio.Future:
@@ -73,7 +96,14 @@ class Tab:
         await self.emit(name, payload)
         return (await asyncio.wait_for(arrival, TIMEOUT) - start) * 1000
 
+    def _on_disconnect(self, *_reason) -> None:
+        if not self.closing:
+            self.disconnects += 1
+
     async def _on_update(self, update: dict) -> None:
+        for event in update.get("events") or []:
+            for callback in self.on_event:
+                callback(event)
         delta = update.get("delta") or {}
         if not delta:
             return
@@ -91,9 +121,67 @@ class Tab:
         self.waiters = pending
 
     async def close(self) -> None:
-        """Disconnect (errors ignored: the server may already be gone)."""
+        """Disconnect (errors ignored: the server may already be gone); not counted in `disconnects`."""
+        self.closing = True
         with contextlib.suppress(Exception):  # closing a dead socket is not worth reporting
             await self.client.disconnect()
+
+
+@dataclass
+class Browser(Tab):
+    """A tab that behaves like the compiled frontend: on_load handlers, redirects, flash callbacks.
+
+    Attributes:
+        errors: Error toasts and alerts seen (their text), for the caller to count as failures.
+        redirects: Paths the server redirected this tab to (followed client-side).
+    """
+
+    boot: str = "hydrate_and_load"
+    errors: list[str] = field(default_factory=list)
+    redirects: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        """Hook the frontend's reactions to the events the server sends."""
+        self.on_event.append(self._react)
+
+    async def navigate(self, path: str) -> float:
+        """Client-side navigation to `path`: on_load_internal, done when the page is hydrated again; ms."""
+        self.path = path
+        return await self.call(ON_LOAD, done=hydrated)
+
+    def _react(self, event: dict) -> None:
+        name = event.get("name", "")
+        payload = event.get("payload") or {}
+        if name == "_redirect" and not payload.get("external"):
+            self.redirects.append(payload.get("path", ""))
+            asyncio.get_running_loop().create_task(self._follow(payload.get("path", "")))
+        elif name == "_call_script" and "show_flash" in str(payload.get("callback", "")):
+            asyncio.get_running_loop().create_task(self.emit(SHOW_FLASH, {"message": ""}))
+        elif (text := error_text(event)) is not None:
+            self.errors.append(text)
+
+    async def _follow(self, path: str) -> None:
+        with contextlib.suppress(Exception):  # a closed socket: the run is ending
+            self.path = path
+            await self.emit(ON_LOAD)
+
+
+def error_text(event: dict) -> str | None:
+    """The text of an error toast or a window alert the server asked the frontend to show, else None."""
+    name = event.get("name", "")
+    payload = event.get("payload") or {}
+    if name == "_call_function":
+        code = str(payload.get("function", ""))
+        if '["error"]' in code or "alert(" in code:  # refs['__toast']?.["error"](...), window.alert(...)
+            return code[:300]
+    if name in ("_alert", "_window_alert", "window_alert"):
+        return str(payload)[:300]
+    return None
+
+
+def hydrated(delta: Delta) -> bool:
+    """True for the delta that ends a page load (the on_load chain sets is_hydrated)."""
+    return (delta.get(STATE) or {}).get("is_hydrated_rx_state_") is True
 
 
 def has(state: str, var: str) -> Predicate:
