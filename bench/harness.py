@@ -146,43 +146,62 @@ def serve_app(env: dict[str, str], port: int, log: Path | None = None) -> subpro
     return proc
 
 
-def _group_members(pgid: int) -> Iterator[Path]:
-    """The /proc directories of the live processes in process group `pgid`."""
+def _processes() -> Iterator[tuple[Path, list[str]]]:
+    """Each live process's /proc directory and the fields of its stat after the command name."""
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            yield entry, (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:  # the process ended meanwhile
             continue
-        if int(fields[2]) == pgid:  # fields after the command: state, ppid, pgrp, ...
-            yield entry
+
+
+def _cpu(fields: list[str]) -> float:
+    """User plus system CPU seconds of a process, from its stat fields (utime, stime)."""
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def group_rss_kb(pgid: int) -> int:
     """Resident memory (KB) summed over the processes of group `pgid` (a server and its workers)."""
     total = 0
-    for entry in _group_members(pgid):
+    for entry, fields in _processes():
+        if int(fields[2]) != pgid:  # fields after the command: state, ppid, pgrp, ...
+            continue
         try:
             status = (entry / "status").read_text()
         except OSError:
             continue
-        for line in status.splitlines():
-            if line.startswith("VmRSS:"):
-                total += int(line.split()[1])
+        total += sum(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:"))
     return total
 
 
 def group_cpu_seconds(pgid: int) -> float:
-    """User plus system CPU time (s) used so far by the live processes of group `pgid`."""
-    ticks = 0
-    for entry in _group_members(pgid):
+    """CPU time (s) used so far by the live processes of group `pgid`."""
+    return sum(_cpu(fields) for _, fields in _processes() if int(fields[2]) == pgid)
+
+
+def cpu_seconds_of(marker: str) -> float:
+    """CPU time (s) used so far by the live processes whose command line contains `marker`.
+
+    PostgreSQL names each backend after its database ("postgres: ... dbname ..."), so the
+    database's name selects the backends serving one run.
+    """
+    total = 0.0
+    for entry, fields in _processes():
         try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            if marker in (entry / "cmdline").read_text(errors="replace"):
+                total += _cpu(fields)
         except OSError:
             continue
-        ticks += int(fields[11]) + int(fields[12])  # utime, stime
-    return ticks / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def machine_cpu_seconds() -> float:
+    """CPU time (s) every process of the machine used since boot (all cores, /proc/stat)."""
+    values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    busy = values[0] + values[1] + values[2] + sum(values[5:8])  # user nice system, irq softirq steal
+    return busy / os.sysconf("SC_CLK_TCK")
 
 
 def stop(proc: subprocess.Popen) -> None:

@@ -28,7 +28,7 @@ Checked and returned by `run()` (so a test can assert them):
 - no steady memory growth: the RSS of the server's process group, sampled every BENCH_SAMPLE
   seconds (default 10): first, last, max and the slope over the second half of the run.
 Also printed: events per second and p50/p95/p99 per action kind, the CPU used by the server and
-by this load client, and the tracebacks in the server's log.
+by this load client, and the tracebacks in the server's log (BENCH_SERVER_LOG=path keeps the whole log).
 
 Quick mode (BENCH_QUICK=1): 20 people for 20 s, 1 to 3 s between actions.
 """
@@ -36,6 +36,7 @@ Quick mode (BENCH_QUICK=1): 20 people for 20 s, 1 to 3 s between actions.
 import asyncio
 import os
 import random
+import shutil
 import statistics
 import tempfile
 import time
@@ -44,14 +45,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sqlalchemy import text
+from sqlalchemy.engine import make_url
 
 from bench.harness import (
     app_env,
+    cpu_seconds_of,
     create_database,
     drop_database,
     free_port,
     group_cpu_seconds,
     group_rss_kb,
+    machine_cpu_seconds,
     migrate,
     pct,
     postgres_url,
@@ -61,7 +65,19 @@ from bench.harness import (
     stop,
 )
 from bench.load_seed import Seeded, seed
-from bench.load_users import MESSAGE_PREFIX, ROOM, Company, Freelancer, Person, Visitor, World, is_refusal, sets
+from bench.load_users import (
+    MESSAGE_PREFIX,
+    ROOM,
+    Company,
+    Freelancer,
+    Person,
+    Sent,
+    Visitor,
+    World,
+    is_refusal,
+    sets,
+)
+from bench.wsclient import TIMEOUT
 
 GROWTH_SHARE = 0.02  # second-half growth above 2% of the RSS, on a steady trend, is flagged
 SHORTEST_JUDGED = 120.0  # seconds: shorter runs are dominated by the ramp-up
@@ -109,6 +125,7 @@ class Report:
     events_per_second: float
     actions: dict[str, dict[str, float]]
     failures: list[str]
+    timeouts: dict[str, float]
     refusals: int
     disconnects: int
     messages: dict[str, int]
@@ -150,21 +167,19 @@ class Outcome:
 
 def _people(url: str, seeded: Seeded, cfg: Config, world: World) -> list[Person]:
     visitors, _, _ = cfg.split()
-    people: list[Person] = [Visitor(url, "/", world=world, rng=_rng(i)) for i in range(visitors)]
+    people: list[Person] = [Visitor(url, "/", world=world, rng=random.Random(i)) for i in range(visitors)]
     for i, member in enumerate(seeded.freelancers):
-        person = Freelancer(url, "/", member.cookie, user_id=member.user_id, world=world, rng=_rng(1000 + i))
+        person = Freelancer(url, "/", member.cookie, user_id=member.user_id, world=world, rng=random.Random(1000 + i))
         person.applied = set(seeded.applied.get(member.user_id, ()))
         people.append(person)
     for i, member in enumerate(seeded.companies):
-        people.append(Company(url, "/", member.cookie, user_id=member.user_id, world=world, rng=_rng(2000 + i)))
+        people.append(
+            Company(url, "/", member.cookie, user_id=member.user_id, world=world, rng=random.Random(2000 + i))
+        )
     for person in people:
         if person.user_id:
             world.people[person.user_id] = person
     return people
-
-
-def _rng(index: int) -> random.Random:
-    return random.Random(index)
 
 
 def _world(seeded: Seeded) -> World:
@@ -191,13 +206,17 @@ async def _life(person: Person, cfg: Config, stop_at: float) -> None:
         await asyncio.sleep(max(0.0, min(pause, stop_at - time.monotonic())))
 
 
-async def _settle(world: World, limit: float = 30.0) -> None:
-    """Wait until live deliveries stop arriving (nothing new for SETTLE seconds, at most `limit`)."""
-    deadline = time.monotonic() + limit
+async def _settle(world: World) -> None:
+    """Wait for the live deliveries still under way (at most TIMEOUT + SETTLE seconds).
+
+    Done when nothing arrived for SETTLE seconds and no message a recipient is watching is younger
+    than TIMEOUT (one slower than that counts as missed anyway).
+    """
+    deadline = time.monotonic() + TIMEOUT + SETTLE
     last = -1
     while time.monotonic() < deadline:
         waiting = sum(sum(chats.values()) for chats in world.inbox.values())
-        if waiting == last:
+        if waiting == last and not world.awaited(TIMEOUT):
             return
         last = waiting
         await asyncio.sleep(SETTLE)
@@ -217,12 +236,31 @@ async def _sweep_one(person: Person, world: World) -> None:
     person.via = ""
 
 
-async def _drive(url: str, seeded: Seeded, cfg: Config, pgid: int) -> Outcome:
+def _cpu_now(pgid: int, database: str) -> dict[str, float]:
+    """CPU seconds used so far: the machine, the server's group, its PostgreSQL backends, Redis, this client."""
+    return {
+        "machine": machine_cpu_seconds(),
+        "server": group_cpu_seconds(pgid),
+        "postgres": cpu_seconds_of(f" {database} ") if database else 0.0,
+        "redis": cpu_seconds_of("redis-server"),
+        "client": time.process_time(),
+    }
+
+
+def _cpu_shares(before: dict[str, float], after: dict[str, float], elapsed: float) -> dict[str, float]:
+    """CPU used during the run, in % of one core; 'others' is whatever else ran on the machine."""
+    shares = {name: (after[name] - before[name]) / elapsed * 100 for name in before}
+    shares["others"] = max(0.0, shares["machine"] - sum(v for k, v in shares.items() if k != "machine"))
+    shares["cores"] = float(os.cpu_count() or 1)
+    return shares
+
+
+async def _drive(url: str, seeded: Seeded, cfg: Config, pgid: int, database: str) -> Outcome:
     world = _world(seeded)
     people = _people(url, seeded, cfg, world)
     sampler = Sampler(pgid, cfg.sample_every)
     sampling = asyncio.create_task(sampler.run())
-    server_cpu, client_cpu, start = group_cpu_seconds(pgid), time.process_time(), time.perf_counter()
+    cpu_before, start = _cpu_now(pgid, database), time.perf_counter()
     stop_at = time.monotonic() + cfg.duration
     try:
         await asyncio.gather(*(_life(person, cfg, stop_at) for person in people))
@@ -232,14 +270,13 @@ async def _drive(url: str, seeded: Seeded, cfg: Config, pgid: int) -> Outcome:
     elapsed = time.perf_counter() - start
     tabs = [tab for person in people for tab in person.tabs()]
     events = sum(tab.sent for tab in tabs)
-    cpu = {
-        "server": (group_cpu_seconds(pgid) - server_cpu) / elapsed * 100,
-        "client": (time.process_time() - client_cpu) / elapsed * 100,
-    }
+    cpu = _cpu_shares(cpu_before, _cpu_now(pgid, database), elapsed)
     sampling.cancel()
     sampler.samples.append((elapsed, group_rss_kb(pgid)))
     await _settle(world)
     await asyncio.gather(*(_sweep_one(person, world) for person in people if person.user_id))
+    for tab in tabs:
+        tab.stop_listening()
     await asyncio.gather(*(tab.close() for tab in tabs), return_exceptions=True)
     return Outcome(world, people, elapsed, events, sampler.samples, cpu)
 
@@ -267,10 +304,13 @@ def run(cfg: Config | None = None) -> Report:
             port = free_port()
             server = serve_app(env, port, log)
             try:
-                outcome = asyncio.run(_drive(f"http://127.0.0.1:{port}", seeded, cfg, server.pid))
+                database = make_url(database_url).database if extra else ""
+                outcome = asyncio.run(_drive(f"http://127.0.0.1:{port}", seeded, cfg, server.pid, database))
             finally:
                 stop(server)
             report = _report(cfg, mode, outcome, _database(database_url, outcome.world), _tracebacks(log))
+            if os.environ.get("BENCH_SERVER_LOG"):
+                shutil.copyfile(log, os.environ["BENCH_SERVER_LOG"])
             report.load_average = (load_before, os.getloadavg())
         finally:
             _release(database_url, previous)
@@ -354,9 +394,17 @@ def _tracebacks(log: Path) -> list[str]:
     return found
 
 
+def _missed_while_watched(message: Sent) -> bool:
+    """A message the recipient had on screen for TIMEOUT seconds without it arriving live."""
+    if not message.watched or message.via == "live":
+        return False
+    return not message.left_at or message.left_at - message.sent_at >= TIMEOUT
+
+
 def _messages(world: World, stored: dict[str, int]) -> dict[str, int]:
     sent = world.messages
     via = Counter(message.via for message in sent.values() if message.delivered_at)
+    watched = [message for message in sent.values() if message.watched]
     return {
         "sent": len(sent),
         "stored": sum(1 for content in sent if stored.get(content)),
@@ -368,6 +416,9 @@ def _messages(world: World, stored: dict[str, int]) -> dict[str, int]:
         "delivered on opening": via["on opening"],
         "delivered in the sweep": via["in the sweep"],
         "never delivered": sum(1 for message in sent.values() if not message.delivered_at),
+        "sent while the recipient watched": len(watched),
+        "of those, live": sum(1 for message in watched if message.via == "live"),
+        "of those, missed though watched 30 s": sum(1 for message in watched if _missed_while_watched(message)),
     }
 
 
@@ -440,6 +491,17 @@ def _failures(outcome: Outcome) -> tuple[list[str], int]:
     return failures, stray_refusals
 
 
+def _timeouts(world: World) -> dict[str, float]:
+    """Timed-out events, how many of them were answered after all (slow, not lost), and the latest answer (s)."""
+    late = [ms for _, ms in world.stats.late]
+    return {
+        "timed out": world.stats.timeouts,
+        "answered later": len(late),
+        "never answered": world.stats.timeouts - len(late),
+        "latest answer s": max(late) / 1000 if late else 0.0,
+    }
+
+
 def _report(cfg: Config, mode: str, outcome: Outcome, database: dict, tracebacks: list[str]) -> Report:
     visitors, freelancers, companies = cfg.split()
     failures, stray_refusals = _failures(outcome)
@@ -454,6 +516,7 @@ def _report(cfg: Config, mode: str, outcome: Outcome, database: dict, tracebacks
         events_per_second=outcome.events / outcome.elapsed if outcome.elapsed else 0.0,
         actions=_actions(outcome),
         failures=failures,
+        timeouts=_timeouts(outcome.world),
         refusals=sum(outcome.world.stats.refusals.values()) + stray_refusals,
         disconnects=sum(tab.disconnects for person in outcome.people for tab in person.tabs()),
         messages=messages,
@@ -467,7 +530,8 @@ def _report(cfg: Config, mode: str, outcome: Outcome, database: dict, tracebacks
         "no failed events": not failures,
         "no lost messages": messages["not stored"] == 0
         and messages["never delivered"] == 0
-        and messages["stored more than once"] == 0,
+        and messages["stored more than once"] == 0
+        and messages["of those, missed though watched 30 s"] == 0,
         "no duplicated applications or chats": not any(duplicates.values()),
         "no steady memory growth": (not memory["growing"]) if memory["judged"] else None,
         "no tracebacks in the server log": not tracebacks,
@@ -480,9 +544,12 @@ def print_report(report: Report) -> None:
     people = ", ".join(f"{count} {kind}" for kind, count in report.people.items())
     print(f"\nMixed load: {sum(report.people.values())} people ({people}), {report.duration:.0f} s, {report.mode}")
     print(f"Load average before / after: {_loads(report.load_average[0])} / {_loads(report.load_average[1])}")
+    print(f"Events sent: {report.events} ({report.events_per_second:.1f}/s)")
+    cpu = report.cpu
     print(
-        f"Events sent: {report.events} ({report.events_per_second:.1f}/s); CPU: server {report.cpu['server']:.0f}%, "
-        f"load client {report.cpu['client']:.0f}% (100% = one core)"
+        f"CPU during the run (100% = one core, {cpu['cores']:.0f} cores): machine {cpu['machine']:.0f}%, "
+        f"app server {cpu['server']:.0f}%, its PostgreSQL backends {cpu['postgres']:.0f}%, Redis {cpu['redis']:.0f}%, "
+        f"load client {cpu['client']:.0f}%, everything else {cpu['others']:.0f}%"
     )
     print("\n| action | ok | failed | refused | p50 | p95 | p99 |\n|---|---|---|---|---|---|---|")
     for kind, row in report.actions.items():
@@ -497,6 +564,12 @@ def print_report(report: Report) -> None:
     )
     for failure in report.failures[:15]:
         print(f"  - {failure}")
+    if report.timeouts["timed out"]:
+        late = report.timeouts
+        print(
+            f"  of which timed out: {late['timed out']:.0f}, answered later {late['answered later']:.0f} "
+            f"(the latest after {late['latest answer s']:.1f} s), never answered {late['never answered']:.0f}"
+        )
     print("Messages: " + ", ".join(f"{name} {count}" for name, count in report.messages.items()))
     print("Invariants: " + ", ".join(f"{name} {count}" for name, count in report.duplicates.items()))
     _print_memory(report.memory)

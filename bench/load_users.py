@@ -28,6 +28,7 @@ from urllib.parse import urlencode
 from socketio.exceptions import SocketIOError
 
 from bench.wsclient import AUTH, ON_LOAD, STATE, TIMEOUT, Browser, Delta, Predicate, error_text, hydrated
+from core.ids import id_from_text
 from services import applications
 
 JOBS = f"{STATE}.app___pages___jobs____jobs_state"
@@ -38,7 +39,9 @@ COMPANY_JOBS = f"{AUTH}.app___pages___company_jobs____company_jobs_state"
 ROOM = f"{AUTH}.app___pages___chats____chat_room_state"
 SEARCH_TERMS = ("garcom", "Garçom", "chef", "cozinha", "bar", "recepcionista", "foto", "dj", "seguranca", "barista")
 MESSAGE_PREFIX = "carga"
+TIMED_OUT = "no delta within"
 RACE_SHARE = 0.15
+STAY_IN_CHAT = 0.5
 SOCKET_ERRORS = (SocketIOError, OSError, asyncio.TimeoutError)
 
 
@@ -76,7 +79,12 @@ def _messages_in(delta: Delta) -> list[dict]:
 
 @dataclass
 class Sent:
-    """One chat message: who sent it to whom, when, and when (and how) it reached the recipient."""
+    """One chat message: who sent it to whom, when, and when (and how) it reached the recipient.
+
+    Attributes:
+        watched: The recipient's tab showed the conversation when it was sent, so it must arrive live.
+        left_at: When that tab then left (or reloaded) the conversation, if it had not arrived by then.
+    """
 
     sender: int
     recipient: int
@@ -84,6 +92,8 @@ class Sent:
     sent_at: float
     delivered_at: float = 0.0
     via: str = ""
+    watched: bool = False
+    left_at: float = 0.0
 
 
 @dataclass
@@ -94,6 +104,8 @@ class Stats:
     failures: list[tuple[str, str]] = field(default_factory=list)
     failed: Counter = field(default_factory=Counter)
     refusals: Counter = field(default_factory=Counter)
+    timeouts: int = 0
+    late: list[tuple[str, float]] = field(default_factory=list)
 
     def fail(self, kind: str, reason: str) -> None:
         """Record a failed step."""
@@ -111,10 +123,10 @@ class World:
     chats_of: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))
     messages: dict[str, Sent] = field(default_factory=dict)
     inbox: dict[int, Counter] = field(default_factory=lambda: defaultdict(Counter))
+    watching: dict[int, list[Sent]] = field(default_factory=lambda: defaultdict(list))
     applied_ok: set[tuple[int, int]] = field(default_factory=set)
     accepted_ok: set[int] = field(default_factory=set)
     company_jobs: dict[int, dict[int, int]] = field(default_factory=lambda: defaultdict(dict))
-    stopping: bool = False
 
     def add_chat(self, chat_id: int, company_id: int, freelancer_id: int) -> None:
         """A conversation both participants now know about (a company accepted an application)."""
@@ -128,8 +140,35 @@ class World:
         """A message about to be sent by `sender` in `chat_id`, to the other participant."""
         company_id, freelancer_id = self.chats[chat_id]
         recipient = freelancer_id if sender == company_id else company_id
-        self.messages[content] = Sent(sender, recipient, chat_id, time.perf_counter())
+        reader = self.people.get(recipient)
+        sent = Sent(sender, recipient, chat_id, time.perf_counter(), watched=bool(reader and reader.showing(chat_id)))
+        self.messages[content] = sent
         self.inbox[recipient][chat_id] += 1
+        if sent.watched:
+            self.watching[recipient].append(sent)
+
+    def left(self, user_id: int, chat_id: int) -> None:
+        """`user_id`'s tab left (or reloaded) conversation `chat_id`: a live delivery can no longer come."""
+        now = time.perf_counter()
+        waiting = []
+        for sent in self.watching[user_id]:
+            if sent.delivered_at:
+                continue
+            if sent.chat_id == chat_id:
+                sent.left_at = now
+            else:
+                waiting.append(sent)
+        self.watching[user_id] = waiting
+
+    def awaited(self, younger_than: float) -> int:
+        """Watched messages not delivered yet, sent less than `younger_than` seconds ago."""
+        now = time.perf_counter()
+        return sum(
+            1
+            for waiting in self.watching.values()
+            for sent in waiting
+            if not sent.delivered_at and not sent.left_at and now - sent.sent_at < younger_than
+        )
 
     def undelivered(self, recipient: int) -> dict[int, int]:
         """Messages not yet seen by `recipient`, counted per conversation."""
@@ -160,6 +199,7 @@ class Person(Browser):
     _error: asyncio.Future | None = None
     stray: list[str] = field(default_factory=list)
     twin: "Person | None" = None
+    late_waits: list[asyncio.Future] = field(default_factory=list)
 
     LANDING: ClassVar[str] = "/"
     DECK: ClassVar[tuple[tuple[str, int], ...]] = ()
@@ -185,6 +225,15 @@ class Person(Browser):
             self._error.set_result(text)  # the step waiting now answers for it
         else:
             self.stray.append(text)
+
+    def showing(self, chat_id: int) -> bool:
+        """Whether this tab shows conversation `chat_id` right now (loaded, not navigating)."""
+        return (
+            not self.via
+            and self.path == self.chat_path(chat_id)
+            and self.now(ROOM, "status") == "found"
+            and self.state[STATE].get("is_hydrated_rx_state_") is True
+        )
 
     def tabs(self) -> list["Person"]:
         """This tab and the person's second tab, if they opened one."""
@@ -220,10 +269,31 @@ class Person(Browser):
         except SOCKET_ERRORS as exc:
             outcome = f"{type(exc).__name__} {exc}"
         finally:
+            self._error = None
+        if outcome.startswith(TIMED_OUT):
+            self._watch_late(kind, arrivals, start)
+        else:
             for arrival in arrivals:
                 arrival.cancel()
-            self._error = None
         return self._record(kind, outcome, start, redirects if name == ON_LOAD else None, refusals)
+
+    def _watch_late(self, kind: str, arrivals: list[asyncio.Future], start: float) -> None:
+        """After a timeout, keep listening: a delta that still comes shows the event was slow, not lost."""
+        stats = self.world.stats
+        stats.timeouts += 1
+        together = asyncio.gather(*arrivals)
+
+        def record(future: asyncio.Future) -> None:
+            if not future.cancelled():
+                stats.late.append((kind, (max(future.result()) - start) * 1000))
+
+        together.add_done_callback(record)
+        self.late_waits.append(together)
+
+    def stop_listening(self) -> None:
+        """Give up on the deltas of timed-out events that never came (at the end of the run)."""
+        for waiting in self.late_waits:
+            waiting.cancel()
 
     async def _outcome(self, arrivals: list[asyncio.Future], start: float) -> str:
         """'' when every arrival came, else why not (an error toast's text, or a timeout)."""
@@ -232,7 +302,7 @@ class Person(Browser):
         while any(not arrival.done() for arrival in arrivals):
             remaining = deadline - time.perf_counter()
             if remaining <= 0:
-                return f"no delta within {TIMEOUT:.0f} s"
+                return f"{TIMED_OUT} {TIMEOUT:.0f} s"
             done, pending = await asyncio.wait(pending, timeout=remaining, return_when=asyncio.FIRST_COMPLETED)
             if self._error in done:
                 return f"error toast: {self._error.result()}"
@@ -254,6 +324,9 @@ class Person(Browser):
 
     async def goto(self, kind: str, path: str, *done: Predicate) -> bool:
         """Navigate client-side to `path` (the page's on_load handlers); True when it loaded."""
+        shown = id_from_text(self.path.rsplit("/", 1)[-1]) if "/chats/" in self.path else None
+        if shown is not None and self.user_id:
+            self.world.left(self.user_id, shown)
         self.path = path
         return await self.step(kind, ON_LOAD, None, hydrated, *done) == "ok"
 
@@ -277,7 +350,12 @@ class Person(Browser):
         return ()
 
     def next_action(self) -> str:
-        """The next action: the deck holds each kind as often as its weight, shuffled, dealt in turn."""
+        """The next action: half the time, go on with the conversation shown; else the next card of the deck.
+
+        The deck holds each kind as often as its weight, shuffled, dealt in turn.
+        """
+        if self.shown_chat() and self.rng.random() < STAY_IN_CHAT:
+            return "chat"
         if not self.deck:
             self.deck = [kind for kind, weight in self.DECK for _ in range(weight)]
             self.rng.shuffle(self.deck)
@@ -290,16 +368,21 @@ class Person(Browser):
     # Chat, shared by freelancers and companies.
 
     def chat_path(self, chat_id: int) -> str:
-        """The conversation's page under this person's dashboard."""
-        raise NotImplementedError
+        """The conversation's page under this person's dashboard ('' for a visitor)."""
+        return ""
+
+    def shown_chat(self) -> int | None:
+        """The conversation this tab shows, if it shows one."""
+        chat_id = id_from_text(self.path.rsplit("/", 1)[-1]) if "/chats/" in self.path else None
+        return chat_id if chat_id is not None and self.showing(chat_id) else None
 
     async def chat(self) -> None:
-        """Open a conversation (the one with unread messages first) and send a message or two."""
+        """Send a message or two in the conversation shown, or else open one (with unread messages first)."""
         chats = self.world.chats_of.get(self.user_id) or []
         if not chats:
             return await self.fallback()
         waiting = self.world.undelivered(self.user_id)
-        chat_id = max(waiting, key=waiting.get) if waiting else self.rng.choice(chats)
+        chat_id = self.shown_chat() or (max(waiting, key=waiting.get) if waiting else self.rng.choice(chats))
         if not await self.open_chat("chat_open", chat_id):
             return None
         for _ in range(2 if self.rng.random() < 0.3 else 1):
