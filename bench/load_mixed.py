@@ -66,6 +66,7 @@ from bench.harness import (
 )
 from bench.load_seed import Seeded, seed
 from bench.load_users import (
+    LATE_LIMIT,
     MESSAGE_PREFIX,
     ROOM,
     Company,
@@ -275,8 +276,6 @@ async def _drive(url: str, seeded: Seeded, cfg: Config, pgid: int, database: str
     sampler.samples.append((elapsed, group_rss_kb(pgid)))
     await _settle(world)
     await asyncio.gather(*(_sweep_one(person, world) for person in people if person.user_id))
-    for tab in tabs:
-        tab.stop_listening()
     await asyncio.gather(*(tab.close() for tab in tabs), return_exceptions=True)
     return Outcome(world, people, elapsed, events, sampler.samples, cpu)
 
@@ -493,7 +492,7 @@ def _failures(outcome: Outcome) -> tuple[list[str], int]:
 
 def _timeouts(world: World) -> dict[str, float]:
     """Timed-out events, how many of them were answered after all (slow, not lost), and the latest answer (s)."""
-    late = [ms for _, ms in world.stats.late]
+    late = world.stats.late
     return {
         "timed out": world.stats.timeouts,
         "answered later": len(late),
@@ -568,7 +567,8 @@ def print_report(report: Report) -> None:
         late = report.timeouts
         print(
             f"  of which timed out: {late['timed out']:.0f}, answered later {late['answered later']:.0f} "
-            f"(the latest after {late['latest answer s']:.1f} s), never answered {late['never answered']:.0f}"
+            f"(the latest after {late['latest answer s']:.1f} s), never answered within "
+            f"{TIMEOUT + LATE_LIMIT:.0f} s {late['never answered']:.0f}"
         )
     print("Messages: " + ", ".join(f"{name} {count}" for name, count in report.messages.items()))
     print("Invariants: " + ", ".join(f"{name} {count}" for name, count in report.duplicates.items()))
