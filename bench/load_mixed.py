@@ -3,7 +3,8 @@
 N simulated people (BENCH_USERS, default 500: 40% visitors, 40% freelancers, 20% companies) use
 the app for BENCH_DURATION seconds (default 600), each pausing BENCH_THINK seconds between actions
 (default 2 to 10, jittered), starting over the first BENCH_DURATION/4 seconds (at most 30):
-- visitors browse /jobs, page, search by term, city and category, open job pages;
+- visitors browse /jobs, page, search by term, city and category, open job pages, and close the tab
+  after 4 to 12 actions, someone new arriving in their place (a new tab, a new state on the server);
 - freelancers search in their dashboard and on /jobs, apply to jobs (from the job page or the
   dashboard's dialog, through ApplyState.submit_application) and chat in their conversations;
 - companies open 'Minhas Vagas', list a job's applications and accept pending ones while positions
@@ -121,6 +122,7 @@ class Report:
 
     mode: str
     people: dict[str, int]
+    visits: int
     duration: float
     events: int
     events_per_second: float
@@ -164,6 +166,7 @@ class Outcome:
     events: int
     samples: list[tuple[float, int]]
     cpu: dict[str, float]
+    started: float
 
 
 def _people(url: str, seeded: Seeded, cfg: Config, world: World) -> list[Person]:
@@ -193,18 +196,34 @@ def _world(seeded: Seeded) -> World:
 
 
 async def _life(person: Person, cfg: Config, stop_at: float) -> None:
-    """Arrive during the ramp-up, then act and think until the end of the run."""
+    """Arrive during the ramp-up, then act and think until the end of the run (visitors come and go)."""
     await asyncio.sleep(person.rng.uniform(0, min(30.0, cfg.duration / 4)))
-    if not await person.start():
-        return
+    while await person.start():
+        if not await _visit(person, cfg, stop_at, person.session_length()) or time.monotonic() >= stop_at:
+            return
+        person.world.visits.append(time.perf_counter())  # the tab closes; someone new arrives a bit later
+        await person.close()
+        await asyncio.sleep(max(0.0, min(person.rng.uniform(*cfg.think), stop_at - time.monotonic())))
+        if time.monotonic() >= stop_at:
+            return
+        person.renew()
+
+
+async def _visit(person: Person, cfg: Config, stop_at: float, length: int | None) -> bool:
+    """Act and think until the end of the run or of the visit (`length` actions); True when the visit ended."""
+    done = 0
     while time.monotonic() < stop_at and person.client.connected:
         kind = person.next_action()
         try:
             await person.act(kind)
         except Exception as exc:  # noqa: BLE001 (a bug of the load client is reported, the others go on)
             person.world.stats.fail(kind, f"load client error: {type(exc).__name__} {exc}")
+        done += 1
+        if length is not None and done >= length:
+            return True
         pause = person.rng.uniform(*cfg.think)
         await asyncio.sleep(max(0.0, min(pause, stop_at - time.monotonic())))
+    return False
 
 
 async def _settle(world: World) -> None:
@@ -277,7 +296,7 @@ async def _drive(url: str, seeded: Seeded, cfg: Config, pgid: int, database: str
     await _settle(world)
     await asyncio.gather(*(_sweep_one(person, world) for person in people if person.user_id))
     await asyncio.gather(*(tab.close() for tab in tabs), return_exceptions=True)
-    return Outcome(world, people, elapsed, events, sampler.samples, cpu)
+    return Outcome(world, people, elapsed, events, sampler.samples, cpu, start)
 
 
 def _mode() -> tuple[str, dict[str, str]]:
@@ -421,15 +440,22 @@ def _messages(world: World, stored: dict[str, int]) -> dict[str, int]:
     }
 
 
-def _memory(samples: list[tuple[float, int]], duration: float) -> dict[str, object]:
-    """First/last/max RSS (MB), the second half's least-squares slope (KB/min) and whether it grows."""
+def _memory(samples: list[tuple[float, int]], duration: float, visits: list[float] | None = None) -> dict[str, object]:
+    """First/last/max RSS (MB), the second half's least-squares slope (KB/min) and whether it grows.
+
+    `visits` (seconds since the first sample at which a visitor's tab closed) give the growth per
+    new visitor tab in the second half: about one tab's server state means states are kept (the
+    memory state manager keeps a closed tab's state for an hour), far less means something else.
+    """
     second = samples[len(samples) // 2 :]
     slope, r2 = _fit(second)
     mean = statistics.fmean(kb for _, kb in second) if second else 0.0
     span = (second[-1][0] - second[0][0]) / 60 if len(second) > 1 else 0.0
     judged = duration >= SHORTEST_JUDGED and len(second) >= 5
     growing = judged and slope > 0 and r2 >= 0.5 and slope * span > GROWTH_SHARE * mean
+    new_tabs = sum(1 for moment in visits or [] if second and moment >= second[0][0])
     return {
+        "kb_per_new_tab": slope * span / new_tabs if new_tabs else 0.0,
         "samples": len(samples),
         "first_mb": samples[0][1] / 1024 if samples else 0.0,
         "last_mb": samples[-1][1] / 1024 if samples else 0.0,
@@ -506,10 +532,11 @@ def _report(cfg: Config, mode: str, outcome: Outcome, database: dict, tracebacks
     failures, stray_refusals = _failures(outcome)
     messages = _messages(outcome.world, database["stored"])
     duplicates = database["counts"]
-    memory = _memory(outcome.samples, cfg.duration)
+    memory = _memory(outcome.samples, cfg.duration, [moment - outcome.started for moment in outcome.world.visits])
     report = Report(
         mode=mode,
         people={"visitors": visitors, "freelancers": freelancers, "companies": companies},
+        visits=visitors + len(outcome.world.visits),
         duration=outcome.elapsed,
         events=outcome.events,
         events_per_second=outcome.events / outcome.elapsed if outcome.elapsed else 0.0,
@@ -542,6 +569,7 @@ def print_report(report: Report) -> None:
     """Print the report as a few tables."""
     people = ", ".join(f"{count} {kind}" for kind, count in report.people.items())
     print(f"\nMixed load: {sum(report.people.values())} people ({people}), {report.duration:.0f} s, {report.mode}")
+    print(f"Visitor tabs opened: {report.visits} (visitors leave and others arrive)")
     print(f"Load average before / after: {_loads(report.load_average[0])} / {_loads(report.load_average[1])}")
     print(f"Events sent: {report.events} ({report.events_per_second:.1f}/s)")
     cpu = report.cpu
@@ -585,6 +613,7 @@ def _print_memory(memory: dict) -> None:
         f"max {memory['max_mb']:.0f} MB; second-half slope {memory['slope_kb_per_min']:.0f} KB/min "
         f"(R² {memory['r2']:.2f}): "
         + ("too short to judge" if not memory["judged"] else "GROWING" if memory["growing"] else "steady")
+        + (f"; {memory['kb_per_new_tab']:.0f} KB per visitor tab opened in the second half" if memory["judged"] else "")
     )
     print(f"  series (MB): {memory['series_mb']}")
 

@@ -44,6 +44,7 @@ TIMED_OUT = "no delta within"
 LATE_LIMIT = 60.0
 RACE_SHARE = 0.15
 STAY_IN_CHAT = 0.5
+VISIT_ACTIONS = (4, 12)
 SOCKET_ERRORS = (SocketIOError, OSError, asyncio.TimeoutError)
 
 
@@ -129,6 +130,7 @@ class World:
     applied_ok: set[tuple[int, int]] = field(default_factory=set)
     accepted_ok: set[int] = field(default_factory=set)
     company_jobs: dict[int, dict[int, int]] = field(default_factory=lambda: defaultdict(dict))
+    visits: list[float] = field(default_factory=list)
 
     def add_chat(self, chat_id: int, company_id: int, freelancer_id: int) -> None:
         """A conversation both participants now know about (a company accepted an application)."""
@@ -328,6 +330,7 @@ class Person(Browser):
         self.path = self.LANDING
         arrivals = [self.wait_for(predicate) for predicate in (hydrated, *self.landing_done())]
         self._error = asyncio.get_running_loop().create_future()
+        redirects = len(self.redirects)
         start = time.perf_counter()
         try:
             await self.connect()
@@ -336,7 +339,18 @@ class Person(Browser):
             outcome = f"{type(exc).__name__} {exc}"
         finally:
             self._error = None
-        return self._record("connect", outcome, start, 0, ()) == "ok"
+        return self._record("connect", outcome, start, redirects, ()) == "ok"
+
+    def renew(self) -> None:
+        """A new visitor in place of one who closed the tab: a new tab, no page state, a new deck."""
+        super().renew()
+        self.state.clear()
+        self.deck = []
+        self.path = self.LANDING
+
+    def session_length(self) -> int | None:
+        """How many actions before closing the tab (None: the person keeps it open all along)."""
+        return None
 
     def landing_done(self) -> tuple[Predicate, ...]:
         """Extra deltas the landing page waits for (data loaded after the page is hydrated)."""
@@ -420,6 +434,10 @@ class Visitor(Person):
         ("job_detail", 3),
     )
 
+    def session_length(self) -> int | None:
+        """Visitors come and go: a few actions, then the tab is closed and someone new arrives."""
+        return self.rng.randint(*VISIT_ACTIONS)
+
     async def on_jobs(self) -> bool:
         """Be on the job list (already there, or open it)."""
         if self.path == "/jobs" or self.path.startswith("/jobs?"):
@@ -478,6 +496,10 @@ class Freelancer(Visitor):
     LANDING = "/freelancer-dashboard"
     DECK = (("fl_search", 2), ("apply", 4), ("chat", 3), ("fl_applications", 1), ("jobs_search", 1))
     applied: set[int] = field(default_factory=set)
+
+    def session_length(self) -> int | None:
+        """A freelancer keeps the tab open all along."""
+        return None
 
     def chat_path(self, chat_id: int) -> str:
         """/freelancer-dashboard/chats/{id}."""

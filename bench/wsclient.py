@@ -120,6 +120,13 @@ class Tab:
                 pending.append((done, future))
         self.waiters = pending
 
+    def renew(self) -> None:
+        """Become a new tab (a new token and socket, as a new visitor's), after `close`; counters go on."""
+        self.token = uuid.uuid4().hex
+        self.client = socketio.AsyncClient(reconnection=False)
+        self.waiters = []
+        self.closing = False
+
     async def close(self) -> None:
         """Disconnect (errors ignored: the server may already be gone); not counted in `disconnects`."""
         self.closing = True
