@@ -2,39 +2,48 @@
 
 N simulated people (BENCH_USERS, default 500: 40% visitors, 40% freelancers, 20% companies) use
 the app for BENCH_DURATION seconds (default 600), each pausing BENCH_THINK seconds between actions
-(default 2 to 10, jittered), starting over the first BENCH_DURATION/4 seconds (at most 30):
+(default 2 to 10, jittered), arriving over the first BENCH_DURATION/4 seconds (at most 30):
 - visitors browse /jobs, page, search by term, city and category, open job pages, and close the tab
   after 4 to 12 actions, someone new arriving in their place (a new tab, a new state on the server);
 - freelancers search in their dashboard and on /jobs, apply to jobs (from the job page or the
   dashboard's dialog, through ApplyState.submit_application) and chat in their conversations;
 - companies open 'Minhas Vagas', list a job's applications and accept pending ones while positions
-  are left (CompanyJobsState.accept_application, which opens the chat), and chat.
+  are left (CompanyJobsState.accept_application, which opens the chat); now and then from two tabs
+  at the same instant (the last position must go to one of them only); and chat.
 Every action is the real handlers over the websocket, exactly as the browser sends them (see
-bench/load_users.py). The app runs as production does: `reflex run --env prod`, two Granian
-workers on PostgreSQL and Redis when BENCH_DATABASE_URL/TEST_DATABASE_URL and
-BENCH_REDIS_URL/TEST_REDIS_URL are set (a database created for the run and dropped after),
-otherwise one process on SQLite (said in the output).
+bench/load_users.py). Data is seeded in bulk first (bench/load_seed.py: the companies' open jobs of
+3 to 5 positions, BENCH_FILLER_JOBS other jobs, pending applications, some accepted with a chat).
+The app runs as production does: `reflex run --env prod`, two Granian workers on PostgreSQL and
+Redis when BENCH_DATABASE_URL/TEST_DATABASE_URL and BENCH_REDIS_URL/TEST_REDIS_URL are set (a
+database created for the run and dropped after), otherwise one process on SQLite (said in the output).
 
 Checked and returned by `run()` (so a test can assert them):
 - no failed events: every event got its expected delta within 30 s, no error toast or alert but the
-  expected refusal (a job that filled up between the list and the click), no redirect away from a
-  page, no socket disconnect;
+  expected refusals (a job that filled up between the list and the click; the last position taken
+  by the company's other tab), no redirect away from a page, no socket disconnect. A timed-out
+  event is waited for 60 s more, to tell a slow answer from one that never came;
 - no lost messages: every message sent is stored exactly once (counted by content) and reached the
-  other participant's tab (live, on opening the conversation, or in a sweep after the run);
+  other participant's tab (live, on opening the conversation, or in a sweep after the run); one
+  sent while the recipient had the conversation on screen must have arrived live;
 - no duplicates: one application per freelancer and job (uq_applications_vaga_freelancer), one
   chat per application (chats.application_id is unique) joining that job's company and that
   freelancer, only for accepted applications, every accepted application has its chat and one
   welcome message, no job has more accepted applications than positions, a full job is no longer
   open, and every application and acceptance the UI confirmed is in the database;
 - no steady memory growth: the RSS of the server's process group, sampled every BENCH_SAMPLE
-  seconds (default 10): first, last, max and the slope over the second half of the run.
-Also printed: events per second and p50/p95/p99 per action kind, the CPU used by the server and
-by this load client, and the tracebacks in the server's log (BENCH_SERVER_LOG=path keeps the whole log).
+  seconds (default 10): first, last, max, the slope over the second half of the run and the growth
+  per visitor tab opened meanwhile; flagged when the half grows by more than 2% on a steady trend.
+Also printed: events per second and p50/p95/p99 per action kind, the CPU used meanwhile by the
+machine, the app server, its PostgreSQL backends, Redis, this load client and everything else,
+and the tracebacks in the server's log (BENCH_SERVER_LOG=path keeps the whole log, BENCH_REPORT=path
+the report as JSON).
 
-Quick mode (BENCH_QUICK=1): 20 people for 20 s, 1 to 3 s between actions.
+Quick mode (BENCH_QUICK=1): 20 people for 20 s, 1 to 3 s between actions, 200 other jobs.
 """
 
 import asyncio
+import dataclasses
+import json
 import os
 import random
 import shutil
@@ -70,6 +79,7 @@ from bench.load_users import (
     LATE_LIMIT,
     MESSAGE_PREFIX,
     ROOM,
+    TIMED_OUT,
     Company,
     Freelancer,
     Person,
@@ -327,13 +337,20 @@ def run(cfg: Config | None = None) -> Report:
             finally:
                 stop(server)
             report = _report(cfg, mode, outcome, _database(database_url, outcome.world), _tracebacks(log))
-            if os.environ.get("BENCH_SERVER_LOG"):
-                shutil.copyfile(log, os.environ["BENCH_SERVER_LOG"])
             report.load_average = (load_before, os.getloadavg())
+            _keep(log, report)
         finally:
             _release(database_url, previous)
     print_report(report)
     return report
+
+
+def _keep(log: Path, report: Report) -> None:
+    """Copy the server log to BENCH_SERVER_LOG and write the report as JSON to BENCH_REPORT, when set."""
+    if os.environ.get("BENCH_SERVER_LOG"):
+        shutil.copyfile(log, os.environ["BENCH_SERVER_LOG"])
+    if os.environ.get("BENCH_REPORT"):
+        Path(os.environ["BENCH_REPORT"]).write_text(json.dumps(dataclasses.asdict(report), indent=1))
 
 
 def _release(database_url: str, previous: str | None) -> None:
@@ -589,8 +606,14 @@ def print_report(report: Report) -> None:
         f"\nFailures: {len(report.failures)}; expected refusals (a job filled up meanwhile, or the company's "
         f"other tab took the last position): {report.refusals}"
     )
-    for failure in report.failures[:15]:
+    timeouts = [failure for failure in report.failures if TIMED_OUT in failure]
+    for failure in timeouts[:5]:
         print(f"  - {failure}")
+    if len(timeouts) > 5:
+        print(f"  - ... and {len(timeouts) - 5} more timeouts")
+    for failure in report.failures:  # every other failure, in full: each one is a finding
+        if TIMED_OUT not in failure:
+            print(f"  - {failure}")
     if report.timeouts["timed out"]:
         late = report.timeouts
         print(

@@ -4,14 +4,15 @@ Each person is one browser tab (`bench.wsclient.Browser`) that sends exactly wha
 frontend sends: page loads are client-side navigations (`on_load_internal`), forms post their
 fields as `form_data`, buttons call the handler with its argument. An action is a few such events,
 each timed from the emit to the delta that shows its result (`Person.step`). A step fails when that
-delta does not arrive within TIMEOUT, when an error toast or alert arrives instead (the one
-expected refusal, a job that filled up meanwhile, is counted apart), or when a page load is
-redirected somewhere else (a lost session).
+delta does not arrive within TIMEOUT (the person then waits LATE_LIMIT more, to tell slow from
+lost), when an error toast or alert arrives instead (the expected refusals, a job that filled up
+meanwhile or a last position taken by the company's other tab, are counted apart), or when a page
+load is redirected somewhere else (a lost session).
 
 Chat messages are registered in the shared `World` before they are sent; every tab watches the
 conversation deltas it receives, so a message counts as delivered when its text reaches a tab of
-the other participant: live (the recipient had the conversation open), on opening it later, or in
-the sweep after the run.
+the other participant: live, on opening the conversation later, or in the sweep after the run. A
+message sent while the recipient's tab showed the conversation is `watched`: it must arrive live.
 """
 
 import asyncio
