@@ -46,6 +46,7 @@ import dataclasses
 import json
 import os
 import random
+import re
 import shutil
 import statistics
 import tempfile
@@ -91,6 +92,7 @@ from bench.load_users import (
 )
 from bench.wsclient import TIMEOUT
 
+EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt)\b")
 GROWTH_SHARE = 0.02  # second-half growth above 2% of the RSS, on a steady trend, is flagged
 SHORTEST_JUDGED = 120.0  # seconds: shorter runs are dominated by the ramp-up
 SETTLE = 3.0
@@ -142,6 +144,7 @@ class Report:
     refusals: int
     disconnects: int
     messages: dict[str, int]
+    undelivered: list[str]
     duplicates: dict[str, int]
     memory: dict[str, object]
     cpu: dict[str, float]
@@ -419,13 +422,13 @@ INVARIANTS = {
 
 
 def _tracebacks(log: Path) -> list[str]:
-    """The last line of each traceback in the server's log."""
+    """The exception line of each traceback in the server's log (Reflex indents and wraps some)."""
     found = []
     lines = log.read_text(errors="replace").splitlines() if log.exists() else []
     for index, line in enumerate(lines):
-        if line.startswith("Traceback"):
-            tail = next((ln for ln in lines[index + 1 :] if ln and not ln.startswith((" ", "Traceback"))), "")
-            found.append(tail.strip()[:300])
+        if line.strip().startswith("Traceback (most recent call last)"):
+            tail = next((ln for ln in lines[index + 1 :] if EXCEPTION_LINE.match(ln)), "(no exception line)")
+            found.append(re.sub(r"[0-9a-f]{32}", "<token>", tail.strip())[:300])
     return found
 
 
@@ -437,24 +440,40 @@ def _missed_while_watched(message: Sent) -> bool:
 
 
 def _messages(world: World, stored: dict[str, int]) -> dict[str, int]:
+    """Counts of the messages' fate; losses count only sends the sender's page confirmed."""
     sent = world.messages
+    confirmed = {content: message for content, message in sent.items() if message.confirmed}
     via = Counter(message.via for message in sent.values() if message.delivered_at)
-    watched = [message for message in sent.values() if message.watched]
+    watched = [message for message in confirmed.values() if message.watched]
     return {
         "sent": len(sent),
+        "confirmed to the sender": len(confirmed),
         "stored": sum(1 for content in sent if stored.get(content)),
-        "not stored": sum(1 for content in sent if not stored.get(content)),
+        "confirmed but not stored": sum(1 for content in confirmed if not stored.get(content)),
         "stored more than once": sum(1 for count in stored.values() if count > 1),
         "stored but never sent": sum(1 for content in stored if content not in sent),
         "delivered": sum(via.values()),
         "delivered live": via["live"],
         "delivered on opening": via["on opening"],
         "delivered in the sweep": via["in the sweep"],
-        "never delivered": sum(1 for message in sent.values() if not message.delivered_at),
+        "confirmed but never delivered": sum(1 for message in confirmed.values() if not message.delivered_at),
+        "unconfirmed (a failed event), never delivered": sum(
+            1 for message in sent.values() if not message.confirmed and not message.delivered_at
+        ),
         "sent while the recipient watched": len(watched),
         "of those, live": sum(1 for message in watched if message.via == "live"),
         "of those, missed though watched 30 s": sum(1 for message in watched if _missed_while_watched(message)),
     }
+
+
+def _undelivered(world: World) -> list[str]:
+    """A failure line per confirmed message that never reached the other participant."""
+    return [
+        f"never delivered: {content!r} in chat {message.chat_id} to user {message.recipient}"
+        f" (watched: {message.watched})"
+        for content, message in world.messages.items()
+        if message.confirmed and not message.delivered_at
+    ]
 
 
 def _memory(samples: list[tuple[float, int]], duration: float, visits: list[float] | None = None) -> dict[str, object]:
@@ -563,6 +582,7 @@ def _report(cfg: Config, mode: str, outcome: Outcome, database: dict, tracebacks
         refusals=sum(outcome.world.stats.refusals.values()) + stray_refusals,
         disconnects=sum(tab.disconnects for person in outcome.people for tab in person.tabs()),
         messages=messages,
+        undelivered=_undelivered(outcome.world),
         duplicates=duplicates,
         memory=memory,
         cpu=outcome.cpu,
@@ -571,8 +591,8 @@ def _report(cfg: Config, mode: str, outcome: Outcome, database: dict, tracebacks
     )
     report.checks = {
         "no failed events": not failures,
-        "no lost messages": messages["not stored"] == 0
-        and messages["never delivered"] == 0
+        "no lost messages": messages["confirmed but not stored"] == 0
+        and messages["confirmed but never delivered"] == 0
         and messages["stored more than once"] == 0
         and messages["of those, missed though watched 30 s"] == 0,
         "no duplicated applications or chats": not any(duplicates.values()),
@@ -611,9 +631,9 @@ def print_report(report: Report) -> None:
         print(f"  - {failure}")
     if len(timeouts) > 5:
         print(f"  - ... and {len(timeouts) - 5} more timeouts")
-    for failure in report.failures:  # every other failure, in full: each one is a finding
-        if TIMED_OUT not in failure:
-            print(f"  - {failure}")
+    others = Counter(_failure_kind(failure) for failure in report.failures if TIMED_OUT not in failure)
+    for (kind, reason), count in others.most_common():  # every other failure: each one is a finding
+        print(f"  - {count}x {kind}: {reason}")
     if report.timeouts["timed out"]:
         late = report.timeouts
         print(
@@ -622,6 +642,8 @@ def print_report(report: Report) -> None:
             f"{TIMEOUT + LATE_LIMIT:.0f} s {late['never answered']:.0f}"
         )
     print("Messages: " + ", ".join(f"{name} {count}" for name, count in report.messages.items()))
+    for line in report.undelivered:
+        print(f"  - {line}")
     print("Invariants: " + ", ".join(f"{name} {count}" for name, count in report.duplicates.items()))
     _print_memory(report.memory)
     print(f"Server log: {len(report.server_tracebacks)} traceback(s)")
@@ -639,6 +661,13 @@ def _print_memory(memory: dict) -> None:
         + (f"; {memory['kb_per_new_tab']:.0f} KB per visitor tab opened in the second half" if memory["judged"] else "")
     )
     print(f"  series (MB): {memory['series_mb']}")
+
+
+def _failure_kind(failure: str) -> tuple[str, str]:
+    """(action kind, what went wrong) of a failure line, without who and where, to count alike ones."""
+    kind, _, rest = failure.partition(": ")
+    reason = rest.split(": ", 1)[1] if " on " in rest.split(": ", 1)[0] and ": " in rest else rest
+    return kind, reason[:240]
 
 
 def _loads(values: tuple[float, ...]) -> str:

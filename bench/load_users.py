@@ -88,6 +88,8 @@ class Sent:
     Attributes:
         watched: The recipient's tab showed the conversation when it was sent, so it must arrive live.
         left_at: When that tab then left (or reloaded) the conversation, if it had not arrived by then.
+        confirmed: The sender's tab showed it sent (the page clears the input only then); a send
+            without that is a failed event, and may be stored late or never.
     """
 
     sender: int
@@ -98,6 +100,7 @@ class Sent:
     via: str = ""
     watched: bool = False
     left_at: float = 0.0
+    confirmed: bool = False
 
 
 @dataclass
@@ -414,7 +417,9 @@ class Person(Browser):
         content = f"{MESSAGE_PREFIX} {chat_id}:{self.user_id} {uuid.uuid4().hex[:10]}"
         self.world.register(content, self.user_id, chat_id)
         shown = lambda delta: any(m.get("content") == content for m in _messages_in(delta))  # noqa: E731
-        return await self.step("chat_send", f"{ROOM}.send_message", {"form_data": {"message": content}}, shown) == "ok"
+        sent = await self.step("chat_send", f"{ROOM}.send_message", {"form_data": {"message": content}}, shown) == "ok"
+        self.world.messages[content].confirmed = sent
+        return sent
 
     async def fallback(self) -> None:
         """What to do instead of an action that has nothing to act on."""
