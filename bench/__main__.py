@@ -1,6 +1,6 @@
 """Run every benchmark: `python -m bench` (what `make bench` does)."""
 
-from bench import chat_delivery, event_roundtrip, fanout, job_search, memory
+from bench import chat_delivery, event_roundtrip, fanout, job_search, load_mixed, memory
 
 if __name__ == "__main__":
     job_search.main()
@@ -8,3 +8,4 @@ if __name__ == "__main__":
     fanout.main()
     event_roundtrip.main()
     memory.main()
+    load_mixed.main()

@@ -191,17 +191,17 @@ class FreelancerUser:
 
     def _list(self) -> Step:
         page = self.rng.randint(1, LIST_PAGES)
-        self.tab.navigate("/jobs" if page == 1 else f"/jobs?page={page}")
+        self.tab.set_page("/jobs" if page == 1 else f"/jobs?page={page}")
         return Step(KINDS[0], f"{JOBS}.load", {}, has(JOBS, "items"))
 
     def _search(self) -> Step:
         term, category = self.rng.choice(SEARCHES)
-        self.tab.navigate("/jobs?" + urlencode({"search": term, "city": self.rng.choice(CITIES), "category": category}))
+        self.tab.set_page("/jobs?" + urlencode({"search": term, "city": self.rng.choice(CITIES), "category": category}))
         return Step(KINDS[1], f"{JOBS}.load", {}, has(JOBS, "items"))
 
     def _open(self) -> Step:
         self.job_id = next(self.jobs)
-        self.tab.navigate(f"/jobs/{self.job_id}", "/jobs/[id]")
+        self.tab.set_page(f"/jobs/{self.job_id}", "/jobs/[id]")
         loaded = lambda delta: (delta.get(DETAIL) or {}).get("loading_rx_state_") is False  # noqa: E731
         return Step(KINDS[2], f"{DETAIL}.load", {}, loaded)
 

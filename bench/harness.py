@@ -122,12 +122,26 @@ def migrate(env: dict[str, str]) -> None:
     subprocess.run([str(BIN / "alembic"), "upgrade", "head"], cwd=ROOT, env=env, check=True, capture_output=True)
 
 
-def serve_app(env: dict[str, str], port: int) -> subprocess.Popen:
-    """Start the real backend in production mode on `port` (GRANIAN_WORKERS from `env`)."""
+def serve_app(env: dict[str, str], port: int, log: Path | None = None) -> subprocess.Popen:
+    """Start the real backend in production mode on `port` (GRANIAN_WORKERS from `env`).
+
+    Args:
+        env: The app's environment (see `app_env`).
+        port: The backend port.
+        log: A file to write the server's stdout and stderr to (discarded when None).
+
+    Returns:
+        The server process, leader of its own process group (see `group_rss_kb`, `stop`).
+    """
     command = [str(BIN / "reflex"), "run", "--env", "prod", "--backend-only", "--backend-port", str(port)]
-    proc = subprocess.Popen(
-        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
-    )
+    output = log.open("ab") if log else subprocess.DEVNULL
+    try:
+        proc = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    finally:
+        if log:
+            output.close()  # the child keeps its own descriptor
     wait_http(f"http://127.0.0.1:{port}/api/health", proc)
     return proc
 
@@ -146,21 +160,62 @@ def serve_asgi(workdir: Path, module: str, source: str, port: int, probe: str) -
     return proc
 
 
-def group_rss_kb(pgid: int) -> int:
-    """Resident memory (KB) of every process in the process group `pgid`, summed, read from /proc."""
-    total = 0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
+def _processes() -> Iterator[tuple[Path, list[str]]]:
+    """Each live process's /proc directory and the fields of its stat after the command name."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
         try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            if int(fields[2]) != pgid:  # fields after the command: state, ppid, pgrp, ...
-                continue
-            status = (stat.parent / "status").read_text()
-        except (OSError, IndexError, ValueError):
-            continue  # the process ended while being read
-        for line in status.splitlines():
-            if line.startswith("VmRSS:"):
-                total += int(line.split()[1])
+            yield entry, (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended meanwhile
+            continue
+
+
+def _cpu(fields: list[str]) -> float:
+    """User plus system CPU seconds of a process, from its stat fields (utime, stime)."""
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def group_rss_kb(pgid: int) -> int:
+    """Resident memory (KB) summed over the processes of group `pgid` (a server and its workers)."""
+    total = 0
+    for entry, fields in _processes():
+        if int(fields[2]) != pgid:  # fields after the command: state, ppid, pgrp, ...
+            continue
+        try:
+            status = (entry / "status").read_text()
+        except OSError:
+            continue
+        total += sum(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:"))
     return total
+
+
+def group_cpu_seconds(pgid: int) -> float:
+    """CPU time (s) used so far by the live processes of group `pgid`."""
+    return sum(_cpu(fields) for _, fields in _processes() if int(fields[2]) == pgid)
+
+
+def cpu_seconds_of(marker: str) -> float:
+    """CPU time (s) used so far by the live processes whose command line contains `marker`.
+
+    PostgreSQL names each backend after its database ("postgres: ... dbname ..."), so the
+    database's name selects the backends serving one run.
+    """
+    total = 0.0
+    for entry, fields in _processes():
+        try:
+            if marker in (entry / "cmdline").read_text(errors="replace"):
+                total += _cpu(fields)
+        except OSError:
+            continue
+    return total
+
+
+def machine_cpu_seconds() -> float:
+    """CPU time (s) every process of the machine used since boot (all cores, /proc/stat)."""
+    values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    busy = values[0] + values[1] + values[2] + sum(values[5:8])  # user nice system, irq softirq steal
+    return busy / os.sysconf("SC_CLK_TCK")
 
 
 def settled_rss_kb(pgid: int, tolerance_kb: int = 512, quiet: int = 3, timeout: float = 60) -> int:

@@ -10,6 +10,12 @@ sent by a handler (or by Reflex's own exception handler). Such an event is kept 
 fails the waiting `call` at once with `EventError`, so a benchmark counts it instead of timing out.
 With `frames` set to a list, the size of every update frame received (the raw socket.io text, in
 bytes) is appended to it with a label of the states it changed.
+
+`Browser` goes further and acts like the compiled frontend on what the server sends back: it
+boots with `hydrate_and_load` (so the page's on_load handlers run), navigates client-side with
+`on_load_internal`, follows `rx.redirect`, answers the session flash script's callback, and keeps
+the error toasts, alerts and disconnects it saw, for a load test to count as failures (instead of
+failing the waiting call).
 """
 
 import asyncio
@@ -27,6 +33,8 @@ import socketio
 STATE = "reflex___state____state"
 AUTH = f"{STATE}.states___auth____auth_state"
 CHROME = f"{AUTH}.states___dashboard____dashboard_state"
+ON_LOAD = f"{STATE}.reflex___state____on_load_internal_state.on_load_internal"
+SHOW_FLASH = f"{AUTH}.show_flash"
 TIMEOUT = 30.0
 
 Delta = dict
@@ -49,7 +57,7 @@ def error_shown(event: dict) -> str:
         if toast is None:
             return script[:200]
         return " | ".join(json.loads(text) for text in toast.groups() if text)
-    if name in ("_alert", "window_alert"):
+    if name in ("_alert", "_window_alert", "window_alert"):
         return str(payload)[:200]
     return ""
 
@@ -70,7 +78,13 @@ class Tab:
     client: socketio.AsyncClient = field(default_factory=lambda: socketio.AsyncClient(reconnection=False))
     waiters: list[tuple[Predicate, asyncio.Future]] = field(default_factory=list)
     on_delta: list[Callable[[Delta], None]] = field(default_factory=list)
+    on_event: list[Callable[[dict], None]] = field(default_factory=list)
     received: int = 0
+    sent: int = 0
+    disconnects: int = 0
+    closing: bool = False
+    boot: str = "hydrate"
+    fail_on_error: bool = True
     errors: list[str] = field(default_factory=list)
     frames: list[tuple[int, str]] | None = None
     _frame_size: int = 0
@@ -81,17 +95,18 @@ class Tab:
         params = dict(parse_qsl(split.query))
         return {"pathname": self.route or split.path, "asPath": self.path, "query": {**params, **(query or {})}}
 
-    def navigate(self, path: str, route: str = "") -> None:
+    def set_page(self, path: str, route: str = "") -> None:
         """Be on another page from now on (what a client-side navigation changes)."""
         self.path = path
         self.route = route
 
     async def connect(self) -> None:
-        """Open the socket and hydrate (the first thing a page does)."""
+        """Open the socket and hydrate (`boot`: 'hydrate', or 'hydrate_and_load' as the frontend does)."""
         self.client.on("event", self._on_update, namespace="/_event")
+        self.client.on("disconnect", self._on_disconnect, namespace="/_event")
         if self.frames is not None:
             self.client.eio.on("message", self._on_frame)
-        hydrate = {"name": f"{STATE}.hydrate", "payload": {}, "router_data": self.router()}
+        hydrate = {"name": f"{STATE}.{self.boot}", "payload": {}, "router_data": self.router()}
         await self.client.connect(
             f"{self.url}?token={self.token}",
             socketio_path="/_event",
@@ -105,6 +120,7 @@ class Tab:
     async def emit(self, name: str, payload: dict | None = None) -> None:
         """Send one event (`name` is the handler's full state path) without waiting."""
         event = {"name": name, "payload": payload or {}, "router_data": self.router()}
+        self.sent += 1
         await self.client.emit("event", event, "/_event")
 
     def wait_for(self, done: Predicate) -> asyncio.Future:
@@ -124,9 +140,15 @@ class Tab:
         self._frame_size = len(data.encode() if isinstance(data, str) else data)
         await self.client._handle_eio_message(data)  # socket.io's own dispatch, unchanged
 
+    def _on_disconnect(self, *_reason) -> None:
+        if not self.closing:
+            self.disconnects += 1
+
     async def _on_update(self, update: dict) -> None:
         for event in update.get("events") or []:
-            shown = error_shown(event)
+            for callback in self.on_event:
+                callback(event)
+            shown = error_shown(event) if self.fail_on_error else ""
             if shown:
                 self._fail(shown)
         delta = update.get("delta") or {}
@@ -156,10 +178,67 @@ class Tab:
                 future.set_exception(EventError(shown))
         self.waiters = []
 
+    def renew(self) -> None:
+        """Become a new tab (a new token and socket, as a new visitor's), after `close`; counters go on."""
+        self.token = uuid.uuid4().hex
+        self.client = socketio.AsyncClient(reconnection=False)
+        self.waiters = []
+        self.closing = False
+
     async def close(self) -> None:
-        """Disconnect (errors ignored: the server may already be gone)."""
+        """Disconnect (errors ignored: the server may already be gone); not counted in `disconnects`."""
+        self.closing = True
         with contextlib.suppress(Exception):  # closing a dead socket is not worth reporting
             await self.client.disconnect()
+
+
+@dataclass
+class Browser(Tab):
+    """A tab that behaves like the compiled frontend: on_load handlers, redirects, flash callbacks.
+
+    Attributes:
+        errors: Error toasts and alerts seen (their text), for the caller to count as failures.
+        redirects: Paths the server redirected this tab to (followed client-side).
+    """
+
+    boot: str = "hydrate_and_load"
+    fail_on_error: bool = False
+    redirects: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        """Hook the frontend's reactions to the events the server sends."""
+        self.on_event.append(self._react)
+
+    async def navigate(self, path: str) -> float:
+        """Client-side navigation to `path`: on_load_internal, done when the page is hydrated again; ms."""
+        self.path = path
+        return await self.call(ON_LOAD, done=hydrated)
+
+    def _react(self, event: dict) -> None:
+        name = event.get("name", "")
+        payload = event.get("payload") or {}
+        if name == "_redirect" and not payload.get("external"):
+            self.redirects.append(payload.get("path", ""))
+            asyncio.get_running_loop().create_task(self._follow(payload.get("path", "")))
+        elif name == "_call_script" and "show_flash" in str(payload.get("callback", "")):
+            asyncio.get_running_loop().create_task(self.emit(SHOW_FLASH, {"message": ""}))
+        elif (text := error_text(event)) is not None:
+            self.errors.append(text)
+
+    async def _follow(self, path: str) -> None:
+        with contextlib.suppress(Exception):  # a closed socket: the run is ending
+            self.path = path
+            await self.emit(ON_LOAD)
+
+
+def error_text(event: dict) -> str | None:
+    """The error a server-sent event shows the user (`error_shown`), or None when it shows none."""
+    return error_shown(event) or None
+
+
+def hydrated(delta: Delta) -> bool:
+    """True for the delta that ends a page load (the on_load chain sets is_hydrated)."""
+    return (delta.get(STATE) or {}).get("is_hydrated_rx_state_") is True
 
 
 def has(state: str, var: str) -> Predicate:

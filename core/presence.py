@@ -6,11 +6,19 @@ and the realtime layer (states/live.py) reads the tabs to refresh and asks wheth
 looking at a conversation. With one process the registry is a dictionary; with Redis
 (`REFLEX_REDIS_URL`) it is a hash per user in Redis, so every worker sees every tab. Entries of
 closed tabs are pruned when a delivery finds them disconnected, and expire after PRESENCE_TTL.
+
+The Redis keys carry a fingerprint of the deployment's database (`deployment_key`): a Redis may be
+shared by several deployments (staging and production, parallel test runs) whose user ids repeat,
+and a deployment that saw another's tabs under its user's id would refresh them with its own data
+(notifications, messages) through the shared Reflex state.
 """
 
 import asyncio
+import hashlib
 from abc import ABC, abstractmethod
 from functools import lru_cache
+
+from sqlalchemy.engine import make_url
 
 from core.settings import get_settings
 
@@ -124,8 +132,20 @@ class RedisPresence(Presence):
         return await self._redis().hgetall(self._key(user_id))
 
 
+def deployment_key(database_url: str) -> str:
+    """A short fingerprint of a deployment's database: its engine, host, port and name (not the credentials).
+
+    Every worker of a deployment gets the same key; deployments on other databases get others.
+    """
+    url = make_url(database_url)
+    where = f"{url.get_backend_name()}://{url.host or ''}:{url.port or ''}/{url.database or ''}"
+    return hashlib.sha256(where.encode()).hexdigest()[:12]
+
+
 @lru_cache
 def get_presence() -> Presence:
-    """The process-wide registry: Redis when `REFLEX_REDIS_URL` is set, memory otherwise."""
-    url = get_settings().redis_url
-    return RedisPresence(url) if url else MemoryPresence()
+    """The process-wide registry: this deployment's keys in Redis when `REFLEX_REDIS_URL` is set, else memory."""
+    settings = get_settings()
+    if not settings.redis_url:
+        return MemoryPresence()
+    return RedisPresence(settings.redis_url, prefix=f"turno:presence:{deployment_key(settings.database_url)}")

@@ -1,7 +1,8 @@
 """The apply form shared by the job detail page and the freelancer dashboard's job search.
 
 The job being applied to is chosen by `load_for_job` (from the /jobs/{id} path) or by
-`open_apply_dialog(job_id)` (a result card in the dashboard); both validate the id. Who applies,
+`open_apply_dialog(job_id)` (a result card in the dashboard); both validate the id. A job page
+whose server state expired while it stayed open applies to the job of its URL. Who applies,
 and with which role, always comes from the session cookie on the server.
 """
 
@@ -107,7 +108,7 @@ class ApplyState(AuthState):
         """
         if self.apply_submitting:
             return
-        job_id = valid_id(self.apply_job_id)
+        job_id = valid_id(self.apply_job_id) or self._job_of_page()
         if job_id is None:
             yield rx.toast.error(SEND_ERROR, description=applications.JOB_UNAVAILABLE)
             return
@@ -146,6 +147,15 @@ class ApplyState(AuthState):
         self._mark_applied(job_id, "pending")
         self.apply_open = False
         yield rx.toast.success(SENT)
+
+    def _job_of_page(self) -> int | None:
+        """On /jobs/{id}, the job of the URL (what `load_for_job` targets).
+
+        A tab whose server state was dropped while the page stayed open (idle past Reflex's state
+        expiry, an hour) submits with a fresh state; the job page's form is for the job of its URL.
+        """
+        path = self.router.url.path
+        return routes.job_id_from_path(path) if path.startswith(routes.JOBS + "/") else None
 
     def _status_of(self, job_id: int) -> str:
         user = self._current_user()

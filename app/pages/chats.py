@@ -155,6 +155,10 @@ class ChatRoomState(AuthState):
         """The last segment of the URL path (/…/chats/{id}); validated by the service."""
         return routes.last_segment(self.router.url.path)
 
+    def _page_role(self) -> Role:
+        """Whose conversation page the URL is: the company's or the freelancer's."""
+        return Role.CLIENT if self.router.url.path.startswith(routes.CLIENT_CHATS + "/") else Role.FREELANCER
+
     def _forget(self) -> None:
         self.status = "missing"
         self.other_name = ""
@@ -239,10 +243,19 @@ class ChatRoomState(AuthState):
 
     @rx.event
     async def send_message(self, form_data: dict):
-        """Send the typed message; the input is cleared only when it was stored."""
+        """Send the typed message; the input is cleared only when it was stored.
+
+        A tab whose server state was dropped while the page stayed open (idle past Reflex's state
+        expiry, an hour) arrives here with a fresh state: the conversation of the URL is reopened
+        first, as the page's load does, instead of refusing the message.
+        """
         if self.sending:
             return
         user = self._current_user()
+        if user is not None and self.status == "loading":
+            async for update in self._open(self._page_role()):
+                if update is not None:  # an error toast; the intermediate 'loading' is not shown
+                    yield update
         if user is None or self.status != "found" or not self._chat_id:
             yield rx.toast.error("Erro", description=chats.CANNOT_SEND)
             return

@@ -1,0 +1,1 @@
+"""Tests that run the benchmarks in quick mode and assert their invariants (never their timings)."""

@@ -171,10 +171,36 @@ def test_send_refuses_a_too_long_message(db, cast, chat, fake_app):
     assert toasts(events) == [f"error: Erro ao enviar mensagem | {chats.MESSAGE_TOO_LONG}"]
 
 
-def test_send_without_an_open_chat_is_refused(db, cast, chat, fake_app):
+def test_send_from_a_page_whose_state_expired_reopens_the_conversation_and_sends(db, cast, chat, fake_app):
+    """A page left open past the state expiry still shows the conversation; its next send gets a fresh state."""
     state = state_for(ChatRoomState, cookie_for(db, cast.freelancer), f"/freelancer-dashboard/chats/{chat.id}")
 
+    events = run(state, ChatRoomState.send_message, {"message": "Ainda está de pé?"})
+
+    assert toasts(events) == []
+    assert state.status == "found"
+    assert _contents(state) == ["Bem-vindo!", "Ainda está de pé?"]
+    with session_scope() as fresh:
+        assert fresh.exec(select(Message.content).order_by(Message.id.desc())).first() == "Ainda está de pé?"
+
+
+@pytest.mark.parametrize(
+    ("who", "path"),
+    [
+        ("other", "/freelancer-dashboard/chats/{id}"),
+        ("company", "/freelancer-dashboard/chats/{id}"),
+        ("freelancer", "/freelancer-dashboard/chats/0"),
+    ],
+)
+def test_send_from_a_fresh_state_is_refused_when_the_url_is_not_the_callers_conversation(
+    db, cast, chat, fake_app, who, path
+):
+    state = state_for(ChatRoomState, cookie_for(db, getattr(cast, who)), path.format(id=chat.id))
+    before = snapshot(db, Message, Notification, Chat)
+
     assert toasts(run(state, ChatRoomState.send_message, {"message": "Oi"})) == [CANNOT_SEND]
+    db.expire_all()
+    assert snapshot(db, Message, Notification, Chat) == before
 
 
 def test_send_into_a_foreign_chat_is_refused_even_with_a_forged_backend_id(db, cast, chat, fake_app):

@@ -75,6 +75,26 @@ def test_apply_from_detail_page_creates_the_application(db, cast):
     assert state.apply_status == "pending" and not state.apply_submitting
 
 
+def test_apply_from_a_job_page_whose_state_expired_applies_to_the_job_of_the_url(db, cast):
+    """A page left open past the state expiry still shows the form; its submit gets a fresh state."""
+    _, freelancer, job = cast
+    state = state_for(ApplyState, cookie_for(db, freelancer), f"/jobs/{job.id}")
+
+    events = run(state, ApplyState.submit_application, FORM)
+
+    assert toasts(events) == [f"success: {SENT}"]
+    assert [(a.vaga_id, a.freelancer_id) for a in rows(db)] == [(job.id, freelancer.id)]
+    assert state.apply_status == "pending"
+
+
+def test_a_fresh_dashboard_state_does_not_guess_the_job(db, cast):
+    _, freelancer, _ = cast
+    state = dashboard_state(db, freelancer, tab="jobs")
+
+    assert toasts(run(state, ApplyState.submit_application, FORM)) == [UNAVAILABLE]
+    assert rows(db) == []
+
+
 def test_reload_after_applying_shows_the_status(db, cast):
     _, freelancer, job = cast
     make_application(db, job, freelancer, status="accepted")

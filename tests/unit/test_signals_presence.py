@@ -9,7 +9,8 @@ from sqlmodel import Session
 
 from core import signals
 from core.db import session_scope
-from core.presence import MemoryPresence, RedisPresence, chat_place
+from core.presence import MemoryPresence, RedisPresence, chat_place, get_presence
+from core.settings import get_settings
 from core.signals import Ping
 from models import Role
 from services import notifications
@@ -141,3 +142,48 @@ def test_redis_presence_is_shared_by_separate_clients():
         return await reader.tabs(8)
 
     assert asyncio.run(scenario()) == {"tab-x": "chat-2"}
+
+
+def _presence_of(monkeypatch: pytest.MonkeyPatch, redis_url: str, database_url: str):
+    """The registry a deployment on `database_url` builds (its settings read afresh)."""
+    monkeypatch.setenv("REFLEX_REDIS_URL", redis_url)
+    monkeypatch.setenv("DATABASE_URL", database_url)
+    get_settings.cache_clear()
+    get_presence.cache_clear()
+    return get_presence()
+
+
+def test_presence_keys_belong_to_the_deployments_database(monkeypatch):
+    try:
+        same = _presence_of(monkeypatch, "redis://127.0.0.1:6379/0", "postgresql+psycopg://app@db:5432/turno")
+        again = _presence_of(
+            monkeypatch, "redis://127.0.0.1:6379/0", "postgresql://ops:s3cret@db:5432/turno?sslmode=require"
+        )
+        other = _presence_of(monkeypatch, "redis://127.0.0.1:6379/0", "postgresql+psycopg://app@db:5432/turno_staging")
+    finally:
+        get_presence.cache_clear()
+
+    assert same._prefix == again._prefix  # every worker of a deployment, whatever its credentials
+    assert same._prefix != other._prefix
+    assert "s3cret" not in again._prefix
+
+
+@pytest.mark.skipif(not TEST_REDIS_URL, reason="TEST_REDIS_URL is not set")
+def test_deployments_sharing_a_redis_do_not_see_each_others_tabs(monkeypatch):
+    """User ids repeat between databases: a deployment seeing another's tabs would refresh them with its data."""
+    run = uuid.uuid4().hex[:8]
+    try:
+        production = _presence_of(monkeypatch, TEST_REDIS_URL, f"postgresql://db/turno_{run}")
+        staging = _presence_of(monkeypatch, TEST_REDIS_URL, f"postgresql://db/turno_staging_{run}")
+    finally:
+        get_presence.cache_clear()
+
+    async def scenario():
+        await production.enter(1, "tab-production", "dash")
+        await staging.enter(1, "tab-staging", "dash")
+        seen = await production.tabs(1), await staging.tabs(1)
+        await production.leave(1, "tab-production")
+        await staging.leave(1, "tab-staging")
+        return seen
+
+    assert asyncio.run(scenario()) == ({"tab-production": "dash"}, {"tab-staging": "dash"})
