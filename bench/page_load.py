@@ -34,6 +34,7 @@ import statistics
 import subprocess
 import tempfile
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -238,8 +239,15 @@ def serve(site: Path, env: dict[str, str], port: int) -> subprocess.Popen:
 def check_pages(base_url: str, pages: list[tuple[str, str]]) -> None:
     """Open each page in Chromium and fail unless its websocket answers (and `text` shows, if given).
 
-    Guards the figures: a page whose websocket cannot connect still scores, without its data.
+    Guards the figures: a page whose websocket cannot connect still scores, without its data. Runs
+    in a thread of its own: Playwright's sync API refuses to start where another instance is
+    running (the e2e tests' browser, when tests/bench runs in the same pytest session).
     """
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(_check_pages, base_url, pages).result()
+
+
+def _check_pages(base_url: str, pages: list[tuple[str, str]]) -> None:
     from playwright.sync_api import expect, sync_playwright
 
     with sync_playwright() as playwright:
