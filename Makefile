@@ -22,6 +22,7 @@ install:
 install-dev:
 	scripts/bootstrap.sh requirements-dev.txt
 	scripts/ensure_browser.sh
+	scripts/ensure_lighthouse.sh
 
 migrate: install
 	alembic upgrade head
@@ -47,7 +48,8 @@ e2e: install-dev
 
 test: install-dev
 	ruff check .
-	pytest tests/unit tests/e2e tests/bench -q -p no:cacheprovider
+	pytest tests/unit tests/e2e -q -p no:cacheprovider
+	pytest tests/bench -q -p no:cacheprovider
 
 format: install-dev
 	ruff format .

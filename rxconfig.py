@@ -2,8 +2,8 @@
 
 import reflex as rx
 from reflex.plugins.sitemap import SitemapPlugin
-from reflex_components_radix.plugin import RadixThemesPlugin
 
+from app.frontend_build import LeanRadixThemesPlugin
 from core.settings import get_settings
 
 _settings = get_settings()
@@ -15,9 +15,12 @@ config = rx.Config(
     state_manager_mode="redis" if _settings.redis_url else "memory",
     telemetry_enabled=False,
     show_built_with_reflex=False,
+    # Build-time sidecars (.br, .gz) that the single-port server and Caddy send instead of the
+    # file; brotli first, so browsers that accept it get it (~15% smaller JS than gzip).
+    frontend_compression_formats=["brotli", "gzip"],
     cors_allowed_origins=[_settings.site_url] if _settings.is_production else ["*"],
     plugins=[
-        RadixThemesPlugin(
+        LeanRadixThemesPlugin(
             theme=rx.theme(accent_color="indigo", gray_color="slate", radius="medium", appearance="inherit")
         )
     ],

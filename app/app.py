@@ -4,6 +4,8 @@ import reflex as rx
 
 import models  # noqa: F401  (registers the tables)
 from app.api import api
+from app.api.static_cache import cache_static_files
+from app.layout import loading_page
 from app.pages import (  # noqa: F401  (pages register on import)
     category,
     chats,
@@ -31,7 +33,8 @@ if get_settings().dev_mailbox_enabled:
 app = rx.App(
     html_lang="pt-BR",
     stylesheets=["/styles.css"],
-    api_transformer=api,
+    api_transformer=[api, cache_static_files],
+    hydrate_fallback=loading_page,
     head_components=[
         rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml"),
     ],

@@ -16,7 +16,7 @@ from components.dashboard import (
     sidebar,
 )
 from components.settings_panel import apply_theme_button
-from components.shell import shell
+from components.shell import logo, shell
 from core.settings import get_settings
 from models import Role
 from states.auth import AuthState
@@ -26,6 +26,18 @@ from states.dashboard import DashboardState
 def page_title(title: str) -> str:
     """Browser title: 'Title | Turno'."""
     return f"{title} | {get_settings().product_name}"
+
+
+def _adopt_identity(page: Callable, content: Callable) -> None:
+    """Give the registered page function the name and module of the page's own content function.
+
+    Reflex writes a page's memoized components to a JS module named after the page function's
+    Python module. Without this every page would be 'app.layout', and all pages' components would
+    share one module that each route downloads whole (48 KB gzip of other pages' forms on /).
+    """
+    page.__name__ = content.__name__
+    page.__qualname__ = content.__qualname__
+    page.__module__ = content.__module__
 
 
 def public_page(route: str, title: str, on_load: list | None = None, guard=None) -> Callable:
@@ -45,12 +57,38 @@ def public_page(route: str, title: str, on_load: list | None = None, guard=None)
         def page() -> rx.Component:
             return shell(content())
 
-        page.__name__ = content.__name__
+        _adopt_identity(page, content)
         first = guard or AuthState.load_session
         rx.page(route=route, title=page_title(title), on_load=[first, *(on_load or [])])(page)
         return page
 
     return decorator
+
+
+def loading_page() -> rx.Component:
+    """What a page whose path has a variable part (/jobs/12, chats) shows until its code has run.
+
+    Those paths have no prerendered HTML: React Router serves one empty shell for all of them, so
+    the browser painted nothing until every script had loaded and run. This (the app's
+    hydrate_fallback) is in that shell: the brand bar and a loading line paint with the HTML.
+
+    Returns:
+        The top bar with the logo, and 'Carregando...'.
+    """
+    return rx.box(
+        rx.box(
+            rx.box(logo(), max_width="1200px", margin_x="auto", padding_x="1rem", padding_y="0.75rem"),
+            style={"background": rx.color("gray", 1), "borderBottom": f"1px solid {rx.color('gray', 5)}"},
+        ),
+        rx.text(
+            "Carregando...",
+            role="status",
+            color=rx.color("gray", 11),
+            max_width="1200px",
+            margin="0 auto",
+            padding="2rem 1rem",
+        ),
+    )
 
 
 def _tabs(role: str, entries: tuple[tuple[str, str, str], ...]) -> tuple[NavItem, ...]:
@@ -197,7 +235,7 @@ def dashboard_page(
         def page() -> rx.Component:
             return dashboard_shell(role, active_tab, content())
 
-        page.__name__ = content.__name__
+        _adopt_identity(page, content)
         events = [guard, DashboardState.load_chrome, *(on_load or [])]
         rx.page(route=route, title=page_title(title), on_load=events)(page)
         return page

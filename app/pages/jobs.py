@@ -27,6 +27,8 @@ VISUALLY_HIDDEN = {
     "clip": "rect(0 0 0 0)",
     "whiteSpace": "nowrap",
 }
+RESULTS_MIN_HEIGHT = "70vh"
+NBSP = "\u00a0"
 LOAD_ERROR = ("Erro ao carregar vagas", "Não foi possível carregar as vagas disponíveis.")
 
 
@@ -257,20 +259,29 @@ def job_table() -> rx.Component:
 
 
 def results() -> rx.Component:
-    """Loading text, the empty state or the table."""
-    return rx.cond(
-        JobsState.loading,
-        rx.text("Carregando vagas disponíveis...", role="status", color=rx.color("gray", 11), padding_y="2rem"),
+    """Loading text, the empty state or the table.
+
+    The results arrive over the websocket after the page shows. The area keeps a minimum height
+    (RESULTS_MIN_HEIGHT) in every state, so the footer starts below the fold and does not jump
+    when the list replaces the loading text (Lighthouse measured a layout shift of 0.27 on mobile).
+    """
+    return rx.box(
         rx.cond(
-            JobsState.total > 0,
-            job_table(),
-            empty_state(
-                "search-x",
-                "Nenhuma vaga encontrada",
-                "Atualmente não há vagas disponíveis que correspondam aos seus filtros.",
-                rx.button("Limpar filtros", variant="outline", on_click=JobsState.clear_filters),
+            JobsState.loading,
+            rx.text("Carregando vagas disponíveis...", role="status", color=rx.color("gray", 11), padding_y="2rem"),
+            rx.cond(
+                JobsState.total > 0,
+                job_table(),
+                empty_state(
+                    "search-x",
+                    "Nenhuma vaga encontrada",
+                    "Atualmente não há vagas disponíveis que correspondam aos seus filtros.",
+                    rx.button("Limpar filtros", variant="outline", on_click=JobsState.clear_filters),
+                ),
             ),
         ),
+        min_height=RESULTS_MIN_HEIGHT,
+        width="100%",
     )
 
 
@@ -280,14 +291,15 @@ def jobs_page() -> rx.Component:
     return rx.vstack(
         rx.vstack(
             rx.heading("Vagas disponíveis", as_="h1", size="8"),
-            rx.cond(
-                JobsState.loading,
-                rx.fragment(),
-                rx.text(
+            # The count's line is there while loading too (blank), so nothing below it moves.
+            rx.text(
+                rx.cond(
+                    JobsState.loading,
+                    NBSP,
                     rx.cond(JobsState.total == 1, "1 vaga encontrada", JobsState.total.to(str) + " vagas encontradas"),
-                    color=rx.color("gray", 11),
-                    size="3",
                 ),
+                color=rx.color("gray", 11),
+                size="3",
             ),
             spacing="2",
         ),
