@@ -268,7 +268,10 @@ def run() -> list[Row]:
                     engine = make_engine(url)
                     _fill(engine, count)
                     harness.use_database(url)
-                    rows.extend(_measure("SQLite" if engine_name == "sqlite" else "PostgreSQL", engine, count))
+                    measured = _measure("SQLite" if engine_name == "sqlite" else "PostgreSQL", engine, count)
+                    if not harness.quick():
+                        _print(measured)  # each engine and size as soon as it is measured
+                    rows.extend(measured)
                     engine.dispose()
     return rows
 
@@ -288,7 +291,9 @@ def _print(rows: list[Row]) -> None:
 
 def main() -> None:
     """Run and print the table."""
-    _print(run())
+    rows = run()
+    if harness.quick():
+        _print(rows)
 
 
 if __name__ == "__main__":
