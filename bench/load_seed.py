@@ -17,26 +17,10 @@ from sqlalchemy import insert
 from sqlmodel import Session, select
 
 from bench.harness import use_database
+from bench.job_search import TITLES
 from core.catalog import CATEGORIES, CITIES
 from models import Application, Job, Profile, Role, User, UserPreferences
 
-TITLES = (
-    "Garçom",
-    "Recepcionista",
-    "Chef de cozinha",
-    "Bartender",
-    "Auxiliar de limpeza",
-    "Fotógrafo",
-    "DJ",
-    "Segurança",
-    "Copeiro",
-    "Camareira",
-    "Promotor de eventos",
-    "Manobrista",
-    "Cozinheiro",
-    "Hostess",
-    "Barista",
-)
 JOBS_PER_COMPANY = 3
 PENDING_PER_FREELANCER = 2
 ACCEPTED_SHARE = 0.3
