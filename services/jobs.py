@@ -6,7 +6,6 @@ job into Python.
 """
 
 import math
-from dataclasses import dataclass, field
 from typing import TypedDict
 
 from sqlalchemy import column, false, func, literal_column, table
@@ -42,21 +41,8 @@ class JobListItem(TypedDict):
     postado_em: str
 
 
-@dataclass(frozen=True)
-class JobPage:
-    """One page of the public job list.
-
-    Attributes:
-        items: The jobs on this page, newest first.
-        total: How many jobs match the filters in all.
-        page: The page shown (clamped to 1..pages).
-        pages: How many pages there are (at least 1).
-    """
-
-    items: list[JobListItem] = field(default_factory=list)
-    total: int = 0
-    page: int = 1
-    pages: int = 1
+JobPage = Page[JobListItem]
+"""One page of the public job list, newest first (services.paging.Page)."""
 
 
 class CompanyInCategory(TypedDict):
