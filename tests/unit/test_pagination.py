@@ -19,7 +19,7 @@ from core.types import utcnow
 from models import Chat, Job, Notification, Profile, Role, User
 from services import chats, dashboard, jobs, paging
 from states.dashboard import DashboardState
-from tests.unit.factories import make_application, make_cast, make_job
+from tests.unit.factories import make_application, make_cast, make_company, make_job
 from tests.unit.state_harness import cookie_for, run, state_for, toasts
 
 SIZE = paging.DASHBOARD_PAGE_SIZE
@@ -259,6 +259,20 @@ def test_the_applicants_dialog_loads_more_cards(db, cast):
 
     assert len({card["id"] for card in state.applicants}) == SIZE + EXTRA
     assert state.applicants_more is False
+
+
+def test_another_company_gets_no_applicant_cards_of_a_foreign_job(db, cast):
+    job = make_job(db, cast.company, "Evento grande")
+    for person in _freelancers(db, SIZE + EXTRA):
+        make_application(db, job, person)
+    stranger = make_company(db, nome="Outra Pessoa", empresa="Outro Buffet")
+    db.commit()
+    state = state_for(CompanyJobsState, cookie_for(db, stranger), "/client-dashboard", {"tab": "jobs"})
+    state.applications_job_id, state.applicants_more = job.id, True  # as if the dialog had a foreign job
+
+    shown = toasts(run(state, CompanyJobsState.more_applicants))
+
+    assert shown and state.applicants == []
 
 
 def test_notifications_load_more_and_keep_older_rows_through_a_live_refresh(db, cast):
