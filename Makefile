@@ -48,7 +48,7 @@ e2e: install-dev
 
 test: install-dev
 	ruff check .
-	pytest tests/unit tests/e2e -q -p no:cacheprovider
+	pytest tests/unit tests/e2e tests/security -q -p no:cacheprovider
 	pytest tests/bench -q -p no:cacheprovider
 
 format: install-dev

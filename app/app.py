@@ -5,6 +5,7 @@ import reflex as rx
 import models  # noqa: F401  (registers the tables)
 from app.api import api
 from app.api.static_cache import cache_static_files
+from app.errors import unexpected_error
 from app.layout import loading_page
 from app.pages import (  # noqa: F401  (pages register on import)
     category,
@@ -35,6 +36,7 @@ app = rx.App(
     stylesheets=["/styles.css"],
     api_transformer=[api, cache_static_files],
     hydrate_fallback=loading_page,
+    backend_exception_handler=unexpected_error,
     head_components=[
         rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml"),
     ],
