@@ -1,0 +1,320 @@
+"""Who may call each event handler of the app, and with what: the authorization matrix's table.
+
+One entry per handler of every user-defined State, keyed by `module.Class.handler` (the test maps
+it to Reflex's full state path). A handler added to the app without an entry here fails
+tests/security/test_authorization_matrix.py until someone writes down its policy.
+
+Fields of a `Policy`:
+- `who`: who may call it: PUBLIC (anyone), SIGNED_IN (any account), FREELANCER or COMPANY.
+- `args`: the payload sent. `Id(kind)` marks an object id: the matrix sends, in turn, an id of an
+  object of that kind the caller may use (own), of one they may not (foreign) and one that does
+  not exist. Forms are dicts, as the browser sends them.
+- `page`: the URL the tab is on when the handler reads its id from the address; `{kind}` is
+  replaced by the id under test. A dict gives one URL per role ("*" for the others).
+- `before`: handlers called first on the same tab (a dialog opened before its form is sent), with
+  the same id.
+- `ends_session`: the handler signs the caller out; the matrix calls it with a throwaway session.
+
+Kinds of objects: job (a company's job, any status), public_job (anyone may read the open ones;
+foreign means another company's archived or closed job), application (the freelancer's and the
+job's company's), rating (an accepted application of a closed job, rated by either side), chat
+(its two participants), notification (its user), freelancer (a freelancer's profile: themselves
+and the companies they applied to).
+
+The rating dialog (RatingMixin) is shared by both dashboards and rates the other side of the
+caller's own hiring, so either side may call it from either dashboard's state (the service checks
+that the caller took part in the application).
+"""
+
+from dataclasses import dataclass, field
+
+PUBLIC = "public"
+SIGNED_IN = "signed-in"
+FREELANCER = "freelancer"
+COMPANY = "company"
+
+
+@dataclass(frozen=True)
+class Id:
+    """An object id argument of the given kind."""
+
+    kind: str
+
+
+@dataclass(frozen=True)
+class Policy:
+    """Who may call one handler and how the matrix calls it (see the module docstring)."""
+
+    who: str
+    args: dict = field(default_factory=dict)
+    page: str | dict[str, str] = "/"
+    before: tuple[tuple[str, dict], ...] = ()
+    ends_session: bool = False
+
+
+SETVAR = Policy(PUBLIC, {"var_name": "user_role", "value": "client"})  # Reflex's built-in; only set_* handlers
+
+JOB_FORM = {
+    "titulo": "Garçom para evento",
+    "categoria": "eventos",
+    "descricao": "Servir mesas em um casamento no sábado.",
+    "localizacao": "São Paulo",
+    "valor_hora": "35",
+    "duracao": "6 horas",
+    "data_necessaria": "",
+    "habilidades_necessarias": "Bandeja",
+    "vagas_disponiveis": "2",
+}
+COMPANY_PROFILE_FORM = {
+    "empresa": "Hotel Teste",
+    "biografia": "Hotel no centro.",
+    "endereco": "Rua A, 10",
+    "telefone": "(11) 3333-4444",
+    "website": "",
+    "instagram": "",
+    "facebook": "",
+    "linkedin": "",
+}
+FREELANCER_PROFILE_FORM = {
+    "nome": "João Silva",
+    "telefone": "(11) 98888-7777",
+    "endereco": "Rua B, 20",
+    "localizacao": "São Paulo",
+    "profissao": "Garçom",
+    "habilidades": "Bandeja, Drinks",
+    "biografia": "Garçom há 5 anos.",
+    "experiencia": "Eventos e hotéis.",
+    "website": "",
+}
+REGISTER_COMPANY_FORM = {
+    "name": "Nova Empresa",
+    "email": "nova-empresa@teste.com.br",
+    "password": "senha-forte-123",
+    "confirmPassword": "senha-forte-123",
+    "company": "Nova Empresa Ltda",
+    "industry": "hotelaria",
+    "location": "São Paulo",
+    "description": "",
+}
+REGISTER_FREELANCER_FORM = {
+    "name": "Novo Freelancer",
+    "email": "novo-freelancer@teste.com.br",
+    "password": "senha-forte-123",
+    "confirmPassword": "senha-forte-123",
+    "profession": "Garçom",
+    "skills": "Bandeja",
+    "location": "São Paulo",
+    "experience": "",
+}
+CONTACT_FORM = {
+    "name": "Maria",
+    "email": "maria@teste.com.br",
+    "phone": "",
+    "subject": "duvida",
+    "message": "Como publico uma vaga?",
+}
+COMPANY_CHAT = "/client-dashboard/chats/{chat}"
+FREELANCER_CHAT = "/freelancer-dashboard/chats/{chat}"
+CHAT_PAGE = {FREELANCER: FREELANCER_CHAT, "*": COMPANY_CHAT}
+RATING_STEPS = (("open_rating", {"application_id": Id("rating")}), ("pick_stars", {"stars": 4}))
+
+POLICIES: dict[str, Policy] = {
+    # Public pages.
+    "app.pages.category.CategoryState.load": Policy(PUBLIC, page="/categories/eventos"),
+    "app.pages.category.CategoryState.setvar": SETVAR,
+    "app.pages.contact.ContactState.end_success": Policy(PUBLIC, page="/contact"),
+    "app.pages.contact.ContactState.load": Policy(PUBLIC, page="/contact"),
+    "app.pages.contact.ContactState.setvar": SETVAR,
+    "app.pages.contact.ContactState.submit": Policy(PUBLIC, {"form_data": CONTACT_FORM}, page="/contact"),
+    "app.pages.job_detail.JobDetailState.load": Policy(PUBLIC, page="/jobs/{public_job}"),
+    "app.pages.job_detail.JobDetailState.setvar": SETVAR,
+    "app.pages.jobs.JobsState.choose_category": Policy(PUBLIC, {"value": "eventos"}, page="/jobs"),
+    "app.pages.jobs.JobsState.clear_filters": Policy(PUBLIC, page="/jobs"),
+    "app.pages.jobs.JobsState.load": Policy(PUBLIC, page="/jobs?search=gar"),
+    "app.pages.jobs.JobsState.setvar": SETVAR,
+    "app.pages.jobs.JobsState.submit_search": Policy(PUBLIC, {"form_data": {"search": "garçom"}}, page="/jobs"),
+    "app.pages.login.LoginState.clear": Policy(PUBLIC, page="/login"),
+    "app.pages.login.LoginState.finished": Policy(PUBLIC, {"result": {"ok": False, "message": "x"}}, page="/login"),
+    "app.pages.login.LoginState.setvar": SETVAR,
+    "app.pages.login.LoginState.submit": Policy(PUBLIC, {"_form_data": {"email": "a@b.c"}}, page="/login"),
+    "app.pages.mailbox.MailboxState.load": Policy(PUBLIC, page="/dev/mailbox"),  # dev only: off in production
+    "app.pages.mailbox.MailboxState.setvar": SETVAR,
+    "app.pages.recovery.ConfirmEmailState.load": Policy(PUBLIC, page="/confirm-email?token=not-a-token"),
+    "app.pages.recovery.ConfirmEmailState.setvar": SETVAR,
+    "app.pages.recovery.ForgotPasswordState.reset_form": Policy(PUBLIC, page="/forgot-password"),
+    "app.pages.recovery.ForgotPasswordState.setvar": SETVAR,
+    "app.pages.recovery.ForgotPasswordState.submit": Policy(
+        PUBLIC, {"form_data": {"email": "ninguem@teste.com.br"}}, page="/forgot-password"
+    ),
+    "app.pages.recovery.ResetPasswordState.load": Policy(PUBLIC, page="/reset-password?token=not-a-token"),
+    "app.pages.recovery.ResetPasswordState.setvar": SETVAR,
+    "app.pages.recovery.ResetPasswordState.submit": Policy(
+        PUBLIC,
+        {"form_data": {"password": "outra-senha-123", "confirmPassword": "outra-senha-123"}},
+        page="/reset-password?token=not-a-token",
+        before=(("load", {}),),
+    ),
+    "app.pages.register.RegisterState.load": Policy(PUBLIC, page="/register"),
+    "app.pages.register.RegisterState.set_tab": Policy(PUBLIC, {"value": "freelancer"}, page="/register"),
+    "app.pages.register.RegisterState.setvar": SETVAR,
+    "app.pages.register.RegisterState.submit_company": Policy(
+        PUBLIC, {"form_data": REGISTER_COMPANY_FORM}, page="/register"
+    ),
+    "app.pages.register.RegisterState.submit_freelancer": Policy(
+        PUBLIC, {"form_data": REGISTER_FREELANCER_FORM}, page="/register"
+    ),
+    "states.shell.ShellState.choose_city": Policy(PUBLIC, {"city": "São Paulo"}),
+    "states.shell.ShellState.close_menu": Policy(PUBLIC),
+    "states.shell.ShellState.search": Policy(PUBLIC, {"form_data": {"search": "garçom"}}),
+    "states.shell.ShellState.setvar": SETVAR,
+    "states.shell.ShellState.toggle_menu": Policy(PUBLIC),
+    # Session and guards.
+    "states.auth.AuthState.guard_client": Policy(PUBLIC, page="/client-dashboard"),
+    "states.auth.AuthState.guard_freelancer": Policy(PUBLIC, page="/freelancer-dashboard"),
+    "states.auth.AuthState.guard_signed_in": Policy(PUBLIC, page="/client-dashboard"),
+    "states.auth.AuthState.load_session": Policy(PUBLIC),
+    "states.auth.AuthState.logout": Policy(PUBLIC, ends_session=True),
+    "states.auth.AuthState.redirect_if_signed_in": Policy(PUBLIC, page="/login"),
+    "states.auth.AuthState.setvar": SETVAR,
+    "states.auth.AuthState.show_flash": Policy(PUBLIC, {"message": "Olá"}),
+    # Applying to a job (job page and the freelancer dashboard's search).
+    "states.apply.ApplyState.load_for_job": Policy(PUBLIC, page="/jobs/{public_job}"),
+    "states.apply.ApplyState.open_apply_dialog": Policy(FREELANCER, {"job_id": Id("public_job")}),
+    "states.apply.ApplyState.set_apply_open": Policy(PUBLIC, {"is_open": False}),
+    "states.apply.ApplyState.setvar": SETVAR,
+    "states.apply.ApplyState.submit_application": Policy(
+        FREELANCER,
+        {"form_data": {"valor_proposto": "", "mensagem": "Tenho experiência."}},
+        before=(("open_apply_dialog", {"job_id": Id("public_job")}),),
+    ),
+    # Freelancer dashboard.
+    "app.pages.freelancer_dashboard.FreelancerDashboardState.choose_job_category": Policy(
+        FREELANCER, {"value": "eventos"}, page="/freelancer-dashboard?tab=jobs"
+    ),
+    "app.pages.freelancer_dashboard.FreelancerDashboardState.clear_job_filters": Policy(FREELANCER),
+    "app.pages.freelancer_dashboard.FreelancerDashboardState.close_rating": Policy(SIGNED_IN, {"open_": False}),
+    "app.pages.freelancer_dashboard.FreelancerDashboardState.load": Policy(
+        FREELANCER, page="/freelancer-dashboard?tab=applications"
+    ),
+    "app.pages.freelancer_dashboard.FreelancerDashboardState.open_rating": Policy(
+        SIGNED_IN, {"application_id": Id("rating")}, page="/freelancer-dashboard"
+    ),
+    "app.pages.freelancer_dashboard.FreelancerDashboardState.pick_stars": Policy(SIGNED_IN, {"stars": 5}),
+    "app.pages.freelancer_dashboard.FreelancerDashboardState.setvar": SETVAR,
+    "app.pages.freelancer_dashboard.FreelancerDashboardState.submit_job_search": Policy(
+        FREELANCER, {"form_data": {"search": "garçom"}}, page="/freelancer-dashboard?tab=jobs"
+    ),
+    "app.pages.freelancer_dashboard.FreelancerDashboardState.submit_rating": Policy(
+        SIGNED_IN, {"form_data": {"comment": "Ótima empresa."}}, page="/freelancer-dashboard", before=RATING_STEPS
+    ),
+    "app.pages.freelancer_dashboard.FreelancerDashboardState.withdraw_application": Policy(
+        FREELANCER, {"application_id": Id("application")}, page="/freelancer-dashboard?tab=applications"
+    ),
+    # Company dashboard.
+    "app.pages.client_dashboard.ClientDashboardState.close_rating": Policy(SIGNED_IN, {"open_": False}),
+    "app.pages.client_dashboard.ClientDashboardState.load": Policy(COMPANY, page="/client-dashboard?tab=hirings"),
+    "app.pages.client_dashboard.ClientDashboardState.open_rating": Policy(
+        SIGNED_IN, {"application_id": Id("rating")}, page="/client-dashboard"
+    ),
+    "app.pages.client_dashboard.ClientDashboardState.pick_stars": Policy(SIGNED_IN, {"stars": 5}),
+    "app.pages.client_dashboard.ClientDashboardState.setvar": SETVAR,
+    "app.pages.client_dashboard.ClientDashboardState.submit_rating": Policy(
+        SIGNED_IN, {"form_data": {"comment": "Ótimo profissional."}}, page="/client-dashboard", before=RATING_STEPS
+    ),
+    # Minhas Vagas.
+    "app.pages.company_jobs.CompanyJobsState.accept_application": Policy(
+        COMPANY, {"application_id": Id("application")}
+    ),
+    "app.pages.company_jobs.CompanyJobsState.archive": Policy(COMPANY, {"job_id": Id("job")}),
+    "app.pages.company_jobs.CompanyJobsState.ask_close": Policy(
+        COMPANY, {"job_id": Id("job")}, page="/client-dashboard?tab=jobs", before=(("load", {}),)
+    ),
+    "app.pages.company_jobs.CompanyJobsState.ask_delete": Policy(
+        COMPANY, {"job_id": Id("job")}, page="/client-dashboard?tab=jobs", before=(("load", {}),)
+    ),
+    "app.pages.company_jobs.CompanyJobsState.close_job": Policy(COMPANY, {"job_id": Id("job")}),
+    "app.pages.company_jobs.CompanyJobsState.delete_job": Policy(COMPANY, {"job_id": Id("job")}),
+    "app.pages.company_jobs.CompanyJobsState.duplicate": Policy(COMPANY, {"job_id": Id("job")}),
+    "app.pages.company_jobs.CompanyJobsState.load": Policy(COMPANY, page="/client-dashboard?tab=jobs"),
+    "app.pages.company_jobs.CompanyJobsState.more_active_jobs": Policy(COMPANY, before=(("load", {}),)),
+    "app.pages.company_jobs.CompanyJobsState.more_applicants": Policy(
+        COMPANY, before=(("open_applications", {"job_id": Id("job")}),)
+    ),
+    "app.pages.company_jobs.CompanyJobsState.more_archived_jobs": Policy(COMPANY, before=(("load", {}),)),
+    "app.pages.company_jobs.CompanyJobsState.open_applications": Policy(COMPANY, {"job_id": Id("job")}),
+    "app.pages.company_jobs.CompanyJobsState.open_publish": Policy(COMPANY),
+    "app.pages.company_jobs.CompanyJobsState.publish": Policy(
+        COMPANY, {"form_data": JOB_FORM}, before=(("open_publish", {}),)
+    ),
+    "app.pages.company_jobs.CompanyJobsState.reject_application": Policy(
+        COMPANY, {"application_id": Id("application")}
+    ),
+    "app.pages.company_jobs.CompanyJobsState.restore": Policy(COMPANY, {"job_id": Id("job")}),
+    "app.pages.company_jobs.CompanyJobsState.set_applications_open": Policy(COMPANY, {"value": False}),
+    "app.pages.company_jobs.CompanyJobsState.set_confirm_open": Policy(COMPANY, {"value": False}),
+    "app.pages.company_jobs.CompanyJobsState.set_profile_open": Policy(COMPANY, {"value": False}),
+    "app.pages.company_jobs.CompanyJobsState.set_publish_open": Policy(COMPANY, {"value": True}),
+    "app.pages.company_jobs.CompanyJobsState.set_search": Policy(COMPANY, {"value": "gar"}),
+    "app.pages.company_jobs.CompanyJobsState.setvar": SETVAR,
+    "app.pages.company_jobs.CompanyJobsState.view_profile": Policy(COMPANY, {"freelancer_id": Id("freelancer")}),
+    # Conversations.
+    "app.pages.chats.ChatListState.load_client": Policy(COMPANY, page="/client-dashboard/chats"),
+    "app.pages.chats.ChatListState.load_freelancer": Policy(FREELANCER, page="/freelancer-dashboard/chats"),
+    "app.pages.chats.ChatListState.setvar": SETVAR,
+    "app.pages.chats.ChatRoomState.load_client": Policy(COMPANY, page=COMPANY_CHAT),
+    "app.pages.chats.ChatRoomState.load_freelancer": Policy(FREELANCER, page=FREELANCER_CHAT),
+    "app.pages.chats.ChatRoomState.load_older": Policy(
+        SIGNED_IN, page=CHAT_PAGE, before=(("load_client", {}), ("load_freelancer", {}))
+    ),
+    "app.pages.chats.ChatRoomState.send_message": Policy(
+        SIGNED_IN, {"form_data": {"message": "Bom dia!"}}, page=CHAT_PAGE
+    ),
+    "app.pages.chats.ChatRoomState.setvar": SETVAR,
+    "app.pages.chats.ChatRoomState.show_latest": Policy(
+        SIGNED_IN, page=CHAT_PAGE, before=(("load_client", {}), ("load_freelancer", {}))
+    ),
+    # A freelancer's profile page (themselves and the companies they applied to).
+    "app.pages.freelancer_profile.FreelancerProfileState.load": Policy(SIGNED_IN, page="/freelancers/{freelancer}"),
+    "app.pages.freelancer_profile.FreelancerProfileState.more_applications": Policy(
+        SIGNED_IN, page="/freelancers/{freelancer}", before=(("load", {}),)
+    ),
+    "app.pages.freelancer_profile.FreelancerProfileState.setvar": SETVAR,
+    # Dashboard chrome: profile card, badges, notifications.
+    "states.dashboard.DashboardState.close_sheet": Policy(SIGNED_IN),
+    "states.dashboard.DashboardState.load_chrome": Policy(SIGNED_IN, page="/client-dashboard"),
+    "states.dashboard.DashboardState.load_more_notifications": Policy(SIGNED_IN, before=(("load_chrome", {}),)),
+    "states.dashboard.DashboardState.mark_notification_read": Policy(
+        SIGNED_IN, {"notification_id": Id("notification")}
+    ),
+    "states.dashboard.DashboardState.open_sheet": Policy(SIGNED_IN),
+    "states.dashboard.DashboardState.setvar": SETVAR,
+    # Profile forms and photo.
+    "states.profile.ProfileEditState.photo_rejected": Policy(
+        PUBLIC, {"rejections": [{"errors": [{"code": "file-too-large"}]}]}
+    ),
+    "states.profile.ProfileEditState.remove_photo": Policy(SIGNED_IN),
+    "states.profile.ProfileEditState.save_company": Policy(COMPANY, {"form_data": COMPANY_PROFILE_FORM}),
+    "states.profile.ProfileEditState.save_freelancer": Policy(FREELANCER, {"form_data": FREELANCER_PROFILE_FORM}),
+    "states.profile.ProfileEditState.setvar": SETVAR,
+    "states.profile.ProfileEditState.upload_photo": Policy(SIGNED_IN, {"files": []}),
+    # Settings and account.
+    "states.settings.SettingsState.change_password": Policy(
+        SIGNED_IN, {"form_data": {"current": "senha-errada-1", "new": "nova-senha-123", "confirm": "nova-senha-123"}}
+    ),
+    "states.settings.SettingsState.load": Policy(SIGNED_IN),
+    "states.settings.SettingsState.save_notifications": Policy(
+        SIGNED_IN, {"form_data": {"email_notifications": True, "push_notifications": False}}
+    ),
+    "states.settings.SettingsState.save_theme": Policy(SIGNED_IN, {"theme": "dark"}),
+    "states.settings.SettingsState.setvar": SETVAR,
+    "states.privacy.PrivacyState.delete_account": Policy(SIGNED_IN, {"form_data": {"password": "senha-errada-1"}}),
+    "states.privacy.PrivacyState.open_delete": Policy(SIGNED_IN),
+    "states.privacy.PrivacyState.set_delete_open": Policy(SIGNED_IN, {"open_": False}),
+    "states.privacy.PrivacyState.setvar": SETVAR,
+    # Plans (Stripe is not configured in the test server: checkout and portal answer with an error).
+    "states.billing.BillingState.load_subscription": Policy(COMPANY, page="/pricing"),
+    "states.billing.BillingState.open_portal": Policy(COMPANY, page="/pricing"),
+    "states.billing.BillingState.setvar": SETVAR,
+    "states.billing.BillingState.start_checkout": Policy(COMPANY, {"plan": "premium"}, page="/pricing"),
+    "states.billing.BillingState.watch_checkout": Policy(COMPANY, page="/pricing"),
+}
