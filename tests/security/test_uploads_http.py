@@ -163,7 +163,9 @@ def status_of(answer: bytes) -> int:
     return int(match.group(1))
 
 
-PART_HEAD = b'--b\r\nContent-Disposition: form-data; name="files"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n'
+PART_HEAD = (
+    b'--b\r\nContent-Disposition: form-data; name="files"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n'
+)
 
 
 def push_until_answered(sock: socket.socket, total: int, chunked: bool) -> tuple[int, bytes]:
@@ -201,7 +203,7 @@ def test_a_declared_50mb_upload_is_refused_at_once_without_reading_it(server):
     grown_kb = group_rss_kb(server.proc.pid) - before
 
     assert status_of(answer) == 413
-    assert answer.endswith("Arquivo muito grande".encode())
+    assert answer.endswith(b"Arquivo muito grande")
     assert sent < FIFTY_MB
     assert grown_kb < 10 * 1024, f"server memory grew by {grown_kb} KB"
     print(f"\ndeclared 50 MB: 413 after {elapsed * 1000:.0f} ms, {sent // 1024} KB sent, RSS +{grown_kb} KB")

@@ -375,3 +375,68 @@ def test_exactly_5mb_is_accepted_and_one_byte_more_is_not(tab, uploads):
 
     assert send(tab, at_limit) == [PHOTO_SAVED]
     assert send(tab, at_limit + b"\0") == [TOO_LARGE]
+
+
+# --- the request body cap (app/api/upload_limit.py), in process ------------------------------------------
+
+
+def _echo_length_app():
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import PlainTextResponse
+    from starlette.routing import Route
+
+    async def echo(request: Request) -> PlainTextResponse:
+        return PlainTextResponse(str(len(await request.body())))
+
+    return Starlette(routes=[Route("/_upload", echo, methods=["POST"])])
+
+
+@pytest.fixture
+def capped():
+    from starlette.testclient import TestClient
+
+    from app.api.upload_limit import limit_request_bodies
+
+    return TestClient(limit_request_bodies(_echo_length_app(), max_bytes=1000))
+
+
+def test_a_body_under_the_cap_reaches_the_route(capped):
+    response = capped.post("/_upload", content=b"x" * 1000)
+
+    assert (response.status_code, response.text) == (200, "1000")
+
+
+def test_a_declared_length_over_the_cap_is_answered_413_unread(capped):
+    response = capped.post("/_upload", content=b"x" * 1001)
+
+    assert (response.status_code, response.text) == (413, "Arquivo muito grande")
+
+
+def test_a_chunked_body_is_counted_and_cut_at_the_cap(capped):
+    pieces: list[int] = []
+
+    def stream():
+        for _ in range(100):
+            pieces.append(1)
+            yield b"x" * 300
+
+    response = capped.post("/_upload", content=stream())
+
+    assert response.status_code == 413
+    assert "Arquivo muito grande" in response.text
+
+
+def test_a_malformed_content_length_is_a_bad_request(capped):
+    response = capped.post("/_upload", content=b"x", headers={"content-length": "12abc"})
+
+    assert response.status_code == 400
+
+
+def test_the_cap_is_one_of_the_apps_api_transformers():
+    """Every transformer wraps the app Reflex built, /_upload included (tests/security proves it live)."""
+    from app.api.upload_limit import MAX_BODY_BYTES, limit_request_bodies
+    from app.app import app
+
+    assert limit_request_bodies in app.api_transformer
+    assert photos.MAX_BYTES < MAX_BODY_BYTES <= photos.MAX_BYTES + 1024 * 1024
