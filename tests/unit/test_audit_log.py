@@ -300,3 +300,12 @@ def test_a_logout_from_the_app_is_logged_once(db, security):
 
     event = only_event(security(), "logout")
     assert event["who"] == f"user:{freelancer.id}"
+
+
+def test_an_export_without_a_session_is_logged(client, security):
+    response = client.get("/api/account/export", headers={"cookie": "turno_session=forjado"})
+
+    assert response.status_code == 401
+    event = only_event(security(), "authz.denied")
+    assert (event["who"], event["what"]) == ("anon", "account export")
+    assert "forjado" not in security()[0]
