@@ -29,6 +29,7 @@ class Settings(BaseSettings):
         stripe_price_premium: Stripe price id of the monthly Premium plan (BRL).
         stripe_price_enterprise: Stripe price id of the monthly Enterprise plan (BRL).
         stripe_api_base: Origin of Stripe's API; tests point it at a local fake server.
+        security_log_key: Key of the hash that names accounts of failed logins in the security log.
     """
 
     model_config = SettingsConfigDict(env_file=".env", extra="ignore", populate_by_name=True)
@@ -66,6 +67,7 @@ class Settings(BaseSettings):
     login_max_failures_per_address: int = 30
     confirm_token_hours: int = 48
     reset_token_minutes: int = 60
+    security_log_key: str | None = None
 
     @property
     def is_production(self) -> bool:

@@ -6,6 +6,7 @@ from datetime import timedelta
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
+from core import audit
 from core.email import send_email
 from core.security import hash_password, new_token, token_digest, verify_password
 from core.settings import get_settings
@@ -137,15 +138,17 @@ def confirm_email(session: Session, token: str) -> User:
     return user
 
 
-def login(session: Session, data: dict, address: str) -> LoginResult:
+def login(session: Session, data: dict, address: str, agent: str = "") -> LoginResult:
     """Check credentials, throttle repeated failures and open a server-side session.
 
-    Unknown e-mail and wrong password take the same time and give the same message.
+    Unknown e-mail and wrong password take the same time and give the same message. Every
+    outcome is written to the security log (core/audit.py) with the e-mail only as a keyed hash.
 
     Args:
         session: Open database session (the caller commits).
         data: Raw form data (email, password, remember).
         address: The client's IP address, for per-address throttling.
+        agent: The client's User-Agent, for the security log only.
 
     Returns:
         The session token and where the user goes next.
@@ -154,18 +157,34 @@ def login(session: Session, data: dict, address: str) -> LoginResult:
         ValidationFailed: Bad e-mail or empty password.
         ServiceError: Throttled, wrong credentials, or e-mail not confirmed.
     """
-    form = parse(LoginForm, data)
-    throttle.check(session, form.email, address)
+    where = audit.place(address)
+    claimed = data.get("email") if isinstance(data, dict) else None
+    try:
+        form = parse(LoginForm, data)
+        throttle.check(session, form.email, address)
+    except ServiceError as exc:
+        audit.login_failed(claimed, where, "throttled" if exc.message == throttle.THROTTLED else "invalid form", agent)
+        raise
     user = session.exec(select(User).where(User.email == form.email, User.deleted_at.is_(None))).first()
     ok = verify_password(form.password, user.password_hash if user else None)
     if not ok or user is None or not user.is_active:
         throttle.record_failure(session, form.email, address)
+        audit.login_failed(form.email, where, _failure_reason(user, ok), agent)
         raise ServiceError(INVALID_CREDENTIALS)
     if user.email_confirmed_at is None:
+        audit.login_failed(form.email, where, "e-mail not confirmed", agent)
         raise ServiceError(NOT_CONFIRMED)
     throttle.record_success(session, form.email, address)
     token, max_age = sessions.create(session, user.id, remember=form.remember_me)
+    audit.login_succeeded(user.id, where, agent)
     return LoginResult(token=token, max_age=max_age, redirect_to=dashboard_for(user.role), role=user.role)
+
+
+def _failure_reason(user: User | None, password_ok: bool) -> str:
+    """Why credentials were refused, for the security log only (the user always sees one message)."""
+    if user is None:
+        return "unknown account"
+    return "wrong password" if not password_ok else "inactive account"
 
 
 def dashboard_for(role: str | None) -> str:

@@ -1,5 +1,6 @@
 """Errors the services raise with a message fit to show the user."""
 
+from core import audit
 from core.ids import valid_id
 
 
@@ -25,12 +26,20 @@ class ValidationFailed(ServiceError):
 
 
 class NotAllowed(ServiceError):
-    """The caller may not do this, or the object does not exist (same answer for both)."""
+    """The caller may not do this, or the object does not exist (same answer for both).
+
+    Every refusal is written to the security log (core/audit.py `deny`) with the caller of the
+    current event or request; the user still sees only `message`.
+    """
+
+    def __init__(self, message: str, target: object = ""):
+        super().__init__(message)
+        audit.deny(message, target)
 
 
 def require_id(value: object, message: str) -> int:
     """A valid row id (core.ids.valid_id), or NotAllowed with `message`, the same answer as a missing row."""
     checked = valid_id(value)
     if checked is None:
-        raise NotAllowed(message)
+        raise NotAllowed(message, target=f"invalid id {value!r}")
     return checked

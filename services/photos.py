@@ -5,6 +5,13 @@ An upload is accepted only when its bytes decode as a JPEG, PNG or WebP image of
 WebP of at most 512×512 pixels: the stored file never carries the uploader's bytes (no polyglot
 file, no EXIF location data) and every avatar loads fast.
 
+Decoding is bounded before it starts (docs/security.md, uploads): the pixel count is read from the
+header and checked first, so a small file declaring a huge image is refused in microseconds. A
+JPEG is decoded directly at the smallest 1/2, 1/4 or 1/8 scale still larger than 512 pixels (the
+codec's own DCT scaling), so even a 40-megapixel JPEG costs a few MB; PNG and WebP have no such
+scaling and are decoded whole, so they are held to 8.4 megapixels (a 4K screenshot is 8.3), and the
+image is shrunk before any colour conversion, so one upload holds at most two full-size copies.
+
 Files live in the upload folder the caller passes (Reflex serves it at /_upload); the database
 keeps the public path. The caller commits, then removes the replaced file (`remove_file`), so a
 failed save never leaves a profile pointing at a missing file.
@@ -26,6 +33,8 @@ from services.profiles import PROFILE_LOAD_FAILED
 
 MAX_BYTES = 5 * 1024 * 1024
 MAX_PIXELS = 40_000_000
+MAX_DECODED_PIXELS = 4096 * 2048
+SHRINK_FIRST = frozenset({"RGB", "RGBA", "L", "LA"})
 SIDE = 512
 ALLOWED_FORMATS = frozenset({"JPEG", "PNG", "WEBP"})
 FOLDER = "profile-photos"
@@ -71,23 +80,39 @@ def reencode(data: bytes) -> bytes:
                 kind = probe.format
                 if kind not in ALLOWED_FORMATS:
                     raise PhotoRejected(WRONG_TYPE_TITLE, WRONG_TYPE)
-                if probe.width * probe.height > MAX_PIXELS:
+                if probe.width * probe.height > (MAX_PIXELS if kind == "JPEG" else MAX_DECODED_PIXELS):
                     raise PhotoRejected(PHOTO_ERROR_TITLE, UNREADABLE)
                 probe.verify()
             with Image.open(BytesIO(data), formats=[kind]) as image:
+                if kind == "JPEG":
+                    image.draft(None, (SIDE, SIDE))
                 image.load()
-                upright = ImageOps.exif_transpose(image)
-                upright = upright.convert("RGBA" if upright.mode in {"RGBA", "LA", "P", "PA"} else "RGB")
-                upright.thumbnail((SIDE, SIDE))
-                out = BytesIO()
-                upright.save(out, "WEBP", quality=85, method=4)
-                return out.getvalue()
+                return _small_webp(image)
     except PhotoRejected:
         raise
     except UnidentifiedImageError:
         raise PhotoRejected(WRONG_TYPE_TITLE, WRONG_TYPE) from None
     except (OSError, ValueError, SyntaxError, Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise PhotoRejected(PHOTO_ERROR_TITLE, UNREADABLE) from None
+
+
+def _small_webp(image: Image.Image) -> bytes:
+    """The decoded image upright, at most SIDE pixels a side, as WebP without metadata.
+
+    Modes with a good resampling filter are shrunk before the colour conversion, so the full-size
+    pixels are copied as few times as possible.
+    """
+    upright = ImageOps.exif_transpose(image)
+    target = "RGBA" if upright.mode in {"RGBA", "LA", "P", "PA"} else "RGB"
+    if upright.mode in SHRINK_FIRST:
+        upright.thumbnail((SIDE, SIDE))
+        upright = upright.convert(target)
+    else:
+        upright = upright.convert(target)
+        upright.thumbnail((SIDE, SIDE))
+    out = BytesIO()
+    upright.save(out, "WEBP", quality=85, method=4)
+    return out.getvalue()
 
 
 def _path_of(upload_dir: Path, url: str) -> Path | None:

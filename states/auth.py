@@ -5,6 +5,7 @@ from http.cookies import CookieError, SimpleCookie
 import reflex as rx
 
 from app import routes
+from core import audit
 from core.db import session_scope
 from core.presence import SITE, get_presence
 from core.settings import get_settings
@@ -45,12 +46,26 @@ class AuthState(rx.State):
         return morsel.value if morsel else None
 
     def _current_user(self) -> CurrentUser | None:
-        """Resolve the caller from the server-side session table (None for visitors)."""
+        """Resolve the caller from the server-side session table (None for visitors).
+
+        Also names the caller for the security log of this event (core/audit.py `set_actor`).
+        """
         token = self._session_token()
-        if not token:
-            return None
-        with session_scope() as db:
-            return sessions.resolve(db, token)
+        user = None
+        if token:
+            with session_scope() as db:
+                user = sessions.resolve(db, token)
+        audit.set_actor(user.id if user else None, self._where())
+        return user
+
+    def _where(self) -> str:
+        """The caller's address and tab (client token prefix), for the security log."""
+        return audit.place(self.router.session.client_ip, self.router.session.client_token)
+
+    def _deny(self, reason: str, user: CurrentUser | None = None) -> None:
+        """Record that this handler refused its caller (visitor or wrong role); the answer is unchanged."""
+        audit.set_actor(user.id if user else None, self._where())
+        audit.deny(reason)
 
     def _apply(self, user: CurrentUser | None) -> None:
         self.signed_in = user is not None
@@ -83,6 +98,8 @@ class AuthState(rx.State):
         user = self._current_user()
         self._apply(user)
         decision = guard(user.role if user else None, role)
+        if decision.redirect_to:
+            self._deny(f"page for {role or 'signed-in users'}", user)
         if decision.restricted_to:
             return [
                 rx.toast.error("Acesso Restrito", description=f"Esta área é exclusiva para {decision.restricted_to}."),
@@ -123,6 +140,7 @@ class AuthState(rx.State):
         with session_scope() as db:
             sessions.revoke(db, self._session_token())
         if user is not None:
+            audit.logged_out(user.id, self._where())
             await get_presence().leave(user.id, self.router.session.client_token)
         self.reset()
         js = (

@@ -63,6 +63,7 @@ class ProfileEditState(AuthState):
             return
         user = self._current_user()
         if user is None or user.role != role:
+            self._deny(f"{role} only", user)
             yield rx.toast.error(NOT_SIGNED_IN[0], description=NOT_SIGNED_IN[1])
             return
         self.saving = True
@@ -111,6 +112,7 @@ class ProfileEditState(AuthState):
             return
         user = self._current_user()
         if user is None:
+            self._deny("signed-in users only")
             yield rx.toast.error(NOT_SIGNED_IN[0], description=NOT_SIGNED_IN[1])
             return
         if not files:
@@ -146,6 +148,8 @@ class ProfileEditState(AuthState):
     async def remove_photo(self):
         """'Remover foto': the profile goes back to initials and the file is deleted."""
         user = self._current_user()
+        if user is None:
+            self._deny("signed-in users only")
         if user is None or self.photo_busy:
             return
         try:

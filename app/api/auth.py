@@ -7,6 +7,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
+from core import audit
 from core.db import session_scope
 from core.settings import get_settings
 from services import accounts, sessions
@@ -36,16 +37,18 @@ async def login(request: Request) -> JSONResponse:
     Answers {"ok": true, "redirect": url} or {"ok": false, "message": ..., "errors": {...}}.
     """
     if not _same_origin(request):
+        audit.login_failed(None, audit.place(_client_address(request)), "cross-site origin")
         return JSONResponse({"ok": False, "message": GENERIC_ERROR}, status_code=403)
     try:
         data = json.loads(await request.body() or b"{}")
     except (ValueError, UnicodeDecodeError):
         data = {}
     address = _client_address(request)
+    agent = request.headers.get("user-agent", "")
 
     def _do() -> accounts.LoginResult:
         with session_scope() as db:
-            return accounts.login(db, data if isinstance(data, dict) else {}, address)
+            return accounts.login(db, data if isinstance(data, dict) else {}, address, agent)
 
     try:
         result = await run_in_threadpool(_do)
@@ -77,7 +80,10 @@ async def logout(request: Request) -> JSONResponse:
 
     def _do() -> None:
         with session_scope() as db:
+            user = sessions.resolve(db, token)
             sessions.revoke(db, token)
+        if user is not None:
+            audit.logged_out(user.id, audit.place(_client_address(request)))
 
     await run_in_threadpool(_do)
     response = JSONResponse({"ok": True})

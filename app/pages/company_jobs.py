@@ -112,7 +112,10 @@ class CompanyJobsState(AuthState):
     def _company_id(self) -> int | None:
         """The caller's id when a company is signed in (None for visitors and freelancers)."""
         user = self._current_user()
-        return user.id if user is not None and user.role == Role.CLIENT else None
+        if user is None or user.role != Role.CLIENT:
+            self._deny("companies only", user)
+            return None
+        return user.id
 
     def _load_jobs(self, company_id: int, keep_shown: bool = True) -> list:
         """Reload both lists and their totals for the current search; an error toast on failure.
