@@ -3,10 +3,9 @@
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from core.email import send_email
+from core.email import send_after_commit
 from core.security import hash_password, new_token, token_digest, verify_password
 from core.settings import get_settings
 from core.types import utcnow
@@ -25,7 +24,6 @@ from services.validation import (
 
 INVALID_CREDENTIALS = "Email ou senha incorretos."
 NOT_CONFIRMED = "Por favor, confirme seu email antes de fazer login."
-EMAIL_TAKEN = "Este email já está cadastrado. Faça login ou use outro email."
 INVALID_LINK = "Este link é inválido ou expirou. Solicite um novo."
 WRONG_CURRENT_PASSWORD = "Senha atual incorreta."
 ACCOUNT_GONE = "Não foi possível carregar suas informações."
@@ -41,7 +39,7 @@ class LoginResult:
     role: str
 
 
-def register_company(session: Session, data: dict) -> User:
+def register_company(session: Session, data: dict) -> User | None:
     """Create a confirmed-pending company account and e-mail its confirmation link.
 
     Args:
@@ -49,11 +47,11 @@ def register_company(session: Session, data: dict) -> User:
         data: Raw form data (SPEC's company registration payload).
 
     Returns:
-        The new user.
+        The new user, or None when the e-mail was already registered (its owner is e-mailed
+        instead; the caller answers exactly as for a new account).
 
     Raises:
         ValidationFailed: When a field breaks a rule.
-        ServiceError: When the e-mail is already registered.
     """
     form = parse(CompanyRegistration, data)
     profile = Profile(
@@ -68,7 +66,7 @@ def register_company(session: Session, data: dict) -> User:
     return _create_account(session, form.email, form.password, Role.CLIENT, profile)
 
 
-def register_freelancer(session: Session, data: dict) -> User:
+def register_freelancer(session: Session, data: dict) -> User | None:
     """Create a freelancer account and e-mail its confirmation link.
 
     Args:
@@ -76,7 +74,7 @@ def register_freelancer(session: Session, data: dict) -> User:
         data: Raw form data (SPEC's freelancer registration payload).
 
     Returns:
-        The new user.
+        The new user, or None when the e-mail was already registered (see register_company).
     """
     form = parse(FreelancerRegistration, data)
     skills = [s.strip() for s in form.skills.split(",") if s.strip()]
@@ -91,15 +89,21 @@ def register_freelancer(session: Session, data: dict) -> User:
     return _create_account(session, form.email, form.password, Role.FREELANCER, profile)
 
 
-def _create_account(session: Session, email: str, password: str, role: Role, profile: Profile) -> User:
-    if session.exec(select(User.id).where(User.email == email)).first() is not None:
-        raise ServiceError(EMAIL_TAKEN, {"email": EMAIL_TAKEN})
-    user = User(email=email, password_hash=hash_password(password), role=role)
+def _create_account(session: Session, email: str, password: str, role: Role, profile: Profile) -> User | None:
+    """Create the account, or e-mail the owner when the address is already registered.
+
+    Both cases answer the caller alike and do the same expensive work (one bcrypt hash, one
+    e-mail), so the registration form cannot tell whether an address has an account: the only
+    one told is the address's owner, by e-mail. Returns None for a registered address.
+    """
+    password_hash = hash_password(password)
+    existing = session.exec(select(User).where(User.email == email)).first()
+    if existing is not None:
+        _send_already_registered(session, existing)
+        return None
+    user = User(email=email, password_hash=password_hash, role=role)
     session.add(user)
-    try:
-        session.flush()
-    except IntegrityError:
-        raise ServiceError(EMAIL_TAKEN, {"email": EMAIL_TAKEN}) from None
+    session.flush()
     profile.user_id = user.id
     session.add(profile)
     session.add(UserPreferences(user_id=user.id))
@@ -107,12 +111,27 @@ def _create_account(session: Session, email: str, password: str, role: Role, pro
     return user
 
 
+def _send_already_registered(session: Session, user: User) -> None:
+    """Tell an account's owner that someone tried to register their address, with the way back in."""
+    settings = get_settings()
+    send_after_commit(
+        session,
+        user.email,
+        f"Tentativa de cadastro no {settings.product_name}",
+        f"Olá!\n\nAlguém tentou criar uma conta com este e-mail no {settings.product_name}, mas ele já "
+        "tem uma conta.\n\n"
+        f"Se foi você, entre na sua conta:\n{settings.site_url}/login\n\n"
+        f"Se esqueceu a senha, crie uma nova:\n{settings.site_url}/forgot-password\n\n"
+        "Se não foi você, ignore esta mensagem; nada foi alterado na sua conta.",
+    )
+
+
 def send_confirmation(session: Session, user: User) -> None:
-    """E-mail a fresh confirmation link to `user`."""
+    """E-mail a fresh confirmation link to `user` (over SMTP only after the commit)."""
     settings = get_settings()
     token = _issue_token(session, user, TokenPurpose.CONFIRM_EMAIL, timedelta(hours=settings.confirm_token_hours))
     link = f"{settings.site_url}/confirm-email?token={token}"
-    send_email(
+    send_after_commit(
         session,
         user.email,
         f"Confirme seu email no {settings.product_name}",
@@ -176,7 +195,9 @@ def dashboard_for(role: str | None) -> str:
 def request_password_reset(session: Session, data: dict) -> None:
     """E-mail a single-use reset link valid for an hour, if the account exists.
 
-    The caller shows the same answer whether or not the e-mail is registered.
+    The caller shows the same answer whether or not the e-mail is registered, and the time is
+    the same too: over SMTP the message leaves after the commit, in a thread (core.email), so a
+    known address does not wait for a mail server.
 
     Raises:
         ValidationFailed: When the e-mail is not valid.
@@ -188,7 +209,7 @@ def request_password_reset(session: Session, data: dict) -> None:
     settings = get_settings()
     token = _issue_token(session, user, TokenPurpose.RESET_PASSWORD, timedelta(minutes=settings.reset_token_minutes))
     link = f"{settings.site_url}/reset-password?token={token}"
-    send_email(
+    send_after_commit(
         session,
         user.email,
         f"Redefinição de senha no {settings.product_name}",
