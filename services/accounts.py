@@ -39,6 +39,24 @@ class LoginResult:
     role: str
 
 
+def validate_company(data: dict) -> None:
+    """Check a company registration form without touching the database.
+
+    Raises:
+        ValidationFailed: When a field breaks a rule (SPEC's messages).
+    """
+    parse(CompanyRegistration, data)
+
+
+def validate_freelancer(data: dict) -> None:
+    """Check a freelancer registration form without touching the database.
+
+    Raises:
+        ValidationFailed: When a field breaks a rule (SPEC's messages).
+    """
+    parse(FreelancerRegistration, data)
+
+
 def register_company(session: Session, data: dict) -> User | None:
     """Create a confirmed-pending company account and e-mail its confirmation link.
 
@@ -112,8 +130,14 @@ def _create_account(session: Session, email: str, password: str, role: Role, pro
 
 
 def _send_already_registered(session: Session, user: User) -> None:
-    """Tell an account's owner that someone tried to register their address, with the way back in."""
+    """Tell an account's owner that someone tried to register their address, with the ways back in.
+
+    The recovery link is a fresh single-use reset link, as /forgot-password would send; issuing
+    it also gives this path the writes of a new registration's confirmation link (token and
+    e-mail), so both answers cost the server about the same.
+    """
     settings = get_settings()
+    token = _issue_token(session, user, TokenPurpose.RESET_PASSWORD, timedelta(minutes=settings.reset_token_minutes))
     send_after_commit(
         session,
         user.email,
@@ -121,7 +145,8 @@ def _send_already_registered(session: Session, user: User) -> None:
         f"Olá!\n\nAlguém tentou criar uma conta com este e-mail no {settings.product_name}, mas ele já "
         "tem uma conta.\n\n"
         f"Se foi você, entre na sua conta:\n{settings.site_url}/login\n\n"
-        f"Se esqueceu a senha, crie uma nova:\n{settings.site_url}/forgot-password\n\n"
+        "Se esqueceu a senha, crie uma nova (link válido por 1 hora):\n"
+        f"{settings.site_url}/reset-password?token={token}\n\n"
         "Se não foi você, ignore esta mensagem; nada foi alterado na sua conta.",
     )
 
@@ -195,15 +220,31 @@ def dashboard_for(role: str | None) -> str:
 def request_password_reset(session: Session, data: dict) -> None:
     """E-mail a single-use reset link valid for an hour, if the account exists.
 
-    The caller shows the same answer whether or not the e-mail is registered, and the time is
-    the same too: over SMTP the message leaves after the commit, in a thread (core.email), so a
-    known address does not wait for a mail server.
+    The caller shows the same answer whether or not the e-mail is registered. Callers that answer
+    a browser split this in two (parse_reset_request, then send_reset_link after answering), so the
+    answer does not wait for the writes only a registered address causes.
 
     Raises:
         ValidationFailed: When the e-mail is not valid.
     """
-    form = parse(EmailForm, data)
-    user = session.exec(select(User).where(User.email == form.email, User.deleted_at.is_(None))).first()
+    send_reset_link(session, parse_reset_request(data))
+
+
+def parse_reset_request(data: dict) -> str:
+    """The normalized e-mail of a recovery form.
+
+    Raises:
+        ValidationFailed: When the e-mail is not valid.
+    """
+    return parse(EmailForm, data).email
+
+
+def send_reset_link(session: Session, email: str) -> None:
+    """Issue and e-mail a reset link when `email` has an account; do nothing otherwise.
+
+    Over SMTP the message leaves after the commit, in a thread (core.email).
+    """
+    user = session.exec(select(User).where(User.email == email, User.deleted_at.is_(None))).first()
     if user is None:
         return
     settings = get_settings()

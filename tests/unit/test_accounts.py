@@ -134,17 +134,28 @@ def test_known_email_answers_like_a_new_one_creates_nothing_and_mails_the_owner(
     db.commit()
 
     assert got is None
-    assert {model: _count(db, model) for model in counts} == counts
+    assert {model: _count(db, model) for model in counts} == {**counts, EmailToken: counts[EmailToken] + 1}
     assert _count(db, OutboxEmail) == mails_before + 1
     notice = db.exec(select(OutboxEmail).order_by(OutboxEmail.id.desc())).first()
     assert notice.to_email == owner.email
     assert notice.subject == "Tentativa de cadastro no Turno"
-    assert "Alguém tentou criar uma conta com este e-mail" in notice.body
-    assert "http://turno.test/login" in notice.body
-    assert "http://turno.test/forgot-password" in notice.body
+    assert notice.body.startswith("Olá!\n\nAlguém tentou criar uma conta com este e-mail no Turno")
+    assert "http://turno.test/login\n" in notice.body
     assert _login(db).redirect_to == "/client-dashboard"
     with pytest.raises(ServiceError):
         _login(db, password=NEW_PASSWORD)
+
+
+def test_the_known_email_notice_carries_a_working_reset_link(db):
+    owner = _register(db, COMPANY)
+    accounts.register_freelancer(db, {**FREELANCER, "email": COMPANY["email"]})
+    db.commit()
+
+    token = _link_token(db, "/reset-password", owner.email)
+    accounts.reset_password(db, token, {"password": NEW_PASSWORD, "confirmPassword": NEW_PASSWORD})
+    db.commit()
+
+    assert _login(db, password=NEW_PASSWORD).redirect_to == "/client-dashboard"
 
 
 def test_known_email_registration_hashes_the_password_like_a_new_one(db, monkeypatch):
