@@ -267,4 +267,6 @@ def test_with_redis_the_address_limit_holds_across_accounts(db, account, monkeyp
 
 def test_redis_keys_of_two_deployments_differ():
     assert throttle.redis_prefix("postgresql://db:5432/turno") != throttle.redis_prefix("postgresql://db:5432/staging")
-    assert throttle.redis_prefix("postgresql://u:a@db:5432/turno") == throttle.redis_prefix("postgresql://v:b@db:5432/turno")
+    assert throttle.redis_prefix("postgresql://u:a@db:5432/turno") == throttle.redis_prefix(
+        "postgresql://v:b@db:5432/turno"
+    )
