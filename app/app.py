@@ -4,6 +4,7 @@ import reflex as rx
 
 import models  # noqa: F401  (registers the tables)
 from app.api import api
+from app.api.origin_guard import guard_websocket_origin
 from app.api.static_cache import cache_static_files
 from app.api.upload_limit import limit_request_bodies
 from app.errors import unexpected_error
@@ -39,6 +40,7 @@ app = rx.App(
         api,
         cache_static_files,
         limit_request_bodies,
+        guard_websocket_origin,
     ],
     hydrate_fallback=loading_page,
     backend_exception_handler=unexpected_error,

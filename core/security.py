@@ -7,7 +7,7 @@ import bcrypt
 
 from core.settings import get_settings
 
-_DUMMY_HASH: bytes | None = None
+_DUMMY_HASHES: dict[int, bytes] = {}
 
 
 def hash_password(password: str) -> str:
@@ -26,8 +26,8 @@ def hash_password(password: str) -> str:
 def verify_password(password: str, password_hash: str | None) -> bool:
     """Check a password against a stored hash in constant time.
 
-    When there is no stored hash (unknown e-mail), a dummy hash is checked so the answer takes
-    the same time as for a real account.
+    When there is no stored hash (unknown e-mail), a dummy hash of the configured cost is checked
+    so the answer takes the same time as for a real account.
 
     Args:
         password: The plain password offered.
@@ -36,16 +36,21 @@ def verify_password(password: str, password_hash: str | None) -> bool:
     Returns:
         True when the password matches the hash.
     """
-    global _DUMMY_HASH
     if password_hash is None:
-        if _DUMMY_HASH is None:
-            _DUMMY_HASH = hash_password("dummy-password-for-timing").encode()
-        bcrypt.checkpw(_password_bytes(password), _DUMMY_HASH)
+        bcrypt.checkpw(_password_bytes(password), _dummy_hash())
         return False
     try:
         return bcrypt.checkpw(_password_bytes(password), password_hash.encode())
     except ValueError:
         return False
+
+
+def _dummy_hash() -> bytes:
+    """A hash of the configured bcrypt cost for unknown accounts (one per cost, made once)."""
+    rounds = get_settings().bcrypt_rounds
+    if rounds not in _DUMMY_HASHES:
+        _DUMMY_HASHES[rounds] = hash_password("dummy-password-for-timing").encode()
+    return _DUMMY_HASHES[rounds]
 
 
 def _password_bytes(password: str) -> bytes:

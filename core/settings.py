@@ -30,6 +30,12 @@ class Settings(BaseSettings):
         stripe_price_enterprise: Stripe price id of the monthly Enterprise plan (BRL).
         stripe_api_base: Origin of Stripe's API; tests point it at a local fake server.
         security_log_key: Key of the hash that names accounts of failed logins in the security log.
+        session_hours: Absolute lifetime of a browser session (no 'Lembrar de mim').
+        remember_days: Absolute lifetime of a 'Lembrar de mim' session.
+        session_idle_minutes: A browser session unused this long ends (idle expiry).
+        remember_idle_days: A 'Lembrar de mim' session unused this long ends: the user asked to
+            stay signed in on this device, so minutes would defeat the choice, but a device left
+            unused for a week no longer keeps a live session.
     """
 
     model_config = SettingsConfigDict(env_file=".env", extra="ignore", populate_by_name=True)
@@ -61,6 +67,8 @@ class Settings(BaseSettings):
     bcrypt_rounds: int = 12
     session_hours: int = 12
     remember_days: int = 30
+    session_idle_minutes: int = 120
+    remember_idle_days: int = 7
     session_cookie_name: str = "turno_session"
     login_max_failures: int = 5
     login_window_minutes: int = 15

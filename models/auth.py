@@ -5,12 +5,16 @@ from enum import StrEnum
 
 from sqlmodel import Field, Index, SQLModel
 
-from core.types import UTCDateTime
+from core.types import UTCDateTime, utcnow
 from models.base import created_at_field, optional_datetime_field
 
 
 class AuthSession(SQLModel, table=True):
-    """A signed-in browser; only the SHA-256 of its random token is stored."""
+    """A signed-in browser; only the SHA-256 of its random token is stored.
+
+    `expires_at` is the absolute end (12 hours, or 30 days with 'Lembrar de mim'); `last_seen_at`
+    is when the session was last used (refreshed at most once a minute), for the idle expiry.
+    """
 
     __tablename__ = "auth_sessions"
 
@@ -19,6 +23,7 @@ class AuthSession(SQLModel, table=True):
     token_hash: str = Field(max_length=64, unique=True)
     created_at: datetime = created_at_field()
     expires_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+    last_seen_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
     remember: bool = False
 
 

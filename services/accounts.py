@@ -3,11 +3,10 @@
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from core import audit
-from core.email import send_email
+from core.email import send_after_commit
 from core.security import hash_password, new_token, token_digest, verify_password
 from core.settings import get_settings
 from core.types import utcnow
@@ -26,7 +25,6 @@ from services.validation import (
 
 INVALID_CREDENTIALS = "Email ou senha incorretos."
 NOT_CONFIRMED = "Por favor, confirme seu email antes de fazer login."
-EMAIL_TAKEN = "Este email já está cadastrado. Faça login ou use outro email."
 INVALID_LINK = "Este link é inválido ou expirou. Solicite um novo."
 WRONG_CURRENT_PASSWORD = "Senha atual incorreta."
 ACCOUNT_GONE = "Não foi possível carregar suas informações."
@@ -42,7 +40,25 @@ class LoginResult:
     role: str
 
 
-def register_company(session: Session, data: dict) -> User:
+def validate_company(data: dict) -> None:
+    """Check a company registration form without touching the database.
+
+    Raises:
+        ValidationFailed: When a field breaks a rule (SPEC's messages).
+    """
+    parse(CompanyRegistration, data)
+
+
+def validate_freelancer(data: dict) -> None:
+    """Check a freelancer registration form without touching the database.
+
+    Raises:
+        ValidationFailed: When a field breaks a rule (SPEC's messages).
+    """
+    parse(FreelancerRegistration, data)
+
+
+def register_company(session: Session, data: dict) -> User | None:
     """Create a confirmed-pending company account and e-mail its confirmation link.
 
     Args:
@@ -50,11 +66,11 @@ def register_company(session: Session, data: dict) -> User:
         data: Raw form data (SPEC's company registration payload).
 
     Returns:
-        The new user.
+        The new user, or None when the e-mail was already registered (its owner is e-mailed
+        instead; the caller answers exactly as for a new account).
 
     Raises:
         ValidationFailed: When a field breaks a rule.
-        ServiceError: When the e-mail is already registered.
     """
     form = parse(CompanyRegistration, data)
     profile = Profile(
@@ -69,7 +85,7 @@ def register_company(session: Session, data: dict) -> User:
     return _create_account(session, form.email, form.password, Role.CLIENT, profile)
 
 
-def register_freelancer(session: Session, data: dict) -> User:
+def register_freelancer(session: Session, data: dict) -> User | None:
     """Create a freelancer account and e-mail its confirmation link.
 
     Args:
@@ -77,7 +93,7 @@ def register_freelancer(session: Session, data: dict) -> User:
         data: Raw form data (SPEC's freelancer registration payload).
 
     Returns:
-        The new user.
+        The new user, or None when the e-mail was already registered (see register_company).
     """
     form = parse(FreelancerRegistration, data)
     skills = [s.strip() for s in form.skills.split(",") if s.strip()]
@@ -92,15 +108,21 @@ def register_freelancer(session: Session, data: dict) -> User:
     return _create_account(session, form.email, form.password, Role.FREELANCER, profile)
 
 
-def _create_account(session: Session, email: str, password: str, role: Role, profile: Profile) -> User:
-    if session.exec(select(User.id).where(User.email == email)).first() is not None:
-        raise ServiceError(EMAIL_TAKEN, {"email": EMAIL_TAKEN})
-    user = User(email=email, password_hash=hash_password(password), role=role)
+def _create_account(session: Session, email: str, password: str, role: Role, profile: Profile) -> User | None:
+    """Create the account, or e-mail the owner when the address is already registered.
+
+    Both cases answer the caller alike and do the same expensive work (one bcrypt hash, one
+    e-mail), so the registration form cannot tell whether an address has an account: the only
+    one told is the address's owner, by e-mail. Returns None for a registered address.
+    """
+    password_hash = hash_password(password)
+    existing = session.exec(select(User).where(User.email == email)).first()
+    if existing is not None:
+        _send_already_registered(session, existing)
+        return None
+    user = User(email=email, password_hash=password_hash, role=role)
     session.add(user)
-    try:
-        session.flush()
-    except IntegrityError:
-        raise ServiceError(EMAIL_TAKEN, {"email": EMAIL_TAKEN}) from None
+    session.flush()
     profile.user_id = user.id
     session.add(profile)
     session.add(UserPreferences(user_id=user.id))
@@ -108,12 +130,34 @@ def _create_account(session: Session, email: str, password: str, role: Role, pro
     return user
 
 
+def _send_already_registered(session: Session, user: User) -> None:
+    """Tell an account's owner that someone tried to register their address, with the ways back in.
+
+    The recovery link is a fresh single-use reset link, as /forgot-password would send; issuing
+    it also gives this path the writes of a new registration's confirmation link (token and
+    e-mail), so both answers cost the server about the same.
+    """
+    settings = get_settings()
+    token = _issue_token(session, user, TokenPurpose.RESET_PASSWORD, timedelta(minutes=settings.reset_token_minutes))
+    send_after_commit(
+        session,
+        user.email,
+        f"Tentativa de cadastro no {settings.product_name}",
+        f"Olá!\n\nAlguém tentou criar uma conta com este e-mail no {settings.product_name}, mas ele já "
+        "tem uma conta.\n\n"
+        f"Se foi você, entre na sua conta:\n{settings.site_url}/login\n\n"
+        "Se esqueceu a senha, crie uma nova (link válido por 1 hora):\n"
+        f"{settings.site_url}/reset-password?token={token}\n\n"
+        "Se não foi você, ignore esta mensagem; nada foi alterado na sua conta.",
+    )
+
+
 def send_confirmation(session: Session, user: User) -> None:
-    """E-mail a fresh confirmation link to `user`."""
+    """E-mail a fresh confirmation link to `user` (over SMTP only after the commit)."""
     settings = get_settings()
     token = _issue_token(session, user, TokenPurpose.CONFIRM_EMAIL, timedelta(hours=settings.confirm_token_hours))
     link = f"{settings.site_url}/confirm-email?token={token}"
-    send_email(
+    send_after_commit(
         session,
         user.email,
         f"Confirme seu email no {settings.product_name}",
@@ -195,19 +239,37 @@ def dashboard_for(role: str | None) -> str:
 def request_password_reset(session: Session, data: dict) -> None:
     """E-mail a single-use reset link valid for an hour, if the account exists.
 
-    The caller shows the same answer whether or not the e-mail is registered.
+    The caller shows the same answer whether or not the e-mail is registered. Callers that answer
+    a browser split this in two (parse_reset_request, then send_reset_link after answering), so the
+    answer does not wait for the writes only a registered address causes.
 
     Raises:
         ValidationFailed: When the e-mail is not valid.
     """
-    form = parse(EmailForm, data)
-    user = session.exec(select(User).where(User.email == form.email, User.deleted_at.is_(None))).first()
+    send_reset_link(session, parse_reset_request(data))
+
+
+def parse_reset_request(data: dict) -> str:
+    """The normalized e-mail of a recovery form.
+
+    Raises:
+        ValidationFailed: When the e-mail is not valid.
+    """
+    return parse(EmailForm, data).email
+
+
+def send_reset_link(session: Session, email: str) -> None:
+    """Issue and e-mail a reset link when `email` has an account; do nothing otherwise.
+
+    Over SMTP the message leaves after the commit, in a thread (core.email).
+    """
+    user = session.exec(select(User).where(User.email == email, User.deleted_at.is_(None))).first()
     if user is None:
         return
     settings = get_settings()
     token = _issue_token(session, user, TokenPurpose.RESET_PASSWORD, timedelta(minutes=settings.reset_token_minutes))
     link = f"{settings.site_url}/reset-password?token={token}"
-    send_email(
+    send_after_commit(
         session,
         user.email,
         f"Redefinição de senha no {settings.product_name}",

@@ -1,14 +1,23 @@
-"""Server-side login sessions: random tokens, stored hashed, expiring, revocable."""
+"""Server-side login sessions: random tokens, stored hashed, expiring, revocable.
+
+A session ends at the first of: its absolute expiry (`expires_at`, fixed at login), its idle
+expiry (no use for `idle_limit`), logout, a password change or reset, or the account's deletion.
+Using a session refreshes `last_seen_at` at most once per TOUCH_INTERVAL, so a busy tab costs one
+write a minute, not one per event.
+"""
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
-from sqlmodel import Session, delete, select
+from sqlalchemy import and_, or_
+from sqlmodel import Session, delete, select, update
 
 from core.security import new_token, token_digest
 from core.settings import get_settings
 from core.types import utcnow
 from models import AuthSession, Profile, User
+
+TOUCH_INTERVAL = timedelta(minutes=1)
 
 
 @dataclass(frozen=True)
@@ -54,9 +63,31 @@ def resolve(session: Session, token: str | None) -> CurrentUser | None:
     if row is None:
         return None
     auth, user, profile = row
-    if auth.expires_at <= utcnow() or not user.is_active or user.deleted_at is not None:
+    now = utcnow()
+    if auth.expires_at <= now or auth.last_seen_at <= now - idle_limit(auth.remember):
         return None
+    if not user.is_active or user.deleted_at is not None:
+        return None
+    if auth.last_seen_at <= now - TOUCH_INTERVAL:
+        _touch(session, auth.id, now)
     return CurrentUser(id=user.id, role=user.role, email=user.email, name=profile.nome if profile else "")
+
+
+def idle_limit(remember: bool) -> timedelta:
+    """How long a session may go unused: minutes for a browser session, days for 'Lembrar de mim'."""
+    settings = get_settings()
+    if remember:
+        return timedelta(days=settings.remember_idle_days)
+    return timedelta(minutes=settings.session_idle_minutes)
+
+
+def _touch(session: Session, session_id: int, now: datetime) -> None:
+    """Record that a session was used now (one UPDATE; concurrent touches are harmless)."""
+    session.exec(
+        update(AuthSession)
+        .where(AuthSession.id == session_id, AuthSession.last_seen_at <= now - TOUCH_INTERVAL)
+        .values(last_seen_at=now)
+    )
 
 
 def revoke(session: Session, token: str | None) -> None:
@@ -79,6 +110,11 @@ def revoke_others(session: Session, user_id: int, keep_token: str | None) -> int
 
 
 def purge_expired(session: Session) -> int:
-    """Delete expired sessions; returns how many were removed."""
-    result = session.exec(delete(AuthSession).where(AuthSession.expires_at <= utcnow()))
+    """Delete sessions past their absolute or idle expiry; returns how many were removed."""
+    now = utcnow()
+    idle = or_(
+        and_(AuthSession.remember.is_(False), AuthSession.last_seen_at <= now - idle_limit(False)),
+        and_(AuthSession.remember.is_(True), AuthSession.last_seen_at <= now - idle_limit(True)),
+    )
+    result = session.exec(delete(AuthSession).where(or_(AuthSession.expires_at <= now, idle)))
     return result.rowcount or 0

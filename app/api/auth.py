@@ -34,6 +34,9 @@ def _client_address(request: Request) -> str:
 async def login(request: Request) -> JSONResponse:
     """POST /api/auth/login: check credentials and set the session cookie.
 
+    A successful login rotates the session: the session of the cookie the browser arrived with
+    (another account's, or a token planted by someone else) is revoked, and a new token is set.
+
     Answers {"ok": true, "redirect": url} or {"ok": false, "message": ..., "errors": {...}}.
     """
     if not _same_origin(request):
@@ -45,10 +48,13 @@ async def login(request: Request) -> JSONResponse:
         data = {}
     address = _client_address(request)
     agent = request.headers.get("user-agent", "")
+    previous_token = request.cookies.get(get_settings().session_cookie_name)
 
     def _do() -> accounts.LoginResult:
         with session_scope() as db:
-            return accounts.login(db, data if isinstance(data, dict) else {}, address, agent)
+            result = accounts.login(db, data if isinstance(data, dict) else {}, address, agent)
+            sessions.revoke(db, previous_token)
+            return result
 
     try:
         result = await run_in_threadpool(_do)

@@ -1,5 +1,8 @@
 """/forgot-password, /reset-password and /confirm-email: the e-mailed, single-use links."""
 
+import logging
+import threading
+
 import reflex as rx
 
 from app import routes
@@ -12,6 +15,7 @@ from services import accounts
 from services.errors import ServiceError
 from states.auth import flash_then_go
 
+log = logging.getLogger(__name__)
 RECOVERY_SENT = (
     "Se houver uma conta com este email, você receberá um link para redefinir sua senha. O link é válido por 1 hora."
 )
@@ -32,33 +36,37 @@ class ForgotPasswordState(rx.State):
         self.email_error = ""
 
     @rx.event
-    async def submit(self, form_data: dict):
-        """Send a reset link if the account exists."""
-        if self.submitting:
-            return
-        self.submitting = True
+    def submit(self, form_data: dict):
+        """Answer 'sent' for any valid e-mail, then send a reset link if the account exists.
+
+        The lookup and the writes a registered address causes run after the answer, in a
+        background thread (send_reset_in_background), so the answer takes the same time whether
+        or not the e-mail has an account.
+        """
         self.email_error = ""
-        yield
-
-        def _do() -> None:
-            with session_scope() as db:
-                accounts.request_password_reset(db, form_data if isinstance(form_data, dict) else {})
-
         try:
-            await rx.run_in_thread(_do)
+            email = accounts.parse_reset_request(form_data if isinstance(form_data, dict) else {})
         except ServiceError as exc:
-            self.submitting = False
             self.email_error = exc.field_errors.get("email", "")
-            if not self.email_error:
-                yield rx.toast.error("Erro ao enviar email", description=exc.message)
-            return
-        except Exception:
-            self.submitting = False
-            yield rx.toast.error("Erro ao enviar email")
-            return
-        self.submitting = False
+            return None if self.email_error else rx.toast.error("Erro ao enviar email", description=exc.message)
+        send_reset_in_background(email)
         self.sent = True
-        yield rx.toast.success("Email enviado com sucesso!")
+        return rx.toast.success("Email enviado com sucesso!")
+
+
+def send_reset_in_background(email: str) -> threading.Thread:
+    """Send the reset link of `email` (if it has an account) in a daemon thread; failures are logged."""
+
+    def _send() -> None:
+        try:
+            with session_scope() as db:
+                accounts.send_reset_link(db, email)
+        except Exception:
+            log.exception("password reset e-mail failed")
+
+    thread = threading.Thread(target=_send, name="password-reset", daemon=True)
+    thread.start()
+    return thread
 
 
 @public_page(routes.FORGOT_PASSWORD, "Recuperar senha", on_load=[ForgotPasswordState.reset_form])

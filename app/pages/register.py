@@ -1,6 +1,11 @@
 """/register: company and freelancer sign-up, validated on the server (SPEC §5)."""
 
+import logging
+import threading
+from collections.abc import Callable
+
 import reflex as rx
+from sqlmodel import Session
 
 from app import routes
 from app.layout import public_page
@@ -12,21 +17,37 @@ from services import accounts
 from services.errors import ServiceError
 from states.auth import AuthState
 
+log = logging.getLogger(__name__)
 COMPANY_FIELDS = ("name", "email", "password", "confirmPassword", "company", "industry", "location", "description")
 FREELANCER_FIELDS = ("name", "email", "password", "confirmPassword", "profession", "skills", "location", "experience")
 PASSWORD_HINT = "Mínimo de 8 caracteres, com pelo menos uma letra maiúscula, uma minúscula e um número."
 _KINDS = {
     "client": (
+        accounts.validate_company,
         accounts.register_company,
         "Conta empresarial criada com sucesso!",
-        "Ocorreu um erro ao criar a conta empresarial.",
     ),
     "freelancer": (
+        accounts.validate_freelancer,
         accounts.register_freelancer,
         "Conta de freelancer criada com sucesso!",
-        "Ocorreu um erro ao criar a conta de freelancer.",
     ),
 }
+
+
+def register_in_background(register: Callable[[Session, dict], object], data: dict) -> threading.Thread:
+    """Run a registration (bcrypt, rows, e-mail) in a daemon thread after the answer; failures are logged."""
+
+    def _register() -> None:
+        try:
+            with session_scope() as db:
+                register(db, data)
+        except Exception:
+            log.exception("registration failed")
+
+    thread = threading.Thread(target=_register, name="registration", daemon=True)
+    thread.start()
+    return thread
 
 
 def _blank(fields: tuple[str, ...]) -> dict[str, str]:
@@ -68,31 +89,24 @@ class RegisterState(rx.State):
             yield event
 
     async def _submit(self, kind: str, form_data: dict):
-        if self.submitting:
-            return
-        register, success, failure = _KINDS[kind]
+        """Validate now; answer; create the account (or mail the owner of a known e-mail) after answering.
+
+        The answer is the same for a new and a registered e-mail, and so is its time: the work
+        that differs (a new account's rows, or the owner's notice) and the bcrypt hash both run
+        after the answer, in a background thread (register_in_background).
+        """
+        validate, register, success = _KINDS[kind]
         fields = COMPANY_FIELDS if kind == "client" else FREELANCER_FIELDS
-        self.submitting = True
+        data = form_data if isinstance(form_data, dict) else {}
         self._set_errors(kind, _blank(fields))
-        yield
-
-        def _do() -> None:
-            with session_scope() as db:
-                register(db, form_data if isinstance(form_data, dict) else {})
-
         try:
-            await rx.run_in_thread(_do)
+            validate(data)
         except ServiceError as exc:
-            self.submitting = False
             self._set_errors(kind, {**_blank(fields), **{k: v for k, v in exc.field_errors.items() if k in fields}})
-            if not exc.field_errors or set(exc.field_errors) == {"email"}:
+            if not exc.field_errors:
                 yield rx.toast.error("Erro no cadastro", description=exc.message)
             return
-        except Exception:
-            self.submitting = False
-            yield rx.toast.error("Erro no cadastro", description=failure)
-            return
-        self.submitting = False
+        register_in_background(register, data)
         yield rx.toast.success(
             success, description="Enviamos um link de confirmação para o seu email. Confirme-o para fazer login."
         )

@@ -90,7 +90,7 @@ def test_freelancer_registers_and_lands_on_freelancer_dashboard(page: Page):
     expect(page).to_have_url(re.compile(r"/freelancer-dashboard"))
 
 
-def test_duplicate_email_is_refused(page: Page, make_account):
+def test_registering_a_known_email_looks_like_success_and_mails_the_owner(page: Page, make_account):
     email = make_account("client")
     page.goto("/register")
     form = page.locator("#company-form")
@@ -99,8 +99,11 @@ def test_duplicate_email_is_refused(page: Page, make_account):
     form.get_by_label("Setor").select_option("hotel")
     form.get_by_label("Localização").fill("Manaus, AM")
     form.get_by_role("button", name="Cadastrar Empresa").click()
-    expect(form.get_by_text("Este email já está cadastrado. Faça login ou use outro email.")).to_be_visible()
-    expect(page).to_have_url(re.compile(r"/register"))
+    expect(page.get_by_text("Conta empresarial criada com sucesso!")).to_be_visible()
+    expect(page).to_have_url(re.compile(r"/login/?$"))
+    page.goto("/dev/mailbox")
+    notice = page.locator(".mail-item").filter(has_text=email).filter(has_text="Tentativa de cadastro")
+    expect(notice).to_contain_text("Alguém tentou criar uma conta com este e-mail")
 
 
 def test_wrong_password_and_unknown_email_get_the_same_message(page: Page, make_account):

@@ -124,17 +124,51 @@ def test_registration_stores_the_email_lower_cased(db):
 
 @pytest.mark.parametrize("email", ["ana@hotel.com.br", "ANA@Hotel.com.br"])
 @pytest.mark.parametrize("second", [COMPANY, FREELANCER], ids=["company", "freelancer"])
-def test_duplicate_email_is_refused_and_nothing_is_created(db, email, second):
-    _register(db, COMPANY, confirm=False)
-    counts = {model: _count(db, model) for model in (User, Profile, UserPreferences, OutboxEmail, EmailToken)}
+def test_known_email_answers_like_a_new_one_creates_nothing_and_mails_the_owner(db, email, second):
+    owner = _register(db, COMPANY)
+    counts = {model: _count(db, model) for model in (User, Profile, UserPreferences, EmailToken)}
+    mails_before = _count(db, OutboxEmail)
 
-    with pytest.raises(ServiceError) as caught:
-        _register(db, {**second, "email": email}, confirm=False)
-    db.rollback()
+    register = accounts.register_company if "company" in second else accounts.register_freelancer
+    got = register(db, {**second, "email": email, "password": NEW_PASSWORD, "confirmPassword": NEW_PASSWORD})
+    db.commit()
 
-    assert caught.value.message == accounts.EMAIL_TAKEN
-    assert caught.value.field_errors == {"email": accounts.EMAIL_TAKEN}
-    assert {model: _count(db, model) for model in counts} == counts
+    assert got is None
+    assert {model: _count(db, model) for model in counts} == {**counts, EmailToken: counts[EmailToken] + 1}
+    assert _count(db, OutboxEmail) == mails_before + 1
+    notice = db.exec(select(OutboxEmail).order_by(OutboxEmail.id.desc())).first()
+    assert notice.to_email == owner.email
+    assert notice.subject == "Tentativa de cadastro no Turno"
+    assert notice.body.startswith("Olá!\n\nAlguém tentou criar uma conta com este e-mail no Turno")
+    assert "http://turno.test/login\n" in notice.body
+    assert _login(db).redirect_to == "/client-dashboard"
+    with pytest.raises(ServiceError):
+        _login(db, password=NEW_PASSWORD)
+
+
+def test_the_known_email_notice_carries_a_working_reset_link(db):
+    owner = _register(db, COMPANY)
+    accounts.register_freelancer(db, {**FREELANCER, "email": COMPANY["email"]})
+    db.commit()
+
+    token = _link_token(db, "/reset-password", owner.email)
+    accounts.reset_password(db, token, {"password": NEW_PASSWORD, "confirmPassword": NEW_PASSWORD})
+    db.commit()
+
+    assert _login(db, password=NEW_PASSWORD).redirect_to == "/client-dashboard"
+
+
+def test_known_email_registration_hashes_the_password_like_a_new_one(db, monkeypatch):
+    _register(db, COMPANY)
+    hashed: list[str] = []
+    monkeypatch.setattr(accounts, "hash_password", lambda password: hashed.append(password) or "x")
+
+    accounts.register_company(db, {**COMPANY, "password": NEW_PASSWORD, "confirmPassword": NEW_PASSWORD})
+    accounts.register_company(
+        db, {**COMPANY, "email": "nova@hotel.com.br", "password": NEW_PASSWORD, "confirmPassword": NEW_PASSWORD}
+    )
+
+    assert hashed == [NEW_PASSWORD, NEW_PASSWORD]
 
 
 def test_invalid_registration_creates_nothing(db):

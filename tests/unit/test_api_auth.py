@@ -56,11 +56,20 @@ def test_remember_me_makes_the_cookie_persistent(client, company):
     assert f"Max-Age={get_settings().remember_days * 86400}" in response.headers["set-cookie"]
 
 
-def test_cookie_is_secure_in_production(client, company, monkeypatch):
-    monkeypatch.setenv("APP_ENV", "production")
+@pytest.mark.parametrize(("app_env", "secure"), [("development", False), ("test", False), ("production", True)])
+def test_cookie_attributes_from_the_set_cookie_header(client, company, monkeypatch, app_env, secure):
+    monkeypatch.setenv("APP_ENV", app_env)
     get_settings.cache_clear()
     response = client.post("/api/auth/login", json={"email": "ana@empresa.com", "password": PASSWORD})
-    assert "Secure" in response.headers["set-cookie"]
+
+    name_value, *attributes = [part.strip() for part in response.headers["set-cookie"].split(";")]
+    flags = {attribute.split("=")[0].lower(): attribute for attribute in attributes}
+    assert name_value.split("=", 1)[0] == "turno_session"
+    assert len(name_value.split("=", 1)[1]) >= 43  # 32 random bytes, URL-safe base64
+    assert flags["httponly"] == "HttpOnly"
+    assert flags["samesite"].lower() == "samesite=lax"
+    assert flags["path"] == "Path=/"
+    assert ("secure" in flags) is secure
 
 
 def test_wrong_password_answers_400_with_the_spec_message_and_no_cookie(client, company):

@@ -1,13 +1,22 @@
 """Login throttling per account and per client address (services/throttle.py).
 
+Counting is tested on both stores: the database (no Redis) and Redis (TEST_REDIS_URL; skipped
+without it), each with two independent clients standing for two workers.
+
 Attempts go through `session_scope()`, as the login endpoint calls the service: a refused login
 rolls its transaction back, and the failure must still count.
 """
 
+import hashlib
+import os
+import uuid
+from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
-from sqlmodel import select
+from sqlalchemy import create_engine
+from sqlalchemy.pool import NullPool
+from sqlmodel import Session, delete, select
 
 from core.db import session_scope
 from core.security import hash_password
@@ -160,3 +169,104 @@ def test_long_addresses_are_cut_to_the_column_size(db):
     db.commit()
 
     assert db.exec(select(LoginAttempt.address)).one() == "a" * 64
+
+
+TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL", "")
+needs_redis = pytest.mark.skipif(not TEST_REDIS_URL, reason="TEST_REDIS_URL is not set")
+
+
+@pytest.fixture
+def redis_throttle(db, monkeypatch) -> Iterator[str]:
+    """Throttle counters in the Redis of TEST_REDIS_URL under a prefix of this test's own; yields the prefix."""
+    import redis
+
+    monkeypatch.setenv("REFLEX_REDIS_URL", TEST_REDIS_URL)
+    prefix = f"turno:test-throttle:{uuid.uuid4().hex[:8]}"
+    monkeypatch.setattr(throttle, "redis_prefix", lambda _database_url: prefix)
+    get_settings.cache_clear()
+    yield prefix
+    client = redis.Redis.from_url(TEST_REDIS_URL)
+    for key in client.scan_iter(f"{prefix}:*"):
+        client.delete(key)
+    client.close()
+
+
+def _worker_counter(kind: str, engine, prefix: str) -> throttle.FailureCounter:
+    """A counter with its own connection, as a separate worker process would have."""
+    if kind == "redis":
+        import redis
+
+        return throttle.RedisCounter(redis.Redis.from_url(TEST_REDIS_URL, decode_responses=True), prefix)
+    return throttle.DatabaseCounter(Session(create_engine(engine.url, poolclass=NullPool)))
+
+
+@pytest.mark.parametrize("kind", ["database", pytest.param("redis", marks=needs_redis)])
+def test_two_workers_share_one_count(db, engine, kind, request, settings):
+    prefix = request.getfixturevalue("redis_throttle") if kind == "redis" else ""
+    first, second = _worker_counter(kind, engine, prefix), _worker_counter(kind, engine, prefix)
+
+    for worker in [first, second, first, second, first][: settings.login_max_failures]:
+        with Session(create_engine(engine.url, poolclass=NullPool)) as own:
+            own.add(LoginAttempt(email=EMAIL, address=ADDRESS, succeeded=False))
+            own.commit()
+        worker.add_failure(EMAIL, ADDRESS)
+
+    assert first.failures(EMAIL, ADDRESS) == (settings.login_max_failures, settings.login_max_failures)
+    assert second.failures(EMAIL, ADDRESS) == (settings.login_max_failures, settings.login_max_failures)
+    assert second.failures("outra@hotel.com.br", OTHER_ADDRESS) == (0, 0)
+
+
+@needs_redis
+def test_with_redis_set_failures_are_counted_in_redis(db, account, settings, redis_throttle):
+    import redis
+
+    _fail(settings.login_max_failures)
+
+    assert _attempt(PASSWORD) == throttle.THROTTLED
+    client = redis.Redis.from_url(TEST_REDIS_URL, decode_responses=True)
+    account_key = f"{redis_throttle}:account:{hashlib.sha256(EMAIL.encode()).hexdigest()}"
+    assert client.get(account_key) == str(settings.login_max_failures)
+    assert client.get(f"{redis_throttle}:address:{ADDRESS}") == str(settings.login_max_failures)
+    assert 0 < client.ttl(account_key) <= settings.login_window_minutes * 60
+    assert EMAIL not in " ".join(client.scan_iter(f"{redis_throttle}:*"))
+    client.close()
+
+
+@needs_redis
+def test_with_redis_the_count_is_redis_not_the_database(db, account, settings, redis_throttle):
+    _fail(settings.login_max_failures)
+    db.exec(delete(LoginAttempt))
+    db.commit()
+
+    assert _attempt(PASSWORD) == throttle.THROTTLED
+
+
+@needs_redis
+def test_with_redis_an_expired_window_lets_the_account_in(db, account, settings, redis_throttle):
+    import redis
+
+    _fail(settings.login_max_failures)
+    client = redis.Redis.from_url(TEST_REDIS_URL)
+    for key in client.scan_iter(f"{redis_throttle}:*"):
+        client.delete(key)  # what EXPIRE does when the window ends
+    client.close()
+
+    assert _attempt(PASSWORD) == "ok"
+
+
+@needs_redis
+def test_with_redis_the_address_limit_holds_across_accounts(db, account, monkeypatch, redis_throttle):
+    monkeypatch.setenv("LOGIN_MAX_FAILURES_PER_ADDRESS", "3")
+    get_settings.cache_clear()
+    for i in range(3):
+        _fail(1, email=f"outro{i}@hotel.com.br")
+
+    assert _attempt(PASSWORD) == throttle.THROTTLED
+    assert _attempt(PASSWORD, address=OTHER_ADDRESS) == "ok"
+
+
+def test_redis_keys_of_two_deployments_differ():
+    assert throttle.redis_prefix("postgresql://db:5432/turno") != throttle.redis_prefix("postgresql://db:5432/staging")
+    assert throttle.redis_prefix("postgresql://u:a@db:5432/turno") == throttle.redis_prefix(
+        "postgresql://v:b@db:5432/turno"
+    )
