@@ -4,6 +4,7 @@ import reflex as rx
 
 import models  # noqa: F401  (registers the tables)
 from app.api import api
+from app.api.security_headers import security_headers
 from app.api.static_cache import cache_static_files
 from app.errors import unexpected_error
 from app.layout import loading_page
@@ -34,7 +35,7 @@ if get_settings().dev_mailbox_enabled:
 app = rx.App(
     html_lang="pt-BR",
     stylesheets=["/styles.css"],
-    api_transformer=[api, cache_static_files],
+    api_transformer=[api, cache_static_files, security_headers],
     hydrate_fallback=loading_page,
     backend_exception_handler=unexpected_error,
     head_components=[
