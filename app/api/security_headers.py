@@ -134,17 +134,13 @@ def _with_security_headers(message: Message, policy: bytes) -> Message:
     return {**message, "headers": [*headers, (b"content-security-policy", policy), *FIXED_HEADERS]}
 
 
-def _is_html(message: Message) -> bool:
-    return any(
-        name.lower() == b"content-type" and value.startswith(b"text/html") for name, value in message.get("headers", [])
-    )
-
-
 def security_headers(app: ASGIApp) -> ASGIApp:
     """Wrap the backend's ASGI app: CSP, nosniff, referrer policy and frame denial on every HTTP answer.
 
-    HTML answers carry the policy with the build's inline-script hashes (read from the build on the
-    first page served); every other answer carries the same policy without them.
+    Every answer carries the same policy, with the build's inline-script hashes (read from the build
+    on the first answer). Pages included: a revalidated page comes back as a bodiless 304 whose
+    headers replace the cached ones in the browser, so a policy chosen by content type would
+    strip the hashes from every page seen before.
 
     Args:
         app: The ASGI app Reflex built (API routes, uploads, websocket, mounted frontend).
@@ -153,9 +149,8 @@ def security_headers(app: ASGIApp) -> ASGIApp:
         The same app with the headers added to each HTTP response.
     """
     site_url = get_settings().site_url
-    base_policy = content_security_policy(site_url).encode()
 
-    def page_policy() -> bytes:
+    def policy() -> bytes:
         return content_security_policy(site_url, build_script_hashes(frontend_build_dir())).encode()
 
     async def with_security_headers(scope: Scope, receive: Receive, send: Send) -> None:
@@ -165,8 +160,7 @@ def security_headers(app: ASGIApp) -> ASGIApp:
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                policy = page_policy() if _is_html(message) else base_policy
-                message = _with_security_headers(message, policy)
+                message = _with_security_headers(message, policy())
             await send(message)
 
         await app(scope, receive, send_with_headers)
