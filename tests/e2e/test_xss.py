@@ -22,11 +22,12 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
+from sqlmodel import func, select
 
 from core.catalog import JOBS_PAGE_SIZE
 from core.db import session_scope
 from core.types import utcnow
-from models import Application, Chat, Job, Profile
+from models import Application, Chat, Job, Message, Profile
 from services import accounts, applications, chats, jobs
 from services.paging import DASHBOARD_PAGE_SIZE
 from tests.e2e.conftest import PASSWORD, login
@@ -77,6 +78,7 @@ def marked_payloads() -> list[str]:
 
 PAYLOADS = marked_payloads()
 MARKER_SETUP = f"for (let n = 0; n < {len(PAYLOADS)}; n++) window['__xss' + n] = () => window.__xssRan(n);"
+PAYLOADS_PER_FREELANCER = 10
 JAVASCRIPT_URL = next(payload for payload in PAYLOADS if payload.startswith("javascript:"))
 
 
@@ -138,6 +140,7 @@ def _store_company(db) -> tuple[str, int, list[int]]:
             categoria="eventos",
             localizacao="São Paulo",
             valor_hora=Decimal("30.00"),
+            vagas_disponiveis=2,  # hiring the first applicant leaves the job open and listed
         )
         for payload in PAYLOADS
     ]
@@ -146,18 +149,23 @@ def _store_company(db) -> tuple[str, int, list[int]]:
     return email, company_id, [job.id for job in stored]
 
 
-def _store_freelancer(db, number: int, payload: str, job_id: int) -> tuple[int, int]:
-    """A freelancer whose public fields are all `payload`, applying to `job_id` with it as the message."""
+def _store_freelancer(db, number: int, payloads: list[str], job_id: int) -> tuple[int, int]:
+    """A freelancer whose public fields each hold all `payloads` (one per line), applying to `job_id`."""
     _email, freelancer_id = _register(db, "freelancer", number)
     profile = db.get(Profile, freelancer_id)
-    profile.nome = profile.profissao = profile.biografia = profile.experiencia_descricao = payload
-    profile.habilidades = [payload]
+    text = "\n".join(payloads)
+    profile.nome = profile.profissao = profile.biografia = profile.experiencia_descricao = text
+    profile.habilidades = payloads
     profile.website = JAVASCRIPT_URL
     db.add(profile)
-    application = Application(vaga_id=job_id, freelancer_id=freelancer_id, mensagem=payload)
+    application = Application(vaga_id=job_id, freelancer_id=freelancer_id, mensagem=text)
     db.add(application)
     db.flush()
     return freelancer_id, application.id
+
+
+def _chunks(items: list[str]) -> list[list[str]]:
+    return [items[start : start + PAYLOADS_PER_FREELANCER] for start in range(0, len(items), PAYLOADS_PER_FREELANCER)]
 
 
 @pytest.fixture(scope="module")
@@ -165,7 +173,7 @@ def world(base_url) -> World:
     """Every payload stored in every field, through the models and services the app reads them with."""
     with session_scope() as db:
         company_email, company_id, job_ids = _store_company(db)
-        hired = [_store_freelancer(db, n, payload, job_ids[0]) for n, payload in enumerate(PAYLOADS)]
+        hired = [_store_freelancer(db, n, chunk, job_ids[0]) for n, chunk in enumerate(_chunks(PAYLOADS))]
     with session_scope() as db:
         chat_id = applications.accept(db, company_id, hired[0][1])
         chat = db.get(Chat, chat_id)
@@ -200,7 +208,7 @@ def shows_as_text(probe: Probe, texts: list[str]) -> None:
 
 def _public_titles(company_id: int, page: int) -> list[str]:
     with session_scope() as db:
-        return [job.titulo for job in jobs.list_public_jobs(db, company_id=company_id, page=page).items]
+        return [job["titulo"] for job in jobs.list_public_jobs(db, company_id=company_id, page=page).items]
 
 
 def test_every_answer_carries_the_security_headers(base_url, world):
@@ -233,9 +241,9 @@ def test_job_titles_descriptions_skills_and_company_on_each_job_page(probe: Prob
 
 def test_freelancer_fields_on_each_public_profile(probe: Probe, world: World):
     login(probe.page, world.company_email)
-    for freelancer_id, payload in zip(world.freelancer_ids, PAYLOADS, strict=True):
+    for freelancer_id, payloads in zip(world.freelancer_ids, _chunks(PAYLOADS), strict=True):
         probe.page.goto(f"/freelancers/{freelancer_id}")
-        shows_as_text(probe, [payload])
+        shows_as_text(probe, payloads)
         assert probe.page.locator("#profile-website").count() == 0, "a javascript: website is never linked"
 
 
@@ -257,7 +265,9 @@ def test_chat_messages_and_the_freelancer_name_in_the_conversation(probe: Probe,
     for shown in range(chats.PAGE_SIZE, len(PAYLOADS), chats.PAGE_SIZE):
         expect(bubbles).to_have_count(shown)
         probe.page.locator("#chat-older").click()
-    expect(bubbles).to_have_count(len(PAYLOADS))
+    with session_scope() as db:
+        stored = db.exec(select(func.count()).select_from(Message).where(Message.chat_id == world.chat_id)).one()
+    expect(bubbles).to_have_count(stored)  # the payloads and the note the app posts when a hire opens a chat
     shows_as_text(probe, [*PAYLOADS, PAYLOADS[0]])
     probe.page.goto("/client-dashboard/chats")
     shows_as_text(probe, [PAYLOADS[0]])
