@@ -5,6 +5,7 @@ import reflex as rx
 import models  # noqa: F401  (registers the tables)
 from app.api import api
 from app.api.origin_guard import guard_websocket_origin
+from app.api.security_headers import security_headers
 from app.api.static_cache import cache_static_files
 from app.api.upload_limit import limit_request_bodies
 from app.errors import unexpected_error
@@ -41,6 +42,7 @@ app = rx.App(
         cache_static_files,
         limit_request_bodies,
         guard_websocket_origin,
+        security_headers,
     ],
     hydrate_fallback=loading_page,
     backend_exception_handler=unexpected_error,

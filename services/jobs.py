@@ -18,6 +18,7 @@ from models import Job, JobStatus, Profile
 from models.job import SEARCH_INDEX_TABLE, SEARCH_SEPARATOR
 from services import paging
 from services.paging import Page
+from services.public_profiles import safe_website
 from services.social import SocialLink, social_links
 
 CONFIDENTIAL_COMPANY = "Empresa Confidencial"
@@ -323,7 +324,7 @@ def get_public_job(db: Session, job_id: int) -> JobDetail | None:
         empresa_id=shown.user_id if shown else 0,
         empresa_foto=shown.foto_url if shown else "",
         empresa_bio=shown.biografia if shown else "",
-        empresa_site=shown.website if shown else "",
+        empresa_site=safe_website(shown.website) if shown else "",
         empresa_redes=social_links(shown.redes_sociais) if shown else [],
         localizacao=job.localizacao,
         pagamento=hourly_pay(job.valor_hora),

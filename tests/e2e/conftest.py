@@ -148,6 +148,41 @@ def browser() -> Iterator[Browser]:
         instance.close()
 
 
+CSP_VIOLATION_LISTENER = """
+document.addEventListener('securitypolicyviolation', (event) => window.__reportCspViolation({
+  directive: event.violatedDirective, blocked: event.blockedURI, page: document.location.pathname,
+  source: `${event.sourceFile}:${event.lineNumber}`, sample: event.sample,
+}));
+"""
+
+
+@pytest.fixture(autouse=True)
+def csp_violations(request, monkeypatch) -> Iterator[list[dict]]:
+    """Every page a test opens reports Content-Security-Policy violations; the test fails on any.
+
+    Each context the session browser makes (the `context` fixture, `mobile_page`, chat helpers)
+    gets a listener for 'securitypolicyviolation' that calls back into Python at once, so a
+    blocked script, style, image or connection is pinned to the test whose page caused it.
+    """
+    violations: list[dict] = []
+    if "browser" not in request.fixturenames:
+        yield violations
+        return
+    browser: Browser = request.getfixturevalue("browser")
+    new_context = browser.new_context
+
+    def new_context_reporting_violations(*args, **kwargs) -> BrowserContext:
+        ctx = new_context(*args, **kwargs)
+        ctx.expose_binding("__reportCspViolation", lambda _source, violation: violations.append(violation))
+        ctx.add_init_script(CSP_VIOLATION_LISTENER)
+        return ctx
+
+    monkeypatch.setattr(browser, "new_context", new_context_reporting_violations)
+    yield violations
+    if violations:
+        pytest.fail(f"Content-Security-Policy violations: {violations}")
+
+
 @pytest.fixture
 def context(browser: Browser, base_url: str) -> Iterator[BrowserContext]:
     """A fresh browser profile (no cookies) at desktop size."""
