@@ -270,7 +270,9 @@ def test_sigkill_during_accepts_and_sends_loses_nothing(
     with harness.database(engine_name, tmp_path, "durability") as url:
         env = harness.app_env(url, GRANIAN_WORKERS="1")
         harness.migrate(env)
+        seeding = time.perf_counter()
         seeded = support.seed(url, trials, COMPANIES_PER_TRIAL, APPLICANTS_PER_JOB, CHATS)
+        print(f"[{engine_name}] seeded {trials} trials in {time.perf_counter() - seeding:.1f} s", flush=True)
         engine = create_engine(url, poolclass=NullPool)
         backend = support.Backend(env, harness.free_port(), tmp_path / "server.log")
         tally = Tally(engine_name)
@@ -288,3 +290,23 @@ def test_sigkill_during_accepts_and_sends_loses_nothing(
         assert tally.half_written == [], tally.half_written[:20]
         assert tally.reconnects == tally.reconnect_attempts, tally.line()
         assert tally.not_shown_after_reconnect == [], tally.not_shown_after_reconnect[:20]
+
+
+def test_sqlite_connections_keep_commits_through_a_crash(tmp_path: Path) -> None:
+    """The app's SQLite connections use the write-ahead log and never turn syncing off.
+
+    A process killed mid-transaction then leaves the last committed state (rollback journal modes
+    OFF or MEMORY could leave a half-written file), and a commit is in the WAL before it returns.
+    """
+    from core.db import make_engine
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'pragmas.db'}")
+    try:
+        with engine.connect() as conn:
+            journal = conn.exec_driver_sql("PRAGMA journal_mode").scalar()
+            synchronous = conn.exec_driver_sql("PRAGMA synchronous").scalar()
+            foreign_keys = conn.exec_driver_sql("PRAGMA foreign_keys").scalar()
+    finally:
+        engine.dispose()
+    assert (journal, foreign_keys) == ("wal", 1)
+    assert synchronous >= 1, "synchronous=OFF: an OS crash or power loss could corrupt the database"
