@@ -310,3 +310,47 @@ def test_sqlite_connections_keep_commits_through_a_crash(tmp_path: Path) -> None
         engine.dispose()
     assert (journal, foreign_keys) == ("wal", 1)
     assert synchronous >= 1, "synchronous=OFF: an OS crash or power loss could corrupt the database"
+
+
+def test_audit_names_every_kind_of_half_written_row(tmp_path: Path, seeding_env: None) -> None:
+    """The audit is not vacuous: each half-write a crash could leave, made by hand, is reported."""
+    url = f"sqlite:///{tmp_path / 'audit.db'}"
+    harness.migrate(harness.app_env(url))
+    seeded = support.seed(url, 1, 1, 2, 1)
+    engine = create_engine(url, poolclass=NullPool)
+    job = seeded.accept_jobs[0][0]
+    chat_id = seeded.chats[0].chat_id
+    try:
+        assert support.audit(engine).problems() == {}
+        with engine.begin() as conn:  # a plain connection: foreign keys are not enforced on it
+            conn.exec_driver_sql("UPDATE applications SET status = 'accepted' WHERE vaga_id = ?", (job.job_id,))
+            conn.exec_driver_sql("DELETE FROM notifications WHERE type = 'application_accepted'")
+            conn.exec_driver_sql(
+                "INSERT INTO messages (chat_id, sender_id, content, created_at)"
+                " SELECT id, client_id, 'durável x', '2999-01-01 00:00:00' FROM chats WHERE id = ?",
+                (chat_id,),
+            )
+            conn.exec_driver_sql(
+                "INSERT INTO messages (chat_id, content, created_at) VALUES (?, 'durável y', '2000-01-01 00:00:00')",
+                (chat_id + 1000,),
+            )
+        found = support.audit(engine).problems()
+        lost = support.lost_messages(engine, {"durável never stored": chat_id})
+        lost_accept = support.lost_accepts(engine, {job.application_ids[1]: chat_id})
+    finally:
+        engine.dispose()
+    assert set(found) == {
+        "accepted_without_chat",
+        "job_count_wrong",
+        "accepted_without_notification",
+        "chat_behind_last_message",
+        "message_orphan",
+        "foreign_key_violations",
+    }
+    assert sorted(found["accepted_without_chat"]) == sorted(job.application_ids)
+    assert found["job_count_wrong"] == [job.job_id]
+    assert len(found["accepted_without_notification"]) == 1
+    assert found["chat_behind_last_message"] == [chat_id]
+    assert len(found["message_orphan"]) == 1 and len(found["foreign_key_violations"]) == 1
+    assert lost == ["durável never stored"]
+    assert lost_accept == [job.application_ids[1]]
