@@ -11,7 +11,7 @@ application has its chat, welcome message and notification, a job's status agree
 count, every message belongs to an existing chat whose last activity is not older than it, no
 orphans, and SQLite's integrity_check says ok.
 
-DURABILITY_TRIALS (default 100) sets the SQLite trials; DURABILITY_PG_TRIALS (default 20) the
+DURABILITY_TRIALS (default 100) sets the SQLite trials; DURABILITY_PG_TRIALS (default 10) the
 PostgreSQL ones, run when TEST_DATABASE_URL names a PostgreSQL server.
 """
 
@@ -32,7 +32,7 @@ from bench import harness
 from tests.security import durability_support as support
 
 TRIALS = int(os.environ.get("DURABILITY_TRIALS", "100"))
-PG_TRIALS = int(os.environ.get("DURABILITY_PG_TRIALS", "20"))
+PG_TRIALS = int(os.environ.get("DURABILITY_PG_TRIALS", "10"))
 COMPANIES_PER_TRIAL = 2
 APPLICANTS_PER_JOB = 2
 CHATS = 2
