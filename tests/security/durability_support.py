@@ -289,9 +289,15 @@ async def until_disconnected(tabs: Iterable[Tab], timeout: float = TIMEOUT) -> b
     return True
 
 
-def kill_delay(rng: random.Random, window: float) -> float:
-    """A random moment within the burst (uniform over the time a whole burst takes)."""
-    return rng.uniform(0.0, window)
+def kill_delay(rng: random.Random, trial: int, first_ack: float, last_ack: float) -> float:
+    """A random moment within the burst, by the acknowledgement times of a whole burst.
+
+    Even trials draw it over the whole burst (so some kills land before anything was answered,
+    while the first transactions run); odd trials over the span in which the answers arrived, so
+    that every run has kills between acknowledged and unacknowledged writes.
+    """
+    low = 0.0 if trial % 2 == 0 else first_ack
+    return rng.uniform(low, last_ack)
 
 
 @dataclass

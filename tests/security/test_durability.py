@@ -62,6 +62,7 @@ class Tally:
     restart_seconds: list[float] = field(default_factory=list)
     trial_seconds: list[float] = field(default_factory=list)
     window: float = 0.0
+    first_ack: float = 0.0
 
     def line(self) -> str:
         """One line with every figure the issue asks for."""
@@ -75,7 +76,7 @@ class Tally:
             f" reconnects {self.reconnects}/{self.reconnect_attempts}, not shown after reconnect"
             f" {len(self.not_shown_after_reconnect)}; kills before any ack {self.kills_before_any_ack},"
             f" mid-burst {self.kills_mid_burst}, after the last ack {self.kills_after_all_acks};"
-            f" burst window {self.window:.2f} s, restart median {median:.2f} s,"
+            f" burst {self.window:.2f} s (first ack {self.first_ack:.2f} s), restart median {median:.2f} s,"
             f" trial mean {sum(self.trial_seconds) / max(1, len(self.trial_seconds)):.2f} s"
         )
 
@@ -128,16 +129,19 @@ def _all_acknowledged(chat_tabs: list, accept_tabs: list) -> bool:
     return all(len(tab.acknowledged) == len(tab.fired) for tab in [*chat_tabs, *accept_tabs])
 
 
-async def _calibrate(chat_tabs: list, accept_tabs: list) -> float:
-    """The first trial lets its whole burst through before the kill: how long a burst takes (s)."""
-    loop = asyncio.get_running_loop()
-    start = loop.time()
+async def _calibrate(chat_tabs: list, accept_tabs: list) -> tuple[float, float]:
+    """The first trial lets its whole burst through before the kill.
+
+    Returns:
+        When its first and its last write were acknowledged (s after the burst started).
+    """
+    start = time.perf_counter()
     await _burst(chat_tabs, accept_tabs)
-    deadline = start + 60
     while not _all_acknowledged(chat_tabs, accept_tabs):
-        assert loop.time() < deadline, "the calibration burst was not acknowledged within 60 s"
+        assert time.perf_counter() - start < 60, "the calibration burst was not acknowledged within 60 s"
         await asyncio.sleep(0.005)
-    return loop.time() - start
+    acks = [moment - start for tab in [*chat_tabs, *accept_tabs] for moment in tab.ack_times]
+    return min(acks), max(acks)
 
 
 def _acknowledged(chat_tabs: list, accept_tabs: list) -> tuple[dict[str, int], dict[int, int]]:
@@ -184,10 +188,10 @@ async def _burst_and_kill(backend: support.Backend, tabs: Tabs, tally: Tally, rn
     """
     burst, delay, fired_at = None, 0.0, time.perf_counter()
     if not tally.window:
-        tally.window = await _calibrate(tabs.chats, tabs.accepts)
+        tally.first_ack, tally.window = await _calibrate(tabs.chats, tabs.accepts)
     else:
         burst = _burst(tabs.chats, tabs.accepts)
-        delay = support.kill_delay(rng, tally.window)
+        delay = support.kill_delay(rng, tally.trials, tally.first_ack, tally.window)
         await asyncio.sleep(delay)
     backend.kill()
     if burst is not None:
