@@ -30,18 +30,17 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine, insert, text
-from sqlmodel import Session, func, select
+from sqlmodel import Session
 
 import core.db
 from alembic import command
 from bench.harness import database, postgres_url
 from core.settings import get_settings
 from core.types import utcnow
-from models import Application, Chat, Job, Message, Notification, Profile, Role, User
+from models import Application, Job, Profile, Role, User
 from services import applications, company_jobs, plans
 from services.applications import ALREADY_APPLIED, POSITIONS_FILLED
 from services.errors import ServiceError
@@ -214,7 +213,9 @@ def summary(engine: Engine) -> Iterator[None]:
 def _insert_ids(db: Session, model, rows: list[dict]) -> list[int]:
     """Insert rows in one statement per batch and return their ids in the rows' order."""
     table = model.__table__
-    statement = insert(table).returning(table.c.id if "id" in table.c else table.c.user_id, sort_by_parameter_order=True)
+    statement = insert(table).returning(
+        table.c.id if "id" in table.c else table.c.user_id, sort_by_parameter_order=True
+    )
     return list(db.execute(statement, rows).scalars()) if rows else []
 
 
@@ -228,10 +229,14 @@ def _users(db: Session, role: Role, names: list[str]) -> list[int]:
             for n in range(len(names))
         ],
     )
-    _insert_ids(db, Profile, [
+    _insert_ids(
+        db,
+        Profile,
+        [
             {"user_id": uid, "tipo_usuario": role, "nome": nome, "habilidades": [], "redes_sociais": {}}
-            for uid, nome in zip(ids, names)
-        ])
+            for uid, nome in zip(ids, names, strict=True)
+        ],
+    )
     return ids
 
 
@@ -289,14 +294,14 @@ def hiring_rounds(engine: Engine, rounds: int, applicants: int, title: str) -> l
     return [Hiring(company, job, ids[n * applicants : (n + 1) * applicants]) for n, job in enumerate(jobs)]
 
 
+def accept_targets(hiring: Hiring) -> list[int]:
+    """The application each attempt accepts: attempt i takes applicant i modulo the applicants."""
+    return [hiring.application_ids[i % len(hiring.application_ids)] for i in range(ATTEMPTS)]
+
+
 def accept_attempts(hiring: Hiring) -> list[Callable[[Session], object]]:
-    """Attempt i accepts applicant i modulo the number of applicants."""
-    return [
-        lambda s, a=hiring.application_ids[i % len(hiring.application_ids)]: applications.accept(
-            s, hiring.company_id, a
-        )
-        for i in range(ATTEMPTS)
-    ]
+    """Attempt i accepts `accept_targets(hiring)[i]` as the job's company."""
+    return [lambda s, a=target: applications.accept(s, hiring.company_id, a) for target in accept_targets(hiring)]
 
 
 def hiring_violations(engine: Engine, hirings: list[Hiring], results: list[list]) -> list[str]:
@@ -325,15 +330,13 @@ def hiring_violations(engine: Engine, hirings: list[Hiring], results: list[list]
         )
     }
     problems = []
-    for number, (hiring, outcome) in enumerate(zip(hirings, results)):
+    for number, (hiring, outcome) in enumerate(zip(hirings, results, strict=True)):
         row = facts[hiring.job_id]
         expected = (1, 1, 1, 1, "in_progress")
         if (row.hired, row.chats, row.messages, row.notices, row.status) != expected:
             problems.append(f"round {number}: hired/chats/messages/notices/status = {tuple(row[3:])} {row.status}")
             continue
-        attempts = accept_attempts(hiring)
-        for result, attempt in zip(outcome, attempts):
-            target = attempt.__defaults__[0]
+        for result, target in zip(outcome, accept_targets(hiring), strict=True):
             won = isinstance(result, int)
             if won != (target == row.hired_id) or (won and result != row.chat_id):
                 problems.append(f"round {number}: attempt on {target} got {result!r}, hired {row.hired_id}")
@@ -416,7 +419,7 @@ def opening_violations(engine: Engine, openings: list[Opening], results: list[li
         )
     }
     problems = []
-    for number, (opening, outcome) in enumerate(zip(openings, results)):
+    for number, (opening, outcome) in enumerate(zip(openings, results, strict=True)):
         row = facts[opening.job_id]
         winners = [r for r in outcome if isinstance(r, int)]
         if (row.applied, row.notices) != (1, 1) or winners != [row.application_id]:
@@ -475,7 +478,7 @@ def plan_violations(engine: Engine, companies: list[int], results: list[list]) -
         )
     }
     problems = []
-    for number, (company_id, outcome) in enumerate(zip(companies, results)):
+    for number, (company_id, outcome) in enumerate(zip(companies, results, strict=True)):
         row = facts[company_id]
         winners = [r for r in outcome if isinstance(r, int)]
         if (row.active, row.created, row.notices) != (2, 1, 1) or winners != [row.created_id]:
@@ -494,3 +497,55 @@ def test_publishing_32_times_at_once_one_below_the_plan_limit_publishes_exactly_
     assert tally.unexpected == []
     assert all(isinstance(r, PlanLimitReached) for outcome in results for r in outcome if not isinstance(r, int))
     assert tally.violations == []
+
+
+# --- controls: without the defence, the same rounds break the invariant --------------------
+
+
+def first_broken_round(crowd: Crowd, contested: list, attempts_of: Callable, violations_of: Callable) -> int | None:
+    """Play the rounds one by one and return the number of the first whose invariant broke (None if none did)."""
+    for number, one in enumerate(contested):
+        results = crowd.run(attempts_of(one))
+        if violations_of(crowd.engine, [one], [results]):
+            return number
+    return None
+
+
+def _unlocked_owned_job(real: Callable) -> Callable:
+    def owned_job(session, company_id, job_id, *, lock=False):
+        return real(session, company_id, job_id)
+
+    return owned_job
+
+
+def test_control_accepts_without_the_job_lock_hire_two_for_one_position(engine, crowd, monkeypatch):
+    monkeypatch.setattr(applications, "owned_job", _unlocked_owned_job(applications.owned_job))
+    hirings = hiring_rounds(engine, CONTROL_ROUNDS, APPLICANTS, "Vaga sem trava")
+
+    broken = first_broken_round(crowd, hirings, accept_attempts, hiring_violations)
+
+    SUMMARY.append(f"{engine.dialect.name:<10} control: accept without the job lock broke round {broken}")
+    assert broken is not None
+
+
+def test_control_publications_without_the_company_lock_exceed_the_plan(engine, crowd, monkeypatch):
+    monkeypatch.setattr(plans, "_hold_company", lambda session, company_id: None)
+    companies = company_rounds(engine, CONTROL_ROUNDS)
+
+    broken = first_broken_round(crowd, companies, publish_attempts, plan_violations)
+
+    SUMMARY.append(f"{engine.dialect.name:<10} control: publish without the company lock broke round {broken}")
+    assert broken is not None
+
+
+def test_control_applications_without_the_unique_constraint_duplicate(engine, crowd):
+    if engine.dialect.name != "postgresql":
+        pytest.skip("SQLite cannot drop a table's unique constraint in place; shown on PostgreSQL")
+    with engine.begin() as conn:
+        conn.execute(text("ALTER TABLE applications DROP CONSTRAINT uq_applications_vaga_freelancer"))
+    openings = opening_rounds(engine, CONTROL_ROUNDS)
+
+    broken = first_broken_round(crowd, openings, apply_attempts, opening_violations)
+
+    SUMMARY.append(f"{engine.dialect.name:<10} control: apply without the unique constraint broke round {broken}")
+    assert broken is not None
