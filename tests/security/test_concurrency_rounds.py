@@ -133,13 +133,15 @@ class Tally:
     unexpected: list[str] = field(default_factory=list)
     violations: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    cpu_seconds: float = 0.0
 
     def line(self, engine: str) -> str:
         """One line of the module's summary."""
         return (
             f"{engine:<10} {self.operation:<22} rounds={self.rounds} attempts={self.attempts} "
             f"violations={len(self.violations)} unexpected={len(self.unexpected)} "
-            f"{dict(self.outcomes)} {self.seconds:.1f} s ({1000 * self.seconds / max(self.rounds, 1):.0f} ms/round)"
+            f"{dict(self.outcomes)} {self.seconds:.1f} s ({1000 * self.seconds / max(self.rounds, 1):.0f} ms/round, "
+            f"test process CPU {1000 * self.cpu_seconds / max(self.attempts, 1):.2f} ms/attempt)"
         )
 
 
@@ -154,7 +156,7 @@ def classify(result: object, refusals: set[str]) -> str:
 
 def play(crowd: Crowd, tally: Tally, rounds: list, attempts_of: Callable, refusals: set[str]) -> list[list]:
     """Run every round; tally the outcomes; return each round's results."""
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     every: list[list] = []
     for number, contested in enumerate(rounds):
         results = crowd.run(attempts_of(contested))
@@ -169,6 +171,7 @@ def play(crowd: Crowd, tally: Tally, rounds: list, attempts_of: Callable, refusa
         if (number + 1) % 250 == 0:
             print(f"  {tally.operation}: {number + 1} rounds", flush=True)
     tally.seconds = time.perf_counter() - started
+    tally.cpu_seconds = time.process_time() - cpu_started
     return every
 
 
