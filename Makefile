@@ -14,7 +14,8 @@ run-prod: install
 build-frontend: install
 	reflex export --frontend-only --no-zip
 
-.PHONY: seed-large run run-prod build-frontend install install-dev migrate seed test lint unit e2e format clean bench
+# `make backup` writes backups/turno-<time>.sqlite3|.dump; `make restore FILE=...` puts one back (scripts/backup.py).
+.PHONY: backup restore seed-large run run-prod build-frontend install install-dev migrate seed test lint unit e2e format clean bench
 
 install:
 	scripts/bootstrap.sh requirements.txt
@@ -32,6 +33,13 @@ seed: migrate
 
 seed-large: migrate
 	python -m scripts.seed_large $(SEED_ARGS)
+
+backup: install
+	python -m scripts.backup create
+
+restore: install
+	@test -n "$(FILE)" || { echo 'usage: make restore FILE=backups/turno-....sqlite3|.dump'; exit 2; }
+	python -m scripts.backup restore "$(FILE)"
 
 run: seed
 	reflex run --env prod --single-port --frontend-port $(PORT) --backend-port $(PORT)

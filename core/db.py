@@ -11,17 +11,19 @@ from sqlmodel import Session, create_engine
 from core.settings import get_settings
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, connections: int | None = None) -> Engine:
     """Create an engine for `url` with the pragmas and pool settings the app relies on.
 
     Args:
         url: A SQLAlchemy database URL (SQLite or PostgreSQL).
+        connections: The most connections open at once; the app's pool sizes when omitted.
 
     Returns:
         The configured engine.
     """
+    pool = {} if connections is None else {"pool_size": connections, "max_overflow": 0}
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **pool)
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection, _record) -> None:
@@ -32,7 +34,7 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10)
+    return create_engine(url, pool_pre_ping=True, **(pool or {"pool_size": 10, "max_overflow": 10}))
 
 
 @lru_cache
@@ -58,3 +60,23 @@ def session_scope(engine: Engine | None = None) -> Iterator[Session]:
         except BaseException:
             session.rollback()
             raise
+
+
+def lock_for_write(session: Session) -> None:
+    """On SQLite, make the session's transaction the database's one writer now (BEGIN IMMEDIATE).
+
+    SQLite ignores SELECT ... FOR UPDATE, and Python's sqlite3 module begins a transaction only at
+    its first write: every read before it sees whatever was committed at that instant, so code that
+    reads, decides and then writes can decide on rows that another request changes in between.
+    After this call the transaction holds SQLite's write lock until it ends (other writers wait,
+    within the busy timeout), so what it reads next stays true until it commits. Nothing happens
+    on PostgreSQL (callers lock the rows they decide on) or when the transaction already wrote.
+
+    Args:
+        session: The session whose transaction is about to read and then write.
+    """
+    connection = session.connection()
+    if connection.dialect.name != "sqlite":
+        return
+    if not connection.connection.dbapi_connection.in_transaction:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")

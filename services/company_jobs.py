@@ -6,6 +6,7 @@ id AND owner, so another company's job and a missing one get the same answer.
 
 from sqlmodel import Session, col, delete, select, update
 
+from core.db import lock_for_write
 from core.types import utcnow
 from models import Application, ApplicationStatus, Job, JobStatus, NotificationType, Role, User
 from services import plans
@@ -21,13 +22,15 @@ def owned_job(session: Session, company_id: int, job_id: object, *, lock: bool =
     """Load a job of this company (optionally locking its row), or refuse.
 
     A locked job is read afresh from the database, even when the session already holds it, so the
-    caller decides on the row as it is once the lock is theirs.
+    caller decides on the row as it is once the lock is theirs. SQLite has no row locks: there the
+    transaction takes the database's write lock instead (core.db.lock_for_write).
 
     Raises:
         NotAllowed: When the id is not one of the company's jobs.
     """
     query = select(Job).where(Job.id == require_id(job_id, JOB_NOT_FOUND), Job.cliente_id == company_id)
     if lock:
+        lock_for_write(session)
         query = query.with_for_update().execution_options(populate_existing=True)
     job = session.exec(query).first()
     if job is None:

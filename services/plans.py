@@ -6,6 +6,7 @@ from datetime import datetime
 from sqlmodel import Session, func, select
 
 from core.catalog import PLANS, Plan, plan_by_slug
+from core.db import lock_for_write
 from core.formatting import LOCAL_TZ
 from core.types import utcnow
 from models import Job, JobStatus, Subscription, User
@@ -51,12 +52,14 @@ def _month_start(now: datetime) -> datetime:
 
 
 def _hold_company(session: Session, company_id: int) -> None:
-    """Lock the company's user row until the caller's transaction ends (PostgreSQL; SQLite ignores it).
+    """Lock the company's user row (PostgreSQL), or the database (SQLite), until the transaction ends.
 
     Two publications of one company then run one after the other, so the second counts the first
     and two simultaneous submissions cannot both take the last place. FOR NO KEY UPDATE leaves rows
     that merely reference the user (notifications, applications) free to be inserted meanwhile.
+    SQLite has no row locks: the transaction takes its write lock before counting (core.db).
     """
+    lock_for_write(session)
     session.exec(select(User.id).where(User.id == company_id).with_for_update(key_share=True)).first()
 
 
