@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, delete, func, select, update
 
 from app import routes
+from core.db import lock_for_write
 from core.formatting import hourly_pay, long_date, money
 from core.types import utcnow
 from models import Application, ApplicationStatus, Chat, Job, JobStatus, NotificationType, Profile, Role, User
@@ -95,6 +96,7 @@ def apply(session: Session, freelancer_id: int, role: str, job_id: object, data:
     if role != "freelancer":
         raise NotAllowed(ONLY_FREELANCERS)
     form = parse(ApplicationForm, data)
+    lock_for_write(session)  # SQLite: closing the job cannot slip between this check and the insert
     job = session.exec(
         select(Job)
         .where(Job.id == require_id(job_id, JOB_UNAVAILABLE), Job.status == JobStatus.OPEN, Job.is_archived.is_(False))
