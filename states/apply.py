@@ -122,7 +122,7 @@ class ApplyState(AuthState):
         data = {field: data.get(field) for field in APPLY_FIELDS if isinstance(data.get(field), str)}
 
         def _apply() -> None:
-            user = self._current_user()
+            user = self._caller()
             if user is None:
                 raise ServiceError(SIGN_IN_FIRST)
             with session_scope() as db:

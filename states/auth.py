@@ -67,6 +67,18 @@ class AuthState(rx.State):
         audit.set_actor(user.id if user else None, self._where())
         audit.deny(reason)
 
+    def _caller(self, role: Role | None = None) -> CurrentUser | None:
+        """The signed-in caller (of `role`, when given), or None with the refusal written to the security log.
+
+        For handlers that only members may call: a visitor or a wrong role gets the handler's usual
+        answer, and the log records who was refused where.
+        """
+        user = self._current_user()
+        if user is None or (role is not None and user.role != role):
+            self._deny(f"{role or 'signed-in'} only", user)
+            return None
+        return user
+
     def _apply(self, user: CurrentUser | None) -> None:
         self.signed_in = user is not None
         self.user_name = user.name if user else ""

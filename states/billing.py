@@ -87,8 +87,8 @@ class BillingState(AuthState):
         """Read the signed-in company's plan from our records; react to a return from Checkout."""
         self.loading_plan = ""
         self.payments_configured = billing.payments_configured()
-        user = self._current_user()
-        if user is None or user.role != Role.CLIENT:
+        user = self._caller(Role.CLIENT)
+        if user is None:
             self._show(None)
             return None
         try:
@@ -139,8 +139,10 @@ class BillingState(AuthState):
     def _refusal(self, user) -> list | None:
         """Send a visitor to sign up first and tell a freelancer that plans are for companies."""
         if user is None:
+            self._deny("client only")
             return [rx.redirect(routes.register(Role.CLIENT))]
         if user.role != Role.CLIENT:
+            self._deny("client only", user)
             return [rx.toast.info(COMPANIES_ONLY_TITLE, description=COMPANIES_ONLY_TEXT)]
         return None
 

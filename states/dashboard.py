@@ -151,8 +151,10 @@ class DashboardState(AuthState):
         """'Carregar mais': append the next page of the caller's older notifications."""
         if not self.notifications_loaded or not self.notifications_more or self.loading_more_notifications:
             return
-        user = self._current_user()
-        if user is None or not self.notifications:
+        if not self.notifications:
+            return
+        user = self._caller()
+        if user is None:
             return
         self.loading_more_notifications = True
         yield
@@ -171,7 +173,7 @@ class DashboardState(AuthState):
     @rx.event
     def mark_notification_read(self, notification_id: int):
         """Mark one of the caller's notifications as read; the service checks it is theirs."""
-        user = self._current_user()
+        user = self._caller()
         if user is None:
             return rx.toast.error("Erro", description=notifications.MARK_READ_FAILED)
         try:

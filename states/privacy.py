@@ -60,7 +60,7 @@ class PrivacyState(AuthState):
         if not isinstance(password, str) or not password:
             self.delete_error = PASSWORD_REQUIRED
             return
-        user = self._current_user()
+        user = self._caller()
         if user is None:
             yield rx.toast.error(DELETE_FAILED, description=SIGN_IN_AGAIN)
             return

@@ -33,7 +33,7 @@ class RatingMixin(AuthState, mixin=True):
     @rx.event
     def open_rating(self, application_id: int):
         """Open the dialog for an accepted application of a closed job the caller took part in."""
-        user = self._current_user()
+        user = self._caller()
         if user is None:
             return rx.toast.error("Erro", description=ratings.CANNOT_RATE)
         try:
@@ -70,7 +70,7 @@ class RatingMixin(AuthState, mixin=True):
         """Store the rating with the chosen stars and the optional comment."""
         if self.rating_submitting or not self.rating_open:
             return None
-        user = self._current_user()
+        user = self._caller()
         if user is None:
             return rx.toast.error("Erro", description=ratings.CANNOT_RATE)
         comment = form_data.get("comment", "") if isinstance(form_data, dict) else ""

@@ -54,7 +54,7 @@ class SettingsState(AuthState):
     def load(self):
         """Load the saved settings and the account facts of the caller."""
         self.password_errors = _blank()
-        user = self._current_user()
+        user = self._caller()
         if user is None:
             return None
         try:
@@ -75,7 +75,7 @@ class SettingsState(AuthState):
     @rx.event
     def save_theme(self, theme: str):
         """Persist the theme chosen under Aparência (the page applies it in the browser at once)."""
-        user = self._current_user()
+        user = self._caller()
         if user is None:
             return rx.toast.error(NOT_SIGNED_IN[0], description=NOT_SIGNED_IN[1])
         try:
@@ -92,7 +92,7 @@ class SettingsState(AuthState):
         """Persist the notification switches (a switch missing from the form is off)."""
         if self.saving_notifications:
             return None
-        user = self._current_user()
+        user = self._caller()
         if user is None:
             return rx.toast.error(NOT_SIGNED_IN[0], description=NOT_SIGNED_IN[1])
         self.saving_notifications = True
@@ -110,7 +110,7 @@ class SettingsState(AuthState):
         """Check the current password, set the new one and end every other session of the account."""
         if self.changing_password:
             return
-        user = self._current_user()
+        user = self._caller()
         if user is None:
             yield rx.toast.error(NOT_SIGNED_IN[0], description=NOT_SIGNED_IN[1])
             return

@@ -84,8 +84,8 @@ class ChatListState(AuthState):
     next_href: str = ""
 
     def _load(self, role: Role):
-        user = self._current_user()
-        if user is None or user.role != role:
+        user = self._caller(role)
+        if user is None:
             return None
         try:
             with session_scope() as db:
@@ -202,8 +202,8 @@ class ChatRoomState(AuthState):
             self.status = "loading"
             self.announcement = ""
             yield
-        user = self._current_user()
-        if user is None or user.role != role:
+        user = self._caller(role)
+        if user is None:
             return
         try:
             with session_scope() as db:
@@ -294,7 +294,7 @@ class ChatRoomState(AuthState):
         """Prepend the page of messages before the oldest one shown."""
         if self.status != "found" or not self.has_older or self.loading_older:
             return
-        user = self._current_user()
+        user = self._caller()
         if user is None:
             return
         self.loading_older = True
@@ -320,8 +320,10 @@ class ChatRoomState(AuthState):
     @rx.event
     def show_latest(self):
         """Leave an old stretch of the conversation and show the newest messages again."""
-        user = self._current_user()
-        if user is None or self.status != "found":
+        if self.status != "found":
+            return None
+        user = self._caller()
+        if user is None:
             return None
         try:
             with session_scope() as db:

@@ -73,8 +73,8 @@ class ClientDashboardState(RatingMixin, AuthState):
         """Pick the tab from ?tab= (default overview) and load what it shows."""
         requested = self.router.url.query_parameters.get("tab", "overview")
         self.tab = requested if requested in TABS else "overview"
-        user = self._current_user()
-        if user is None or user.role != Role.CLIENT:
+        user = self._caller(Role.CLIENT)
+        if user is None:
             return None
         try:
             with session_scope() as db:

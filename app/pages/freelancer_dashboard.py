@@ -95,8 +95,8 @@ class FreelancerDashboardState(RatingMixin, ApplyState):
         """Pick the tab from ?tab= (default overview) and load what it shows."""
         requested = self.router.url.query_parameters.get("tab", "overview")
         self.tab = requested if requested in TABS else "overview"
-        user = self._current_user()
-        if user is None or user.role != Role.FREELANCER:
+        user = self._caller(Role.FREELANCER)
+        if user is None:
             return None
         try:
             with session_scope() as db:
@@ -202,8 +202,8 @@ class FreelancerDashboardState(RatingMixin, ApplyState):
         Another freelancer's, an answered or a missing application is refused and nothing changes;
         the service checks ownership and status in the same statement.
         """
-        user = self._current_user()
-        if user is None or user.role != Role.FREELANCER:
+        user = self._caller(Role.FREELANCER)
+        if user is None:
             return rx.toast.error(WITHDRAW_ERROR, description=applications.NOT_FOUND)
         try:
             with session_scope() as db:

@@ -96,7 +96,7 @@ class FreelancerProfileState(AuthState):
         """'Carregar mais' under the company's jobs this freelancer applied to."""
         if self.status != "found" or not self.profile["applications_more"] or self.loading_more_applications:
             return
-        user = self._current_user()
+        user = self._caller()
         if user is None:
             return
         self.loading_more_applications = True

@@ -5,6 +5,7 @@ driven with a session cookie (tests/unit/state_harness.py). Each test reads what
 read: the lines of the `turno.security` logger.
 """
 
+import importlib
 import logging
 import re
 
@@ -309,3 +310,34 @@ def test_an_export_without_a_session_is_logged(client, security):
     event = only_event(security(), "authz.denied")
     assert (event["who"], event["what"]) == ("anon", "account export")
     assert "forjado" not in security()[0]
+
+
+MEMBER_HANDLERS = [
+    ("states.settings", "SettingsState", "change_password", [{"senha_atual": "x"}], None),
+    ("states.settings", "SettingsState", "save_theme", ["dark"], None),
+    ("states.privacy", "PrivacyState", "delete_account", [{"password": "x"}], None),
+    ("states.dashboard", "DashboardState", "mark_notification_read", [1], None),
+    ("states.billing", "BillingState", "load_subscription", [], "freelancer"),
+    ("app.pages.client_dashboard", "ClientDashboardState", "load", [], "freelancer"),
+    ("app.pages.client_dashboard", "ClientDashboardState", "open_rating", [1], None),
+    ("app.pages.freelancer_dashboard", "FreelancerDashboardState", "load", [], "company"),
+    ("app.pages.freelancer_dashboard", "FreelancerDashboardState", "withdraw_application", [1], "company"),
+]
+
+
+@pytest.mark.parametrize(
+    ("module", "class_name", "handler", "args", "who"),
+    MEMBER_HANDLERS,
+    ids=lambda value: value if isinstance(value, str) else None,
+)
+def test_members_only_handlers_log_a_visitor_or_the_wrong_role(db, security, module, class_name, handler, args, who):
+    caller = {"freelancer": make_freelancer, "company": make_company}[who](db) if who else None
+    db.commit()
+    state_cls = getattr(importlib.import_module(module), class_name)
+    state = state_for(state_cls, cookie_for(db, caller), "/client-dashboard")
+
+    run(state, getattr(state_cls, handler), *args)
+
+    event = only_event(security(), "authz.denied")
+    assert event["who"] == (f"user:{caller.id}" if caller else "anon")
+    assert event["what"].startswith(f"{class_name}.{handler}(")
