@@ -26,13 +26,13 @@ import itertools
 import json
 import os
 import re
-import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from playwright.sync_api import BrowserContext, Download, Error, Page, Request, Response, WebSocket
+from playwright.sync_api import BrowserContext, Error, Page, Request, Response, Route, WebSocket
 from sqlalchemy import text
 
 from core import db as core_db
@@ -149,8 +149,18 @@ def _opened_mailbox(finding: Finding, _scan: "LeakScan") -> bool:
 
 
 def _own_stripe_page(finding: Finding, scan: "LeakScan") -> bool:
-    """The id is the viewer's own Checkout or portal session, inside the redirect to Stripe's page."""
-    return finding.path.endswith(".payload.path") and scan.stripe_session_of(finding) == finding.received.viewer_id
+    """The id is the viewer's own Checkout or portal session, inside a redirect to Stripe's page."""
+    index = int(finding.path.split(".")[1])
+    event = finding.payload["events"][index] if isinstance(finding.payload, dict) else {}
+    url = str(event.get("payload", {}).get("path", ""))
+    stripe_page = urlsplit(url).path in (f"/c/pay/{finding.hit.value}", f"/p/session/{finding.hit.value}")
+    viewer = finding.received.viewer_id
+    return (
+        event.get("name") == "_redirect"
+        and stripe_page
+        and viewer is not None
+        and scan.stripe_session_of(finding) == viewer
+    )
 
 
 ALLOWANCES: tuple[Allowance, ...] = (
@@ -172,7 +182,7 @@ ALLOWANCES: tuple[Allowance, ...] = (
     Allowance(
         name="Stripe-hosted page",
         kinds=frozenset({STRIPE}),
-        page=r"^/company-dashboard",
+        page=r"^/client-dashboard/?$",
         path=r"^events\.\d+\.payload\.path$",
         reason=(
             "'Assinar' and 'Gerenciar assinatura' send the company's browser to the page Stripe hosts"
@@ -237,6 +247,7 @@ class LeakScan:
         settings = get_settings()
         self.stripe_fake = stripe_fake
         self.secrets: dict[str, str] = {}
+        self.stripe_ids: set[str] = set()
         for value in (
             settings.stripe_secret_key,
             settings.stripe_webhook_secret,
@@ -244,7 +255,7 @@ class LeakScan:
             settings.stripe_price_enterprise,
         ):
             if value:
-                self.secrets[value] = STRIPE
+                self.learn_stripe_id(value)
         self.emails: dict[str, int] = {}
         self.phones: dict[str, set[int]] = {}
         self._phone_pattern: re.Pattern | None = None
@@ -253,7 +264,13 @@ class LeakScan:
         self.bodies = 0
         self.bytes = 0
         self.leaks: list[str] = []
-        self._lock = threading.Lock()
+        self.seconds = 0.0
+        self.unreadable = 0
+
+    def learn_stripe_id(self, value: str) -> None:
+        """Remember a Stripe id or key (searched as a substring too: ids may sit inside URLs)."""
+        self.secrets[value] = STRIPE
+        self.stripe_ids.add(value)
 
     def learn_cookie(self, token: str) -> None:
         """Remember a session cookie value (and its stored digest) as secrets."""
@@ -295,9 +312,11 @@ class LeakScan:
                     self.secrets[token] = EMAIL_TOKEN
                     self.secrets[_digest(token)] = TOKEN_DIGEST
             for ids in db.execute(text("SELECT stripe_customer_id, stripe_subscription_id FROM subscriptions")):
-                self.secrets.update({value: STRIPE for value in ids if value})
+                for value in ids:
+                    if value:
+                        self.learn_stripe_id(value)
         for value in self._fake_stripe_ids():
-            self.secrets[value] = STRIPE
+            self.learn_stripe_id(value)
         if len(self.phones) != phones_before or self._phone_pattern is None:
             self._phone_pattern = self._compile_phones()
 
@@ -345,9 +364,7 @@ class LeakScan:
             suffix = value.split("_", 1)[1]
             if value in self.secrets or _looks_random(suffix):
                 found.add(Hit(STRIPE, value))
-        for secret, kind in self.secrets.items():
-            if kind == STRIPE and secret in raw:
-                found.add(Hit(STRIPE, secret))
+        found.update(Hit(STRIPE, stripe_id) for stripe_id in self.stripe_ids if stripe_id in raw)
         for address in EMAIL_SHAPE.findall(raw):
             owner = self.emails.get(address.lower())
             if owner is not None:
@@ -402,18 +419,24 @@ class LeakScan:
         """
         if not items:
             return []
+        started = time.perf_counter()
+        try:
+            return self._scan(items)
+        finally:
+            self.seconds += time.perf_counter() - started
+
+    def _scan(self, items: list[Received]) -> list[str]:
         self.refresh()
         for browser in {id(item.browser): item.browser for item in items}.values():
             for token in browser.cookies:
                 self.learn_cookie(token)
         leaks: list[str] = []
         for item in items:
-            with self._lock:
-                self.bytes += len(item.text.encode())
-                if item.channel == "ws":
-                    self.frames += 1
-                else:
-                    self.bodies += 1
+            self.bytes += len(item.text.encode())
+            if item.channel == "ws":
+                self.frames += 1
+            else:
+                self.bodies += 1
             found = self.hits(item.text)
             if not found:
                 continue
@@ -431,7 +454,8 @@ class LeakScan:
         megabytes = self.bytes / 1_000_000
         return (
             f"leak scan: {self.frames + self.bodies:,} frames ({self.frames:,} websocket, {self.bodies:,} HTTP"
-            f" bodies), {megabytes:,.1f} MB, {len(self.leaks)} leaks"
+            f" bodies), {megabytes:,.1f} MB, {len(self.leaks)} leaks (scanning took {self.seconds:,.1f} s;"
+            f" {self.unreadable} upload answers unreadable)"
         )
 
 
@@ -445,7 +469,8 @@ def describe(finding: Finding) -> str:
     )
 
 
-SCANNED_HTTP_PREFIXES = ("/api/", "/_upload")
+API_PREFIX = "/api/"
+UPLOAD_PATH = "/_upload"
 
 
 def _text(payload: str | bytes) -> str:
@@ -453,7 +478,14 @@ def _text(payload: str | bytes) -> str:
 
 
 class Watch:
-    """Collects what the browsers of one test receive from the app, and what they send to it."""
+    """Collects what the browsers of one test receive from the app, and what they send to it.
+
+    Websocket frames arrive with their payload. HTTP bodies of `/api/...` are taken by relaying
+    the request (`route.fetch` then `route.fulfill`): a body read later from a `response` event is
+    gone once the page navigates, which the login does at once. Reflex's `POST /_upload` answer
+    is read from the `response` event (the upload page stays); a body that cannot be read is
+    counted in `unreadable` and printed in the summary.
+    """
 
     def __init__(self, scan: LeakScan, base_url: str) -> None:
         """Watch browsers talking to the app at `base_url` for one test.
@@ -466,24 +498,25 @@ class Watch:
         self.netloc = urlsplit(base_url).netloc
         self.items: list[Received] = []
         self.contexts: list[tuple[BrowserContext, BrowserLog]] = []
-        self.downloads: list[tuple[Download, int | None, BrowserLog, int]] = []
-        self.unreadable: set[str] = set()
         self._seq = itertools.count()
 
     def _ours(self, url: str) -> bool:
         return urlsplit(url).netloc == self.netloc
 
+    def _is_api(self, url: str) -> bool:
+        return self._ours(url) and urlsplit(url).path.startswith(API_PREFIX)
+
     def attach(self, context: BrowserContext) -> None:
-        """Follow every page, websocket, request and response of a new browser profile."""
+        """Follow every page, websocket, request and API answer of a new browser profile."""
         log = BrowserLog()
         self.contexts.append((context, log))
         context.on("page", lambda page: self._page(page, context, log))
         context.on("request", lambda request: self._request(request, log))
-        context.on("response", lambda response: self._response(response, context, log))
+        context.on("response", lambda response: self._upload_answer(response, context, log))
+        context.route(self._is_api, lambda route: self._relay(route, context, log))
 
     def _page(self, page: Page, context: BrowserContext, log: BrowserLog) -> None:
         page.on("websocket", lambda ws: self._websocket(ws, page, context, log))
-        page.on("download", lambda download: self._download(download, context, log))
 
     def _session_cookie(self, context: BrowserContext, log: BrowserLog) -> str | None:
         """The session cookie the profile holds now (remembered as a secret)."""
@@ -515,47 +548,39 @@ class Watch:
             body = ""
         log.sent.append((next(self._seq), f"{request.url}\n{body}"))
 
-    def _response(self, response: Response, context: BrowserContext, log: BrowserLog) -> None:
-        path = urlsplit(response.url).path
-        if not self._ours(response.url) or not path.startswith(SCANNED_HTTP_PREFIXES):
-            return
-        self._session_cookie(context, log)
+    def _relay(self, route: Route, context: BrowserContext, log: BrowserLog) -> None:
+        """Pass an API request on, keep its answer's body, and give the browser the same answer."""
+        viewer = self.scan.viewer_of(self._session_cookie(context, log))
         try:
-            token = _cookie_value(response.request.all_headers().get("cookie", ""))
+            response = route.fetch()
+        except Error:
+            route.abort()
+            return
+        body = response.body()
+        self.items.append(Received("http", route.request.url, _text(body), viewer, log, next(self._seq)))
+        route.fulfill(response=response)
+
+    def _upload_answer(self, response: Response, context: BrowserContext, log: BrowserLog) -> None:
+        if not self._ours(response.url) or urlsplit(response.url).path.rstrip("/") != UPLOAD_PATH:
+            return
+        viewer = self.scan.viewer_of(self._session_cookie(context, log))
+        try:
             body = response.body()
         except Error:
-            self.unreadable.add(response.url)
+            self.scan.unreadable += 1
             return
-        viewer = self.scan.viewer_of(token)
         self.items.append(Received("http", response.url, _text(body), viewer, log, next(self._seq)))
 
-    def _download(self, download: Download, context: BrowserContext, log: BrowserLog) -> None:
-        viewer = self.scan.viewer_of(self._session_cookie(context, log))
-        self.downloads.append((download, viewer, log, next(self._seq)))
-
     def before_close(self, context: BrowserContext) -> None:
-        """Last look at a profile before it closes: its cookies and the files it downloaded."""
+        """Last look at a profile before it closes: the session cookies it holds."""
         for known, log in self.contexts:
             if known is context:
                 self._session_cookie(context, log)
-        kept = []
-        for download, viewer, log, seq in self.downloads:
-            if download.page.context is not context:
-                kept.append((download, viewer, log, seq))
-            elif download.url in self.unreadable:
-                path = download.path()
-                text_ = Path(path).read_text(encoding="utf-8", errors="replace") if path else ""
-                self.unreadable.discard(download.url)
-                self.items.append(Received("http", download.url, text_, viewer, log, seq))
-        self.downloads = kept
 
     def finish(self) -> list[str]:
         """Scan what arrived so far (open profiles are flushed first) and return the leaks."""
-        for context, _log in list(self.contexts):
-            try:
-                self.before_close(context)
-            except Error:
-                continue
+        for context, _log in self.contexts:
+            self.before_close(context)
         items, self.items = self.items, []
         _dump(items)
         return self.scan.scan(items)

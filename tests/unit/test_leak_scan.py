@@ -5,6 +5,7 @@ against accounts stored in the test database, as the e2e run does against the ap
 """
 
 import json
+from types import SimpleNamespace
 
 import pytest
 
@@ -15,7 +16,6 @@ from tests.e2e.leak_scan import (
     PASSWORD_HASH,
     PHONE,
     SESSION_TOKEN,
-    STRIPE,
     TOKEN_DIGEST,
     BrowserLog,
     LeakScan,
@@ -94,7 +94,7 @@ def test_password_hashes_tokens_and_their_digests_are_leaks(scanner, people):
 
 def test_stripe_ids_and_keys_are_leaks_but_words_like_in_progress_are_not(scanner, people):
     company, _ = people
-    scanner.secrets["price_test_premium_brl"] = STRIPE
+    scanner.learn_stripe_id("price_test_premium_brl")
     text = json.dumps({"status": "in_progress", "customer": "cus_NffrFeUfNV2Hib", "price": "price_test_premium_brl"})
 
     found = leaks(scanner, text, viewer=company.id)
@@ -135,4 +135,33 @@ def test_the_totals_count_every_frame_and_byte(scanner):
     leaks(scanner, "42/_event,[]", None)
 
     assert (scanner.frames, scanner.bytes) == (2, 13)
-    assert scanner.summary() == "leak scan: 2 frames (2 websocket, 0 HTTP bodies), 0.0 MB, 0 leaks"
+    assert scanner.summary().startswith(
+        "leak scan: 2 frames (2 websocket, 0 HTTP bodies), 0.0 MB, 0 leaks (scanning took "
+    )
+
+
+def redirect(url: str) -> str:
+    """A frame with Reflex's _redirect event, as `rx.redirect(url)` sends it."""
+    event = {"name": "_redirect", "router_data": {}, "payload": {"path": url, "external": False, "replace": False}}
+    return "42/_event," + json.dumps(["event", {"events": [event]}])
+
+
+def test_a_stripe_checkout_id_is_excused_only_in_the_redirect_of_its_own_company(db, people):
+    company, _ = people
+    rival = make_company(db, nome="Rui Rival")
+    db.commit()
+    checkout_id = "cs_test_0001a1b2c3d4e5f6"
+    fake = SimpleNamespace(
+        checkout_sessions={checkout_id: {"id": checkout_id, "client_reference_id": str(company.id)}},
+        subscriptions={},
+        customers={},
+        calls=lambda _path: [],
+    )
+    scanner = LeakScan(fake)
+    to_stripe = redirect(f"http://127.0.0.1:9/c/pay/{checkout_id}")
+
+    assert leaks(scanner, to_stripe, company.id, "/client-dashboard/") == []
+    assert len(leaks(scanner, to_stripe, rival.id, "/client-dashboard/")) == 1
+    assert len(leaks(scanner, to_stripe, None, "/client-dashboard/")) == 1
+    assert len(leaks(scanner, frame(JOBS_STATE, "plan", checkout_id), company.id, "/client-dashboard/")) == 1
+    assert len(leaks(scanner, redirect(f"/jobs?ref={checkout_id}"), company.id, "/client-dashboard/")) == 1
