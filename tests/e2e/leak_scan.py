@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from playwright.sync_api import BrowserContext, Error, Page, Request, Response, Route, WebSocket
+from playwright.sync_api import BrowserContext, Download, Error, Page, Request, Response, Route, WebSocket
 from sqlalchemy import text
 
 from core import db as core_db
@@ -482,9 +482,10 @@ class Watch:
 
     Websocket frames arrive with their payload. HTTP bodies of `/api/...` are taken by relaying
     the request (`route.fetch` then `route.fulfill`): a body read later from a `response` event is
-    gone once the page navigates, which the login does at once. Reflex's `POST /_upload` answer
-    is read from the `response` event (the upload page stays); a body that cannot be read is
-    counted in `unreadable` and printed in the summary.
+    gone once the page navigates, which the login does at once. A download (the LGPD export, an
+    `<a download>` link the route does not see) is read from its file before its profile closes.
+    Reflex's `POST /_upload` answer is read from the `response` event (the upload page stays); a
+    body that cannot be read is counted in `unreadable` and printed in the summary.
     """
 
     def __init__(self, scan: LeakScan, base_url: str) -> None:
@@ -498,6 +499,7 @@ class Watch:
         self.netloc = urlsplit(base_url).netloc
         self.items: list[Received] = []
         self.contexts: list[tuple[BrowserContext, BrowserLog]] = []
+        self.downloads: list[tuple[Download, BrowserContext, Received]] = []
         self._seq = itertools.count()
 
     def _ours(self, url: str) -> bool:
@@ -517,6 +519,7 @@ class Watch:
 
     def _page(self, page: Page, context: BrowserContext, log: BrowserLog) -> None:
         page.on("websocket", lambda ws: self._websocket(ws, page, context, log))
+        page.on("download", lambda download: self._download(download, context, log))
 
     def _session_cookie(self, context: BrowserContext, log: BrowserLog) -> str | None:
         """The session cookie the profile holds now (remembered as a secret)."""
@@ -571,11 +574,22 @@ class Watch:
             return
         self.items.append(Received("http", response.url, _text(body), viewer, log, next(self._seq)))
 
+    def _download(self, download: Download, context: BrowserContext, log: BrowserLog) -> None:
+        if self._ours(download.url):
+            viewer = self.scan.viewer_of(self._session_cookie(context, log))
+            self.downloads.append((download, context, Received("http", download.url, "", viewer, log, next(self._seq))))
+
     def before_close(self, context: BrowserContext) -> None:
-        """Last look at a profile before it closes: the session cookies it holds."""
+        """Last look at a profile before it closes: its session cookies and the files it downloaded."""
         for known, log in self.contexts:
             if known is context:
                 self._session_cookie(context, log)
+        finished = [(download, received) for download, owner, received in self.downloads if owner is context]
+        self.downloads = [entry for entry in self.downloads if entry[1] is not context]
+        for download, received in finished:
+            path = download.path()
+            received.text = Path(path).read_text(encoding="utf-8", errors="replace") if path else ""
+            self.items.append(received)
 
     def finish(self) -> list[str]:
         """Scan what arrived so far (open profiles are flushed first) and return the leaks."""
