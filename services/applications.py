@@ -22,7 +22,7 @@ from app import routes
 from core.db import lock_for_write
 from core.formatting import hourly_pay, long_date, money
 from core.types import utcnow
-from models import Application, ApplicationStatus, Chat, Job, JobStatus, NotificationType, Profile, Role, User
+from models import Application, ApplicationStatus, Chat, Job, JobStatus, NotificationType, Profile, Role
 from services import chats, ratings
 from services.company_jobs import owned_job
 from services.errors import NotAllowed, ServiceError, require_id
@@ -47,7 +47,6 @@ class ApplicantCard(TypedDict):
     id: int
     freelancer_id: int
     name: str
-    email: str
     profession: str
     photo: str
     skills: list[str]
@@ -198,8 +197,7 @@ def list_for_job(
     job = owned_job(session, company_id, job_id)
     limit = max(1, min(limit, APPLICANTS_RELOAD_MAX))
     rows = session.exec(
-        select(Application, Profile, User.email, Chat.id)
-        .join(User, User.id == Application.freelancer_id)
+        select(Application, Profile, Chat.id)
         .join(Profile, Profile.user_id == Application.freelancer_id, isouter=True)
         .join(Chat, Chat.application_id == Application.id, isouter=True)
         .where(Application.vaga_id == job.id)
@@ -211,18 +209,17 @@ def list_for_job(
         .offset(max(0, offset))
         .limit(limit + 1)
     ).all()
-    cards = [_card(application, profile, email, chat_id) for application, profile, email, chat_id in rows]
+    cards = [_card(application, profile, chat_id) for application, profile, chat_id in rows]
     return ApplicantsPage(job.titulo, cards[:limit], len(cards) > limit)
 
 
-def _card(application: Application, profile: Profile | None, email: str, chat_id: int | None) -> ApplicantCard:
+def _card(application: Application, profile: Profile | None, chat_id: int | None) -> ApplicantCard:
     skills = list(profile.habilidades) if profile else []
     extra = len(skills) - SKILLS_SHOWN
     return ApplicantCard(
         id=application.id,
         freelancer_id=application.freelancer_id,
         name=(profile.nome if profile and profile.nome else PROFILE_NOT_FOUND),
-        email=email,
         profession=profile.profissao if profile else "",
         photo=profile.foto_url if profile else "",
         skills=skills[:SKILLS_SHOWN],

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
+from tests.e2e import leak_scan
 from tests.support.fake_stripe import FakeStripe, stripe_env
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -250,3 +251,59 @@ def login(page: Page, email: str, password: str = PASSWORD) -> None:
     form.get_by_label("Senha").fill(password)
     form.get_by_role("button", name="Entrar").click()
     page.wait_for_url("**/*-dashboard**")
+
+
+@pytest.fixture(scope="session")
+def leak_scanner(app_env, fake_stripe: FakeStripe) -> leak_scan.LeakScan:
+    """The run's leak scanner (tests/e2e/leak_scan.py); its totals are printed at the end."""
+    scanner = leak_scan.LeakScan(fake_stripe)
+    leak_scan.RUNS.append(scanner)
+    return scanner
+
+
+@pytest.fixture(autouse=True)
+def leak_watch(monkeypatch, leak_scanner: leak_scan.LeakScan, app_env) -> Iterator[leak_scan.Watch]:
+    """Follow every browser profile the test opens; what arrives after the test body is scanned here."""
+    watch = leak_scan.Watch(leak_scanner, app_env["SITE_URL"])
+    new_context, close = Browser.new_context, BrowserContext.close
+
+    def watched_new_context(self, *args, **kwargs):
+        ctx = new_context(self, *args, **kwargs)
+        watch.attach(ctx)
+        return ctx
+
+    def watched_close(self, *args, **kwargs):
+        watch.before_close(self)
+        return close(self, *args, **kwargs)
+
+    monkeypatch.setattr(Browser, "new_context", watched_new_context)
+    monkeypatch.setattr(BrowserContext, "close", watched_close)
+    yield watch
+    leaks = watch.finish()
+    if leaks:
+        pytest.fail("leak scan, after the test:\n" + "\n".join(leaks), pytrace=False)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """Scan what the test's browsers received when its body ends, and fail the test on a leak."""
+    watch = item.funcargs.get("leak_watch")
+    if watch is None:
+        return (yield)
+    try:
+        result = yield
+    except BaseException:
+        leaks = watch.finish()
+        if leaks:
+            item.add_report_section("call", "leak scan", "\n".join(leaks))
+        raise
+    leaks = watch.finish()
+    if leaks:
+        pytest.fail("leak scan:\n" + "\n".join(leaks), pytrace=False)
+    return result
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """Print the leak scan's totals (frames, bytes, leaks) at the end of the run."""
+    for scanner in leak_scan.RUNS:
+        terminalreporter.write_line(scanner.summary())

@@ -1,5 +1,6 @@
 """services/applications.py: apply, withdraw, the company's applicant list, accept, reject, profiles."""
 
+import json
 from datetime import timedelta
 from decimal import Decimal
 
@@ -233,7 +234,6 @@ def test_list_for_job_shows_applicant_cards(db, cast):
         "id": pending.id,
         "freelancer_id": cast.freelancer.id,
         "name": "João Silva",
-        "email": cast.freelancer.email,
         "profession": "Garçom",
         "photo": "",
         "skills": ["Bandeja", "Inglês", "Vinhos"],
@@ -274,7 +274,23 @@ def test_missing_profile_shows_perfil_nao_encontrado(db, cast):
     assert card["name"] == "Perfil não encontrado"
     assert card["has_profile"] is False
     assert (card["skills"], card["more_skills"], card["profession"]) == ([], "", "")
-    assert card["email"] == cast.freelancer.email
+
+
+def test_applicant_cards_hold_no_email_phone_or_address(db, cast):
+    """The dialog never shows them, so the cards sent to the company's browser do not carry them."""
+    profile = db.get(Profile, cast.freelancer.id)
+    profile.telefone, profile.endereco = "(11) 98888-7777", "Rua das Flores, 10"
+    db.add(profile)
+    job = make_job(db, cast.company)
+    make_application(db, job, cast.freelancer)
+    db.flush()
+
+    [card] = applications.list_for_job(db, cast.company.id, job.id)[1]
+    sent = json.dumps(card, default=str)
+
+    assert "email" not in card
+    for private in (cast.freelancer.email, "98888-7777", "Rua das Flores"):
+        assert private not in sent
 
 
 def test_list_for_job_without_applications_is_empty(db, cast):

@@ -4,6 +4,7 @@ Every handler resolves the company from the cookie; another company's job or app
 freelancer, a visitor and a bad id all get the answer of a missing id, and nothing changes.
 """
 
+import json
 from datetime import date
 from decimal import Decimal
 
@@ -394,6 +395,18 @@ def test_the_owner_sees_the_applications_of_a_job(db, cast, hiring):
     )
     ana = next(card for card in state.applicants if card["id"] != first.id)
     assert ana["proposal"] == "Sem contra-proposta"
+
+
+def test_the_applications_dialog_sends_no_applicant_email(db, cast, hiring):
+    """The leak scan of the browser tests found every applicant's e-mail in this var; the dialog shows none."""
+    job, _, _ = hiring
+    state, _ = _open(db, cast.company, job.id)
+
+    sent = json.dumps(state.applicants, default=str)
+
+    assert len(state.applicants) == 2
+    assert cast.freelancer.email not in sent
+    assert cast.other.email not in sent
 
 
 @pytest.mark.parametrize("who", CALLERS)
