@@ -22,11 +22,19 @@ def _fail(message: str) -> PydanticCustomError:
     return PydanticCustomError("rule", message)
 
 
+# Control characters (C0 but tab and line breaks, DEL, C1) and lone surrogates (which UTF-8, hence
+# no database, can store): dropped from every form value.
+UNSTORABLE_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
 def _clean(value: Any) -> str:
-    """Coerce a form value to stripped text: numbers become their text, anything else not text ''."""
+    """Coerce a form value to stripped text: numbers become their text, anything else not text ''.
+
+    Control characters (except tab and line breaks) and lone surrogates are dropped.
+    """
     if not isinstance(value, str):
         value = str(value) if isinstance(value, Number) else ""
-    return value.replace("\x00", "").strip()
+    return UNSTORABLE_RE.sub("", value).strip()
 
 
 def _min_len(value: str, size: int, message: str) -> str:
