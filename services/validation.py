@@ -168,7 +168,16 @@ class FreelancerRegistration(_Registration):
     @field_validator("skills")
     @classmethod
     def _skills(cls, v: str) -> str:
-        return _min_len(v, 2, "Habilidades devem ter pelo menos 2 caracteres")[:1000]
+        message = "Habilidades devem ter pelo menos 2 caracteres"
+        v = _min_len(v, 2, message)[:1000]
+        if not comma_list(v):  # only commas and blanks: no skill at all
+            raise _fail(message)
+        return v
+
+    @property
+    def skill_list(self) -> list[str]:
+        """Habilidades as stored: comma-separated, blanks and repeats dropped, as the profile form does."""
+        return comma_list(self.skills, max_items=PROFILE_SKILLS_MAX)
 
     @field_validator("experience")
     @classmethod

@@ -63,6 +63,8 @@ from models import (
 from services import accounts, chats
 from services.profiles import THEME_LABELS, _switches_for
 from services.validation import (
+    JOB_SKILLS_MAX,
+    PROFILE_SKILLS_MAX,
     ApplicationForm,
     CompanyProfileForm,
     CompanyRegistration,
@@ -139,6 +141,28 @@ ODD_CHARACTERS = (
     "ß",
     "\ufdfd",
 )
+FORM_EDGES = (
+    ",",
+    ", ,",
+    " , , ,",
+    "a,a,a,a",
+    "0",
+    "-1",
+    "-0,01",
+    "1e999",
+    "NaN",
+    "Infinity",
+    "2030-02-30",
+    "0001-01-01",
+    "R$ -5",
+    "1.234.567,891",
+    "@",
+    "http://",
+    "https://x.yz",
+    "\u0661\u0662",
+    "\u00b2",
+    "9" * 4400,
+)
 PLAUSIBLE = ("João Silva", "São Paulo", "Garçom para casamento", "Hotel Atlântico", "contato@empresa.com.br", "25,50")
 LENGTH_EDGES = (1, 2, 3, 9, 10, 30, 119, 120, 121, 200, 201, 254, 255, 300, 301, 1000, 1001, 2000, 2001, 4000, 4001)
 
@@ -157,6 +181,7 @@ texts = st.one_of(
     st.text(characters, max_size=40),
     odd_text,
     fragments,
+    st.sampled_from(FORM_EDGES),
     st.builds(lambda word, fragment: f"{word} {fragment}", st.sampled_from(PLAUSIBLE), fragments),
     st.builds(lambda word, odd: word + odd + word, st.sampled_from(PLAUSIBLE), st.sampled_from(ODD_CHARACTERS)),
     st.builds(_repeated, st.text(characters, min_size=1, max_size=3), st.sampled_from(LENGTH_EDGES)),
@@ -319,6 +344,14 @@ def has_text(value: str) -> bool:
     return any(not ch.isspace() and unicodedata.category(ch) not in {"Cc", "Cs"} for ch in value)
 
 
+def assert_skills(skills: list[str], max_items: int) -> None:
+    """A stored skills list: at most `max_items` distinct items of text, each at most 50 characters."""
+    assert len(skills) <= max_items, f"{len(skills)} skills stored (at most {max_items})"
+    assert len(set(skills)) == len(skills), f"repeated skills stored: {_brief(skills)}"
+    for skill in skills:
+        assert has_text(skill) and len(skill) <= 50, f"skill stored as {_brief(skill)}"
+
+
 def assert_required(row: SQLModel, *names: str) -> None:
     """The required fields `names` of a stored row hold text."""
     for name in names:
@@ -466,7 +499,7 @@ def _registered_rows_are_valid(session: Session) -> None:
         else:
             assert_required(profile, "profissao")
             assert profile.habilidades, "a freelancer is stored without skills"
-            assert all(has_text(skill) for skill in profile.habilidades)
+            assert_skills(profile.habilidades, PROFILE_SKILLS_MAX)
             form = {
                 "profession": profile.profissao,
                 "skills": ", ".join(profile.habilidades),
@@ -611,7 +644,7 @@ JOB_FLAGS = ("vale_transporte", "refeicao_local", "possui_intervalo", "anuncio_a
 def _jobs_are_valid(session: Session) -> None:
     for job in session.exec(select(Job)).all():
         assert_required(job, "titulo", "descricao", "localizacao")
-        assert all(has_text(skill) for skill in job.habilidades_necessarias)
+        assert_skills(job.habilidades_necessarias, JOB_SKILLS_MAX)
         form = {name: getattr(job, name) for name in JOB_TEXT + JOB_FLAGS}
         form["valor_hora"] = job.valor_hora
         form["data_necessaria"] = job.data_necessaria.isoformat() if job.data_necessaria else ""
@@ -746,7 +779,7 @@ def _company_profile_is_valid(session: Session) -> None:
 def _freelancer_profile_is_valid(session: Session) -> None:
     for profile in session.exec(select(Profile).where(Profile.tipo_usuario == Role.FREELANCER)).all():
         assert_required(profile, "nome")
-        assert all(has_text(skill) for skill in profile.habilidades)
+        assert_skills(profile.habilidades, PROFILE_SKILLS_MAX)
         form = {name: getattr(profile, name) for name in ("nome", "telefone", "endereco", "localizacao", "profissao")}
         form |= {"biografia": profile.biografia, "website": profile.website}
         form |= {"habilidades": ", ".join(profile.habilidades), "experiencia": profile.experiencia_descricao}

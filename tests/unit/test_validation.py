@@ -286,6 +286,12 @@ def test_nul_characters_are_removed():
     assert form.company == "Hotel Central"
 
 
+@pytest.mark.parametrize("skills", [",,", ", ,", " , , ,"])
+def test_skills_of_only_commas_are_refused(skills):
+    """Found by tests/unit/test_fuzz_forms.py: ', ,' passed 'min 2' and the freelancer was stored without skills."""
+    assert _errors(FreelancerRegistration, {**FREELANCER, "skills": skills}) == {"skills": SKILLS_SHORT}
+
+
 def test_control_characters_and_lone_surrogates_are_removed():
     """Found by tests/unit/test_fuzz_forms.py: ESC, C1 controls and lone surrogates reached the rows."""
     form = parse(CompanyRegistration, {**COMPANY, "company": "\x1bHotel\x85\x9f \ud800Central\udfff\x7f"})
