@@ -170,8 +170,7 @@ class FreelancerRegistration(_Registration):
     def _skills(cls, v: str) -> str:
         message = "Habilidades devem ter pelo menos 2 caracteres"
         v = _min_len(v, 2, message)[:1000]
-        if not comma_list(v):  # only commas and blanks: no skill at all
-            raise _fail(message)
+        _min_len(", ".join(comma_list(v)), 2, message)  # judged as stored: ', ,' or '0,' is too short
         return v
 
     @property

@@ -236,12 +236,6 @@ class Submission:
                 data[key] = value
         return data
 
-    def __repr__(self) -> str:
-        if self.replacement:
-            return f"Submission(not a form: {_brief(self.replacement[0])})"
-        changes = {k: "<missing>" if v is MISSING else v for k, v in self.changes.items()}
-        return f"Submission(changes={_brief(changes)}, extra={_brief(self.extra)})"
-
 
 @st.composite
 def submissions(draw: Callable, fields: tuple[str, ...]) -> Submission:
@@ -412,6 +406,9 @@ class Scene:
 
     def __repr__(self) -> str:
         return f"Scene(user={self.user.email if self.user else None})"
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(repr(self))  # hypothesis prints falsifying examples with this
 
 
 def _with_password(db: Session, user: User) -> User:
