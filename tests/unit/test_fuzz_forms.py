@@ -43,8 +43,12 @@ from app.pages import company_jobs as jobs_page
 from app.pages import contact as contact_page
 from app.pages import register as register_page
 from app.pages.chats import ChatRoomState
+from app.pages.client_dashboard import ClientDashboardState
 from app.pages.company_jobs import CompanyJobsState
 from app.pages.contact import ContactState
+from app.pages.freelancer_dashboard import FreelancerDashboardState
+from app.pages.jobs import JobsState
+from app.pages.login import LoginState
 from app.pages.recovery import ForgotPasswordState, ResetPasswordState
 from app.pages.register import RegisterState
 from core.security import hash_password, verify_password
@@ -53,9 +57,11 @@ from models import (
     Chat,
     ContactMessage,
     Job,
+    JobStatus,
     Message,
     OutboxEmail,
     Profile,
+    Rating,
     Role,
     User,
     UserPreferences,
@@ -73,16 +79,19 @@ from services.validation import (
     FreelancerRegistration,
     JobForm,
     PasswordChangeForm,
+    RatingForm,
     ResetPasswordForm,
     normalize_email,
     parse,
 )
 from states import apply as apply_state
 from states import profile as profile_state
+from states import ratings as rating_state
 from states import settings as settings_state
 from states.apply import ApplyState
 from states.profile import ProfileEditState
 from states.settings import SettingsState
+from states.shell import ShellState
 from tests.unit.factories import make_application, make_chat, make_company, make_freelancer, make_job
 from tests.unit.state_harness import cookie_for, run, state_for, toasts
 
@@ -403,6 +412,7 @@ class Scene:
     cookie: str = ""
     job: Job | None = None
     chat: Chat | None = None
+    application_id: int = 0
 
     def __repr__(self) -> str:
         return f"Scene(user={self.user.email if self.user else None})"
@@ -920,3 +930,77 @@ def test_chat_send_message(conversation, submission):
         (f"error: {failure[0]} | {failure[1]}",),
     )
     judge(conversation.world, before, outcome, _messages_are_valid)
+
+
+# --- rating, and the login page's answer handler ----------------------------------------------------------
+
+
+@pytest.fixture
+def hiring(db: Session) -> Scene:
+    """A signed-in company and its accepted freelancer on a closed job (so it may rate them)."""
+    company_user = make_company(db)
+    job = make_job(db, company_user, "Garçom", status=JobStatus.CLOSED, vaga_status=JobStatus.CLOSED)
+    application = make_application(db, job, make_freelancer(db), status="accepted")
+    cookie = cookie_for(db, company_user)
+    return Scene(World(db), company_user, cookie, job, application_id=application.id)
+
+
+def _ratings_are_valid(session: Session) -> None:
+    for rating in session.exec(select(Rating)).all():
+        assert 1 <= rating.stars <= 5
+        revalidates(RatingForm, {"stars": str(rating.stars), "comment": rating.comment})
+
+
+@FUZZ
+@given(stars=sometimes(st.integers(1, 5)), submission=submissions(("comment",)))
+def test_rating(hiring, stars, submission):
+    state = state_for(ClientDashboardState, hiring.cookie, "/client-dashboard", {"tab": "hirings"})
+    run(state, ClientDashboardState.open_rating, hiring.application_id)
+    run(state, ClientDashboardState.pick_stars, stars)
+    before = hiring.world.read()
+
+    events = run(state, ClientDashboardState.submit_rating, submission.on({"comment": "Pontual e atencioso."}))
+
+    outcome = Outcome(
+        success(events, rating_state.RATING_SENT),
+        [*toasts(events), state.rating_error],
+        (f"error: Erro | {rating_state.RATING_FAILED}",),
+    )
+    judge(hiring.world, before, outcome, _ratings_are_valid)
+
+
+@FUZZ
+@given(answer=sometimes(st.dictionaries(st.sampled_from(("ok", "message", "errors")), values, max_size=3)))
+def test_login_page_answer(visitor, answer):
+    """LoginState.finished takes what the page's script returns: anything a browser may send instead."""
+    state = state_for(LoginState, "", "/login")
+    before = visitor.world.read()
+
+    events = run(state, LoginState.finished, answer)
+
+    judge(visitor.world, before, Outcome(False, [*toasts(events), state.email_error, state.password_error]))
+
+
+SEARCH_FORMS = (
+    (ShellState, ShellState.search, "/"),
+    (JobsState, JobsState.submit_search, "/jobs"),
+    (FreelancerDashboardState, FreelancerDashboardState.submit_job_search, "/freelancer-dashboard"),
+)
+
+
+@FUZZ
+@given(form=st.sampled_from(SEARCH_FORMS), submission=submissions(("search", "city", "category")))
+def test_search_forms(freelancer, form, submission):
+    """The search boxes (header, /jobs, the freelancer's job search): they only build a URL."""
+    state_cls, handler, path = form
+    state = state_for(state_cls, freelancer.cookie, path)
+    before = freelancer.world.read()
+
+    events = run(state, handler, submission.on({"search": "garçom"}))
+
+    urls = [getattr(value, "_var_value", None) for spec in events for _, value in spec.args]
+    urls = [url for url in urls if isinstance(url, str)]  # the redirect's path (its flags are booleans)
+    for url in urls:
+        assert url.startswith("/") and len(url) <= 2048, _brief(url)
+        assert not CONTROL_RE.search(url) and not SURROGATE_RE.search(url), _brief(url)
+    judge(freelancer.world, before, Outcome(False, [*toasts(events), *urls]))
