@@ -1,5 +1,6 @@
 """Text helpers: folding for search (lower-case, accent-free, single-spaced) and reading query values."""
 
+import re
 import unicodedata
 
 
@@ -20,9 +21,16 @@ def fold(text: str | None) -> str:
     return " ".join(without_marks.casefold().split())
 
 
+# Control characters and lone surrogates: a URL cannot encode a lone surrogate (UTF-8 has none).
+_UNSTORABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
 def clipped(value: object, limit: int) -> str:
-    """A query or form value as stripped text of at most `limit` characters ('' for non-text)."""
-    return value.strip()[:limit] if isinstance(value, str) else ""
+    """A query or form value as stripped text of at most `limit` characters ('' for non-text).
+
+    Control characters and lone surrogates are dropped.
+    """
+    return _UNSTORABLE.sub("", value).strip()[:limit] if isinstance(value, str) else ""
 
 
 def positive_int(value: object, default: int) -> int:

@@ -96,12 +96,11 @@ def register_freelancer(session: Session, data: dict) -> User | None:
         The new user, or None when the e-mail was already registered (see register_company).
     """
     form = parse(FreelancerRegistration, data)
-    skills = [s.strip() for s in form.skills.split(",") if s.strip()]
     profile = Profile(
         tipo_usuario=Role.FREELANCER,
         nome=form.name,
         profissao=form.profession,
-        habilidades=skills,
+        habilidades=form.skill_list,
         localizacao=form.location,
         experiencia_descricao=form.experience,
     )

@@ -390,7 +390,7 @@ def other_participant(session: Session, user_id: int, chat_id: object) -> int:
     return _other_id(chat, user_id)
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")  # and lone surrogates
 
 
 def clean_message(value: object) -> str:

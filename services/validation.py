@@ -22,11 +22,19 @@ def _fail(message: str) -> PydanticCustomError:
     return PydanticCustomError("rule", message)
 
 
+# Control characters (C0 but tab and line breaks, DEL, C1) and lone surrogates (which UTF-8, hence
+# no database, can store): dropped from every form value.
+UNSTORABLE_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
 def _clean(value: Any) -> str:
-    """Coerce a form value to stripped text: numbers become their text, anything else not text ''."""
+    """Coerce a form value to stripped text: numbers become their text, anything else not text ''.
+
+    Control characters (except tab and line breaks) and lone surrogates are dropped.
+    """
     if not isinstance(value, str):
         value = str(value) if isinstance(value, Number) else ""
-    return value.replace("\x00", "").strip()
+    return UNSTORABLE_RE.sub("", value).strip()
 
 
 def _min_len(value: str, size: int, message: str) -> str:
@@ -160,7 +168,15 @@ class FreelancerRegistration(_Registration):
     @field_validator("skills")
     @classmethod
     def _skills(cls, v: str) -> str:
-        return _min_len(v, 2, "Habilidades devem ter pelo menos 2 caracteres")[:1000]
+        message = "Habilidades devem ter pelo menos 2 caracteres"
+        v = _min_len(v, 2, message)[:1000]
+        _min_len(", ".join(comma_list(v)), 2, message)  # judged as stored: ', ,' or '0,' is too short
+        return v
+
+    @property
+    def skill_list(self) -> list[str]:
+        """Habilidades as stored: comma-separated, blanks and repeats dropped, as the profile form does."""
+        return comma_list(self.skills, max_items=PROFILE_SKILLS_MAX)
 
     @field_validator("experience")
     @classmethod

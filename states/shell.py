@@ -4,6 +4,7 @@ import reflex as rx
 
 from app import routes
 from core.catalog import CITIES
+from core.text import clipped
 
 
 class ShellState(rx.State):
@@ -31,8 +32,7 @@ class ShellState(rx.State):
     @rx.event
     def search(self, form_data: dict):
         """Go to the job list filtered by the search text, only when it is not blank."""
-        text = form_data.get("search", "") if isinstance(form_data, dict) else ""
-        text = text.strip()[:100] if isinstance(text, str) else ""
+        text = clipped(form_data.get("search") if isinstance(form_data, dict) else "", 100)
         if not text:
             return None
         self.menu_open = False

@@ -181,6 +181,25 @@ def test_invalid_registration_creates_nothing(db):
     assert _count(db, OutboxEmail) == 0
 
 
+def test_registration_stores_skills_as_the_profile_form_does(db):
+    """Found by tests/unit/test_fuzz_forms.py: one 1,000-character skill (or hundreds of them) was stored."""
+    skills = ", ".join(["Bandeja", "bandeja", "Bandeja"] + [f"h{n}" for n in range(40)] + ["x" * 900])
+    user = _register(db, {**FREELANCER, "skills": skills})
+
+    stored = db.get(Profile, user.id).habilidades
+    assert stored == ["Bandeja", "bandeja"] + [f"h{n}" for n in range(28)]
+
+
+def test_a_lone_surrogate_in_the_password_does_not_break_registration(db):
+    """Found by tests/unit/test_fuzz_forms.py: bcrypt could not encode '\\ud800' and the sign-up failed."""
+    odd = PASSWORD + "\ud800\x1b"
+    user = _register(db, {**FREELANCER, "password": odd, "confirmPassword": odd, "name": "João\udfff Lima"})
+
+    assert db.get(Profile, user.id).nome == "João Lima"
+    assert _login(db, email=FREELANCER["email"], password=odd).role == Role.FREELANCER
+    assert _login(db, email=FREELANCER["email"], password=PASSWORD).role == Role.FREELANCER
+
+
 # E-mail confirmation
 
 

@@ -103,3 +103,16 @@ def test_logout_revokes_the_session_and_deletes_the_cookie(client, company, db):
     assert 'turno_session=""' in response.headers["set-cookie"] or "Max-Age=0" in response.headers["set-cookie"]
     db.expire_all()
     assert db.exec(select(AuthSession)).all() == []
+
+
+def test_lone_surrogates_in_the_password_are_dropped_as_at_registration(client, company):
+    """JSON's '\\udfff' escapes reach the route as unencodable text; they are dropped like control characters."""
+    body = b'{"email": "ana@empresa.com", "password": "Segura123\\ud800"}'
+    response = client.post("/api/auth/login", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 200
+    assert response.json()["redirect"] == "/client-dashboard"
+
+    body = b'{"email": "ana@empresa.com", "password": "\\udfff\\ud800"}'
+    response = client.post("/api/auth/login", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 400
+    assert response.json()["errors"] == {"password": "Senha é obrigatória"}

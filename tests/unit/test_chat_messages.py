@@ -83,6 +83,17 @@ def test_send_drops_control_characters_but_keeps_text_as_typed(db, cast):
     assert sent["content"] == "<b>oi</b> & 'tchau'\n🙂"
 
 
+def test_send_drops_lone_surrogates_and_c1_controls(db, cast):
+    """Found by tests/unit/test_fuzz_forms.py: a lone surrogate failed the insert ('Erro ao enviar mensagem')."""
+    _, freelancer, _, _, chat = cast
+
+    sent = chats.send(db, freelancer.id, chat.id, "oi\ud800 tudo\x85 bem?\udfff")
+    db.commit()
+
+    assert sent["content"] == "oi tudo bem?"
+    assert db.exec(select(Message.content)).all() == ["oi tudo bem?"]
+
+
 @pytest.mark.parametrize("who", ["stranger", "other_company"])
 def test_send_by_a_non_participant_is_refused_like_a_missing_chat(db, cast, who):
     _company, _freelancer, stranger, other_company, chat = cast

@@ -108,3 +108,12 @@ def test_long_text_is_truncated_to_column_sizes(db: Session) -> None:
 
     row = _stored(db)[0]
     assert (len(row.name), len(row.phone), len(row.message)) == (120, 30, 5000)
+
+
+def test_lone_surrogates_and_control_characters_are_not_stored(db: Session) -> None:
+    """Found by tests/unit/test_fuzz_forms.py: a lone surrogate (JSON allows '\\ud800') failed the insert."""
+    contact.submit(db, {**VALID, "name": "Maria\ud800 Souza\x1b", "message": "Olá\udfff, preciso de ajuda\x85."})
+    db.commit()
+
+    [row] = _stored(db)
+    assert (row.name, row.message) == ("Maria Souza", "Olá, preciso de ajuda.")

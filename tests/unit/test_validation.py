@@ -286,6 +286,30 @@ def test_nul_characters_are_removed():
     assert form.company == "Hotel Central"
 
 
+@pytest.mark.parametrize("skills", [",,", ", ,", " , , ,", "0,", ", a ,"])
+def test_skills_are_judged_as_stored(skills):
+    """Found by tests/unit/test_fuzz_forms.py: ', ,' and '0,' passed 'min 2' but were stored as no skill or '0'."""
+    assert _errors(FreelancerRegistration, {**FREELANCER, "skills": skills}) == {"skills": SKILLS_SHORT}
+
+
+def test_control_characters_and_lone_surrogates_are_removed():
+    """Found by tests/unit/test_fuzz_forms.py: ESC, C1 controls and lone surrogates reached the rows."""
+    form = parse(CompanyRegistration, {**COMPANY, "company": "\x1bHotel\x85\x9f \ud800Central\udfff\x7f"})
+
+    assert form.company == "Hotel Central"
+
+
+def test_a_name_of_control_characters_only_is_empty():
+    """Found by tests/unit/test_fuzz_forms.py: '\\x80\\x80' passed as a two-character name."""
+    assert _errors(CompanyRegistration, {**COMPANY, "name": "\x80\x81\x1b"}) == {"name": NAME_SHORT}
+
+
+def test_tabs_and_line_breaks_are_kept():
+    form = parse(ContactForm, {**CONTACT, "message": "Linha 1\r\n\tLinha 2 🙂"})
+
+    assert form.message == "Linha 1\r\n\tLinha 2 🙂"
+
+
 @pytest.mark.parametrize("website", ["https://hotel.com.br", "http://www.hotel.com.br/sobre", ""])
 def test_website_is_optional_or_a_url(website):
     assert parse(CompanyRegistration, {**COMPANY, "website": website}).website == website
