@@ -426,6 +426,7 @@ def test_cancellation_brings_back_the_free_limits(db, fake, http):
     make_job(db, user, "Vaga 2")
     db.commit()
     plans.ensure_can_publish(db, user.id)
+    db.commit()  # the check holds SQLite's write lock until its transaction ends, as a publication's does
 
     assert post_event(http, "customer.subscription.deleted", {**subscription, "status": "canceled"}).status_code == 200
 
@@ -455,6 +456,7 @@ def test_failed_payment_applies_the_free_limits_until_stripe_reports_it_paid(db,
     assert row_of(db, user).status == "past_due"
     with pytest.raises(plans.PlanLimitReached):
         plans.ensure_can_publish(db, user.id)
+    db.rollback()  # a refused publication ends its transaction, and with it SQLite's write lock
 
     post_event(http, "customer.subscription.updated", {**subscription, "status": "active"})
     assert row_of(db, user).status == "active"
