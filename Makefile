@@ -58,7 +58,9 @@ e2e: install-dev
 
 test: install-dev
 	ruff check .
-	CONCURRENCY_ROUNDS=$(CI_CONCURRENCY_ROUNDS) pytest tests/unit tests/e2e tests/security -q -p no:cacheprovider
+	pytest tests/unit tests/e2e -q -p no:cacheprovider
+	# Its own process: Playwright's sync API keeps an event loop running until its session ends.
+	CONCURRENCY_ROUNDS=$(CI_CONCURRENCY_ROUNDS) pytest tests/security -q -p no:cacheprovider
 	pytest tests/bench -q -p no:cacheprovider
 
 format: install-dev

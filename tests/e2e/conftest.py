@@ -170,10 +170,10 @@ def csp_violations(request, monkeypatch) -> Iterator[list[dict]]:
         yield violations
         return
     browser: Browser = request.getfixturevalue("browser")
-    new_context = browser.new_context
 
     def new_context_reporting_violations(*args, **kwargs) -> BrowserContext:
-        ctx = new_context(*args, **kwargs)
+        # The class's method, looked up now: the leak scan (leak_watch) wraps it on the class.
+        ctx = type(browser).new_context(browser, *args, **kwargs)
         ctx.expose_binding("__reportCspViolation", lambda _source, violation: violations.append(violation))
         ctx.add_init_script(CSP_VIOLATION_LISTENER)
         return ctx

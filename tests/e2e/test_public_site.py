@@ -125,3 +125,16 @@ def test_no_sideways_scrolling_at_375px(mobile_page: Page, route: str):
     mobile_page.goto(route)
     expect(mobile_page.get_by_role("heading", level=1)).to_be_visible()
     assert mobile_page.evaluate("document.documentElement.scrollWidth") <= 375
+
+
+def test_the_leak_scan_and_the_csp_watch_both_follow_every_page(page: Page, leak_watch, leak_scanner, csp_violations):
+    """Both autouse hooks wrap the browser's new_context: neither may hide the other's view of a page."""
+    frames_before = leak_scanner.frames
+    page.goto("/jobs")
+    expect(page.get_by_role("heading", name="Vagas disponíveis")).to_be_visible()
+    expect(page.get_by_text(re.compile(r"(\d+ vagas? encontradas?)|Nenhuma vaga encontrada")).first).to_be_visible()
+
+    assert leak_watch.finish() == []
+    assert leak_scanner.frames > frames_before
+    assert page.evaluate("typeof window.__reportCspViolation") == "function"
+    assert csp_violations == []
