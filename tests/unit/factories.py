@@ -28,6 +28,31 @@ from models import (
 _emails = count(1)
 
 
+# Valid profile forms as the 'Meu Perfil' dialogs send them (services/validation.py).
+FREELANCER_PROFILE_FORM = {
+    "nome": "João Pedro Silva",
+    "telefone": "(11) 98765-4321",
+    "endereco": "Rua Augusta, 100 - Consolação",
+    "localizacao": "São Paulo",
+    "profissao": "Bartender",
+    "habilidades": "Drinks clássicos, Inglês, Caixa",
+    "biografia": "Bartender com 8 anos de experiência em hotéis.",
+    "experiencia": "Hotel Atlântico (2018-2024): chefe de bar.",
+    "website": "https://joaobartender.com.br",
+}
+
+COMPANY_PROFILE_FORM = {
+    "empresa": "Hotel Atlântico",
+    "biografia": "Hotel boutique no centro de São Paulo.",
+    "endereco": "Rua Augusta, 100",
+    "telefone": "(11) 3456-7890",
+    "website": "https://hotelatlantico.com.br",
+    "instagram": "@hotelatlantico",
+    "facebook": "https://facebook.com/hotelatlantico",
+    "linkedin": "https://linkedin.com/company/hotelatlantico",
+}
+
+
 def make_user(db: Session, email: str, role: Role, **profile) -> User:
     """A confirmed user with a profile (fields in `profile`) and default preferences."""
     user = User(email=email, password_hash="x", role=role, email_confirmed_at=utcnow())

@@ -95,7 +95,15 @@ from states.apply import ApplyState
 from states.profile import ProfileEditState
 from states.settings import SettingsState
 from states.shell import ShellState
-from tests.unit.factories import make_application, make_chat, make_company, make_freelancer, make_job
+from tests.unit.factories import (
+    COMPANY_PROFILE_FORM,
+    FREELANCER_PROFILE_FORM,
+    make_application,
+    make_chat,
+    make_company,
+    make_freelancer,
+    make_job,
+)
 from tests.unit.state_harness import cookie_for, run, state_for, toasts
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "200"))  # CI runs the default
@@ -772,27 +780,8 @@ def test_application(freelancer, submission):
 
 # --- profiles and settings ------------------------------------------------------------------------------
 
-COMPANY_PROFILE = {
-    "empresa": "Hotel Atlântico",
-    "biografia": "Hotel boutique no centro de São Paulo.",
-    "endereco": "Rua Augusta, 100",
-    "telefone": "(11) 3456-7890",
-    "website": "https://hotelatlantico.com.br",
-    "instagram": "@hotelatlantico",
-    "facebook": "https://facebook.com/hotelatlantico",
-    "linkedin": "https://linkedin.com/company/hotelatlantico",
-}
-FREELANCER_PROFILE = {
-    "nome": "João Pedro Silva",
-    "telefone": "(11) 98765-4321",
-    "endereco": "Rua Augusta, 100 - Consolação",
-    "localizacao": "São Paulo",
-    "profissao": "Bartender",
-    "habilidades": "Drinks clássicos, Inglês, Caixa",
-    "biografia": "Bartender com 8 anos de experiência em hotéis.",
-    "experiencia": "Hotel Atlântico (2018-2024): chefe de bar.",
-    "website": "https://joaobartender.com.br",
-}
+COMPANY_PROFILE = COMPANY_PROFILE_FORM
+FREELANCER_PROFILE = FREELANCER_PROFILE_FORM
 PROFILE_FAILED = (f"error: {profile_state.UPDATE_FAILED[0]} | {profile_state.UPDATE_FAILED[1]}",)
 
 

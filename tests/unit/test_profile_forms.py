@@ -8,33 +8,12 @@ from models import Profile, User
 from services import profiles
 from services.errors import NotAllowed, ValidationFailed
 from services.validation import CompanyProfileForm, FreelancerProfileForm, parse
+from tests.unit.factories import COMPANY_PROFILE_FORM as COMPANY
+from tests.unit.factories import FREELANCER_PROFILE_FORM as FREELANCER
 from tests.unit.factories import make_company, make_freelancer
 
 NOME_CURTO = "Nome deve ter pelo menos 2 caracteres"
 NOT_ALLOWED = "Você precisa estar logado para atualizar seu perfil."
-
-FREELANCER = {
-    "nome": "João Pedro Silva",
-    "telefone": "(11) 98765-4321",
-    "endereco": "Rua Augusta, 100 - Consolação",
-    "localizacao": "São Paulo",
-    "profissao": "Bartender",
-    "habilidades": "Drinks clássicos, Inglês, Caixa",
-    "biografia": "Bartender com 8 anos de experiência em hotéis.",
-    "experiencia": "Hotel Atlântico (2018-2024): chefe de bar.",
-    "website": "https://joaobartender.com.br",
-}
-
-COMPANY = {
-    "empresa": "Hotel Atlântico",
-    "biografia": "Hotel boutique no centro de São Paulo.",
-    "endereco": "Rua Augusta, 100",
-    "telefone": "(11) 3456-7890",
-    "website": "https://hotelatlantico.com.br",
-    "instagram": "@hotelatlantico",
-    "facebook": "https://facebook.com/hotelatlantico",
-    "linkedin": "https://linkedin.com/company/hotelatlantico",
-}
 
 
 def freelancer_errors(data) -> dict[str, str]:
