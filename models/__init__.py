@@ -3,7 +3,7 @@
 from models.auth import AuthSession, EmailToken, LoginAttempt, OutboxEmail, TokenPurpose
 from models.billing import ContactMessage, StripeEvent, Subscription
 from models.chat import Chat, Message, Notification, NotificationType
-from models.job import Application, ApplicationStatus, Job, JobStatus, Rating
+from models.job import Application, ApplicationStatus, Job, JobListVersion, JobStatus, Rating
 from models.user import Profile, Role, User, UserPreferences
 
 __all__ = [
@@ -14,6 +14,7 @@ __all__ = [
     "ContactMessage",
     "EmailToken",
     "Job",
+    "JobListVersion",
     "JobStatus",
     "LoginAttempt",
     "Message",

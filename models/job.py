@@ -126,3 +126,15 @@ class Rating(SQLModel, table=True):
     stars: int
     comment: str = Field(default="", max_length=1000)
     created_at: datetime = created_at_field()
+
+
+class JobListVersion(SQLModel, table=True):
+    """One row whose token changes with every write the public job list shows (core/list_version.py).
+
+    Database triggers (alembic revision 0007) replace the token; the app only reads it.
+    """
+
+    __tablename__ = "job_list_version"
+
+    id: int = Field(default=1, primary_key=True)
+    token: str = Field(max_length=40)

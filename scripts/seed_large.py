@@ -11,12 +11,14 @@ import argparse
 import random
 import time
 from collections.abc import Iterator
+from contextlib import nullcontext
 from datetime import timedelta
 from decimal import Decimal
 
 from sqlalchemy import insert, select, text
 from sqlalchemy.engine import Engine
 
+from core.bulk_load import jobs_loading
 from core.catalog import CATEGORIES, CITIES
 from core.db import get_engine
 from core.security import hash_password
@@ -105,7 +107,8 @@ def _batches(rows: Iterator[dict], size: int = BATCH) -> Iterator[list[dict]]:
 
 def _insert(engine: Engine, table, rows: Iterator[dict]) -> int:
     count = 0
-    with engine.begin() as conn:
+    # Jobs and profiles have row triggers (search index, list token): off during the load, redone once.
+    with engine.begin() as conn, jobs_loading(conn) if table in (Job, Profile) else nullcontext():
         for batch in _batches(rows):
             conn.execute(insert(table), batch)
             count += len(batch)

@@ -11,12 +11,13 @@ from typing import TypedDict
 from sqlalchemy import column, false, func, literal_column, table
 from sqlmodel import Session, col, select
 
+from core import list_version
 from core.catalog import CATEGORIES, JOBS_PAGE_SIZE, canonical_category
 from core.formatting import hourly_pay, long_date
 from core.text import fold
 from models import Job, JobStatus, Profile
 from models.job import SEARCH_INDEX_TABLE, SEARCH_SEPARATOR
-from services import paging
+from services import job_list_cache, paging
 from services.paging import Page
 from services.public_profiles import safe_website
 from services.social import SocialLink, social_links
@@ -170,6 +171,9 @@ def list_public_jobs(
 ) -> JobPage:
     """One page of the open, non-archived jobs matching the filters, newest first.
 
+    The count and the page come from services.job_list_cache while the list's token
+    (core/list_version.py) is the one they were computed under; otherwise from the database.
+
     Args:
         db: Open database session.
         search: Case- and accent-insensitive substring of the title or category (label or slug).
@@ -181,12 +185,26 @@ def list_public_jobs(
     Returns:
         The page, with the total count and the number of pages.
     """
-    conditions = _filters(search, city, category, company_id, db.get_bind().dialect.name)
+    bind = db.get_bind()
+    conditions = _filters(search, city, category, company_id, bind.dialect.name)
     if conditions is None:
         return JobPage()
-    total = db.exec(select(func.count()).select_from(Job).where(*conditions)).one()
+    token = list_version.current(db)  # before the queries: a write after it can only make the entry miss
+    scope = (bind.url.render_as_string(), search_term(search), fold(city), canonical_category(category), company_id)
+    total = job_list_cache.counts.get_or_compute(scope, token, lambda: _count(db, conditions))
     pages = max(1, math.ceil(total / JOBS_PAGE_SIZE))
     page = min(max(1, page), pages)
+    items = job_list_cache.pages.get_or_compute((scope, page), token, lambda: _page_items(db, conditions, page))
+    return JobPage(items=[JobListItem(**item) for item in items], total=total, page=page, pages=pages)
+
+
+def _count(db: Session, conditions: list) -> int:
+    """How many jobs meet `conditions`."""
+    return db.exec(select(func.count()).select_from(Job).where(*conditions)).one()
+
+
+def _page_items(db: Session, conditions: list, page: int) -> list[JobListItem]:
+    """Page `page` (1-based, JOBS_PAGE_SIZE rows) of the jobs meeting `conditions`, newest first."""
     rows = db.exec(
         select(
             Job.id,
@@ -206,7 +224,7 @@ def list_public_jobs(
         .offset((page - 1) * JOBS_PAGE_SIZE)
         .limit(JOBS_PAGE_SIZE)
     ).all()
-    items = [
+    return [
         JobListItem(
             id=row.id,
             titulo=row.titulo,
@@ -220,7 +238,6 @@ def list_public_jobs(
         )
         for row in rows
     ]
-    return JobPage(items=items, total=total, page=page, pages=pages)
 
 
 def companies_in_category(db: Session, slug: str, page: object = 1) -> Page[CompanyInCategory]:

@@ -55,11 +55,14 @@ JOBS = 1000
 APPLICATIONS = 2000
 CHATS = 500
 MESSAGES_PER_CHAT = 3
-DOWNGRADE_STEPS = ["0005", "0004", "0003", "0002", "0001"]
+DOWNGRADE_STEPS = ["0006", "0005", "0004", "0003", "0002", "0001"]
 # Columns a revision adds without data older revisions could keep: downgrading below it drops
 # them by design, and upgrading fills them afresh. auth_sessions.last_seen_at (0006) is the
 # session's last activity; re-created as 'now', it only lets a session idle up to one more period.
 FRESH_AFTER_UPGRADE = {"auth_sessions": {"last_seen_at"}}
+# Tables that hold no one's data: job_list_version (0007) is one row with a random cache token,
+# created afresh by its revision (a new token after upgrading is its purpose).
+NOT_DATA = {"job_list_version"}
 NAMES = ["Ana Souza", "João Silva", "Conceição Araújo", "Mãe Menininha", "Zé Ninguém", "Inês Müller"]
 
 
@@ -77,7 +80,7 @@ def checksums(engine: Engine, skip: dict[str, set[str]] | None = None) -> dict[s
         skip: Columns per table left out of the sums (see FRESH_AFTER_UPGRADE).
     """
     sums = {}
-    for table in SQLModel.metadata.sorted_tables:
+    for table in data_tables():
         digest = hashlib.sha256()
         count = 0
         for row in _rows_of(engine, table, (skip or {}).get(table.name, set())):
@@ -87,12 +90,16 @@ def checksums(engine: Engine, skip: dict[str, set[str]] | None = None) -> dict[s
     return sums
 
 
+def data_tables() -> list:
+    """Every model table that holds data (NOT_DATA left out), in dependency order."""
+    return [table for table in SQLModel.metadata.sorted_tables if table.name not in NOT_DATA]
+
+
 def row_counts(engine: Engine) -> dict[str, int]:
-    """Every model table's row count (readable at any revision: no column is named)."""
+    """Every data table's row count (readable at any revision: no column is named)."""
     with engine.connect() as conn:
         return {
-            table.name: conn.execute(select(func.count()).select_from(table)).scalar_one()
-            for table in SQLModel.metadata.sorted_tables
+            table.name: conn.execute(select(func.count()).select_from(table)).scalar_one() for table in data_tables()
         }
 
 

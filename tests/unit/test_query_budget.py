@@ -28,6 +28,7 @@ from app.pages.jobs import JobsState
 from core.presence import get_presence
 from core.types import utcnow
 from models import Application, Chat, Job, Message, Notification, Profile, Rating, Role, User
+from services import job_list_cache
 from states.apply import ApplyState
 from states.dashboard import DashboardState
 from tests.unit.factories import make_company, make_freelancer
@@ -176,8 +177,13 @@ def build_world(db) -> World:
 
 @contextmanager
 def counted() -> Iterator[list[str]]:
-    """Collect every SQL statement sent through the application's engine while the block runs."""
+    """Collect every SQL statement sent through the application's engine while the block runs.
+
+    The job list cache starts empty: a handler is held to the budget when nothing is cached.
+    """
     statements: list[str] = []
+    job_list_cache.counts.clear()
+    job_list_cache.pages.clear()
 
     def record(_conn, _cursor, statement, _parameters, _context, _executemany):
         statements.append(" ".join(statement.split()))

@@ -32,7 +32,7 @@ from core.types import utcnow
 from models import Application, Chat, Job, Message, Notification, Profile, Rating, Role, User, UserPreferences
 from models.job import SEARCH_SEPARATOR
 from scripts.seed_large import BUSINESS, FIRST, LAST, MESSAGES, ROLES
-from services import applications, chats, dashboard, jobs, notifications, public_profiles
+from services import applications, chats, dashboard, job_list_cache, jobs, notifications, public_profiles
 from tests.unit.conftest import TEST_DATABASE_URL, alembic_config, empty_database
 
 pytestmark = [
@@ -247,8 +247,13 @@ def planned(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Engine, 
 
 
 def _selects(engine: Engine, call: Callable[[Session], object]) -> list[tuple[str, object]]:
-    """The SELECT statements (with their parameters) that `call` sends; its writes are rolled back."""
+    """The SELECT statements (with their parameters) that `call` sends; its writes are rolled back.
+
+    The job list cache is emptied first, so the list's count and page reach the database.
+    """
     sent: list[tuple[str, object]] = []
+    job_list_cache.counts.clear()
+    job_list_cache.pages.clear()
 
     def record(_conn, _cursor, statement, parameters, _context, _executemany):
         if statement.lstrip().upper().startswith("SELECT"):
@@ -291,15 +296,16 @@ def _explain(engine: Engine, statement: str, parameters: object) -> dict:
 
 
 # case: (the call, given the session and the subjects; positions of the list statements among its SELECTs)
+# The job list's statements: 0 the list token (core/list_version.py), 1 the count, 2 the page.
 CASES: dict[str, tuple[Callable[[Session, Subjects], object], tuple[int, ...]]] = {
-    "jobs.list_public_jobs": (lambda db, s: jobs.list_public_jobs(db), (1,)),
-    "jobs.list_public_jobs page 5": (lambda db, s: jobs.list_public_jobs(db, page=5), (1,)),
-    "jobs.list_public_jobs search": (lambda db, s: jobs.list_public_jobs(db, search="garçom"), (1,)),
+    "jobs.list_public_jobs": (lambda db, s: jobs.list_public_jobs(db), (2,)),
+    "jobs.list_public_jobs page 5": (lambda db, s: jobs.list_public_jobs(db, page=5), (2,)),
+    "jobs.list_public_jobs search": (lambda db, s: jobs.list_public_jobs(db, search="garçom"), (2,)),
     "jobs.list_public_jobs city+category": (
         lambda db, s: jobs.list_public_jobs(db, city="Salvador", category="eventos"),
-        (1,),
+        (2,),
     ),
-    "jobs.list_public_jobs company": (lambda db, s: jobs.list_public_jobs(db, company_id=s.company), (1,)),
+    "jobs.list_public_jobs company": (lambda db, s: jobs.list_public_jobs(db, company_id=s.company), (2,)),
     "jobs.companies_in_category": (lambda db, s: jobs.companies_in_category(db, "eventos"), (1,)),
     "chats.list_for company": (lambda db, s: chats.list_for(db, s.company), (1,)),
     "chats.list_for freelancer": (lambda db, s: chats.list_for(db, s.freelancer), (1,)),
