@@ -1,5 +1,7 @@
 """Database engine and sessions."""
 
+import sqlite3
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
@@ -9,6 +11,8 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, create_engine
 
 from core.settings import get_settings
+
+SQLITE_BUSY_SECONDS = 30
 
 
 def make_engine(url: str, connections: int | None = None) -> Engine:
@@ -23,7 +27,7 @@ def make_engine(url: str, connections: int | None = None) -> Engine:
     """
     pool = {} if connections is None else {"pool_size": connections, "max_overflow": 0}
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **pool)
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_SECONDS}, **pool)
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection, _record) -> None:
@@ -72,11 +76,46 @@ def lock_for_write(session: Session) -> None:
     within the busy timeout), so what it reads next stays true until it commits. Nothing happens
     on PostgreSQL (callers lock the rows they decide on) or when the transaction already wrote.
 
+    Inside one process the callers first queue on a lock of their own (`_writer_lock`), held until
+    the transaction ends: SQLite's busy handler polls with sleeps of up to 100 ms, so under load
+    writers waiting on each other slept far longer than the writes took (applies measured p50
+    2.3 s at 78/s). Other processes still meet SQLite's own lock.
+
     Args:
         session: The session whose transaction is about to read and then write.
+
+    Raises:
+        sqlite3.OperationalError: Another writer of this process held the lock for longer than
+            SQLITE_BUSY_SECONDS (as SQLite itself answers a writer that waited that long).
     """
     connection = session.connection()
     if connection.dialect.name != "sqlite":
         return
-    if not connection.connection.dbapi_connection.in_transaction:
+    if connection.connection.dbapi_connection.in_transaction:
+        return
+    lock = _writer_lock(connection.engine.url.render_as_string())
+    if not lock.acquire(timeout=SQLITE_BUSY_SECONDS):
+        raise sqlite3.OperationalError("database is locked")
+    held = [True]
+
+    def release(_session: Session, transaction) -> None:
+        if transaction.parent is None and held[0]:
+            held[0] = False
+            lock.release()
+
+    event.listen(session, "after_transaction_end", release)
+    try:
         connection.exec_driver_sql("BEGIN IMMEDIATE")
+    except BaseException:
+        release(session, session.get_transaction())
+        raise
+
+
+_writer_locks: dict[str, threading.Lock] = {}
+_writer_locks_guard = threading.Lock()
+
+
+def _writer_lock(url: str) -> threading.Lock:
+    """This process's queue for the write lock of the SQLite database at `url`."""
+    with _writer_locks_guard:
+        return _writer_locks.setdefault(url, threading.Lock())

@@ -54,7 +54,7 @@ class AuthState(rx.State):
         user = None
         if token:
             with session_scope() as db:
-                user = sessions.resolve(db, token)
+                user = sessions.resolve(db, token, touch=sessions.touch_soon)
         audit.set_actor(user.id if user else None, self._where())
         return user
 

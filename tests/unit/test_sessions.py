@@ -216,6 +216,29 @@ def test_using_a_session_restarts_its_idle_clock(db):
     assert db.exec(select(AuthSession.last_seen_at)).one() > utcnow() - timedelta(minutes=1)
 
 
+def test_a_handler_records_the_use_of_its_session_in_the_background_once(db, engine):
+    token = _open(db, _user(db))
+    _set_times(db, token, last_seen_at=-timedelta(minutes=30))
+    updates: list[str] = []
+
+    def count(_conn, _cursor, statement, *_args) -> None:
+        if statement.lstrip().upper().startswith("UPDATE AUTH_SESSIONS"):
+            updates.append(statement)
+
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        for _ in range(20):
+            with session_scope() as fresh:
+                assert sessions.resolve(fresh, token, touch=sessions.touch_soon) is not None
+        sessions.touches_done()
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+
+    assert len(updates) == 1, updates
+    db.commit()
+    assert db.exec(select(AuthSession.last_seen_at)).one() > utcnow() - timedelta(minutes=1)
+
+
 def test_last_seen_is_written_at_most_once_a_minute(db, engine):
     token = _open(db, _user(db))
     _set_times(db, token, last_seen_at=-timedelta(seconds=90))
