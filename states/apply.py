@@ -105,6 +105,9 @@ class ApplyState(AuthState):
         """'Enviar candidatura': apply to the targeted job with the optional proposal and message.
 
         A second submission while one runs, or after this form's job was applied to, is ignored.
+        The database work runs on the event loop like every load handler's (a few milliseconds): in a
+        worker thread it competed for the GIL with the busy loop and measured 3-10x slower under load
+        (docs/performance.md, event round trip).
         """
         if self.apply_submitting:
             return
@@ -129,14 +132,14 @@ class ApplyState(AuthState):
                 applications.apply(db, user.id, user.role, job_id, data)
 
         try:
-            await rx.run_in_thread(_apply)
+            _apply()
         except ServiceError as exc:
             self.apply_submitting = False
             if exc.field_errors:
                 self.apply_errors = {**_blank(), **{k: v for k, v in exc.field_errors.items() if k in APPLY_FIELDS}}
                 return
             if exc.message == applications.ALREADY_APPLIED:
-                self._mark_applied(job_id, await rx.run_in_thread(lambda: self._status_of(job_id)))
+                self._mark_applied(job_id, self._status_of(job_id))
             yield rx.toast.error(SEND_ERROR, description=exc.message)
             return
         except Exception:
