@@ -18,9 +18,9 @@ The trigger text lives here once for code that must put it back (bulk loads drop
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from sqlalchemy import func, literal_column, update
+from sqlalchemy import literal_column, update
 from sqlalchemy.engine import Connection
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from models.job import JobListVersion
 
@@ -28,6 +28,9 @@ TABLE = "job_list_version"
 _NEW_TOKEN = {"sqlite": "lower(hex(randomblob(16)))", "postgresql": "md5(random()::text || clock_timestamp()::text)"}
 _BUMP = f"UPDATE {TABLE} SET token = {{token}} WHERE id = 1"  # noqa: S608 (constants only: trigger text)
 _SHOWN_PROFILE_COLUMNS = "empresa, nome, foto_url"
+# Read once per list request: plain SQL, no ORM statement to build (profiled at 6% of a /jobs event).
+_READ = "SELECT token FROM job_list_version WHERE id = 1"
+_READ_PG = "SELECT token, txid_current_if_assigned() FROM job_list_version WHERE id = 1"
 
 SQLITE_TRIGGERS = {
     f"{TABLE}_jobs_ai": "AFTER INSERT ON jobs",
@@ -104,12 +107,12 @@ def current(db: Session) -> str | None:
     Returns:
         The current token, or None.
     """
-    if db.get_bind().dialect.name == "postgresql":
-        row = db.exec(
-            select(JobListVersion.token, func.txid_current_if_assigned()).where(JobListVersion.id == 1)
-        ).first()
+    connection = db.connection()
+    if connection.dialect.name == "postgresql":
+        row = connection.exec_driver_sql(_READ_PG).first()
         return row[0] if row is not None and row[1] is None else None
-    return db.exec(select(JobListVersion.token).where(JobListVersion.id == 1)).one_or_none()
+    row = connection.exec_driver_sql(_READ).first()
+    return row[0] if row is not None else None
 
 
 @contextmanager
