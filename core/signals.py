@@ -18,8 +18,13 @@ logger = logging.getLogger(__name__)
 PINGS_KEY = "turno_pings"
 
 
+# A notification only the bell shows (a new-job alert): the dashboards' lists and counters stay as
+# they are, so a live refresh updates the bell and skips reloading the open tab.
+BELL_ONLY = -1
+
+
 class Ping(NamedTuple):
-    """One user to refresh; `chat_id` is the conversation that changed (0: notifications only)."""
+    """One user to refresh; `chat_id` is the conversation that changed (0: notifications, BELL_ONLY)."""
 
     user_id: int
     chat_id: int = 0
@@ -35,7 +40,8 @@ def ping(session: Session, user_id: int, chat_id: int = 0) -> None:
     Args:
         session: The session of the transaction that makes the change.
         user_id: Who sees the change.
-        chat_id: The conversation that changed, when it is a chat message.
+        chat_id: The conversation that changed, when it is a chat message; BELL_ONLY for a
+            notification no dashboard tab lists (0 for any other notification).
     """
     session.info.setdefault(PINGS_KEY, set()).add(Ping(user_id, chat_id))
 

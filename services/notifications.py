@@ -289,7 +289,7 @@ def alert_new_job(session: Session, job_id: int, titulo: str, city: str, company
     )
     defaults = UserPreferences()
     for user_id, email, prefs in rows:
-        signals.ping(session, user_id)
+        signals.ping(session, user_id, signals.BELL_ONLY)  # an alert changes the bell, no dashboard tab
         if wants_email(prefs or defaults, NotificationType.JOB_ALERT):
             email_copy(session, email, message, link)
     return len(rows)

@@ -64,7 +64,7 @@ def refresher(state_cls: type) -> type:
 
 
 def _group(pings: Iterable[Ping]) -> dict[int, set[int]]:
-    """Map each user id to the chat ids that changed for them (0 stands for notifications)."""
+    """Map each user id to the chat ids that changed for them (0 and BELL_ONLY: notifications)."""
     topics: dict[int, set[int]] = defaultdict(set)
     for ping in pings:
         topics[ping.user_id].add(ping.chat_id)
@@ -82,13 +82,14 @@ async def _refresh_tab(app: rx.App, token: str, user_id: int, topics: set[int]) 
         if chrome._live_user_id != user_id:
             return False
         path = root.router.url.path
-        chat_ids = frozenset(topics - {0})
+        chat_ids = frozenset(topic for topic in topics if topic > 0)
+        bell = 0 in topics or signals.BELL_ONLY in topics
         with session_scope() as db:
             for state_cls in _refreshers:
                 if state_cls._live_applies(path):
                     state = await root.get_state(state_cls)
                     state._live_refresh(db, user_id, chat_ids, 0 in topics)
-            chrome._refresh_counts(db, user_id, notices=0 in topics, chats_changed=bool(chat_ids))
+            chrome._refresh_counts(db, user_id, notices=bell, chats_changed=bool(chat_ids))
             signals.discard(db)  # read markers moved here concern this user, whose tabs this pass refreshes
         push = chrome._take_push()
     if push:
@@ -103,7 +104,7 @@ async def _deliver_user(app: rx.App, user_id: int, topics: set[int], skip: str =
     token_manager = app.event_namespace._token_manager
     tabs = await presence.tabs(user_id)
     tabs.pop(skip, None)
-    viewing = {chat_place(chat_id) for chat_id in topics if chat_id}
+    viewing = {chat_place(chat_id) for chat_id in topics if chat_id > 0}
     refreshed = 0
     for token, _place in sorted(tabs.items(), key=lambda item: item[1] not in viewing):
         try:

@@ -11,12 +11,13 @@ import pytest
 from sqlmodel import select
 
 from app.pages.chats import MAX_SHOWN, OLDER_FAILED, RECENT_FOLD, ChatListState, ChatRoomState
+from app.pages.freelancer_dashboard import FreelancerDashboardState
 from core import signals
 from core.db import session_scope
 from core.presence import chat_place, get_presence
 from core.signals import Ping
-from models import Chat, Message, Notification, NotificationType
-from services import chats
+from models import Chat, Message, Notification, NotificationType, Profile
+from services import chats, notifications
 from states import live
 from states.auth import AuthState
 from states.dashboard import DashboardState
@@ -41,7 +42,12 @@ class FakeApp:
 
     def __init__(self) -> None:
         self.roots: dict[str, object] = {}
-        self.event_namespace = type("Namespace", (), {"_token_manager": FakeTokens()})()
+        self.pushed: list[str] = []
+
+        async def emit_update(_namespace, update, token: str) -> None:
+            self.pushed.append(token)
+
+        self.event_namespace = type("Namespace", (), {"_token_manager": FakeTokens(), "emit_update": emit_update})()
 
     def open_tab(self, root, token: str) -> None:
         self.roots[token] = root
@@ -401,3 +407,37 @@ def test_the_room_window_folds_live_messages_and_stays_bounded(db, cast, chat, f
     assert len(company_tab.history) + len(company_tab.recent) <= MAX_SHOWN
     assert _contents(company_tab)[-1] == f"n{MAX_SHOWN + RECENT_FOLD - 1}"
     assert company_tab.has_older
+
+
+def test_a_new_job_alert_raises_the_bell_without_reloading_the_open_dashboard_tab(db, cast, fake_app, monkeypatch):
+    profile = db.get(Profile, cast.freelancer.id)
+    profile.localizacao = "Recife"
+    db.add(profile)
+    job = make_job(db, cast.company, "Garçom para evento", localizacao="Recife")
+    db.commit()
+    tab = state_for(FreelancerDashboardState, cookie_for(db, cast.freelancer), "/freelancer-dashboard", token="tab-f")
+    run(tab, FreelancerDashboardState.load)
+    _open_tab(fake_app, tab, "tab-f")
+    reloads: list[str] = []
+    original = FreelancerDashboardState._load_tab
+    monkeypatch.setattr(
+        FreelancerDashboardState, "_load_tab", lambda self, *args: (reloads.append(self.tab), original(self, *args))
+    )
+
+    with session_scope() as session:
+        assert notifications.alert_new_job(session, job.id, job.titulo, "recife", cast.company.id) == 1
+        pings = signals.pending(session)
+    assert asyncio.run(live.deliver(pings)) == 1
+
+    chrome = _chrome(tab)
+    assert chrome.unread == 1
+    assert chrome.notifications[0]["type"] == NotificationType.JOB_ALERT
+    assert reloads == [], "an alert changes no dashboard list: the tab is not read again"
+    assert fake_app.pushed == ["tab-f"], "the alert pops up as a push notice"
+
+    with session_scope() as session:
+        notifications.notify(session, cast.freelancer.id, NotificationType.APPLICATION_ACCEPTED, "Aceita!", "/x")
+        pings = signals.pending(session)
+    asyncio.run(live.deliver(pings))
+    assert chrome.unread == 2
+    assert reloads == ["overview"], "any other notification still reloads the open tab"
