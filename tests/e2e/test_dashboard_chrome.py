@@ -8,7 +8,8 @@ from playwright.sync_api import Page, expect
 from sqlmodel import select
 
 from core.db import session_scope
-from models import Notification, NotificationType, User
+from models import Notification, NotificationType, Profile, User
+from tests.e2e.chat_support import person
 from tests.e2e.conftest import login
 
 
@@ -116,3 +117,36 @@ def test_mobile_frame_has_top_bar_profile_sheet_and_bottom_bar(browser, base_url
         expect(page.locator(".notification.unread")).to_have_count(3)
     finally:
         context.close()
+
+
+def test_a_freelancer_of_the_city_sees_a_new_job_alert_arrive_while_on_the_overview(browser, base_url, make_account):
+    freelancer_email = make_account("freelancer")
+    with session_scope() as db:
+        profile = db.get(Profile, _user_id(freelancer_email))
+        profile.localizacao = "Olinda, PE"
+        db.add(profile)
+    freelancer_context, freelancer = person(browser, base_url, freelancer_email)
+    company_context, company = person(browser, base_url, make_account("client"))
+    try:
+        freelancer.goto("/freelancer-dashboard")
+        expect(freelancer.get_by_text("Candidaturas Ativas").first).to_be_visible()
+        bell = freelancer.locator("#bell-desktop")
+        expect(bell).to_have_attribute("aria-label", "Notificações")
+
+        company.get_by_role("button", name="Publicar Primeira Vaga").click()
+        dialog = company.get_by_role("dialog", name="Publicar Nova Vaga")
+        dialog.get_by_label("Título da vaga").fill("Garçom para o Carnaval de Olinda")
+        dialog.get_by_label("Categoria").select_option(label="Eventos")
+        dialog.get_by_label("Descrição").fill("Atendimento no camarote durante os quatro dias de festa.")
+        dialog.get_by_label("Localização").fill("Olinda, PE")
+        dialog.get_by_role("button", name="Publicar Vaga").click()
+        expect(company.get_by_text("Vaga criada com sucesso!")).to_be_visible()
+
+        expect(bell).to_have_text("1")
+        expect(bell).to_have_attribute("aria-label", "Notificações: 1 não lida")
+        expect(freelancer.get_by_text('Nova vaga na sua cidade: "Garçom para o Carnaval de Olinda".')).to_be_visible()
+        expect(freelancer).to_have_url(re.compile(r"/freelancer-dashboard/?$"))
+        expect(freelancer.get_by_text("Candidaturas Ativas").first).to_be_visible()
+    finally:
+        company_context.close()
+        freelancer_context.close()
