@@ -27,7 +27,7 @@ from sqlmodel import Session
 
 from alembic import command
 from bench import harness
-from core.bulk_load import jobs_loading
+from core.bulk_load import jobs_loading, settle
 from core.catalog import CATEGORIES, CITIES
 from core.db import make_engine
 from core.text import fold
@@ -144,9 +144,7 @@ def _fill(engine: Engine, count: int) -> None:
             if batch:
                 db.execute(insert(Job), batch)
         db.commit()
-    with engine.connect() as conn:
-        conn.execute(text("ANALYZE"))
-        conn.commit()
+    settle(engine)
 
 
 def _bare(engine: Engine, filters: dict) -> Callable[[], None]:
@@ -269,7 +267,10 @@ def _sizes() -> list[int]:
 
 
 def _engines() -> list[str]:
-    return ["sqlite", "postgresql"] if harness.postgres_url() else ["sqlite"]
+    """SQLite, and PostgreSQL when configured; BENCH_ENGINES (e.g. "postgresql") narrows the list."""
+    engines = ["sqlite", "postgresql"] if harness.postgres_url() else ["sqlite"]
+    wanted = [name.strip() for name in os.environ.get("BENCH_ENGINES", "").split(",") if name.strip()]
+    return [name for name in engines if not wanted or name in wanted]
 
 
 def run() -> list[Row]:
