@@ -8,7 +8,8 @@ again both over HTTP (the data-export route) and on a state handler: it is a vis
 import base64
 import hashlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
@@ -216,9 +217,9 @@ def test_using_a_session_restarts_its_idle_clock(db):
     assert db.exec(select(AuthSession.last_seen_at)).one() > utcnow() - timedelta(minutes=1)
 
 
-def test_a_handler_records_the_use_of_its_session_in_the_background_once(db, engine):
-    token = _open(db, _user(db))
-    _set_times(db, token, last_seen_at=-timedelta(minutes=30))
+@contextmanager
+def _session_writes(engine) -> Iterator[list[str]]:
+    """Collect the UPDATE statements sent to auth_sessions while the block runs."""
     updates: list[str] = []
 
     def count(_conn, _cursor, statement, *_args) -> None:
@@ -227,12 +228,20 @@ def test_a_handler_records_the_use_of_its_session_in_the_background_once(db, eng
 
     event.listen(engine, "before_cursor_execute", count)
     try:
+        yield updates
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+
+
+def test_a_handler_records_the_use_of_its_session_in_the_background_once(db, engine):
+    token = _open(db, _user(db))
+    _set_times(db, token, last_seen_at=-timedelta(minutes=30))
+
+    with _session_writes(engine) as updates:
         for _ in range(20):
             with session_scope() as fresh:
                 assert sessions.resolve(fresh, token, touch=sessions.touch_soon) is not None
         sessions.touches_done()
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
 
     assert len(updates) == 1, updates
     db.commit()
@@ -242,19 +251,11 @@ def test_a_handler_records_the_use_of_its_session_in_the_background_once(db, eng
 def test_last_seen_is_written_at_most_once_a_minute(db, engine):
     token = _open(db, _user(db))
     _set_times(db, token, last_seen_at=-timedelta(seconds=90))
-    updates: list[str] = []
 
-    def count(_conn, _cursor, statement, *_args) -> None:
-        if statement.lstrip().upper().startswith("UPDATE AUTH_SESSIONS"):
-            updates.append(statement)
-
-    event.listen(engine, "before_cursor_execute", count)
-    try:
+    with _session_writes(engine) as updates:
         for _ in range(50):
             with session_scope() as fresh:
                 assert sessions.resolve(fresh, token) is not None
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
 
     assert len(updates) == 1
 
