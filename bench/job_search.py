@@ -213,8 +213,7 @@ def _cold(fn: Callable[[], None]) -> Callable[[], None]:
     """`fn` with the job list cache emptied first, so every call reaches the database."""
 
     def run() -> None:
-        job_list_cache.counts.clear()
-        job_list_cache.pages.clear()
+        job_list_cache.clear()
         fn()
 
     return run

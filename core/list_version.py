@@ -24,7 +24,7 @@ from sqlmodel import Session
 
 from models.job import JobListVersion
 
-TABLE = "job_list_version"
+TABLE = JobListVersion.__tablename__
 _NEW_TOKEN = {"sqlite": "lower(hex(randomblob(16)))", "postgresql": "md5(random()::text || clock_timestamp()::text)"}
 _BUMP = f"UPDATE {TABLE} SET token = {{token}} WHERE id = 1"  # noqa: S608 (constants only: trigger text)
 _SHOWN_PROFILE_COLUMNS = "empresa, nome, foto_url"

@@ -80,3 +80,9 @@ class TokenCache:
 
 counts = TokenCache(COUNT_ENTRIES)
 pages = TokenCache(PAGE_ENTRIES)
+
+
+def clear() -> None:
+    """Empty both caches (tests and benchmarks that must reach the database)."""
+    counts.clear()
+    pages.clear()

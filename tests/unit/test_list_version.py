@@ -241,8 +241,7 @@ def test_the_token_cache_keeps_the_newest_entries_and_skips_without_a_token():
 @pytest.fixture(autouse=True)
 def _empty_caches() -> Iterator[None]:
     """Each test starts with empty list caches (they are process-wide)."""
-    job_list_cache.counts.clear()
-    job_list_cache.pages.clear()
+    job_list_cache.clear()
     yield
 
 

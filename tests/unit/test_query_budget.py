@@ -182,8 +182,7 @@ def counted() -> Iterator[list[str]]:
     The job list cache starts empty: a handler is held to the budget when nothing is cached.
     """
     statements: list[str] = []
-    job_list_cache.counts.clear()
-    job_list_cache.pages.clear()
+    job_list_cache.clear()
 
     def record(_conn, _cursor, statement, _parameters, _context, _executemany):
         statements.append(" ".join(statement.split()))

@@ -252,8 +252,7 @@ def _selects(engine: Engine, call: Callable[[Session], object]) -> list[tuple[st
     The job list cache is emptied first, so the list's count and page reach the database.
     """
     sent: list[tuple[str, object]] = []
-    job_list_cache.counts.clear()
-    job_list_cache.pages.clear()
+    job_list_cache.clear()
 
     def record(_conn, _cursor, statement, parameters, _context, _executemany):
         if statement.lstrip().upper().startswith("SELECT"):
