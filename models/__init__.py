@@ -1,6 +1,6 @@
 """SQLModel tables; importing this package registers every table on SQLModel.metadata."""
 
-from models.auth import AuthSession, EmailToken, LoginAttempt, OutboxEmail, TokenPurpose
+from models.auth import AuthSession, EmailToken, LoginAttempt, OutboxEmail, SessionVersion, TokenPurpose
 from models.billing import ContactMessage, StripeEvent, Subscription
 from models.chat import Chat, Message, Notification, NotificationType
 from models.job import Application, ApplicationStatus, Job, JobListVersion, JobStatus, Rating
@@ -24,6 +24,7 @@ __all__ = [
     "Profile",
     "Rating",
     "Role",
+    "SessionVersion",
     "StripeEvent",
     "Subscription",
     "TokenPurpose",

@@ -27,6 +27,20 @@ class AuthSession(SQLModel, table=True):
     remember: bool = False
 
 
+class SessionVersion(SQLModel, table=True):
+    """One row whose token changes with every write that can change who a session token belongs to.
+
+    Database triggers (alembic revision 0008, core/session_version.py) replace the token when a
+    session ends or changes, and when a user's role, e-mail, activity or shown name changes; the app
+    only reads it, to know its cache of session lookups is still right.
+    """
+
+    __tablename__ = "session_version"
+
+    id: int = Field(default=1, primary_key=True)
+    token: str = Field(max_length=40)
+
+
 class TokenPurpose(StrEnum):
     """What an e-mailed token is good for."""
 

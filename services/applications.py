@@ -96,17 +96,10 @@ def apply(session: Session, freelancer_id: int, role: str, job_id: object, data:
         raise NotAllowed(ONLY_FREELANCERS)
     form = parse(ApplicationForm, data)
     lock_for_write(session)  # SQLite: closing the job cannot slip between this check and the insert
-    job = session.exec(
-        select(Job)
-        .where(Job.id == require_id(job_id, JOB_UNAVAILABLE), Job.status == JobStatus.OPEN, Job.is_archived.is_(False))
-        .with_for_update(read=True)  # closing the job waits for this application, so it rejects it too
-    ).first()
+    job = _open_job_for(session, require_id(job_id, JOB_UNAVAILABLE), freelancer_id)
     if job is None:
         raise NotAllowed(JOB_UNAVAILABLE)
-    exists = session.exec(
-        select(Application.id).where(Application.vaga_id == job.id, Application.freelancer_id == freelancer_id)
-    ).first()
-    if exists is not None:
+    if job.applied:
         raise ServiceError(ALREADY_APPLIED)
     application = Application(
         vaga_id=job.id, freelancer_id=freelancer_id, valor_proposto=form.valor_proposto, mensagem=form.mensagem
@@ -116,15 +109,42 @@ def apply(session: Session, freelancer_id: int, role: str, job_id: object, data:
         session.flush()
     except IntegrityError:
         raise ServiceError(ALREADY_APPLIED) from None
-    name = session.exec(select(Profile.nome).where(Profile.user_id == freelancer_id)).first() or "Um freelancer"
     notify(
         session,
         job.cliente_id,
         NotificationType.NEW_APPLICATION,
-        f'{name} se candidatou à vaga "{job.titulo}".',
+        f'{job.applicant or "Um freelancer"} se candidatou à vaga "{job.titulo}".',
         "/client-dashboard?tab=jobs",
     )
     return application.id
+
+
+class _JobToApply(NamedTuple):
+    """What applying needs of the job and the applicant, read in one statement."""
+
+    id: int
+    cliente_id: int
+    titulo: str
+    applied: bool
+    applicant: str | None
+
+
+def _open_job_for(session: Session, job_id: int, freelancer_id: int) -> _JobToApply | None:
+    """The open, non-archived job, whether the freelancer already applied to it, and their name (one query).
+
+    On PostgreSQL the job row is share-locked (FOR SHARE OF jobs): closing the job waits for this
+    application, so it rejects it too. On SQLite the caller's `lock_for_write` does that.
+    """
+    applied = (
+        select(Application.id).where(Application.vaga_id == Job.id, Application.freelancer_id == freelancer_id).exists()
+    )
+    applicant = select(Profile.nome).where(Profile.user_id == freelancer_id).scalar_subquery()
+    row = session.exec(
+        select(Job.id, Job.cliente_id, Job.titulo, applied, applicant)
+        .where(Job.id == job_id, Job.status == JobStatus.OPEN, Job.is_archived.is_(False))
+        .with_for_update(read=True, of=Job)  # type: ignore[arg-type]
+    ).first()
+    return _JobToApply(*row) if row is not None else None
 
 
 def has_applied(session: Session, freelancer_id: int, job_id: int) -> str:

@@ -313,13 +313,33 @@ def company_display_name(db: Session, company_id: int) -> str | None:
 def get_public_job(db: Session, job_id: int) -> JobDetail | None:
     """Every public field of an open, non-archived job.
 
+    Served from services.job_list_cache while the list's token (core/list_version.py) is the one
+    it was read under: the token moves with every write to `jobs` and to a company's shown profile
+    fields, which is everything this page shows.
+
     Args:
         db: Open database session.
         job_id: The job's id.
 
     Returns:
-        The job's details (company hidden when anonymous), or None when it is missing or not public.
+        A copy of the job's details (company hidden when anonymous), or None when it is missing or not public.
     """
+    token = list_version.current(db)  # before the query: a write after it can only make the entry miss
+    key = (db.get_bind().url.render_as_string(), job_id)
+    detail = job_list_cache.details.get_or_compute(key, token, lambda: _public_job(db, job_id))
+    if detail is None:
+        return None
+    return JobDetail(  # a copy: callers may change theirs
+        **{
+            **detail,
+            "habilidades": list(detail["habilidades"]),
+            "empresa_redes": [dict(link) for link in detail["empresa_redes"]],
+        }
+    )
+
+
+def _public_job(db: Session, job_id: int) -> JobDetail | None:
+    """`get_public_job` from the database."""
     row = db.exec(
         select(Job, Profile)
         .join(Profile, col(Profile.user_id) == col(Job.cliente_id), isouter=True)

@@ -15,15 +15,17 @@ from functools import partial
 from threading import Lock
 
 from sqlalchemy import and_, or_
+from sqlalchemy.engine import Connection
 from sqlmodel import Session, delete, select, update
 
 from core.db import session_scope
 from core.security import new_token, token_digest
 from core.settings import get_settings
 from core.types import utcnow
-from models import AuthSession, Profile, User
+from models import AuthSession, Profile, SessionVersion, User
 
 TOUCH_INTERVAL = timedelta(minutes=1)
+Toucher = Callable[[int, datetime], None]  # records a session's use: (its id, now)
 logger = logging.getLogger(__name__)
 
 
@@ -57,51 +59,146 @@ def create(session: Session, user_id: int, remember: bool) -> tuple[str, int | N
     return token, int(lifetime.total_seconds()) if remember else None
 
 
-def resolve(
-    session: Session, token: str | None, touch: Callable[[int, datetime], None] | None = None
-) -> CurrentUser | None:
+@dataclass(frozen=True)
+class SessionFacts:
+    """What the database says about one session token: enough to decide, without another query, whether it is live.
+
+    Attributes:
+        session_id: The session row.
+        expires_at: Its absolute end.
+        last_seen_at: Its last recorded use.
+        remember: 'Lembrar de mim' (the longer idle limit).
+        user: Its user, or None when the account is inactive or deleted.
+    """
+
+    session_id: int
+    expires_at: datetime
+    last_seen_at: datetime
+    remember: bool
+    user: CurrentUser | None
+
+    def live(self, now: datetime) -> bool:
+        """Whether the session may be used at `now`: not past its absolute or idle expiry, and its account active."""
+        return self.user is not None and self.expires_at > now and self.last_seen_at > now - idle_limit(self.remember)
+
+    def needs_touch(self, now: datetime) -> bool:
+        """Whether a use at `now` must be recorded (TOUCH_INTERVAL has passed since the last one)."""
+        return self.last_seen_at <= now - TOUCH_INTERVAL
+
+
+def well_formed(token: str | None) -> bool:
+    """Whether `token` could be a session token at all (present and of sane length)."""
+    return bool(token) and len(token) <= 200  # type: ignore[arg-type]
+
+
+_FACTS = (
+    AuthSession.id,
+    AuthSession.expires_at,
+    AuthSession.last_seen_at,
+    AuthSession.remember,
+    User.id,
+    User.role,
+    User.email,
+    User.is_active,
+    User.deleted_at,
+    Profile.nome,
+)
+
+
+def lookup(db: Session | Connection, digest: str) -> SessionFacts | None:
+    """The facts of the session whose token hashes to `digest`, or None when there is none (one query).
+
+    Args:
+        db: Open database session, or a connection.
+        digest: `token_digest` of the raw token.
+
+    Returns:
+        The session's facts, or None.
+    """
+    connection = db.connection() if isinstance(db, Session) else db
+    row = connection.execute(
+        select(*_FACTS)
+        .join(User, User.id == AuthSession.user_id)
+        .join(Profile, Profile.user_id == User.id, isouter=True)
+        .where(AuthSession.token_hash == digest)
+    ).first()
+    return _facts(tuple(row)) if row is not None else None
+
+
+def lookup_with_version(connection: Connection, digest: str) -> tuple[str | None, SessionFacts | None]:
+    """The session version token (core/session_version.py) and `lookup`'s facts, in one statement.
+
+    For a token the cache has not seen: the token and the facts come from one snapshot, and the
+    first event of a tab costs one query, not two. Call it on a fresh connection (on PostgreSQL a
+    transaction that already wrote would read a token its own writes have not moved yet).
+
+    Args:
+        connection: A connection that has not written.
+        digest: `token_digest` of the raw token.
+
+    Returns:
+        (the version token or None when its row is missing, the facts or None).
+    """
+    version = SessionVersion.__table__
+    row = connection.execute(
+        select(version.c.token, *_FACTS)
+        .select_from(version)
+        .join(AuthSession, AuthSession.token_hash == digest, isouter=True)
+        .join(User, User.id == AuthSession.user_id, isouter=True)
+        .join(Profile, Profile.user_id == User.id, isouter=True)
+        .where(version.c.id == 1)
+    ).first()
+    if row is None:
+        return None, lookup(connection, digest)
+    return row[0], _facts(tuple(row[1:])) if row[1] is not None else None
+
+
+def _facts(row: tuple) -> SessionFacts:
+    """A `SessionFacts` from the columns of `_FACTS`."""
+    session_id, expires_at, last_seen_at, remember, user_id, role, email, is_active, deleted_at, nome = row
+    active = is_active and deleted_at is None
+    user = CurrentUser(id=user_id, role=role, email=email, name=nome or "") if active else None
+    return SessionFacts(session_id, expires_at, last_seen_at, bool(remember), user)
+
+
+def admit(facts: SessionFacts | None, now: datetime, touch: Toucher) -> CurrentUser | None:
+    """The user of a looked-up session if it is live at `now`, recording the use when TOUCH_INTERVAL has passed.
+
+    Args:
+        facts: From `lookup` (None: no such session).
+        now: The time of the use.
+        touch: Records a use (the session's id, now).
+
+    Returns:
+        The caller, or None.
+    """
+    if facts is None or not facts.live(now):
+        return None
+    if facts.needs_touch(now):
+        touch(facts.session_id, now)
+    return facts.user
+
+
+def resolve(session: Session, token: str | None, touch: Toucher | None = None) -> CurrentUser | None:
     """Return the user of a live session token, or None for a missing, unknown or expired one.
+
+    Event handlers use services.session_cache.who, which answers the same from a cache while the
+    session version token holds.
 
     Args:
         session: Open database session.
         token: The raw session token from the cookie.
         touch: Records that the session was used (its id, now) when TOUCH_INTERVAL has passed; by
-            default an UPDATE in `session`. Event handlers pass `touch_soon`, which writes it from
-            a background thread, so reading who calls never waits for the database's write lock.
+            default an UPDATE in `session`. `touch_soon` writes it from a background thread, so
+            reading who calls never waits for the database's write lock.
 
     Returns:
         The caller, or None.
     """
-    if not token or len(token) > 200:
+    if not well_formed(token):
         return None
-    row = session.exec(
-        select(
-            AuthSession.id,
-            AuthSession.expires_at,
-            AuthSession.last_seen_at,
-            AuthSession.remember,
-            User.id,
-            User.role,
-            User.email,
-            User.is_active,
-            User.deleted_at,
-            Profile.nome,
-        )
-        .join(User, User.id == AuthSession.user_id)
-        .join(Profile, Profile.user_id == User.id, isouter=True)
-        .where(AuthSession.token_hash == token_digest(token))
-    ).first()
-    if row is None:
-        return None
-    session_id, expires_at, last_seen_at, remember, user_id, role, email, is_active, deleted_at, nome = row
-    now = utcnow()
-    if expires_at <= now or last_seen_at <= now - idle_limit(remember):
-        return None
-    if not is_active or deleted_at is not None:
-        return None
-    if last_seen_at <= now - TOUCH_INTERVAL:
-        (touch or partial(_touch, session))(session_id, now)
-    return CurrentUser(id=user_id, role=role, email=email, name=nome or "")
+    facts = lookup(session, token_digest(token))  # type: ignore[arg-type]
+    return admit(facts, utcnow(), touch or partial(_touch, session))
 
 
 def idle_limit(remember: bool) -> timedelta:

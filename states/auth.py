@@ -10,7 +10,7 @@ from core.db import session_scope
 from core.presence import SITE, get_presence
 from core.settings import get_settings
 from models import Role
-from services import sessions
+from services import session_cache, sessions
 from services.accounts import dashboard_for, guard
 from services.sessions import CurrentUser
 
@@ -50,11 +50,7 @@ class AuthState(rx.State):
 
         Also names the caller for the security log of this event (core/audit.py `set_actor`).
         """
-        token = self._session_token()
-        user = None
-        if token:
-            with session_scope() as db:
-                user = sessions.resolve(db, token, touch=sessions.touch_soon)
+        user = session_cache.who(self._session_token())
         audit.set_actor(user.id if user else None, self._where())
         return user
 

@@ -31,12 +31,13 @@ from sqlmodel import Session, SQLModel
 
 import core.db
 from alembic import command
-from core import list_version
+from core import list_version, session_version
 from core.settings import Settings, get_settings
 from services import sessions
 
 ROOT = Path(__file__).resolve().parents[2]
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "")
+TOKEN_TABLES = {list_version.TABLE, session_version.TOKEN.table}  # one row each, kept: a migrated database has them
 
 DATABASE_KINDS = [
     pytest.param("sqlite", id="sqlite"),
@@ -118,8 +119,8 @@ def engine(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
 def db(engine: Engine, monkeypatch: pytest.MonkeyPatch) -> Iterator[Session]:
     """A Session on the test database; `core.db.session_scope()` uses the same engine.
 
-    Every table is emptied when the test ends (children before parents), except the job list's
-    token row (revision 0007), which a migrated database always has.
+    Every table is emptied when the test ends (children before parents), except the version
+    token rows (revisions 0007 and 0008), which a migrated database always has.
     """
     monkeypatch.setattr(core.db, "get_engine", lambda: engine)
     monkeypatch.setenv("DATABASE_URL", engine.url.render_as_string(hide_password=False))
@@ -131,7 +132,7 @@ def db(engine: Engine, monkeypatch: pytest.MonkeyPatch) -> Iterator[Session]:
         sessions.touches_done()  # a handler's background session write lands in this test, not the next
         with engine.begin() as conn:
             for table in reversed(SQLModel.metadata.sorted_tables):
-                if table.name != list_version.TABLE:
+                if table.name not in TOKEN_TABLES:
                     conn.execute(table.delete())
 
 

@@ -17,11 +17,11 @@ from sqlmodel import Session
 import core.db
 from core import list_version
 from core.bulk_load import jobs_loading
+from core.token_cache import TokenCache
 from core.types import utcnow
 from models import Job, Profile
 from services import job_list_cache
-from services.job_list_cache import TokenCache
-from services.jobs import list_public_jobs
+from services.jobs import get_public_job, list_public_jobs
 from tests.unit.factories import make_application, make_company, make_freelancer, make_job
 
 
@@ -94,7 +94,7 @@ def test_every_committed_job_write_moves_the_token_and_a_rollback_does_not(db, e
     assert _token(engine) == tokens[-1]
 
 
-def test_only_the_company_name_and_photo_of_a_profile_move_the_token(db, engine):
+def test_only_what_the_job_pages_show_of_a_profile_moves_the_token(db, engine):
     company = make_company(db)
     freelancer = make_freelancer(db)
     job = make_job(db, company)
@@ -107,13 +107,50 @@ def test_only_the_company_name_and_photo_of_a_profile_move_the_token(db, engine)
     db.commit()
     assert _token(engine) == before, "a phone number or an application is not on the list"
 
-    for column, value in (("empresa", "Bar do Porto"), ("nome", "Rita Lee"), ("foto_url", "/uploads/x.webp")):
+    shown = (
+        ("empresa", "Bar do Porto"),
+        ("nome", "Rita Lee"),
+        ("foto_url", "/uploads/x.webp"),
+        ("biografia", "Bar de praia desde 1990."),  # the job page (/jobs/{id}) shows these three
+        ("website", "https://bardoporto.com.br"),
+        ("redes_sociais", {"instagram": "bardoporto"}),
+    )
+    for column, value in shown:
         setattr(profile, column, value)
         db.add(profile)
         db.commit()
         after = _token(engine)
-        assert after != before, f"{column} is shown on the list"
+        assert after != before, f"{column} is shown on a job's pages"
         before = after
+
+
+def test_a_job_page_is_answered_from_the_cache_until_its_company_changes_its_bio(db, engine):
+    company = make_company(
+        db, empresa="Bar do Porto", biografia="Desde 1990.", redes_sociais={"instagram": "bardoporto"}
+    )
+    job = make_job(db, company, title="Bartender", habilidades_necessarias=["Coquetelaria"])
+    db.commit()
+    first = get_public_job(db, job.id)
+    with _statements(engine) as sent:
+        second = get_public_job(db, job.id)
+    assert second == first and first["empresa_bio"] == "Desde 1990."
+    assert first["habilidades"] == ["Coquetelaria"] and len(first["empresa_redes"]) == 1
+    assert len(sent) == 1 and "job_list_version" in sent[0], sent
+
+    second["habilidades"].append("alterado")
+    second["empresa_redes"].clear()
+    assert get_public_job(db, job.id) == first, "callers get copies"
+
+    profile = db.get(Profile, company.id)
+    profile.biografia = "Bar de praia desde 1990."
+    db.add(profile)
+    db.commit()
+    assert get_public_job(db, job.id)["empresa_bio"] == "Bar de praia desde 1990."
+
+    job.status = "closed"
+    db.add(job)
+    db.commit()
+    assert get_public_job(db, job.id) is None, "a closed job is no longer public"
 
 
 def test_a_second_identical_list_is_answered_from_the_cache(db, engine):
