@@ -27,7 +27,7 @@ TOKEN = VersionToken(
     },
     pg_triggers={
         f"{_T}_jobs": "AFTER INSERT OR UPDATE OR DELETE ON jobs",
-        f"{_T}_profiles": (f"AFTER INSERT OR UPDATE OF {_SHOWN_PROFILE_COLUMNS} OR DELETE ON profiles"),
+        f"{_T}_profiles": f"AFTER INSERT OR UPDATE OF {_SHOWN_PROFILE_COLUMNS} OR DELETE ON profiles",
     },
 )
 TABLE = TOKEN.table

@@ -1,4 +1,4 @@
-"""A process-wide cache of the public job list's counts and pages, valid while the list's token holds.
+"""A process-wide cache of the public job list's counts and pages, and of job pages, valid while the list's token holds.
 
 Every visitor of /jobs (and every freelancer searching the dashboard) asks the same few questions:
 the first pages, with or without a city, a category or a common search term. Counting the matching
@@ -21,7 +21,7 @@ DETAIL_ENTRIES = 4096
 
 counts = TokenCache(COUNT_ENTRIES)
 pages = TokenCache(PAGE_ENTRIES)
-details = TokenCache(DETAIL_ENTRIES)  # the public job page (/jobs/{id}): jobs and company names only
+details = TokenCache(DETAIL_ENTRIES)  # the public job pages (/jobs/{id}): a job and its company's shown profile
 
 
 def clear() -> None:

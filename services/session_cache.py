@@ -6,8 +6,8 @@ about a tenth of the server's time under load (docs/performance.md); reading the
 token (core/session_version.py) is one single-row SELECT of 0.03 ms.
 
 An entry holds the facts `services.sessions.lookup` read, keyed by the database and the token's
-digest (never the raw token), under the session token read before that lookup. Triggers move that token in the same
-commit as any logout, revocation, password change, account removal or deactivation, role or
+digest (never the raw token), under the session token read before that lookup. Triggers move that
+token in the same commit as any logout, revocation, password change, account removal or deactivation, role or
 e-mail change, or rename, in any process or worker, so a revoked session is refused at its very
 next event everywhere. An entry is trusted only while its last recorded use is within
 `sessions.TOUCH_INTERVAL` (a minute): after that the facts are read again, so the idle expiry is
