@@ -12,9 +12,11 @@ before another request answered it must not overwrite that answer (a rejected hi
 chat, or a withdrawn acceptance).
 """
 
+from datetime import datetime
 from decimal import Decimal
 from typing import NamedTuple, TypedDict
 
+from sqlalchemy import and_, or_
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, delete, func, select, update
 
@@ -38,7 +40,6 @@ NOT_PENDING = "Esta candidatura já foi respondida."
 PROFILE_NOT_FOUND = "Perfil não encontrado"
 SKILLS_SHOWN = 3
 APPLICANTS_PAGE_SIZE = 20
-APPLICANTS_RELOAD_MAX = 5 * APPLICANTS_PAGE_SIZE
 
 
 class ApplicantCard(TypedDict):
@@ -188,49 +189,103 @@ def withdraw(session: Session, freelancer_id: int, application_id: object) -> No
     raise ServiceError(NOT_PENDING)
 
 
+class ApplicantsCursor(NamedTuple):
+    """Where a slice of applicants ended, as it was listed: the next slice starts after it.
+
+    The order is pending first, then newest. Answering an application only moves it later in that
+    order, and withdrawing removes it, so a slice that starts after the last card listed never skips
+    a card the company has not seen (an offset would: one card answered in place shifts the rest).
+    """
+
+    pending: bool
+    created_at: datetime
+    id: int
+
+
 class ApplicantsPage(NamedTuple):
-    """A slice of a job's applicants: the job title, the cards and whether more follow."""
+    """A slice of a job's applicants: the job title, the cards, whether more follow and where it ended."""
 
     title: str
     cards: list[ApplicantCard]
     has_more: bool
+    cursor: ApplicantsCursor | None = None
+
+
+_PENDING = Application.status == ApplicationStatus.PENDING
+
+
+def _applicant_rows(session: Session, limit: int, *where) -> list:
+    """Up to `limit` (application, profile, chat id) rows matching `where`, pending first, then newest."""
+    return session.exec(
+        select(Application, Profile, Chat.id)
+        .join(Profile, Profile.user_id == Application.freelancer_id, isouter=True)
+        .join(Chat, Chat.application_id == Application.id, isouter=True)
+        .where(*where)
+        .order_by(_PENDING.desc(), Application.created_at.desc(), Application.id.desc())
+        .limit(limit)
+    ).all()
+
+
+def _after(cursor: ApplicantsCursor):
+    """The applications that come after `cursor` in the dialog's order."""
+    older = or_(
+        Application.created_at < cursor.created_at,
+        and_(Application.created_at == cursor.created_at, Application.id < cursor.id),
+    )
+    if cursor.pending:
+        return or_(~_PENDING, and_(_PENDING, older))
+    return and_(~_PENDING, older)
 
 
 def list_for_job(
-    session: Session, company_id: int, job_id: object, offset: int = 0, limit: int = APPLICANTS_PAGE_SIZE
+    session: Session, company_id: int, job_id: object, after: ApplicantsCursor | None = None
 ) -> ApplicantsPage:
-    """A slice of the applications of one of the company's jobs, with each applicant's profile.
+    """A page of the applications of one of the company's jobs, with each applicant's profile.
 
     Args:
         session: Open database session.
         company_id: The acting company (from the server-side session).
         job_id: The job (any value; validated here).
-        offset: How many cards are already shown ('Carregar mais').
-        limit: At most this many cards (capped at APPLICANTS_RELOAD_MAX).
+        after: Where the cards already shown ended ('Carregar mais'); the first page when None.
 
     Returns:
-        The job title, the applicant cards (pending first, then newest) and whether more follow.
+        The job title, up to APPLICANTS_PAGE_SIZE applicant cards (pending first, then newest),
+        whether more follow and the cursor of the last card.
 
     Raises:
         NotAllowed: Not the company's job.
     """
     job = owned_job(session, company_id, job_id)
-    limit = max(1, min(limit, APPLICANTS_RELOAD_MAX))
-    rows = session.exec(
-        select(Application, Profile, Chat.id)
-        .join(Profile, Profile.user_id == Application.freelancer_id, isouter=True)
-        .join(Chat, Chat.application_id == Application.id, isouter=True)
-        .where(Application.vaga_id == job.id)
-        .order_by(
-            (Application.status == ApplicationStatus.PENDING).desc(),
-            Application.created_at.desc(),
-            Application.id.desc(),
-        )
-        .offset(max(0, offset))
-        .limit(limit + 1)
-    ).all()
-    cards = [_card(application, profile, chat_id) for application, profile, chat_id in rows]
-    return ApplicantsPage(job.titulo, cards[:limit], len(cards) > limit)
+    where = [Application.vaga_id == job.id]
+    if after is not None:
+        where.append(_after(after))
+    rows = _applicant_rows(session, APPLICANTS_PAGE_SIZE + 1, *where)
+    shown = rows[:APPLICANTS_PAGE_SIZE]
+    cursor = None
+    if shown:
+        last = shown[-1][0]
+        cursor = ApplicantsCursor(last.status == ApplicationStatus.PENDING, last.created_at, last.id)
+    cards = [_card(application, profile, chat_id) for application, profile, chat_id in shown]
+    return ApplicantsPage(job.titulo, cards, len(rows) > APPLICANTS_PAGE_SIZE, cursor)
+
+
+def reread_cards(session: Session, company_id: int, job_id: object, ids: list[int]) -> list[ApplicantCard]:
+    """The cards `ids` of one of the company's jobs as they are now, in the order given.
+
+    After an answer the dialog shows the same cards in the same places with their new status (an
+    accepted card keeps its place and gains its chat, instead of moving below every pending one and
+    out of the page). Withdrawn applications drop out.
+
+    Raises:
+        NotAllowed: Not the company's job.
+    """
+    job = owned_job(session, company_id, job_id)
+    wanted = [card_id for card_id in ids if isinstance(card_id, int)]
+    if not wanted:
+        return []
+    rows = _applicant_rows(session, len(wanted), Application.vaga_id == job.id, Application.id.in_(wanted))
+    found = {application.id: _card(application, profile, chat_id) for application, profile, chat_id in rows}
+    return [found[card_id] for card_id in wanted if card_id in found]
 
 
 def _card(application: Application, profile: Profile | None, chat_id: int | None) -> ApplicantCard:

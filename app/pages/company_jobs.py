@@ -104,6 +104,7 @@ class CompanyJobsState(AuthState):
     applications_job_id: int = 0
     applicants: list[ApplicantCard] = []
     applicants_more: bool = False
+    _applicants_after: applications.ApplicantsCursor | None = None
     loading_more_applicants: bool = False
 
     profile_open: bool = False
@@ -351,29 +352,47 @@ class CompanyJobsState(AuthState):
         if value is not True:
             self._close_confirm()
 
-    def _fetch_applications(self, company_id: int, job_id: int, limit: int = applications.APPLICANTS_PAGE_SIZE) -> list:
-        """Fill the applications dialog with its first `limit` cards; its error state and a toast on failure."""
+    def _fetch_applications(self, company_id: int, job_id: int) -> list:
+        """Fill the applications dialog with its first page; its error state and a toast on failure."""
         self.applications_error = ""
         try:
             with session_scope() as db:
-                page = applications.list_for_job(db, company_id, job_id, limit=limit)
-                self.applications_title, self.applicants, self.applicants_more = page
+                page = applications.list_for_job(db, company_id, job_id)
         except ServiceError as exc:
-            self._clear_applicants()
-            self.applications_error = exc.message
-            return [rx.toast.error(APPLICATIONS_FAILED[0], description=exc.message)]
+            return self._applications_failed(exc.message)
         except Exception:
             log.exception("loading applications failed")
-            self._clear_applicants()
-            self.applications_error = APPLICATIONS_FAILED[1]
-            return [rx.toast.error(APPLICATIONS_FAILED[0], description=APPLICATIONS_FAILED[1])]
+            return self._applications_failed(APPLICATIONS_FAILED[1])
         finally:
             self.applications_loading = False
+        self.applications_title, self.applicants, self.applicants_more = page.title, page.cards, page.has_more
+        self._applicants_after = page.cursor
+        return []
+
+    def _applications_failed(self, message: str) -> list:
+        """The dialog's error state and its toast."""
+        self._clear_applicants()
+        self.applications_error = message
+        return [rx.toast.error(APPLICATIONS_FAILED[0], description=message)]
+
+    def _reread_applicants(self, company_id: int) -> list:
+        """After an answer: the cards shown, in their places, as they are now (see applications.reread_cards)."""
+        try:
+            with session_scope() as db:
+                self.applicants = applications.reread_cards(
+                    db, company_id, self.applications_job_id, [card["id"] for card in self.applicants]
+                )
+        except ServiceError as exc:
+            return self._applications_failed(exc.message)
+        except Exception:
+            log.exception("reloading applications failed")
+            return self._applications_failed(APPLICATIONS_FAILED[1])
         return []
 
     def _clear_applicants(self) -> None:
         self.applicants = []
         self.applicants_more = False
+        self._applicants_after = None
 
     @rx.event
     def more_applicants(self):
@@ -386,7 +405,7 @@ class CompanyJobsState(AuthState):
         yield
         try:
             with session_scope() as db:
-                page = applications.list_for_job(db, company_id, job_id, offset=len(self.applicants))
+                page = applications.list_for_job(db, company_id, job_id, after=self._applicants_after)
         except Exception:
             log.exception("loading more applications failed")
             yield rx.toast.error(APPLICATIONS_FAILED[0], description=APPLICATIONS_FAILED[1])
@@ -396,6 +415,7 @@ class CompanyJobsState(AuthState):
         ids = {card["id"] for card in self.applicants}
         self.applicants = self.applicants + [card for card in page.cards if card["id"] not in ids]
         self.applicants_more = page.has_more
+        self._applicants_after = page.cursor or self._applicants_after
 
     @rx.event
     def open_applications(self, job_id: int):
@@ -438,8 +458,7 @@ class CompanyJobsState(AuthState):
             return [rx.toast.error(ERROR, description=failure)]
         events = [rx.toast.success(success)]
         if self.applications_open and self.applications_job_id:
-            shown = max(applications.APPLICANTS_PAGE_SIZE, len(self.applicants))
-            events += self._fetch_applications(company_id, self.applications_job_id, shown)
+            events += self._reread_applicants(company_id)
         return events + self._load_jobs(company_id)
 
     @rx.event

@@ -6,7 +6,7 @@ from playwright.sync_api import Locator, Page, expect
 from sqlmodel import func, select
 
 from core.db import session_scope
-from models import Chat, Job, User
+from models import Application, Chat, Job, Profile, Role, User
 from services import applications, company_jobs
 from tests.e2e.conftest import login
 
@@ -219,6 +219,46 @@ def test_company_accepts_and_rejects_applications_and_views_a_profile(page: Page
     expect(profile.get_by_role("tabpanel")).to_contain_text("Atendimento")
     profile.get_by_role("tab", name="Experiência").click()
     expect(profile.get_by_role("tabpanel")).to_contain_text("Nenhuma experiência informada.")
+
+
+def test_an_accepted_applicant_keeps_its_place_among_many_and_more_brings_the_rest(page: Page, make_account):
+    """More pending applicants than a page: the accepted card stays where it was, now 'Aceita' with
+    its chat, and 'Carregar mais' brings the two that were left out, none skipped."""
+    email = make_account("client")
+    job_id = publish(user_id(email), titulo="Buffet de formatura", vagas_disponiveis="3")
+    with session_scope() as db:  # 22 applicants straight into the tables: 22 sign-ups would be slow
+        people = [
+            User(email=f"candidato{n:02d}.{job_id}@teste.com.br", password_hash="x", role=Role.FREELANCER)
+            for n in range(22)
+        ]
+        db.add_all(people)
+        db.flush()
+        db.add_all(
+            Profile(user_id=person.id, tipo_usuario=Role.FREELANCER, nome=f"Candidato {n:02d}")
+            for n, person in enumerate(people)
+        )
+        db.add_all(Application(vaga_id=job_id, freelancer_id=person.id) for person in people)
+    open_jobs_tab(page, email)
+
+    row(page, job_id).get_by_role("button", name="Ver candidaturas").click()
+    dialog = page.get_by_role("dialog", name="Buffet de formatura")
+    cards = dialog.locator("[id^=application-]")
+    expect(cards).to_have_count(20)
+    third = cards.nth(2)
+    name = third.locator("text=/Candidato \\d+/").first.inner_text()
+    third.get_by_role("button", name="Aceitar").click()
+
+    expect(toast(page, "Candidatura aceita")).to_be_visible()
+    expect(cards.nth(2)).to_contain_text(name)
+    expect(cards.nth(2).get_by_text("Aceita", exact=True)).to_be_visible()
+    expect(cards.nth(2).get_by_role("link", name="Abrir chat")).to_be_visible()
+    expect(cards.nth(2).get_by_role("button", name="Aceitar")).to_have_count(0)
+    expect(cards).to_have_count(20)
+
+    dialog.locator("#more-applicants").click()
+    expect(cards).to_have_count(22)
+    expect(dialog.locator("#more-applicants")).to_have_count(0)
+    expect(dialog.get_by_text("Aceita", exact=True)).to_have_count(1)
 
 
 def test_a_long_list_counts_every_job_and_loads_more_in_place(page: Page, make_account):

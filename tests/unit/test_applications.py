@@ -225,7 +225,7 @@ def test_list_for_job_shows_applicant_cards(db, cast):
     pending = make_application(db, job, cast.freelancer, mensagem="Tenho experiência.")
     make_application(db, make_job(db, cast.rival), cast.freelancer)
 
-    title, cards, more = applications.list_for_job(db, cast.company.id, job.id)
+    title, cards, more, _cursor = applications.list_for_job(db, cast.company.id, job.id)
 
     assert (title, more) == ("Garçom", False)
     assert [card["id"] for card in cards] == [pending.id, accepted.id]
@@ -296,7 +296,7 @@ def test_applicant_cards_hold_no_email_phone_or_address(db, cast):
 def test_list_for_job_without_applications_is_empty(db, cast):
     job = make_job(db, cast.company, "Vazia")
 
-    assert applications.list_for_job(db, cast.company.id, job.id) == ("Vazia", [], False)
+    assert applications.list_for_job(db, cast.company.id, job.id) == ("Vazia", [], False, None)
 
 
 def test_list_for_job_reads_a_slice_and_says_whether_more_follow(db, cast):
@@ -306,13 +306,71 @@ def test_list_for_job_reads_a_slice_and_says_whether_more_follow(db, cast):
         make_application(db, job, person, created_at=utcnow() - timedelta(minutes=n))
 
     first = applications.list_for_job(db, cast.company.id, job.id)
-    rest = applications.list_for_job(db, cast.company.id, job.id, offset=len(first.cards))
+    rest = applications.list_for_job(db, cast.company.id, job.id, after=first.cursor)
 
     assert len(first.cards) == applications.APPLICANTS_PAGE_SIZE
     assert first.has_more is True
     assert [card["name"] for card in rest.cards] == [f"Pessoa {n}" for n in range(20, 23)]
     assert rest.has_more is False
     assert [card["name"] for card in first.cards][:2] == ["Pessoa 0", "Pessoa 1"]
+
+
+def _crowd(db, cast, count: int):
+    """A job with `count` pending applications, the newest first in the dialog's order."""
+    job = make_job(db, cast.company, "Muitos", vagas_disponiveis=count)
+    people = [make_freelancer(db, nome=f"Pessoa {n:02d}") for n in range(count)]
+    return job, [
+        make_application(db, job, person, created_at=utcnow() - timedelta(minutes=n)) for n, person in enumerate(people)
+    ]
+
+
+def test_answering_shown_cards_never_makes_the_next_page_skip_one(db, cast):
+    """'Carregar mais' after accepting and rejecting cards of the first page still shows every card once."""
+    job, crowd = _crowd(db, cast, applications.APPLICANTS_PAGE_SIZE + 5)
+    first = applications.list_for_job(db, cast.company.id, job.id)
+    applications.accept(db, cast.company.id, crowd[3].id)
+    applications.reject(db, cast.company.id, crowd[7].id)
+    applications.withdraw(db, crowd[10].freelancer_id, crowd[10].id)
+
+    rest = applications.list_for_job(db, cast.company.id, job.id, after=first.cursor)
+
+    seen = [card["id"] for card in first.cards] + [card["id"] for card in rest.cards]
+    assert set(seen) == {application.id for application in crowd}
+    assert [card["name"] for card in rest.cards][:5] == [f"Pessoa {n:02d}" for n in range(20, 25)]
+    assert rest.has_more is False
+
+
+def test_the_next_page_starts_after_an_answered_last_card(db, cast):
+    """The cursor remembers the last card as listed (pending), not as it is after being answered."""
+    job, crowd = _crowd(db, cast, applications.APPLICANTS_PAGE_SIZE + 2)
+    first = applications.list_for_job(db, cast.company.id, job.id)
+    applications.accept(db, cast.company.id, crowd[applications.APPLICANTS_PAGE_SIZE - 1].id)
+
+    rest = applications.list_for_job(db, cast.company.id, job.id, after=first.cursor)
+
+    assert [card["name"] for card in rest.cards] == ["Pessoa 20", "Pessoa 21", "Pessoa 19"]
+    assert rest.cards[-1]["status"] == "accepted"
+
+
+def test_reread_cards_keeps_the_shown_cards_in_place_with_their_new_status(db, cast):
+    """With more pending cards than a page, an accepted card stays where it was instead of leaving the page."""
+    job, crowd = _crowd(db, cast, applications.APPLICANTS_PAGE_SIZE + 5)
+    shown = [card["id"] for card in applications.list_for_job(db, cast.company.id, job.id).cards]
+    chat_id = applications.accept(db, cast.company.id, crowd[4].id)
+    applications.withdraw(db, crowd[6].freelancer_id, crowd[6].id)
+
+    cards = applications.reread_cards(db, cast.company.id, job.id, shown)
+
+    assert [card["id"] for card in cards] == [card_id for card_id in shown if card_id != crowd[6].id]
+    assert (cards[4]["status"], cards[4]["chat_id"]) == ("accepted", chat_id)
+    assert applications.reread_cards(db, cast.company.id, job.id, []) == []
+
+
+def test_reread_cards_of_someone_elses_job_is_refused(db, cast):
+    job, crowd = _crowd(db, cast, 2)
+
+    with pytest.raises(NotAllowed):
+        applications.reread_cards(db, cast.rival.id, job.id, [application.id for application in crowd])
 
 
 def test_proposal_text():

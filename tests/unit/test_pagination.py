@@ -261,6 +261,32 @@ def test_the_applicants_dialog_loads_more_cards(db, cast):
     assert state.applicants_more is False
 
 
+def test_an_accepted_card_stays_in_place_and_more_skips_no_one(db, cast):
+    """With more pending applicants than a page, 'Aceitar' keeps the card where it was, now accepted
+    with its chat, and 'Carregar mais' afterwards brings every remaining applicant exactly once."""
+    job = make_job(db, cast.company, "Evento grande", vagas_disponiveis=SIZE)
+    people = _freelancers(db, SIZE + EXTRA)
+    for n, person in enumerate(people):
+        make_application(db, job, person, created_at=utcnow() - timedelta(minutes=n))
+    db.commit()
+    state = state_for(CompanyJobsState, cookie_for(db, cast.company), "/client-dashboard", {"tab": "jobs"})
+    run(state, CompanyJobsState.load)
+    run(state, CompanyJobsState.open_applications, job.id)
+    shown = [card["id"] for card in state.applicants]
+
+    assert toasts(run(state, CompanyJobsState.accept_application, shown[5])) == ["success: Candidatura aceita"]
+
+    assert [card["id"] for card in state.applicants] == shown
+    assert state.applicants[5]["status"] == "accepted"
+    assert state.applicants[5]["chat_id"] > 0
+
+    run(state, CompanyJobsState.more_applicants)
+
+    names = [card["name"] for card in state.applicants]
+    assert sorted(names) == [f"Pessoa {n:02d}" for n in range(SIZE + EXTRA)]
+    assert state.applicants_more is False
+
+
 def test_another_company_gets_no_applicant_cards_of_a_foreign_job(db, cast):
     job = make_job(db, cast.company, "Evento grande")
     for person in _freelancers(db, SIZE + EXTRA):

@@ -472,11 +472,11 @@ def test_deleted_freelancer_leaves_answered_applications_for_the_company(db, wor
     assert db.get(Application, world.hired.id).status == "accepted"
     assert db.get(Application, world.closed_hire.id).status == "accepted"
     assert db.get(Application, world.pending_other.id).status == "pending"
-    _title, cards, _more = applications.list_for_job(db, world.company.id, world.event_job.id)
+    cards = applications.list_for_job(db, world.company.id, world.event_job.id).cards
     names = {card["id"]: card["name"] for card in cards}
     assert names[world.hired.id] == "Usuário removido"
     assert names[world.pending_other.id] == "Ana Souza"
-    _title, rival_cards, _more = applications.list_for_job(db, world.rival.id, world.rival_job.id)
+    rival_cards = applications.list_for_job(db, world.rival.id, world.rival_job.id).cards
     assert rival_cards == []
     [summary] = chats.list_for(db, world.company.id).items
     assert summary["other_name"] == "Usuário removido"
