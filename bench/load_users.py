@@ -42,6 +42,7 @@ ROOM = f"{AUTH}.app___pages___chats____chat_room_state"
 SEARCH_TERMS = ("garcom", "Garçom", "chef", "cozinha", "bar", "recepcionista", "foto", "dj", "seguranca", "barista")
 MESSAGE_PREFIX = "carga"
 TIMED_OUT = "no delta within"
+ERROR_TOAST = "error toast: "
 LATE_LIMIT = 60.0
 RACE_SHARE = 0.15
 STAY_IN_CHAT = 0.5
@@ -206,6 +207,7 @@ class Person(Browser):
     state: dict[str, dict] = field(default_factory=lambda: defaultdict(dict))
     _error: asyncio.Future | None = None
     stray: list[str] = field(default_factory=list)
+    echoes: Counter = field(default_factory=Counter)
     twin: "Person | None" = None
 
     LANDING: ClassVar[str] = "/"
@@ -230,6 +232,9 @@ class Person(Browser):
             return
         if self._error is not None and not self._error.done():
             self._error.set_result(text)  # the step waiting now answers for it
+        elif self.echoes[text] > 0:  # the second click of a refused double click, refused again
+            self.echoes[text] -= 1
+            self.world.stats.refusals["second_click"] += 1
         else:
             self.stray.append(text)
 
@@ -279,7 +284,10 @@ class Person(Browser):
             self._error = None
             for arrival in arrivals:
                 arrival.cancel()
-        return self._record(kind, outcome, start, redirects if name == ON_LOAD else None, refusals)
+        result = self._record(kind, outcome, start, redirects if name == ON_LOAD else None, refusals)
+        if result == "refused" and clicks > 1:
+            self.echoes[outcome.removeprefix(ERROR_TOAST)] += clicks - 1
+        return result
 
     async def _outcome(self, arrivals: list[asyncio.Future], start: float) -> str:
         """'' when every arrival came, else why not (an error toast's text, or a timeout)."""
@@ -292,7 +300,7 @@ class Person(Browser):
                 return f"{TIMED_OUT} {TIMEOUT:.0f} s"
             done, pending = await asyncio.wait(pending, timeout=remaining, return_when=asyncio.FIRST_COMPLETED)
             if self._error in done:
-                return f"error toast: {self._error.result()}"
+                return f"{ERROR_TOAST}{self._error.result()}"
         return ""
 
     async def _wait_late(self, arrivals: list[asyncio.Future], start: float) -> None:
@@ -310,7 +318,7 @@ class Person(Browser):
     def _record(self, kind: str, outcome: str, start: float, redirects: int | None, refusals: tuple[str, ...]) -> str:
         """Count the step; `redirects` (for a page load) is how many redirects the tab had before it."""
         stats = self.world.stats
-        if outcome.startswith("error toast") and any(refusal in outcome for refusal in refusals):
+        if outcome.startswith(ERROR_TOAST) and any(refusal in outcome for refusal in refusals):
             stats.refusals[kind] += 1
             return "refused"
         if not outcome and redirects is not None and len(self.redirects) > redirects:

@@ -1,5 +1,6 @@
 """The load client's verdicts, without a server: a step fails on a timeout or an error toast, a late
-answer is told from a lost one, the expected refusal is counted apart, a message the recipient had
+answer is told from a lost one, the expected refusal is counted apart (and the second refusal of a
+refused double click with it), a message the recipient had
 on screen must arrive live, memory growth is flagged on a steady rise only, and the handlers it
 calls are the app's.
 """
@@ -91,6 +92,37 @@ def test_an_error_toast_fails_the_step_unless_it_is_the_expected_refusal() -> No
     assert asyncio.run(scenario(unavailable)) == "refused"
     assert world.stats.failed["apply"] == 1
     assert world.stats.refusals["apply"] == 1
+
+
+def test_a_refused_double_click_expects_its_second_refusal_only() -> None:
+    """Both clicks of a refused double click are refused: the second toast is the echo, not a
+    failure; a third one, or another text, is still a stray toast."""
+    world = World()
+    filled = "Todas as posi\\u00e7\\u00f5es desta vaga j\\u00e1 foram preenchidas."
+
+    async def scenario() -> load_users.Person:
+        person = _offline(load_users.Company("http://test", "/client-dashboard", world=world))
+        _answer_later(person, _toast("error", filled), 0.01)
+        done = load_users.sets(load_users.COMPANY_JOBS, "applicants")
+        outcome = await person.step(
+            "accept_race",
+            f"{load_users.COMPANY_JOBS}.accept_application",
+            {},
+            done,
+            refusals=load_users.LAST_POSITION,
+            clicks=2,
+        )
+        assert outcome == "refused"
+        for _ in range(2):
+            await person._on_update(_toast("error", filled))
+        await person._on_update(_toast("error", "Ocorreu um erro inesperado."))
+        return person
+
+    person = asyncio.run(scenario())
+    assert person.sent == 2
+    assert world.stats.refusals == {"accept_race": 1, "second_click": 1}
+    assert len(person.stray) == 2
+    assert "Ocorreu um erro inesperado." in person.stray[-1]
 
 
 def test_a_message_on_screen_must_arrive_live() -> None:
