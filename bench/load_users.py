@@ -208,6 +208,7 @@ class Person(Browser):
     _error: asyncio.Future | None = None
     stray: list[str] = field(default_factory=list)
     echoes: Counter = field(default_factory=Counter)
+    _expected: tuple[str, ...] = ()
     twin: "Person | None" = None
 
     LANDING: ClassVar[str] = "/"
@@ -230,11 +231,12 @@ class Person(Browser):
         text = error_text(event)
         if text is None:
             return
-        if self._error is not None and not self._error.done():
-            self._error.set_result(text)  # the step waiting now answers for it
-        elif self.echoes[text] > 0:  # the second click of a refused double click, refused again
+        echo = self.echoes[text] > 0 and not any(refusal in text for refusal in self._expected)
+        if echo:  # the second click of a refused double click, refused again (maybe during the next step)
             self.echoes[text] -= 1
             self.world.stats.refusals["second_click"] += 1
+        elif self._error is not None and not self._error.done():
+            self._error.set_result(text)  # the step waiting now answers for it
         else:
             self.stray.append(text)
 
@@ -272,6 +274,7 @@ class Person(Browser):
         """
         arrivals = [self.wait_for(predicate) for predicate in done]
         self._error = asyncio.get_running_loop().create_future()
+        self._expected = refusals
         redirects = len(self.redirects)
         start = time.perf_counter()
         try:
@@ -282,6 +285,7 @@ class Person(Browser):
             outcome = f"{type(exc).__name__} {exc}"
         finally:
             self._error = None
+            self._expected = ()
             for arrival in arrivals:
                 arrival.cancel()
         result = self._record(kind, outcome, start, redirects if name == ON_LOAD else None, refusals)

@@ -125,6 +125,36 @@ def test_a_refused_double_click_expects_its_second_refusal_only() -> None:
     assert "Ocorreu um erro inesperado." in person.stray[-1]
 
 
+def test_the_second_refusal_may_land_in_the_next_step_without_failing_it() -> None:
+    """The echo of a refused double click that arrives while the next step (closing the dialog)
+    waits is the echo, not that step's answer."""
+    world = World()
+    filled = "Todas as posi\\u00e7\\u00f5es desta vaga j\\u00e1 foram preenchidas."
+
+    async def scenario() -> tuple[str, str]:
+        person = _offline(load_users.Company("http://test", "/client-dashboard", world=world))
+        _answer_later(person, _toast("error", filled), 0.01)
+        refused = await person.step(
+            "accept_race",
+            f"{load_users.COMPANY_JOBS}.accept_application",
+            {},
+            load_users.sets(load_users.COMPANY_JOBS, "applicants"),
+            refusals=load_users.LAST_POSITION,
+            clicks=2,
+        )
+        _answer_later(person, _toast("error", filled), 0.01)
+        closed = {"delta": {load_users.COMPANY_JOBS: {"applications_open_rx_state_": False}}}
+        _answer_later(person, closed, 0.05)
+        done = load_users.sets(load_users.COMPANY_JOBS, "applications_open", lambda value: value is False)
+        return refused, await person.step(
+            "co_close_dialog", f"{load_users.COMPANY_JOBS}.set_applications_open", {"value": False}, done
+        )
+
+    assert asyncio.run(scenario()) == ("refused", "ok")
+    assert world.stats.refusals == {"accept_race": 1, "second_click": 1}
+    assert world.stats.failed["co_close_dialog"] == 0
+
+
 def test_a_message_on_screen_must_arrive_live() -> None:
     world = World()
     reader = Freelancer("http://test", "/freelancer-dashboard/chats/7", user_id=2, world=world)
