@@ -399,7 +399,8 @@ def clean_message(value: object) -> str:
     Raises:
         ServiceError: MESSAGE_BLANK for blank or non-text input, MESSAGE_TOO_LONG above MESSAGE_MAX.
     """
-    text = _CONTROL.sub("", value.replace("\r\n", "\n")).strip() if isinstance(value, str) else ""
+    # Control characters first: '\r\x1f\n' must not become a '\r\n' that a second pass would fold.
+    text = _CONTROL.sub("", value).replace("\r\n", "\n").strip() if isinstance(value, str) else ""
     if not text:
         raise ServiceError(MESSAGE_BLANK)
     if len(text) > MESSAGE_MAX:

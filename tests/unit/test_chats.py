@@ -120,3 +120,11 @@ def test_open_chat_refuses_malformed_ids(db, people, raw):
 @pytest.mark.parametrize(("raw", "expected"), [("12", 12), (7, 7), ("0", None), ("x", None), (False, None)])
 def test_parse_chat_id(raw, expected):
     assert chats.parse_chat_id(raw) == expected
+
+
+def test_clean_message_is_stable_when_a_control_character_splits_a_line_break():
+    """Found by the fuzz test: '\\r\\x1f\\n' used to be stored as '\\r\\n', which a second cleaning folds."""
+    cleaned = chats.clean_message("0\r\x1f\n0")
+
+    assert cleaned == "0\n0"
+    assert chats.clean_message(cleaned) == cleaned
