@@ -1,8 +1,9 @@
 """Notifications of a user: the list, the unread count and marking one as read."""
 
-from typing import TypedDict
+from collections.abc import Iterable
+from typing import NamedTuple, TypedDict
 
-from sqlalchemy import Row, and_, bindparam, case, insert, or_
+from sqlalchemy import Row, and_, bindparam, case, insert, or_, true
 from sqlmodel import Session, func, select
 
 from core import signals
@@ -43,7 +44,7 @@ class NotificationRow(TypedDict):
     read: bool
 
 
-def _row(notification: Notification) -> NotificationRow:
+def _row(notification: Notification | Row) -> NotificationRow:
     link = notification.link or ""
     return NotificationRow(
         id=notification.id,
@@ -92,13 +93,12 @@ def list_for(
     return paging.split([_row(n) for n in rows], limit)
 
 
+_UNREAD = func.coalesce(func.sum(case((Notification.read.is_(False), 1), else_=0)), 0)
+
+
 def counts(session: Session, user_id: int) -> tuple[int, int]:
     """How many notifications the user has, and how many of them are unread (one statement)."""
-    total, unread = session.exec(
-        select(func.count(), func.coalesce(func.sum(case((Notification.read.is_(False), 1), else_=0)), 0)).where(
-            Notification.user_id == user_id
-        )
-    ).one()
+    total, unread = session.exec(select(func.count(), _UNREAD).where(Notification.user_id == user_id)).one()
     return int(total or 0), int(unread or 0)
 
 
@@ -242,7 +242,110 @@ def push_allowed(session: Session, user_id: int, kind: str) -> bool:
 def push_kinds(session: Session, user_id: int, kinds: set[str]) -> set[str]:
     """Which of `kinds` may pop up on the user's open pages now (one settings query for all)."""
     recipient = recipient_settings(session, user_id)
-    return {kind for kind in kinds if recipient is not None and wants_push(recipient[1], kind)}
+    return allowed_push(recipient[1] if recipient is not None else None, kinds)
+
+
+def allowed_push(prefs: Preferences | None, kinds: Iterable[str]) -> set[str]:
+    """Which of `kinds` the settings `prefs` let pop up (none for a removed user, `prefs` None)."""
+    return {kind for kind in kinds if prefs is not None and wants_push(prefs, kind)}
+
+
+class Bell(NamedTuple):
+    """What the bell of one user's tabs shows, read at one moment: counts, newest page, pop-up settings.
+
+    Attributes:
+        total: How many notifications the user has.
+        unread: How many of them are unread.
+        newest: The first 'Carregar mais' slice (newest first), as `list_for` reads it.
+        prefs: The user's settings (defaults when never saved); None for a removed account.
+    """
+
+    total: int
+    unread: int
+    newest: paging.Slice[NotificationRow]
+    prefs: Preferences | None
+
+
+_COUNTS = (
+    select(Notification.user_id, func.count(), _UNREAD)
+    .where(Notification.user_id.in_(bindparam("user_ids", expanding=True)))
+    .group_by(Notification.user_id)
+)
+_NOTICES = Notification.__table__
+_NEWEST = (
+    select(_NOTICES)
+    .where(_NOTICES.c.user_id == bindparam("user_id"))
+    .order_by(_NOTICES.c.created_at.desc(), _NOTICES.c.id.desc())
+    .limit(PAGE_SIZE + 1)
+)
+_SETTINGS = (
+    select(_USERS.c.id.label("uid"), _PREFERENCES)
+    .select_from(_USERS.outerjoin(_PREFERENCES, _PREFERENCES.c.user_id == _USERS.c.id))
+    .where(
+        _USERS.c.id.in_(bindparam("user_ids", expanding=True)),
+        _USERS.c.deleted_at.is_(None),
+        _USERS.c.is_active.is_(True),
+    )
+)
+
+
+def _newest_pages(session: Session, user_ids: list[int]) -> dict[int, list[Row]]:
+    """The newest PAGE_SIZE + 1 notifications of each user, each list newest first.
+
+    PostgreSQL reads them in one statement (a LATERAL subquery per user, each along the
+    (user_id, created_at) index); SQLite, in process, runs one prebuilt statement per user.
+    """
+    pages: dict[int, list[Row]] = {user_id: [] for user_id in user_ids}
+    if session.get_bind().dialect.name == "postgresql":
+        users = select(_USERS.c.id).where(_USERS.c.id.in_(bindparam("user_ids", expanding=True))).subquery("u")
+        page = (
+            select(_NOTICES)
+            .where(_NOTICES.c.user_id == users.c.id)
+            .order_by(_NOTICES.c.created_at.desc(), _NOTICES.c.id.desc())
+            .limit(PAGE_SIZE + 1)
+            .lateral("n")
+        )
+        rows = session.execute(
+            select(page).select_from(users.join(page, true())).order_by(page.c.created_at.desc(), page.c.id.desc()),
+            {"user_ids": user_ids},
+        )
+        for row in rows:
+            pages[row.user_id].append(row)
+        return pages
+    for user_id in user_ids:
+        pages[user_id] = list(session.execute(_NEWEST, {"user_id": user_id}))
+    return pages
+
+
+def bells(session: Session, user_ids: Iterable[int]) -> dict[int, Bell]:
+    """The bell of many users at once, for a live update that reaches all of them (bench/fanout.py).
+
+    Three statements on PostgreSQL whatever the number of users (counts, newest pages, settings),
+    instead of three per open tab.
+
+    Args:
+        session: Open database session.
+        user_ids: The users whose tabs are refreshed.
+
+    Returns:
+        Each user's Bell (a user without notifications: zero counts and an empty page).
+    """
+    ids = sorted(set(user_ids))
+    if not ids:
+        return {}
+    counts_of = {
+        user_id: (int(total), int(unread)) for user_id, total, unread in session.execute(_COUNTS, {"user_ids": ids})
+    }
+    prefs_of: dict[int, Preferences] = {
+        row.uid: row if row.user_id is not None else UserPreferences(user_id=row.uid)
+        for row in session.execute(_SETTINGS, {"user_ids": ids})
+    }
+    result = {}
+    for user_id, rows in _newest_pages(session, ids).items():
+        total, unread = counts_of.get(user_id, (0, 0))
+        newest = paging.split([_row(row) for row in rows], PAGE_SIZE)
+        result[user_id] = Bell(total, unread, newest, prefs_of.get(user_id))
+    return result
 
 
 def alert_new_job(session: Session, job_id: int, titulo: str, city: str, company_id: int) -> int:

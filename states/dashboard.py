@@ -1,12 +1,15 @@
 """The parts every dashboard page shares: the viewer's profile card, notifications and the bell."""
 
+import time
+from collections.abc import Callable
+
 import reflex as rx
 
 from core.db import session_scope
 from core.presence import DASHBOARD, get_presence
-from services import chats, notifications, profiles
+from services import chats, notifications, paging, profiles
 from services.errors import ServiceError
-from services.notifications import NotificationRow
+from services.notifications import Bell, NotificationRow
 from services.profiles import ProfileView
 from states.auth import AuthState
 
@@ -67,6 +70,7 @@ class DashboardState(AuthState):
     sheet_open: bool = False
     _live_user_id: int = 0
     _push: str = ""
+    _bell_read_at: int = 0  # time.time_ns() just before the bell shown was read from the database
 
     @rx.var
     def unread_badge(self) -> str:
@@ -119,25 +123,61 @@ class DashboardState(AuthState):
             chats_changed: A conversation changed: the Mensagens badge.
         """
         if notices:
-            seen = max((n["id"] for n in self.notifications), default=0) if self.notifications_loaded else None
-            self.notifications_total, self.unread = notifications.counts(db, user_id)
-            self._reload_notifications(db, user_id)
-            fresh = [n for n in self.notifications if seen is not None and n["id"] > seen and not n["read"]]
-            allowed = notifications.push_kinds(db, user_id, {n["type"] for n in fresh}) if fresh else set()
-            shown = next((n for n in fresh if n["type"] in allowed), None)
-            if shown is not None:
-                self._push = shown["message"]
+            read_at = time.time_ns()
+            total, unread = notifications.counts(db, user_id)
+            newest = notifications.list_for(db, user_id)
+            self._show_bell(total, unread, newest, read_at, lambda kinds: notifications.push_kinds(db, user_id, kinds))
         if chats_changed:
             self.unread_messages = chats.unread_total(db, user_id)
 
-    def _reload_notifications(self, db, user_id: int) -> None:
-        """Read the newest page again; older rows loaded with 'Carregar mais' stay below it.
+    def _show_prefetched_bell(self, bell: Bell, read_at: int) -> bool:
+        """Show a bell read for many users at once (states/live.py), unless the tab shows a later read.
+
+        Args:
+            bell: The user's bell, read outside this tab's lock.
+            read_at: time.time_ns() taken just before that read.
+
+        Returns:
+            Whether it was shown; False when the tab shows what a later read found, so the caller
+            reads this tab's bell again instead.
+        """
+        if read_at <= self._bell_read_at:
+            return False
+        self._show_bell(
+            bell.total, bell.unread, bell.newest, read_at, lambda kinds: notifications.allowed_push(bell.prefs, kinds)
+        )
+        return True
+
+    def _show_bell(
+        self,
+        total: int,
+        unread: int,
+        newest: paging.Slice[NotificationRow],
+        read_at: int,
+        push_kinds: Callable[[set[str]], set[str]],
+    ) -> None:
+        """Show the counts and the newest page read at `read_at`; keep a new notification for `_take_push`.
+
+        A notification newer than the ones shown before, unread, whose pop-up the user's settings
+        allow (`push_kinds`, asked only when there is one), is kept for `_take_push`.
+        """
+        seen = max((n["id"] for n in self.notifications), default=0) if self.notifications_loaded else None
+        self.notifications_total, self.unread = total, unread
+        self._place_newest(newest)
+        self._bell_read_at = read_at
+        fresh = [n for n in self.notifications if seen is not None and n["id"] > seen and not n["read"]]
+        allowed = push_kinds({n["type"] for n in fresh}) if fresh else set()
+        shown = next((n for n in fresh if n["type"] in allowed), None)
+        if shown is not None:
+            self._push = shown["message"]
+
+    def _place_newest(self, newest: paging.Slice[NotificationRow]) -> None:
+        """Show the newest page read again; older rows loaded with 'Carregar mais' stay below it.
 
         A refresh must not cost more as the user reads further back, so only the first page is
         read; the rows shown before that it does not hold follow it in their order (a message
         notice moved to the top leaves the older part).
         """
-        newest = notifications.list_for(db, user_id)
         older: list[NotificationRow] = []
         if self.notifications_loaded and len(self.notifications) > notifications.PAGE_SIZE:
             ids = {n["id"] for n in newest.items}
@@ -179,12 +219,14 @@ class DashboardState(AuthState):
         try:
             with session_scope() as db:
                 row = notifications.mark_read(db, user.id, notification_id)
+                read_at = time.time_ns()  # a bell read before this one must not undo it (live.py reads it again)
                 self.unread = notifications.unread_count(db, user.id)
         except ServiceError as exc:
             return rx.toast.error("Erro", description=exc.message)
         except Exception:
             return rx.toast.error("Erro", description=notifications.MARK_READ_FAILED)
         self.notifications = [row if n["id"] == row["id"] else n for n in self.notifications]
+        self._bell_read_at = read_at
         return rx.toast.success("Notificação marcada como lida")
 
     @rx.event

@@ -6,7 +6,8 @@ The flow, end to end:
 2. On commit, `_schedule` starts `deliver(pings)` as its own asyncio task: never awaited inside the
    handler that committed, so the sender's state lock is not held while other tabs are updated.
 3. `deliver` reads each user's open tabs from core.presence (memory, or Redis shared by every
-   worker), skips and prunes tabs whose socket is gone, and for each tab opens its state with
+   worker) and reads the bells of all users with a new notification together (notifications.bells).
+   It skips and prunes tabs whose socket is gone, and for each tab opens its state with
    `app.modify_state(...)`. Inside, each registered refresher whose page the tab shows reloads from
    the database exactly what it displays (new messages after the last one shown, the chat list,
    the dashboard tab), then the dashboard chrome recounts the unread badges. Reflex sends the
@@ -21,6 +22,7 @@ import asyncio
 import contextlib
 import contextvars
 import logging
+import time
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import Protocol
@@ -33,6 +35,7 @@ from core import signals
 from core.db import session_scope
 from core.presence import chat_place, get_presence
 from core.signals import Ping
+from services import notifications
 from states.dashboard import DashboardState
 
 logger = logging.getLogger(__name__)
@@ -71,26 +74,36 @@ def _group(pings: Iterable[Ping]) -> dict[int, set[int]]:
     return topics
 
 
-async def _refresh_tab(app: rx.App, token: str, user_id: int, topics: set[int]) -> bool:
+# A bell read for many users at once, and time.time_ns() taken just before the read.
+Prefetched = tuple[notifications.Bell, int]
+
+
+async def _refresh_tab(app: rx.App, token: str, user_id: int, topics: set[int], bell: Prefetched | None = None) -> bool:
     """Reload one tab of `user_id`; False when the tab no longer belongs to them.
 
-    When a new notification may pop up (DashboardState._take_push), the tab also gets a toast.
+    The bell comes from `bell` when given, so a tab only the bell changes for (a new-job alert)
+    costs no database work of its own; a tab that shows a later read of its bell, or whose page
+    lists what changed, reads the database here. When a new notification may pop up
+    (DashboardState._take_push), the tab also gets a toast.
     """
     push = ""
     async with app.modify_state(rx.BaseStateToken(ident=token, cls=DashboardState)) as root:
         chrome = await root.get_state(DashboardState)
         if chrome._live_user_id != user_id:
             return False
-        path = root.router.url.path
         chat_ids = frozenset(topic for topic in topics if topic > 0)
-        bell = 0 in topics or signals.BELL_ONLY in topics
-        with session_scope() as db:
-            for state_cls in _refreshers:
-                if state_cls._live_applies(path):
-                    state = await root.get_state(state_cls)
-                    state._live_refresh(db, user_id, chat_ids, 0 in topics)
-            chrome._refresh_counts(db, user_id, notices=bell, chats_changed=bool(chat_ids))
-            signals.discard(db)  # read markers moved here concern this user, whose tabs this pass refreshes
+        notices = 0 in topics
+        bell_changed = notices or signals.BELL_ONLY in topics
+        shown = bell is not None and bell_changed and chrome._show_prefetched_bell(*bell)
+        if chat_ids or notices or (bell_changed and not shown):
+            path = root.router.url.path
+            with session_scope() as db:
+                for state_cls in _refreshers:
+                    if state_cls._live_applies(path):
+                        state = await root.get_state(state_cls)
+                        state._live_refresh(db, user_id, chat_ids, notices)
+                chrome._refresh_counts(db, user_id, notices=bell_changed and not shown, chats_changed=bool(chat_ids))
+                signals.discard(db)  # read markers moved here concern this user, whose tabs this pass refreshes
         push = chrome._take_push()
     if push:
         toast = rx.toast.info("Nova notificação", description=push, id="push-notice")
@@ -98,17 +111,19 @@ async def _refresh_tab(app: rx.App, token: str, user_id: int, topics: set[int]) 
     return True
 
 
-async def _deliver_user(app: rx.App, user_id: int, topics: set[int], skip: str = "") -> int:
-    """Refresh every connected tab of one user but `skip`, the tabs showing a changed chat first."""
+async def _deliver_user(
+    app: rx.App, user_id: int, topics: set[int], tabs: dict[str, str], bell: Prefetched | None
+) -> int:
+    """Refresh the connected tabs `tabs` of one user, the tabs showing a changed chat first."""
     presence = get_presence()
     token_manager = app.event_namespace._token_manager
-    tabs = await presence.tabs(user_id)
-    tabs.pop(skip, None)
     viewing = {chat_place(chat_id) for chat_id in topics if chat_id > 0}
     refreshed = 0
     for token, _place in sorted(tabs.items(), key=lambda item: item[1] not in viewing):
         try:
-            if not await token_manager.is_token_connected(token) or not await _refresh_tab(app, token, user_id, topics):
+            if not await token_manager.is_token_connected(token) or not await _refresh_tab(
+                app, token, user_id, topics, bell
+            ):
                 await presence.leave(user_id, token)
                 continue
         except Exception:
@@ -118,13 +133,44 @@ async def _deliver_user(app: rx.App, user_id: int, topics: set[int], skip: str =
     return refreshed
 
 
+def _prefetch_bells(user_ids: list[int]) -> dict[int, Prefetched]:
+    """The bells of `user_ids`, read in one pass (three statements on PostgreSQL) instead of per tab."""
+    if not user_ids:
+        return {}
+    read_at = time.time_ns()
+    with session_scope() as db:
+        return {user_id: (bell, read_at) for user_id, bell in notifications.bells(db, user_ids).items()}
+
+
 async def deliver(pings: Iterable[Ping], skip: str = "") -> int:
-    """Refresh the open tabs of every pinged user (but the tab `skip`); returns how many were refreshed."""
+    """Refresh the open tabs of every pinged user (but the tab `skip`); returns how many were refreshed.
+
+    The open tabs of all pinged users are looked up first; the bells of those with an open tab
+    and a notification change are then read together (`_prefetch_bells`), so a new-job alert to
+    500 freelancers costs a few statements rather than three per tab.
+    """
     app = _runtime.get("app")
     if app is None or app.event_namespace is None:
         return 0
+    groups = _group(pings)
+    presence = get_presence()
+    found = await asyncio.gather(*(presence.tabs(user_id) for user_id in groups), return_exceptions=True)
+    tabs_of = {}
+    for user_id, tabs in zip(groups, found, strict=True):
+        if isinstance(tabs, BaseException):
+            logger.error("live refresh: open tabs of a user not found", exc_info=tabs)
+            continue
+        tabs.pop(skip, None)
+        if tabs:
+            tabs_of[user_id] = tabs
+    bell_users = [user_id for user_id in tabs_of if groups[user_id] & {0, signals.BELL_ONLY}]
+    try:
+        bells = _prefetch_bells(bell_users)
+    except Exception:  # each tab then reads its own bell
+        logger.exception("live refresh: reading the bells failed")
+        bells = {}
     results = await asyncio.gather(
-        *(_deliver_user(app, user_id, topics, skip) for user_id, topics in _group(pings).items()),
+        *(_deliver_user(app, user_id, groups[user_id], tabs, bells.get(user_id)) for user_id, tabs in tabs_of.items()),
         return_exceptions=True,
     )
     return sum(r for r in results if isinstance(r, int))

@@ -1,6 +1,8 @@
+from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
+from sqlalchemy import event
 
 from core.types import utcnow
 from models import Notification, Role
@@ -124,3 +126,90 @@ def test_mark_read_refuses_malformed_ids(db, bad_id):
 
     with pytest.raises(NotAllowed):
         notifications.mark_read(db, owner.id, bad_id)
+
+
+# --- many bells at once (live updates) ------------------------------------------------------------
+
+
+@contextmanager
+def _statements(db):
+    """The SQL statements `db`'s engine runs inside the `with` block (one entry each)."""
+    seen = []
+
+    def before(*_args):
+        seen.append(1)
+
+    engine = db.get_bind()
+    event.listen(engine, "before_cursor_execute", before)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", before)
+
+
+def test_bells_read_each_user_as_the_single_reads_do(db):
+    many = make_user(db, "many@x.com", Role.FREELANCER)
+    quiet = make_user(db, "quiet@x.com", Role.FREELANCER)
+    muted = make_user(db, "muted@x.com", Role.FREELANCER)
+    removed = make_user(db, "removed@x.com", Role.FREELANCER)
+    now = utcnow()
+    for n in range(notifications.PAGE_SIZE + 3):
+        db.add(
+            Notification(
+                user_id=many.id,
+                type="job_alert",
+                message=f"Vaga {n}",
+                read=n % 3 == 0,
+                created_at=now - timedelta(minutes=n),
+            )
+        )
+    make_notification(db, muted, "Só uma", kind="application_accepted")
+    muted_prefs = db.get(notifications.UserPreferences, muted.id)
+    muted_prefs.push_notifications = False
+    db.add(muted_prefs)
+    removed.deleted_at = now
+    db.add(removed)
+    db.flush()
+
+    bells = notifications.bells(db, [many.id, quiet.id, muted.id, removed.id, many.id])
+
+    assert set(bells) == {many.id, quiet.id, muted.id, removed.id}
+    for user in (many, quiet, muted):
+        bell = bells[user.id]
+        assert (bell.total, bell.unread) == notifications.counts(db, user.id)
+        assert bell.newest == notifications.list_for(db, user.id)
+    assert bells[many.id].newest.has_more is True
+    assert [row["message"] for row in bells[many.id].newest.items][:2] == ["Vaga 0", "Vaga 1"]
+    assert (bells[quiet.id].total, bells[quiet.id].newest.items) == (0, [])
+    assert notifications.allowed_push(bells[many.id].prefs, {"job_alert"}) == {"job_alert"}
+    assert notifications.allowed_push(bells[muted.id].prefs, {"application_accepted"}) == set()
+    assert bells[removed.id].prefs is None  # a removed account never gets a pop-up
+    assert notifications.allowed_push(None, {"other"}) == set()
+    assert notifications.bells(db, []) == {}
+
+
+def test_bells_of_users_who_never_saved_settings_use_the_defaults(db):
+    user = make_user(db, "nosettings@x.com", Role.FREELANCER)
+    db.delete(db.get(notifications.UserPreferences, user.id))
+    db.flush()
+
+    prefs = notifications.bells(db, [user.id])[user.id].prefs
+
+    assert notifications.allowed_push(prefs, {"job_alert", "message"}) == {"job_alert", "message"}
+
+
+def test_bells_on_postgresql_take_three_statements_whatever_the_number_of_users(db):
+    if db.get_bind().dialect.name != "postgresql":
+        pytest.skip("SQLite reads each user's page with its own statement, in process")
+    users = [make_user(db, f"bell{n}@x.com", Role.FREELANCER) for n in range(12)]
+    for user in users:
+        make_notification(db, user, f"Para {user.id}")
+    db.flush()
+
+    with _statements(db) as few:
+        notifications.bells(db, [user.id for user in users[:2]])
+    with _statements(db) as many:
+        bells = notifications.bells(db, [user.id for user in users])
+
+    assert len(few) == len(many) == 3
+    assert all(bells[user.id].newest.items[0]["message"] == f"Para {user.id}" for user in users)

@@ -7,14 +7,18 @@ pop-ups it would emit, as in test_chat_state.py.
 
 import asyncio
 import contextlib
+import time
 from datetime import timedelta
 from io import BytesIO
 
 import pytest
 import reflex as rx
 from PIL import Image
+from sqlalchemy import event
 from sqlmodel import select
 
+import core.db
+from core import signals
 from core.db import session_scope
 from core.presence import get_presence
 from core.security import hash_password, verify_password
@@ -660,8 +664,8 @@ class RecordingApp:
             _token_manager = Tokens()
 
             async def emit_update(self, update, token: str) -> None:
-                for event in update.events:
-                    script = event.payload.get("function", "")
+                for sent in update.events:
+                    script = sent.payload.get("function", "")
                     app.emitted.append((token, script.encode("ascii").decode("unicode_escape")))
 
         self.event_namespace = Namespace()
@@ -800,3 +804,74 @@ def test_an_allowed_notification_pops_up_even_when_a_newer_one_may_not(db, peopl
         )
 
     assert refresh(state) == "Nova mensagem de Mariana Costa"
+
+
+# --- a new-job alert to many open dashboards ----------------------------------------------------
+
+
+@contextlib.contextmanager
+def statements():
+    """The SQL statements the app's engine runs inside the `with` block (one entry each)."""
+    seen: list[str] = []
+
+    def before(_conn, _cursor, statement, *_args):
+        seen.append(statement)
+
+    engine = core.db.get_engine()
+    event.listen(engine, "before_cursor_execute", before)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", before)
+
+
+def alert_city(db, company, city: str, count: int, live_app) -> tuple[list[DashboardState], list[str]]:
+    """`count` freelancers of `city` with a dashboard open, alerted of a new job there.
+
+    Returns:
+        Their tabs, and the statements the live delivery ran.
+    """
+    people = [make_freelancer(db, nome=f"Pessoa {n}", localizacao=city) for n in range(count)]
+    db.commit()
+    tabs = [open_dashboard(db, live_app, person, f"tab-{person.id}") for person in people]
+    with session_scope() as fresh:
+        notifications.alert_new_job(fresh, 77, "Garçom para casamento", city, company.id)
+        pings = signals.pending(fresh)
+    assert len(pings) == count
+    with statements() as seen:
+        refreshed = asyncio.run(live.deliver(pings))
+    assert refreshed == count
+    return tabs, seen
+
+
+def test_a_job_alert_reaches_every_open_dashboard_from_one_read_of_the_bells(db, people, live_app):
+    company, _ = people
+    few, few_statements = alert_city(db, company, "Recife", 2, live_app)
+    many, many_statements = alert_city(db, company, "Olinda", 6, live_app)
+
+    for tab in few + many:
+        assert (tab.unread, tab.notifications_total, tab.unread_badge) == (1, 1, "1")
+        assert tab.notifications[0]["message"] == 'Nova vaga na sua cidade: "Garçom para casamento".'
+        assert tab.notifications[0]["link"] == "/jobs/77"
+    assert sorted(token for token, _ in live_app.emitted) == sorted(f"tab-{tab._live_user_id}" for tab in few + many)
+    if db.get_bind().dialect.name == "postgresql":  # SQLite reads each user's newest page with its own statement
+        assert len(few_statements) == len(many_statements) == 3  # none per tab
+
+
+def test_a_bell_read_before_the_tab_last_read_it_is_not_shown_and_the_tab_reads_again(db, people, live_app):
+    _, freelancer = people
+    make_notification(db, freelancer, "Primeira", kind="other")
+    db.commit()
+    state = open_dashboard(db, live_app, freelancer, "tab-1")
+    read_at = time.time_ns()
+    with session_scope() as fresh:
+        stale = notifications.bells(fresh, [freelancer.id])[freelancer.id]  # still counts it unread
+    run(state, DashboardState.mark_notification_read, state.notifications[0]["id"])
+    assert state.unread == 0
+
+    assert state._show_prefetched_bell(stale, read_at) is False
+    assert asyncio.run(live._refresh_tab(live_app, "tab-1", freelancer.id, {signals.BELL_ONLY}, (stale, read_at)))
+
+    assert state.unread == 0  # the read made after the stale one stands
+    assert state.notifications[0]["read"] is True
+    assert state._show_prefetched_bell(stale, time.time_ns()) is True  # a later read is shown
