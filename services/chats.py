@@ -13,6 +13,7 @@ import re
 from datetime import datetime
 from typing import TypedDict
 
+from sqlalchemy import Row, bindparam
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, case, func, or_, select, update
 
@@ -248,7 +249,7 @@ def _chat_with_other(session: Session, user_id: int, chat_id: object) -> tuple[C
     return row
 
 
-def _message(message: Message, user_id: int) -> ChatMessage:
+def _message(message: Message | Row, user_id: int) -> ChatMessage:
     return ChatMessage(
         id=message.id, content=message.content, time=clock(message.created_at), mine=message.sender_id == user_id
     )
@@ -271,35 +272,72 @@ def chat_link(chat: Chat, user_id: int) -> str:
     return routes.chat(Role.CLIENT if chat.client_id == user_id else Role.FREELANCER, chat.id)
 
 
+_CHATS = Chat.__table__
+_MESSAGES = Message.__table__
+_NOTICES = Notification.__table__
+# Prebuilt Core statements for what every live message costs (the receiver's refresh runs `newer`):
+# built once and executed with bound values, they skip the ORM's per-call statement building.
+_CHAT_OF = select(
+    _CHATS.c.id,
+    _CHATS.c.client_id,
+    _CHATS.c.freelancer_id,
+    _CHATS.c.client_last_read_at,
+    _CHATS.c.freelancer_last_read_at,
+).where(
+    _CHATS.c.id == bindparam("chat_id"),
+    or_(_CHATS.c.client_id == bindparam("user_id"), _CHATS.c.freelancer_id == bindparam("user_id")),
+)
+_NEWER = (
+    select(_MESSAGES.c.id, _MESSAGES.c.sender_id, _MESSAGES.c.content, _MESSAGES.c.created_at)
+    .where(_MESSAGES.c.chat_id == bindparam("chat_id"), _MESSAGES.c.id > bindparam("after_id"))
+    .order_by(_MESSAGES.c.id.desc())
+    .limit(NEWER_LIMIT)
+)
+_MOVE_MARKER = {
+    field: update(_CHATS)
+    .where(_CHATS.c.id == bindparam("chat"), or_(column.is_(None), column < bindparam("upto")))
+    .values({field: bindparam("marker")})
+    for field, column in (
+        ("client_last_read_at", _CHATS.c.client_last_read_at),
+        ("freelancer_last_read_at", _CHATS.c.freelancer_last_read_at),
+    )
+}
+_CLEAR_NOTICES = (
+    update(_NOTICES)
+    .where(
+        _NOTICES.c.user_id == bindparam("reader"),
+        _NOTICES.c.type == NotificationType.MESSAGE,
+        _NOTICES.c.read.is_(False),
+        _NOTICES.c.link == bindparam("chat_link"),
+    )
+    .values(read=True)
+)
+
+
 def mark_read(
-    session: Session, chat: Chat, user_id: int, upto: datetime | None = None, clear_notices: bool = True
+    session: Session, chat: Chat | Row, user_id: int, upto: datetime | None = None, clear_notices: bool = True
 ) -> None:
     """Record that `user_id` has seen `chat` up to `upto` (now when omitted) and clear its message notices.
 
     The read marker only moves forward, and a message sent after `upto` stays unread even when it
     was committed before this call, so a message the reader has not been shown is never marked read.
     `clear_notices=False` skips the notices (a sender's own message leaves nothing new to clear).
+    `chat` is the ORM row (the marker joins its pending UPDATE) or a `_CHAT_OF` row (one conditional
+    UPDATE, which also never moves a marker back that another session moved meanwhile).
     """
     upto = upto or utcnow()
     field = "client_last_read_at" if chat.client_id == user_id else "freelancer_last_read_at"
     current = getattr(chat, field)
     if current is None or upto > current:
-        setattr(chat, field, upto)
-        session.add(chat)
+        if isinstance(chat, Chat):
+            setattr(chat, field, upto)
+            session.add(chat)
+        else:
+            session.execute(_MOVE_MARKER[field], {"chat": chat.id, "upto": upto, "marker": upto})
         signals.ping(session, user_id, chat.id)
     if not clear_notices:
         return
-    cleared = session.exec(
-        update(Notification)
-        .where(
-            Notification.user_id == user_id,
-            Notification.type == NotificationType.MESSAGE,
-            Notification.read.is_(False),
-            Notification.link == chat_link(chat, user_id),
-        )
-        .values(read=True)
-        .execution_options(synchronize_session=False)
-    ).rowcount
+    cleared = session.execute(_CLEAR_NOTICES, {"reader": user_id, "chat_link": chat_link(chat, user_id)}).rowcount
     if cleared:
         signals.ping(session, user_id)
 
@@ -364,13 +402,11 @@ def newer(session: Session, user_id: int, chat_id: object, after_id: int, mark_s
     Raises:
         NotAllowed: When the chat does not exist or the viewer is not a participant.
     """
-    chat, _ = _chat_for(session, user_id, chat_id)
-    rows = session.exec(
-        select(Message)
-        .where(Message.chat_id == chat.id, Message.id > max(after_id, 0))
-        .order_by(Message.id.desc())
-        .limit(NEWER_LIMIT)
-    ).all()
+    chat_key = parse_chat_id(chat_id)
+    chat = session.execute(_CHAT_OF, {"chat_id": chat_key, "user_id": user_id}).first() if chat_key else None
+    if chat is None:
+        raise NotAllowed(CHAT_NOT_FOUND)
+    rows = session.execute(_NEWER, {"chat_id": chat.id, "after_id": max(after_id, 0)}).all()
     rows = list(reversed(rows))
     if rows and mark_seen:
         mark_read(session, chat, user_id, rows[-1].created_at)
@@ -481,6 +517,7 @@ def send(session: Session, user_id: int, chat_id: object, text: object, recipien
     mark_read(session, chat, user_id, message.created_at, clear_notices=False)
     if not recipient_viewing:
         _notify_message(session, chat, user_id, job_title)
+    session.flush()  # the chat's new time and read marker: a `newer` in this session reads them
     return _message(message, user_id)
 
 

@@ -238,6 +238,48 @@ def test_read_marker_never_moves_back_and_never_covers_unshown_messages(db, cast
     assert chats.unread_total(db, freelancer.id) == 0
 
 
+def test_a_live_refresh_read_before_another_tab_moved_the_marker_does_not_move_it_back(db, cast):
+    company, freelancer, _, _, chat = cast
+    first = make_message(db, chat, company, "Primeira", minutes_ago=5)
+    second = make_message(db, chat, company, "Segunda", minutes_ago=1)
+    stale = db.execute(chats._CHAT_OF, {"chat_id": chat.id, "user_id": freelancer.id}).one()  # marker still empty
+    chats.mark_read(db, db.get(Chat, chat.id), freelancer.id, second.created_at)  # another tab read both
+    db.flush()
+    db.expire_all()
+
+    chats.mark_read(db, stale, freelancer.id, first.created_at)
+
+    assert db.get(Chat, chat.id).freelancer_last_read_at == second.created_at
+    assert chats.unread_total(db, freelancer.id) == 0
+
+
+def test_newer_returns_only_later_messages_marks_them_read_and_clears_the_notice(db, cast):
+    company, freelancer, _, _, chat = cast
+    shown = make_message(db, chat, company, "Mostrada", minutes_ago=5)
+    chats.open_chat(db, freelancer.id, chat.id)
+    chats.send(db, company.id, chat.id, "Chegou agora")  # the freelancer is not viewing: a notice
+    assert chats.unread_total(db, freelancer.id) == 1
+
+    fresh = chats.newer(db, freelancer.id, chat.id, shown.id)
+
+    assert [m["content"] for m in fresh] == ["Chegou agora"]
+    assert fresh[0]["mine"] is False
+    assert chats.unread_total(db, freelancer.id) == 0
+    unread_notices = db.exec(
+        select(func.count()).where(Notification.user_id == freelancer.id, Notification.read.is_(False))
+    ).one()
+    assert unread_notices == 0
+    assert chats.newer(db, freelancer.id, chat.id, fresh[-1]["id"]) == []
+
+
+def test_newer_refuses_a_stranger_and_a_bad_id(db, cast):
+    _, _, stranger, _, chat = cast
+    for user_id, chat_id in ((stranger.id, chat.id), (stranger.id, "abc"), (stranger.id, 0)):
+        with pytest.raises(NotAllowed) as refused:
+            chats.newer(db, user_id, chat_id, 0)
+        assert refused.value.message == chats.CHAT_NOT_FOUND
+
+
 def test_unread_total_counts_across_conversations_and_ignores_own_messages(db, cast):
     company, freelancer, _, _, chat = cast
     second_job = make_job(db, company, "Garçom")
