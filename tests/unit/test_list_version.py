@@ -6,11 +6,10 @@ SQLite and, when configured, PostgreSQL.
 """
 
 from collections.abc import Iterator
-from contextlib import contextmanager
 from decimal import Decimal
 
 import pytest
-from sqlalchemy import event, insert, text
+from sqlalchemy import insert, text
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
@@ -23,27 +22,13 @@ from models import Job, Profile
 from services import job_list_cache
 from services.jobs import get_public_job, list_public_jobs
 from tests.unit.factories import make_application, make_company, make_freelancer, make_job
+from tests.unit.sql_log import sent_statements
 
 
 def _token(engine: Engine) -> str | None:
     """The token as a new session sees it (what other processes see)."""
     with Session(engine) as other:
         return list_version.current(other)
-
-
-@contextmanager
-def _statements(engine: Engine) -> Iterator[list[str]]:
-    """Collect every SQL statement sent through `engine` inside the block."""
-    sent: list[str] = []
-
-    def record(_conn, _cursor, statement, _params, _context, _many) -> None:
-        sent.append(statement)
-
-    event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield sent
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
 
 
 def _job_row(company_id: int) -> dict:
@@ -131,7 +116,7 @@ def test_a_job_page_is_answered_from_the_cache_until_its_company_changes_its_bio
     job = make_job(db, company, title="Bartender", habilidades_necessarias=["Coquetelaria"])
     db.commit()
     first = get_public_job(db, job.id)
-    with _statements(engine) as sent:
+    with sent_statements(engine) as sent:
         second = get_public_job(db, job.id)
     assert second == first and first["empresa_bio"] == "Desde 1990."
     assert first["habilidades"] == ["Coquetelaria"] and len(first["empresa_redes"]) == 1
@@ -159,7 +144,7 @@ def test_a_second_identical_list_is_answered_from_the_cache(db, engine):
         make_job(db, company, title=f"Garçom {n}", hours_ago=n)
     db.commit()
     first = list_public_jobs(db, search="garcom", page=2)
-    with _statements(engine) as sent:
+    with sent_statements(engine) as sent:
         second = list_public_jobs(db, search="garcom", page=2)
     assert second == first and first.total == 25 and first.page == 2
     assert len(sent) == 1 and "job_list_version" in sent[0], sent

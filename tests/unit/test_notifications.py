@@ -1,14 +1,13 @@
-from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import event
 
 from core.types import utcnow
 from models import Notification, Role
 from services import notifications
 from services.errors import NotAllowed
 from tests.unit.factories import make_notification, make_user
+from tests.unit.sql_log import sent_statements
 
 
 def test_list_for_returns_only_own_notifications_newest_first(db):
@@ -131,22 +130,6 @@ def test_mark_read_refuses_malformed_ids(db, bad_id):
 # --- many bells at once (live updates) ------------------------------------------------------------
 
 
-@contextmanager
-def _statements(db):
-    """The SQL statements `db`'s engine runs inside the `with` block (one entry each)."""
-    seen = []
-
-    def before(*_args):
-        seen.append(1)
-
-    engine = db.get_bind()
-    event.listen(engine, "before_cursor_execute", before)
-    try:
-        yield seen
-    finally:
-        event.remove(engine, "before_cursor_execute", before)
-
-
 def test_bells_read_each_user_as_the_single_reads_do(db):
     many = make_user(db, "many@x.com", Role.FREELANCER)
     quiet = make_user(db, "quiet@x.com", Role.FREELANCER)
@@ -206,9 +189,9 @@ def test_bells_on_postgresql_take_three_statements_whatever_the_number_of_users(
         make_notification(db, user, f"Para {user.id}")
     db.flush()
 
-    with _statements(db) as few:
+    with sent_statements(db.get_bind()) as few:
         notifications.bells(db, [user.id for user in users[:2]])
-    with _statements(db) as many:
+    with sent_statements(db.get_bind()) as many:
         bells = notifications.bells(db, [user.id for user in users])
 
     assert len(few) == len(many) == 3

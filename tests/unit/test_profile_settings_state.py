@@ -14,7 +14,6 @@ from io import BytesIO
 import pytest
 import reflex as rx
 from PIL import Image
-from sqlalchemy import event
 from sqlmodel import select
 
 import core.db
@@ -31,6 +30,7 @@ from states.dashboard import DashboardState, apply_theme_script
 from states.profile import ProfileEditState
 from states.settings import SettingsState
 from tests.unit.factories import make_company, make_freelancer, make_notification
+from tests.unit.sql_log import sent_statements
 from tests.unit.state_harness import cookie_for, run, state_for, toasts
 
 NOT_SIGNED_IN = "error: Não autenticado | Você precisa estar logado para atualizar seu perfil."
@@ -809,22 +809,6 @@ def test_an_allowed_notification_pops_up_even_when_a_newer_one_may_not(db, peopl
 # --- a new-job alert to many open dashboards ----------------------------------------------------
 
 
-@contextlib.contextmanager
-def statements():
-    """The SQL statements the app's engine runs inside the `with` block (one entry each)."""
-    seen: list[str] = []
-
-    def before(_conn, _cursor, statement, *_args):
-        seen.append(statement)
-
-    engine = core.db.get_engine()
-    event.listen(engine, "before_cursor_execute", before)
-    try:
-        yield seen
-    finally:
-        event.remove(engine, "before_cursor_execute", before)
-
-
 def alert_city(db, company, city: str, count: int, live_app) -> tuple[list[DashboardState], list[str]]:
     """`count` freelancers of `city` with a dashboard open, alerted of a new job there.
 
@@ -838,7 +822,7 @@ def alert_city(db, company, city: str, count: int, live_app) -> tuple[list[Dashb
         notifications.alert_new_job(fresh, 77, "Garçom para casamento", city, company.id)
         pings = signals.pending(fresh)
     assert len(pings) == count
-    with statements() as seen:
+    with sent_statements(core.db.get_engine()) as seen:
         refreshed = asyncio.run(live.deliver(pings))
     assert refreshed == count
     return tabs, seen

@@ -1,12 +1,9 @@
 """services/public_profiles.py: a freelancer's profile for the companies they applied to, and for themself."""
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import event
 
 from core.formatting import short_date
 from core.types import utcnow
@@ -24,24 +21,9 @@ from tests.unit.factories import (
     make_rating,
     unusable_ids,
 )
+from tests.unit.sql_log import sent_statements
 
 PRIVATE = {"email", "telefone", "endereco", "phone", "address"}
-
-
-@contextmanager
-def counted_queries(db) -> Iterator[list[str]]:
-    """The SQL statements the session's engine runs inside the block."""
-    statements: list[str] = []
-
-    def record(_conn, _cursor, statement, _params, _context, _executemany):
-        statements.append(statement)
-
-    engine = db.get_bind()
-    event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield statements
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
 
 
 def _profile(db, user) -> Profile:
@@ -273,7 +255,7 @@ def test_the_number_of_queries_does_not_grow_with_the_reviews(db, cast, applied,
     viewer, target = cast.company.id, cast.freelancer.id
     db.expire_all()
 
-    with counted_queries(db) as statements:
+    with sent_statements(db.get_bind()) as statements:
         public_profiles.freelancer_profile(db, viewer, target, page=1)
 
     assert len(statements) <= 4
@@ -282,7 +264,7 @@ def test_the_number_of_queries_does_not_grow_with_the_reviews(db, cast, applied,
 def test_a_refusal_takes_one_query(db, cast, applied):
     viewer, target = cast.rival.id, cast.freelancer.id
     db.expire_all()
-    with counted_queries(db) as statements, pytest.raises(NotAllowed):
+    with sent_statements(db.get_bind()) as statements, pytest.raises(NotAllowed):
         public_profiles.freelancer_profile(db, viewer, target)
     assert len(statements) == 1
 

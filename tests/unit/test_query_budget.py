@@ -14,7 +14,6 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from sqlalchemy import event
 
 import core.db
 from app.pages.category import CategoryState
@@ -32,6 +31,7 @@ from services import job_list_cache
 from states.apply import ApplyState
 from states.dashboard import DashboardState
 from tests.unit.factories import make_company, make_freelancer
+from tests.unit.sql_log import sent_statements
 from tests.unit.state_harness import cookie_for, run, state_for
 
 QUERY_BUDGET = 5
@@ -181,18 +181,9 @@ def counted() -> Iterator[list[str]]:
 
     The job list cache starts empty: a handler is held to the budget when nothing is cached.
     """
-    statements: list[str] = []
     job_list_cache.clear()
-
-    def record(_conn, _cursor, statement, _parameters, _context, _executemany):
-        statements.append(" ".join(statement.split()))
-
-    engine = core.db.get_engine()
-    event.listen(engine, "before_cursor_execute", record)
-    try:
+    with sent_statements(core.db.get_engine()) as statements:
         yield statements
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
 
 
 def _dashboard(kind: str, tab: str, **query) -> dict:
