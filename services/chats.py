@@ -267,7 +267,7 @@ def _latest(session: Session, chat_id: int, before_id: int | None = None) -> tup
     return list(reversed(rows[:PAGE_SIZE])), len(rows) > PAGE_SIZE
 
 
-def chat_link(chat: Chat, user_id: int) -> str:
+def chat_link(chat: Chat | Row, user_id: int) -> str:
     """The conversation's address under `user_id`'s own dashboard."""
     return routes.chat(Role.CLIENT if chat.client_id == user_id else Role.FREELANCER, chat.id)
 
