@@ -21,7 +21,7 @@ from core.types import utcnow
 from models import AuthSession, Profile, Role, User
 from services import session_cache, sessions
 from tests.unit.factories import make_company, make_freelancer
-from tests.unit.test_list_version import _statements
+from tests.unit.sql_log import sent_statements
 
 
 @pytest.fixture(autouse=True)
@@ -81,9 +81,9 @@ def test_a_live_session_is_answered_from_memory_after_its_first_lookup(db, engin
     user = make_freelancer(db, nome="Ana Souza")
     token = _login(db, user)
 
-    with _statements(engine) as first_sent:
+    with sent_statements(engine) as first_sent:
         first = _who(engine, token)
-    with _statements(engine) as sent:
+    with sent_statements(engine) as sent:
         again = _who(engine, token)
 
     assert first == again == sessions.CurrentUser(id=user.id, role=Role.FREELANCER, email=user.email, name="Ana Souza")
@@ -149,7 +149,7 @@ def test_a_login_and_a_use_refresh_leave_the_token_and_the_cache_alone(db, engin
     _write(other, "UPDATE profiles SET telefone = '81 99999-0000' WHERE user_id = :id", id=user.id)
 
     assert _version(engine) == before
-    with _statements(engine) as sent:
+    with sent_statements(engine) as sent:
         assert _who(engine, token) is not None
     assert len(sent) == 1
 
@@ -177,7 +177,7 @@ def test_an_entry_older_than_the_touch_interval_is_read_again_and_its_use_record
 
     later = utcnow() + sessions.TOUCH_INTERVAL + timedelta(seconds=1)
     monkeypatch.setattr(session_cache, "utcnow", lambda: later)
-    with _statements(engine) as sent:
+    with sent_statements(engine) as sent:
         assert _who(engine, token, touches) is not None
         assert _who(engine, token, touches) is not None
 
