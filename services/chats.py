@@ -11,9 +11,9 @@ commits.
 
 import re
 from datetime import datetime
-from typing import TypedDict
+from typing import NamedTuple, TypedDict
 
-from sqlalchemy import Row, bindparam
+from sqlalchemy import Row, bindparam, exists, insert
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, case, func, or_, select, update
 
@@ -85,7 +85,7 @@ def _participant_filter(user_id: int):
     return or_(Chat.client_id == user_id, Chat.freelancer_id == user_id)
 
 
-def _other_id(chat: Chat, user_id: int) -> int:
+def _other_id(chat: Chat | Row, user_id: int) -> int:
     return chat.freelancer_id if chat.client_id == user_id else chat.client_id
 
 
@@ -406,6 +406,13 @@ def newer(session: Session, user_id: int, chat_id: object, after_id: int, mark_s
     chat = session.execute(_CHAT_OF, {"chat_id": chat_key, "user_id": user_id}).first() if chat_key else None
     if chat is None:
         raise NotAllowed(CHAT_NOT_FOUND)
+    return _newer_in(session, chat, user_id, after_id, mark_seen)
+
+
+def _newer_in(
+    session: Session, chat: "Row | _ChatRow", user_id: int, after_id: int, mark_seen: bool
+) -> list[ChatMessage]:
+    """`newer` for a chat already checked (`chat` is a `_CHAT_OF` row or a `_ChatRow`)."""
     rows = session.execute(_NEWER, {"chat_id": chat.id, "after_id": max(after_id, 0)}).all()
     rows = list(reversed(rows))
     if rows and mark_seen:
@@ -456,7 +463,7 @@ def post(session: Session, chat: Chat, sender_id: int | None, content: str) -> M
     return message
 
 
-def _notify_message(session: Session, chat: Chat, sender_id: int, job_title: str) -> None:
+def _notify_message(session: Session, chat: Row, sender_id: int, job_title: str) -> None:
     """Tell the recipient, once per conversation until they read it, that a message arrived."""
     recipient = _other_id(chat, sender_id)
     link = chat_link(chat, recipient)
@@ -482,9 +489,107 @@ def _notify_message(session: Session, chat: Chat, sender_id: int, job_title: str
             notifications.email_copy(session, settings[0], text, link)
 
 
-def _account_removed(session: Session, user_id: int) -> bool:
-    """Whether `user_id` deleted their account (their conversations stay readable, closed to new messages)."""
-    return session.exec(select(User.id).where(User.id == user_id, User.deleted_at.is_not(None))).first() is not None
+_USERS = User.__table__
+_APPLICATIONS = Application.__table__
+_JOBS = Job.__table__
+_OTHER = case((_CHATS.c.client_id == bindparam("user_id"), _CHATS.c.freelancer_id), else_=_CHATS.c.client_id)
+# What a send checks, in one statement: the caller takes part in the chat, the job's title, and
+# whether the other participant deleted their account (their conversations stay readable but closed).
+_SEND_CHECK = (
+    select(
+        _CHATS.c.id,
+        _CHATS.c.client_id,
+        _CHATS.c.freelancer_id,
+        _CHATS.c.client_last_read_at,
+        _CHATS.c.freelancer_last_read_at,
+        _JOBS.c.titulo,
+        exists().where(_USERS.c.id == _OTHER, _USERS.c.deleted_at.is_not(None)).label("other_removed"),
+    )
+    .select_from(_CHATS)
+    .join(_APPLICATIONS, _APPLICATIONS.c.id == _CHATS.c.application_id)
+    .join(_JOBS, _JOBS.c.id == _APPLICATIONS.c.vaga_id)
+    .where(
+        _CHATS.c.id == bindparam("chat_id"),
+        or_(_CHATS.c.client_id == bindparam("user_id"), _CHATS.c.freelancer_id == bindparam("user_id")),
+    )
+)
+_INSERT_MESSAGE = insert(_MESSAGES).returning(_MESSAGES.c.id)
+_AT = bindparam("at", type_=_CHATS.c.updated_at.type)
+
+
+def _no_earlier(column):
+    """`column` moved forward to :at, never back (another session may have moved it further)."""
+    return case((or_(column.is_(None), column < _AT), _AT), else_=column)
+
+
+# A sent message moves its chat's last activity and the sender's read marker, in one UPDATE.
+_TOUCH_FOR_SENDER = {
+    field: update(_CHATS)
+    .where(_CHATS.c.id == bindparam("chat"))
+    .values({"updated_at": _no_earlier(_CHATS.c.updated_at), field: _no_earlier(_CHATS.c[field])})
+    for field in ("client_last_read_at", "freelancer_last_read_at")
+}
+
+
+class _ChatRow(NamedTuple):
+    """The chat columns `mark_read` and `chat_link` read, as they stand after a send."""
+
+    id: int
+    client_id: int
+    freelancer_id: int
+    client_last_read_at: datetime | None
+    freelancer_last_read_at: datetime | None
+
+
+def _sendable(session: Session, user_id: int, chat_id: object) -> Row:
+    """The `_SEND_CHECK` row of a chat `user_id` may write in.
+
+    Raises:
+        NotAllowed: CANNOT_SEND when the chat does not exist, the caller is not in it, or the other
+            participant deleted their account.
+    """
+    chat_key = parse_chat_id(chat_id)
+    row = session.execute(_SEND_CHECK, {"chat_id": chat_key, "user_id": user_id}).first() if chat_key else None
+    if row is None or row.other_removed:
+        raise NotAllowed(CANNOT_SEND)
+    return row
+
+
+def _post_as_sender(session: Session, chat: Row, sender_id: int, content: str) -> tuple[ChatMessage, _ChatRow]:
+    """Store a message the caller may send (checked by `_sendable`) and ping both participants.
+
+    Two prebuilt statements (the insert, and one UPDATE moving the chat's last activity and the
+    sender's read marker): a message's write skips the ORM's unit of work, as an apply does.
+
+    Returns:
+        The message as the sender sees it, and the chat as it stands after the write.
+    """
+    sent_at = utcnow()
+    message_id = session.execute(
+        _INSERT_MESSAGE, {"chat_id": chat.id, "sender_id": sender_id, "content": content, "created_at": sent_at}
+    ).scalar_one()
+    field = "client_last_read_at" if chat.client_id == sender_id else "freelancer_last_read_at"
+    session.execute(_TOUCH_FOR_SENDER[field], {"chat": chat.id, "at": sent_at})
+    signals.ping(session, chat.client_id, chat.id)
+    signals.ping(session, chat.freelancer_id, chat.id)
+    marker = getattr(chat, field)
+    after = _ChatRow(
+        chat.id, chat.client_id, chat.freelancer_id, chat.client_last_read_at, chat.freelancer_last_read_at
+    )
+    after = after._replace(**{field: sent_at if marker is None or marker < sent_at else marker})
+    return ChatMessage(id=message_id, content=content, time=clock(sent_at), mine=True), after
+
+
+def _send(
+    session: Session, user_id: int, chat_id: object, text: object, recipient_viewing: bool
+) -> tuple[ChatMessage, _ChatRow]:
+    """`send`'s work; also returns the chat as it stands after the write."""
+    content = clean_message(text)
+    chat = _sendable(session, user_id, chat_id)
+    message, after = _post_as_sender(session, chat, user_id, content)
+    if not recipient_viewing:
+        _notify_message(session, chat, user_id, chat.titulo)
+    return message, after
 
 
 def send(session: Session, user_id: int, chat_id: object, text: object, recipient_viewing: bool = False) -> ChatMessage:
@@ -506,32 +611,42 @@ def send(session: Session, user_id: int, chat_id: object, text: object, recipien
             participant deleted their account.
         ServiceError: MESSAGE_BLANK or MESSAGE_TOO_LONG.
     """
-    content = clean_message(text)
-    try:
-        chat, job_title = _chat_for(session, user_id, chat_id)
-    except NotAllowed:
-        raise NotAllowed(CANNOT_SEND) from None
-    if _account_removed(session, _other_id(chat, user_id)):
-        raise NotAllowed(CANNOT_SEND)
-    message = post(session, chat, user_id, content)
-    mark_read(session, chat, user_id, message.created_at, clear_notices=False)
-    if not recipient_viewing:
-        _notify_message(session, chat, user_id, job_title)
-    session.flush()  # the chat's new time and read marker: a `newer` in this session reads them
-    return _message(message, user_id)
+    return _send(session, user_id, chat_id, text, recipient_viewing)[0]
+
+
+def send_and_catch_up(
+    session: Session, user_id: int, chat_id: object, text: object, after_id: int, recipient_viewing: bool = False
+) -> list[ChatMessage]:
+    """Send as `send` does, then return what the sender's open conversation lacks.
+
+    The conversation page shows the messages up to `after_id`; this returns every message after it
+    (the one just sent and any that arrived meanwhile), oldest first, as `newer` would, without
+    reading the chat a second time.
+
+    Raises:
+        NotAllowed: As `send`.
+        ServiceError: As `send`.
+    """
+    _, chat = _send(session, user_id, chat_id, text, recipient_viewing)
+    return _newer_in(session, chat, user_id, after_id, mark_seen=True)
+
+
+_LAST_READ = case(
+    (_CHATS.c.client_id == bindparam("user_id"), _CHATS.c.client_last_read_at), else_=_CHATS.c.freelancer_last_read_at
+)
+# Prebuilt like `newer`'s statements: every live message recounts the receiver's Mensagens badge.
+_UNREAD_TOTAL = (
+    select(func.count())
+    .select_from(_MESSAGES)
+    .join(_CHATS, _CHATS.c.id == _MESSAGES.c.chat_id)
+    .where(
+        or_(_CHATS.c.client_id == bindparam("user_id"), _CHATS.c.freelancer_id == bindparam("user_id")),
+        or_(_MESSAGES.c.sender_id.is_(None), _MESSAGES.c.sender_id != bindparam("user_id")),
+        or_(_LAST_READ.is_(None), _MESSAGES.c.created_at > _LAST_READ),
+    )
+)
 
 
 def unread_total(session: Session, user_id: int) -> int:
     """How many messages from others the user has not read, across all their conversations."""
-    last_read = case((Chat.client_id == user_id, Chat.client_last_read_at), else_=Chat.freelancer_last_read_at)
-    count = session.exec(
-        select(func.count())
-        .select_from(Message)
-        .join(Chat, Chat.id == Message.chat_id)
-        .where(
-            _participant_filter(user_id),
-            or_(Message.sender_id.is_(None), Message.sender_id != user_id),
-            or_(last_read.is_(None), Message.created_at > last_read),
-        )
-    ).one()
-    return int(count or 0)
+    return int(session.execute(_UNREAD_TOTAL, {"user_id": user_id}).scalar_one() or 0)

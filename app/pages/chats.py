@@ -272,8 +272,9 @@ class ChatRoomState(AuthState):
         try:
             viewing = await live.is_viewing(self._other_id, self._chat_id)
             with session_scope() as db:
-                chats.send(db, user.id, self._chat_id, text, recipient_viewing=viewing)
-                fresh = chats.newer(db, user.id, self._chat_id, self._last_id)
+                fresh = chats.send_and_catch_up(
+                    db, user.id, self._chat_id, text, self._last_id, recipient_viewing=viewing
+                )
             self._append(fresh)
         except NotAllowed:
             yield rx.toast.error("Erro", description=chats.CANNOT_SEND)

@@ -1,14 +1,18 @@
 """Sending and paging messages: validation, participants only, read markers, message notices, pings."""
 
+from datetime import timedelta
+
 import pytest
-from sqlmodel import func, select
+from sqlmodel import func, select, update
 
 from core import signals
 from core.signals import Ping
-from models import Chat, Message, Notification, NotificationType, Profile, Role
+from core.types import utcnow
+from models import Chat, Message, Notification, NotificationType, Profile, Role, User
 from services import chats
 from services.errors import NotAllowed, ServiceError
 from tests.unit.factories import make_application, make_chat, make_job, make_message, make_user, snapshot
+from tests.unit.sql_log import sent_statements
 
 
 @pytest.fixture
@@ -49,7 +53,8 @@ def test_send_moves_the_conversation_to_the_top_and_counts_unread_for_the_recipi
     [summary] = chats.list_for(db, freelancer.id).items
     assert summary["unread"] == 2
     assert summary["last_message"] == "Segunda"
-    assert db.get(Chat, chat.id).updated_at >= db.exec(select(func.max(Message.created_at))).one()
+    updated_at = db.exec(select(Chat.updated_at).where(Chat.id == chat.id)).one()  # as stored, not the ORM's copy
+    assert updated_at == db.exec(select(func.max(Message.created_at))).one()
 
 
 @pytest.mark.parametrize("text", ["", "   ", "\n\t ", None, 42, ["oi"], {"x": 1}, "\x00\x01\x02"])
@@ -301,3 +306,87 @@ def test_other_participant_is_the_other_side_and_refuses_strangers(db, cast):
     with pytest.raises(NotAllowed) as error:
         chats.other_participant(db, stranger.id, chat.id)
     assert error.value.message == chats.CANNOT_SEND
+
+
+def test_a_send_never_moves_the_chat_time_or_the_senders_marker_back(db, cast):
+    company, _, _, _, chat = cast
+    ahead = utcnow() + timedelta(minutes=10)  # another session wrote later than this send's clock
+    db.execute(
+        update(Chat).where(Chat.id == chat.id).values(updated_at=ahead, client_last_read_at=ahead),
+        execution_options={"synchronize_session": False},
+    )
+
+    chats.send(db, company.id, chat.id, "Oi")
+
+    stored = db.exec(select(Chat.updated_at, Chat.client_last_read_at).where(Chat.id == chat.id)).one()
+    assert tuple(stored) == (ahead, ahead)
+
+
+def test_a_send_moves_only_the_senders_own_marker(db, cast):
+    company, freelancer, _, _, chat = cast
+
+    chats.send(db, freelancer.id, chat.id, "Oi")
+
+    client_marker, freelancer_marker = db.exec(
+        select(Chat.client_last_read_at, Chat.freelancer_last_read_at).where(Chat.id == chat.id)
+    ).one()
+    sent_at = db.exec(select(func.max(Message.created_at))).one()
+    assert (client_marker, freelancer_marker) == (None, sent_at)
+    assert chats.unread_total(db, company.id) == 1
+
+
+def test_send_and_catch_up_returns_what_arrived_since_the_last_shown_with_the_sent_message_last(db, cast):
+    company, freelancer, _, _, chat = cast
+    shown = make_message(db, chat, company, "Já mostrada", minutes_ago=3)
+    make_message(db, chat, company, "Chegou enquanto digitava", minutes_ago=1)
+
+    fresh = chats.send_and_catch_up(db, freelancer.id, chat.id, "Combinado", after_id=shown.id)
+
+    assert [(m["content"], m["mine"]) for m in fresh] == [("Chegou enquanto digitava", False), ("Combinado", True)]
+    assert chats.unread_total(db, freelancer.id) == 0, "what the sender was shown is read"
+    assert chats.unread_total(db, company.id) == 1
+
+
+def test_send_and_catch_up_reads_the_chat_once_and_writes_the_message_in_two_statements(db, cast):
+    company, _, _, _, chat = cast
+    db.flush()
+
+    with sent_statements(db.get_bind()) as sent:
+        chats.send_and_catch_up(db, company.id, chat.id, "Oi", after_id=0, recipient_viewing=True)
+
+    kinds = [" ".join(statement.split()[:3]) for statement in sent]
+    assert len(sent) == 5, sent
+    assert kinds[0].startswith("SELECT chats.id") and " FROM chats JOIN applications" in sent[0]  # the one check
+    assert kinds[1:3] == ["INSERT INTO messages", "UPDATE chats SET"]
+    assert kinds[3].startswith("SELECT messages.id")  # the catch-up, without reading the chat again
+    assert kinds[4] == "UPDATE notifications SET"  # the sender's own message notices, read where they look
+
+
+@pytest.mark.parametrize("who", ["stranger", "missing"])
+def test_send_and_catch_up_refuses_a_stranger_and_writes_nothing(db, cast, who):
+    company, _, stranger, _, chat = cast
+    before = snapshot(db, Message, Notification, Chat)
+
+    with pytest.raises(NotAllowed) as error:
+        if who == "stranger":
+            chats.send_and_catch_up(db, stranger.id, chat.id, "Olá", after_id=0)
+        else:
+            chats.send_and_catch_up(db, company.id, chat.id + 999, "Olá", after_id=0)
+
+    assert error.value.message == chats.CANNOT_SEND
+    assert snapshot(db, Message, Notification, Chat) == before
+
+
+def test_send_to_someone_who_deleted_their_account_is_refused_and_writes_nothing(db, cast):
+    company, freelancer, _, _, chat = cast
+    db.execute(
+        update(User).where(User.id == freelancer.id).values(deleted_at=utcnow()),
+        execution_options={"synchronize_session": False},
+    )
+    before = snapshot(db, Message, Notification, Chat)
+
+    with pytest.raises(NotAllowed) as error:
+        chats.send(db, company.id, chat.id, "Ainda está aí?")
+
+    assert error.value.message == chats.CANNOT_SEND
+    assert snapshot(db, Message, Notification, Chat) == before
