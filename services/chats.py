@@ -434,6 +434,7 @@ def other_participant(session: Session, user_id: int, chat_id: object) -> int:
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")  # and lone surrogates
+_LINE_BREAK = re.compile(r"\r\n?")
 
 
 def clean_message(value: object) -> str:
@@ -442,8 +443,9 @@ def clean_message(value: object) -> str:
     Raises:
         ServiceError: MESSAGE_BLANK for blank or non-text input, MESSAGE_TOO_LONG above MESSAGE_MAX.
     """
-    # Control characters first: '\r\x1f\n' must not become a '\r\n' that a second pass would fold.
-    text = _CONTROL.sub("", value).replace("\r\n", "\n").strip() if isinstance(value, str) else ""
+    # Control characters first ('\r\x1f\n' must not become a '\r\n' that a second pass would fold),
+    # then every line break (CRLF, or a lone CR as in '\r\r\n') becomes one '\n': cleaning is stable.
+    text = _LINE_BREAK.sub("\n", _CONTROL.sub("", value)).strip() if isinstance(value, str) else ""
     if not text:
         raise ServiceError(MESSAGE_BLANK)
     if len(text) > MESSAGE_MAX:

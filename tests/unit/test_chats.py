@@ -1,11 +1,13 @@
 from datetime import timedelta
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.types import utcnow
 from models import Chat, Profile, Role
 from services import chats
-from services.errors import NotAllowed
+from services.errors import NotAllowed, ServiceError
 from tests.unit.factories import (
     make_application,
     make_chat,
@@ -122,9 +124,27 @@ def test_parse_chat_id(raw, expected):
     assert chats.parse_chat_id(raw) == expected
 
 
-def test_clean_message_is_stable_when_a_control_character_splits_a_line_break():
-    """Found by the fuzz test: '\\r\\x1f\\n' used to be stored as '\\r\\n', which a second cleaning folds."""
-    cleaned = chats.clean_message("0\r\x1f\n0")
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("0\r\x1f\n0", "0\n0"),  # found by the fuzz test: once stored as '0\r\n0', which a second cleaning folds
+        ("0\r\r\n0", "0\n\n0"),  # found by the fuzz test: once stored as '0\r\n0'
+        ("a\rb", "a\nb"),
+        ("a\r\nb\nc", "a\nb\nc"),
+    ],
+)
+def test_clean_message_folds_every_line_break_to_one_newline_and_is_stable(raw, expected):
+    cleaned = chats.clean_message(raw)
 
-    assert cleaned == "0\n0"
+    assert cleaned == expected
+    assert chats.clean_message(cleaned) == cleaned
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from(["0", " ", "\r", "\n", "\x1f", "\x85", "\t", "é"]), min_size=1, max_size=12))
+def test_clean_message_is_stable_for_any_mix_of_breaks_and_controls(raw):
+    try:
+        cleaned = chats.clean_message(raw)
+    except ServiceError:
+        return
     assert chats.clean_message(cleaned) == cleaned
