@@ -277,16 +277,32 @@ _MESSAGES = Message.__table__
 _NOTICES = Notification.__table__
 # Prebuilt Core statements for what every live message costs (the receiver's refresh runs `newer`):
 # built once and executed with bound values, they skip the ORM's per-call statement building.
+# The caller (:user_id) takes part in the chat.
+_PARTICIPANT = or_(_CHATS.c.client_id == bindparam("user_id"), _CHATS.c.freelancer_id == bindparam("user_id"))
 _CHAT_OF = select(
     _CHATS.c.id,
     _CHATS.c.client_id,
     _CHATS.c.freelancer_id,
     _CHATS.c.client_last_read_at,
     _CHATS.c.freelancer_last_read_at,
-).where(
-    _CHATS.c.id == bindparam("chat_id"),
-    or_(_CHATS.c.client_id == bindparam("user_id"), _CHATS.c.freelancer_id == bindparam("user_id")),
-)
+).where(_CHATS.c.id == bindparam("chat_id"), _PARTICIPANT)
+
+
+class _ChatRow(NamedTuple):
+    """A `_CHAT_OF` row as it stands after this session's own write (what `mark_read` and `chat_link` read)."""
+
+    id: int
+    client_id: int
+    freelancer_id: int
+    client_last_read_at: datetime | None
+    freelancer_last_read_at: datetime | None
+
+
+def _marker_field(chat: Chat | Row | _ChatRow, user_id: int) -> str:
+    """The name of `user_id`'s read marker column in `chat`."""
+    return "client_last_read_at" if chat.client_id == user_id else "freelancer_last_read_at"
+
+
 _NEWER = (
     select(_MESSAGES.c.id, _MESSAGES.c.sender_id, _MESSAGES.c.content, _MESSAGES.c.created_at)
     .where(_MESSAGES.c.chat_id == bindparam("chat_id"), _MESSAGES.c.id > bindparam("after_id"))
@@ -326,7 +342,7 @@ def mark_read(
     UPDATE, which also never moves a marker back that another session moved meanwhile).
     """
     upto = upto or utcnow()
-    field = "client_last_read_at" if chat.client_id == user_id else "freelancer_last_read_at"
+    field = _marker_field(chat, user_id)
     current = getattr(chat, field)
     if current is None or upto > current:
         if isinstance(chat, Chat):
@@ -410,7 +426,7 @@ def newer(session: Session, user_id: int, chat_id: object, after_id: int, mark_s
 
 
 def _newer_in(
-    session: Session, chat: "Row | _ChatRow", user_id: int, after_id: int, mark_seen: bool
+    session: Session, chat: Row | _ChatRow, user_id: int, after_id: int, mark_seen: bool
 ) -> list[ChatMessage]:
     """`newer` for a chat already checked (`chat` is a `_CHAT_OF` row or a `_ChatRow`)."""
     rows = session.execute(_NEWER, {"chat_id": chat.id, "after_id": max(after_id, 0)}).all()
@@ -510,10 +526,7 @@ _SEND_CHECK = (
     .select_from(_CHATS)
     .join(_APPLICATIONS, _APPLICATIONS.c.id == _CHATS.c.application_id)
     .join(_JOBS, _JOBS.c.id == _APPLICATIONS.c.vaga_id)
-    .where(
-        _CHATS.c.id == bindparam("chat_id"),
-        or_(_CHATS.c.client_id == bindparam("user_id"), _CHATS.c.freelancer_id == bindparam("user_id")),
-    )
+    .where(_CHATS.c.id == bindparam("chat_id"), _PARTICIPANT)
 )
 _INSERT_MESSAGE = insert(_MESSAGES).returning(_MESSAGES.c.id)
 _AT = bindparam("at", type_=_CHATS.c.updated_at.type)
@@ -531,16 +544,6 @@ _TOUCH_FOR_SENDER = {
     .values({"updated_at": _no_earlier(_CHATS.c.updated_at), field: _no_earlier(_CHATS.c[field])})
     for field in ("client_last_read_at", "freelancer_last_read_at")
 }
-
-
-class _ChatRow(NamedTuple):
-    """The chat columns `mark_read` and `chat_link` read, as they stand after a send."""
-
-    id: int
-    client_id: int
-    freelancer_id: int
-    client_last_read_at: datetime | None
-    freelancer_last_read_at: datetime | None
 
 
 def _sendable(session: Session, user_id: int, chat_id: object) -> Row:
@@ -570,15 +573,14 @@ def _post_as_sender(session: Session, chat: Row, sender_id: int, content: str) -
     message_id = session.execute(
         _INSERT_MESSAGE, {"chat_id": chat.id, "sender_id": sender_id, "content": content, "created_at": sent_at}
     ).scalar_one()
-    field = "client_last_read_at" if chat.client_id == sender_id else "freelancer_last_read_at"
+    field = _marker_field(chat, sender_id)
     session.execute(_TOUCH_FOR_SENDER[field], {"chat": chat.id, "at": sent_at})
     signals.ping(session, chat.client_id, chat.id)
     signals.ping(session, chat.freelancer_id, chat.id)
-    marker = getattr(chat, field)
-    after = _ChatRow(
-        chat.id, chat.client_id, chat.freelancer_id, chat.client_last_read_at, chat.freelancer_last_read_at
-    )
-    after = after._replace(**{field: sent_at if marker is None or marker < sent_at else marker})
+    after = _ChatRow(*(getattr(chat, name) for name in _ChatRow._fields))
+    marker = getattr(after, field)
+    if marker is None or marker < sent_at:  # as _TOUCH_FOR_SENDER just did in SQL
+        after = after._replace(**{field: sent_at})
     return ChatMessage(id=message_id, content=content, time=clock(sent_at), mine=True), after
 
 
@@ -642,7 +644,7 @@ _UNREAD_TOTAL = (
     .select_from(_MESSAGES)
     .join(_CHATS, _CHATS.c.id == _MESSAGES.c.chat_id)
     .where(
-        or_(_CHATS.c.client_id == bindparam("user_id"), _CHATS.c.freelancer_id == bindparam("user_id")),
+        _PARTICIPANT,
         or_(_MESSAGES.c.sender_id.is_(None), _MESSAGES.c.sender_id != bindparam("user_id")),
         or_(_LAST_READ.is_(None), _MESSAGES.c.created_at > _LAST_READ),
     )
