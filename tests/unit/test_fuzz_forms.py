@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import count
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from hypothesis import HealthCheck, event, given, settings
@@ -1007,11 +1008,28 @@ def test_search_forms(freelancer, form, submission):
     state = state_for(state_cls, freelancer.cookie, path)
     before = freelancer.world.read()
 
-    events = run(state, handler, submission.on({"search": "garçom"}))
+    payload = submission.on({"search": "garçom"})
+    events = run(state, handler, payload)
 
     urls = [getattr(value, "_var_value", None) for spec in events for _, value in spec.args]
     urls = [url for url in urls if isinstance(url, str)]  # the redirect's path (its flags are booleans)
     for url in urls:
         assert url.startswith("/") and len(url) <= 2048, _brief(url)
         assert not CONTROL_RE.search(url) and not SURROGATE_RE.search(url), _brief(url)
-    judge(freelancer.world, before, Outcome(False, [*toasts(events), *urls]))
+    typed = [value for value in payload.values() if isinstance(value, str)] if isinstance(payload, dict) else []
+    judge(freelancer.world, before, Outcome(False, [*toasts(events), *(_without_echo(url, typed) for url in urls)]))
+
+
+def _without_echo(url: str, typed: list[str]) -> str:
+    """`url` without the query values that are the user's own text: a search for 'None' is no leak.
+
+    Found by this fuzz test in CI: typing 'None' redirected to '/jobs?search=None', which the leak
+    check read as a Python None reaching the user. A value the user did not type is still checked.
+    """
+    parts = urlsplit(url)
+    kept = [
+        f"{key}={value}"
+        for key, value in parse_qsl(parts.query, keep_blank_values=True)
+        if not (value and any(value in text for text in typed))
+    ]
+    return parts.path + ("?" + "&".join(kept) if kept else "")
