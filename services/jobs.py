@@ -8,7 +8,8 @@ job into Python.
 import math
 from typing import TypedDict
 
-from sqlalchemy import column, false, func, literal_column, table
+from sqlalchemy import bindparam, column, false, func, literal_column, table
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from core import list_version
@@ -137,22 +138,17 @@ def _search_condition(term: str, dialect: str):
     return col(Job.busca).contains(term, autoescape=True)
 
 
-def _filters(search: str, city: str, category: str, company_id: int | None, dialect: str = "") -> list | None:
-    """SQL conditions for the list filters; None when a filter can match nothing.
+def _filters(term: str, city_folded: str, slug: str | None, company_id: int | None, dialect: str = "") -> list:
+    """SQL conditions for the list filters, already folded (`search_term`, `fold`, `canonical_category`).
 
     `dialect` is the database's (e.g. "sqlite"), so the search uses that engine's index.
     """
     conditions = [_public()]
-    term = search_term(search)
     if term:
         conditions.append(_search_condition(term, dialect))
-    city_folded = fold(city)
     if city_folded:
         conditions.append(col(Job.cidade_busca) == city_folded)
-    if category:
-        slug = canonical_category(category)
-        if slug is None:
-            return None
+    if slug:
         conditions.append(col(Job.categoria) == slug)
     if company_id is not None:
         conditions.append(col(Job.cliente_id) == company_id)
@@ -185,16 +181,21 @@ def list_public_jobs(
     Returns:
         The page, with the total count and the number of pages.
     """
+    slug = canonical_category(category)
+    if category and slug is None:
+        return JobPage()  # an unknown category matches nothing
     bind = db.get_bind()
-    conditions = _filters(search, city, category, company_id, bind.dialect.name)
-    if conditions is None:
-        return JobPage()
     token = list_version.current(db)  # before the queries: a write after it can only make the entry miss
-    scope = (bind.url.render_as_string(), search_term(search), fold(city), canonical_category(category), company_id)
-    total = job_list_cache.counts.get_or_compute(scope, token, lambda: _count(db, conditions))
+    term, city_folded = search_term(search), fold(city)
+    scope = (bind.url.render_as_string(), term, city_folded, slug, company_id)
+
+    def conditions() -> list:  # built only when the cache misses: most visitors never need them
+        return _filters(term, city_folded, slug, company_id, bind.dialect.name)
+
+    total = job_list_cache.counts.get_or_compute(scope, token, lambda: _count(db, conditions()))
     pages = max(1, math.ceil(total / JOBS_PAGE_SIZE))
     page = min(max(1, page), pages)
-    items = job_list_cache.pages.get_or_compute((scope, page), token, lambda: _page_items(db, conditions, page))
+    items = job_list_cache.pages.get_or_compute((scope, page), token, lambda: _page_items(db, conditions(), page))
     return JobPage(items=[JobListItem(**item) for item in items], total=total, page=page, pages=pages)
 
 
@@ -338,40 +339,64 @@ def get_public_job(db: Session, job_id: int) -> JobDetail | None:
     )
 
 
+_JOBS, _PROFILES = Job.__table__, Profile.__table__  # type: ignore[attr-defined]
+_PUBLIC_JOB = (
+    sa_select(
+        _JOBS.c.id,
+        _JOBS.c.titulo,
+        _JOBS.c.categoria,
+        _JOBS.c.anuncio_anonimo,
+        _JOBS.c.localizacao,
+        _JOBS.c.valor_hora,
+        _JOBS.c.data_necessaria,
+        _JOBS.c.duracao,
+        _JOBS.c.descricao,
+        _JOBS.c.habilidades_necessarias,
+        _JOBS.c.vale_transporte,
+        _JOBS.c.refeicao_local,
+        _JOBS.c.possui_intervalo,
+        _JOBS.c.vagas_disponiveis,
+        _JOBS.c.criado_em,
+        _PROFILES.c.user_id.label("profile_user_id"),
+        _PROFILES.c.empresa,
+        _PROFILES.c.nome,
+        _PROFILES.c.foto_url,
+        _PROFILES.c.biografia,
+        _PROFILES.c.website,
+        _PROFILES.c.redes_sociais,
+    )
+    .select_from(_JOBS.outerjoin(_PROFILES, _PROFILES.c.user_id == _JOBS.c.cliente_id))
+    .where(_JOBS.c.id == bindparam("job_id"), _JOBS.c.status == JobStatus.OPEN, _JOBS.c.is_archived == false())
+)
+
+
 def _public_job(db: Session, job_id: int) -> JobDetail | None:
-    """`get_public_job` from the database."""
-    row = db.exec(
-        select(Job, Profile)
-        .join(Profile, col(Profile.user_id) == col(Job.cliente_id), isouter=True)
-        .where(col(Job.id) == job_id, _public())
-    ).first()
+    """`get_public_job` from the database (one prebuilt statement: a first view of a job pays it)."""
+    row = db.execute(_PUBLIC_JOB, {"job_id": job_id}).first()
     if row is None:
         return None
-    job, profile = row
-    shown = profile if profile is not None and not job.anuncio_anonimo else None
+    shown = row.profile_user_id is not None and not row.anuncio_anonimo
     return JobDetail(
-        id=job.id,
-        titulo=job.titulo,
-        categoria=canonical_category(job.categoria) or job.categoria,
-        categoria_label=category_label(job.categoria),
-        empresa=company_name(
-            job.anuncio_anonimo, profile.empresa if profile else None, profile.nome if profile else None
-        ),
-        anonima=job.anuncio_anonimo,
-        empresa_id=shown.user_id if shown else 0,
-        empresa_foto=shown.foto_url if shown else "",
-        empresa_bio=shown.biografia if shown else "",
-        empresa_site=safe_website(shown.website) if shown else "",
-        empresa_redes=social_links(shown.redes_sociais) if shown else [],
-        localizacao=job.localizacao,
-        pagamento=hourly_pay(job.valor_hora),
-        data_necessaria=long_date(job.data_necessaria) if job.data_necessaria else "",
-        duracao=job.duracao,
-        descricao=job.descricao,
-        habilidades=[skill for skill in job.habilidades_necessarias if isinstance(skill, str) and skill.strip()],
-        vale_transporte=job.vale_transporte,
-        refeicao_local=job.refeicao_local,
-        possui_intervalo=job.possui_intervalo,
-        vagas_disponiveis=job.vagas_disponiveis,
-        postado_em=long_date(job.criado_em),
+        id=row.id,
+        titulo=row.titulo,
+        categoria=canonical_category(row.categoria) or row.categoria,
+        categoria_label=category_label(row.categoria),
+        empresa=company_name(row.anuncio_anonimo, row.empresa, row.nome),
+        anonima=row.anuncio_anonimo,
+        empresa_id=row.profile_user_id if shown else 0,
+        empresa_foto=row.foto_url if shown else "",
+        empresa_bio=row.biografia if shown else "",
+        empresa_site=safe_website(row.website) if shown else "",
+        empresa_redes=social_links(row.redes_sociais) if shown else [],
+        localizacao=row.localizacao,
+        pagamento=hourly_pay(row.valor_hora),
+        data_necessaria=long_date(row.data_necessaria) if row.data_necessaria else "",
+        duracao=row.duracao,
+        descricao=row.descricao,
+        habilidades=[skill for skill in row.habilidades_necessarias or [] if isinstance(skill, str) and skill.strip()],
+        vale_transporte=row.vale_transporte,
+        refeicao_local=row.refeicao_local,
+        possui_intervalo=row.possui_intervalo,
+        vagas_disponiveis=row.vagas_disponiveis,
+        postado_em=long_date(row.criado_em),
     )
