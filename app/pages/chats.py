@@ -61,6 +61,7 @@ _ROOM_JS = """
 })();
 """
 _CLEAR_INPUT_JS = "const i = document.getElementById('chat-input'); if (i) { i.value = ''; }"
+_CLEAR_INPUT = (rx.call_script(_CLEAR_INPUT_JS), draft.push(""))  # after each send; built once (~60 µs)
 # A React prop, not part of the script above: it works from the first render, before queued events run.
 # The textarea is uncontrolled (typing never waits for React); `draft` mirrors it for the send button.
 _ENTER_SENDS_JS = rx.Var(
@@ -288,7 +289,7 @@ class ChatRoomState(AuthState):
         finally:
             self.sending = False
         self.announcement = "Mensagem enviada"
-        yield [rx.call_script(_CLEAR_INPUT_JS), draft.push("")]
+        yield list(_CLEAR_INPUT)
 
     @rx.event
     def load_older(self):
