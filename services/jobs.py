@@ -27,6 +27,7 @@ CONFIDENTIAL_COMPANY = "Empresa Confidencial"
 UNKNOWN_COMPANY = "Empresa não informada"
 SEARCH_MAX_LENGTH = 100
 _SEARCH_INDEX = table(SEARCH_INDEX_TABLE, column("rowid"))
+_JOBS, _PROFILES = Job.__table__, Profile.__table__  # type: ignore[attr-defined]
 COMPANIES_PAGE_SIZE = paging.DASHBOARD_PAGE_SIZE
 
 
@@ -119,8 +120,8 @@ def company_name(anonymous: bool, empresa: str | None, nome: str | None) -> str:
 
 
 def _public():
-    """The condition every public job meets."""
-    return (col(Job.status) == JobStatus.OPEN) & (col(Job.is_archived) == false())
+    """The condition every public job meets (over the table's columns: ORM and prebuilt statements share it)."""
+    return (_JOBS.c.status == JobStatus.OPEN) & (_JOBS.c.is_archived == false())
 
 
 def _search_condition(term: str, dialect: str):
@@ -339,7 +340,6 @@ def get_public_job(db: Session, job_id: int) -> JobDetail | None:
     )
 
 
-_JOBS, _PROFILES = Job.__table__, Profile.__table__  # type: ignore[attr-defined]
 _PUBLIC_JOB = (
     sa_select(
         _JOBS.c.id,
@@ -366,7 +366,7 @@ _PUBLIC_JOB = (
         _PROFILES.c.redes_sociais,
     )
     .select_from(_JOBS.outerjoin(_PROFILES, _PROFILES.c.user_id == _JOBS.c.cliente_id))
-    .where(_JOBS.c.id == bindparam("job_id"), _JOBS.c.status == JobStatus.OPEN, _JOBS.c.is_archived == false())
+    .where(_JOBS.c.id == bindparam("job_id"), _public())
 )
 
 
