@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlmodel import Session, select
+from sqlmodel import Session, select, update
 
 from core import audit
 from core.email import send_after_commit
@@ -171,8 +171,7 @@ def confirm_email(session: Session, token: str) -> User:
     Raises:
         ServiceError: When the token is unknown, used or expired.
     """
-    row = _consume_token(session, token, TokenPurpose.CONFIRM_EMAIL)
-    user = session.get(User, row.user_id)
+    user = session.get(User, _consume_token(session, token, TokenPurpose.CONFIRM_EMAIL))
     if user is None:
         raise ServiceError(INVALID_LINK)
     if user.email_confirmed_at is None:
@@ -290,8 +289,7 @@ def reset_password(session: Session, token: str, data: dict) -> User:
         ServiceError: When the link is invalid, used or expired.
     """
     form = parse(ResetPasswordForm, data)
-    row = _consume_token(session, token, TokenPurpose.RESET_PASSWORD)
-    user = session.get(User, row.user_id)
+    user = session.get(User, _consume_token(session, token, TokenPurpose.RESET_PASSWORD))
     if user is None:
         raise ServiceError(INVALID_LINK)
     user.password_hash = hash_password(form.password)
@@ -341,8 +339,13 @@ def _issue_token(session: Session, user: User, purpose: TokenPurpose, ttl: timed
     return token
 
 
+def _token_shaped(token: object) -> bool:
+    """Whether a link's token is worth looking up (a non-empty string of a sane length)."""
+    return isinstance(token, str) and bool(token) and len(token) <= 200
+
+
 def _find_token(session: Session, token: str, purpose: TokenPurpose) -> EmailToken | None:
-    if not isinstance(token, str) or not token or len(token) > 200:
+    if not _token_shaped(token):
         return None
     row = session.exec(
         select(EmailToken).where(EmailToken.token_hash == token_digest(token), EmailToken.purpose == purpose)
@@ -352,13 +355,34 @@ def _find_token(session: Session, token: str, purpose: TokenPurpose) -> EmailTok
     return row
 
 
-def _consume_token(session: Session, token: str, purpose: TokenPurpose) -> EmailToken:
-    row = _find_token(session, token, purpose)
-    if row is None:
+def _consume_token(session: Session, token: str, purpose: TokenPurpose) -> int:
+    """Use a valid token once and return its account's id.
+
+    One conditional UPDATE marks it used only while it is unused and unexpired, so two simultaneous
+    submits of one link give one success: the second waits for the first's row lock (PostgreSQL) or
+    write lock (SQLite) and then finds the token used.
+
+    Raises:
+        ServiceError: When the token is unknown, used or expired.
+    """
+    if not _token_shaped(token):
         raise ServiceError(INVALID_LINK)
-    row.used_at = utcnow()
-    session.add(row)
-    return row
+    now = utcnow()
+    user_id = session.execute(
+        update(EmailToken)
+        .where(
+            EmailToken.token_hash == token_digest(token),
+            EmailToken.purpose == purpose,
+            EmailToken.used_at.is_(None),
+            EmailToken.expires_at > now,
+        )
+        .values(used_at=now)
+        .returning(EmailToken.user_id)
+        .execution_options(synchronize_session=False)
+    ).scalar_one_or_none()
+    if user_id is None:
+        raise ServiceError(INVALID_LINK)
+    return user_id
 
 
 @dataclass(frozen=True)

@@ -417,8 +417,12 @@ def _accepted_count(session: Session, job_id: int) -> int:
 
 
 def _chat_for(session: Session, application: Application, job: Job) -> int:
-    """Find or create the application's chat; a new chat gets the welcome message once."""
-    existing = session.exec(select(Chat.id).where(Chat.application_id == application.id)).first()
+    """Find or create the application's chat; a new chat gets the welcome message once.
+
+    Two transactions that both find no chat both try to insert one: the unique application_id of
+    chats refuses the second, which then returns the first's chat.
+    """
+    existing = _existing_chat(session, application.id)
     if existing is not None:
         return existing
     chat = Chat(client_id=job.cliente_id, freelancer_id=application.freelancer_id, application_id=application.id)
@@ -427,7 +431,7 @@ def _chat_for(session: Session, application: Application, job: Job) -> int:
             session.add(chat)
             session.flush()
     except IntegrityError:
-        return session.exec(select(Chat.id).where(Chat.application_id == application.id)).one()
+        return _existing_chat(session, application.id)
     chats.post(
         session,
         chat,
@@ -435,6 +439,11 @@ def _chat_for(session: Session, application: Application, job: Job) -> int:
         f'Olá! Sua candidatura para a vaga "{job.titulo}" foi aceita. Vamos combinar os detalhes por aqui.',
     )
     return chat.id
+
+
+def _existing_chat(session: Session, application_id: int) -> int | None:
+    """The id of the application's chat, or None when it has none yet."""
+    return session.exec(select(Chat.id).where(Chat.application_id == application_id)).first()
 
 
 def reject(session: Session, company_id: int, application_id: object) -> None:

@@ -14,8 +14,7 @@ from models import Message
 from services import chats
 from tests.e2e.chat_support import account, both_in_chat, bubbles, chat_url, hire, open_chat, person, send, user_id
 from tests.e2e.conftest import login
-
-ARRIVAL_MS = 1_000  # PRODUCT.md: a message reaches the other open conversation within a second
+from tests.timing import ABSENCE_MS, ARRIVAL_MS
 
 
 def _stored(chat_id: int) -> list[str]:
@@ -188,7 +187,7 @@ def test_after_a_lost_connection_nothing_is_lost_or_shown_twice(browser, base_ur
         send(company, "Enquanto você estava fora")
         send(company, "Segunda mensagem")
         expect(bubbles(company)).to_have_count(3)
-        freelancer.wait_for_timeout(ARRIVAL_MS)  # proving an absence: nothing to wait for
+        freelancer.wait_for_timeout(ABSENCE_MS)  # proving an absence: nothing to wait for
         expect(bubbles(freelancer)).to_have_count(1)  # really cut off: nothing arrived meanwhile
         freelancer.context.set_offline(False)
 

@@ -30,10 +30,10 @@ from sqlalchemy.pool import NullPool
 from core.db import make_engine
 from tests.e2e.chat_support import both_in_chat, bubbles, send
 from tests.e2e.conftest import ROOT, _free_port, _wait_healthy
+from tests.timing import ARRIVAL_MS
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "")
 TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL", "")
-ARRIVAL_MS = 1_000
 WORKERS = 2
 
 pytestmark = pytest.mark.skipif(

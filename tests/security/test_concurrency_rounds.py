@@ -1,4 +1,4 @@
-"""Thousands of rounds of 32 simultaneous attempts on the four contested writes, on both engines.
+"""Thousands of rounds of 32 simultaneous attempts on the five contested writes, on both engines.
 
 Each round has its own fresh contested object (created in bulk before the rounds start):
 - accept-application: a job with one position and eight pending applicants; the 32 attempts accept
@@ -10,6 +10,8 @@ Each round has its own fresh contested object (created in bulk before the rounds
   company; the rest get ALREADY_APPLIED.
 - publish-at-plan-limit: a free-plan company one active job below its limit; the 32 attempts
   publish. One job is created; the rest get the plan's PlanLimitReached message.
+- single-use-link: one unused reset link (even rounds) or confirmation link (odd rounds); the 32
+  attempts submit it. One succeeds; the rest get 'Este link é inválido ou expirou. Solicite um novo.'.
 
 A pool of 32 worker threads is reused for every round: each worker opens its own
 `core.db.session_scope()` and takes a connection, a barrier releases them together, and each
@@ -17,11 +19,12 @@ records what the service returned or raised. The database is a real one: a SQLit
 configured as the app configures it, and a PostgreSQL database created for this module on the
 server of TEST_DATABASE_URL. Afterwards the invariants are checked in SQL over every round, and
 every refusal must be the service's Portuguese message: any other exception (a crash, 'database
-is locked', a deadlock) counts as unexpected. The control tests remove one defence at a time and
-show the same rounds then break the invariant, so it holds because of that lock or constraint.
+is locked', a deadlock) counts as unexpected. The controls, which remove one defence at a time and
+show that the invariant then breaks, are in tests/security/test_forced_interleavings.py: they force
+the bad interleaving instead of hoping that a round produces it.
 
-CONCURRENCY_ROUNDS sets the number of rounds: 1,000 by default and in `make security-full`, 200 in `make test`
-(about 9 minutes for both engines on 2 cores; the full runs are recorded in docs/security.md).
+CONCURRENCY_ROUNDS sets the number of rounds: 1,000 by default and in `make security-full`, fewer in
+`make test` (the Makefile's CI_CONCURRENCY_ROUNDS; the full runs are recorded in docs/security.md).
 """
 
 import os
@@ -30,45 +33,37 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from decimal import Decimal
 
 import pytest
-from sqlalchemy import Engine, insert, text
+from sqlalchemy import Engine
 from sqlmodel import Session
 
 import core.db
-from alembic import command
-from bench.harness import database, postgres_url
-from core.settings import get_settings
-from core.types import utcnow
-from models import Application, Job, Profile, Role, User
-from services import applications, company_jobs, plans
+from models import TokenPurpose
+from services import accounts, applications, company_jobs
+from services.accounts import INVALID_LINK
 from services.applications import ALREADY_APPLIED, POSITIONS_FILLED
 from services.errors import ServiceError
 from services.plans import PlanLimitReached
-from tests.unit.conftest import alembic_config
+from tests.security.contested import (
+    ENGINES,
+    FREE_LIMIT_MESSAGE,
+    JOB_FORM,
+    NEW_PASSWORD,
+    Hiring,
+    Link,
+    Opening,
+    company_rounds,
+    hiring_rounds,
+    links,
+    migrated_engine,
+    opening_rounds,
+    rows,
+)
 
 ROUNDS = int(os.environ.get("CONCURRENCY_ROUNDS", "1000"))
 ATTEMPTS = 32
 APPLICANTS = 8
-CONTROL_ROUNDS = 100
-FREE_LIMIT_MESSAGE = (
-    "Seu plano Gratuito permite até 2 vagas ativas. Encerre ou arquive uma vaga, ou conheça os planos pagos."
-)
-JOB_FORM = {
-    "titulo": "Garçom para casamento",
-    "categoria": "eventos",
-    "descricao": "Serviço de mesa em casamento para 200 convidados.",
-    "localizacao": "São Paulo",
-}
-ENGINES = [
-    pytest.param("sqlite", id="sqlite"),
-    pytest.param(
-        "postgresql",
-        id="postgresql",
-        marks=pytest.mark.skipif(not postgres_url(), reason="TEST_DATABASE_URL is not set"),
-    ),
-]
 SUMMARY: list[str] = []
 
 
@@ -176,26 +171,14 @@ def play(crowd: Crowd, tally: Tally, rounds: list, attempts_of: Callable, refusa
     return every
 
 
-# --- the database and the bulk setup ----------------------------------------------------------
+# --- the database -------------------------------------------------------------------------
 
 
 @pytest.fixture(scope="module", params=ENGINES)
 def engine(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
     """An engine configured as the app's (WAL on SQLite) on a new database at head, ATTEMPTS+1 connections."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("APP_ENV", "test")
-        patch.setenv("SMTP_HOST", "")
-        patch.setenv("SITE_URL", "http://turno.test")
-        get_settings.cache_clear()
-        with database(request.param, tmp_path_factory.mktemp("concurrency"), "concurrency") as url:
-            command.upgrade(alembic_config(url), "head")
-            eng = core.db.make_engine(url, connections=ATTEMPTS + 1)
-            patch.setattr(core.db, "get_engine", lambda: eng)
-            try:
-                yield eng
-            finally:
-                eng.dispose()
-        get_settings.cache_clear()
+    with migrated_engine(request.param, tmp_path_factory.mktemp("concurrency"), "concurrency", ATTEMPTS + 1) as eng:
+        yield eng
 
 
 @pytest.fixture(scope="module")
@@ -214,88 +197,7 @@ def summary(engine: Engine) -> Iterator[None]:
     SUMMARY.clear()
 
 
-def _insert_ids(db: Session, model, rows: list[dict]) -> list[int]:
-    """Insert rows in one statement per batch and return their ids in the rows' order."""
-    table = model.__table__
-    statement = insert(table).returning(
-        table.c.id if "id" in table.c else table.c.user_id, sort_by_parameter_order=True
-    )
-    return list(db.execute(statement, rows).scalars()) if rows else []
-
-
-def _users(db: Session, role: Role, names: list[str]) -> list[int]:
-    tag = f"{time.time_ns()}"
-    ids = _insert_ids(
-        db,
-        User,
-        [
-            {"email": f"{role.value}{n}.{tag}@concorrencia.turno.test", "password_hash": "x", "role": role}
-            for n in range(len(names))
-        ],
-    )
-    _insert_ids(
-        db,
-        Profile,
-        [
-            {"user_id": uid, "tipo_usuario": role, "nome": nome, "habilidades": [], "redes_sociais": {}}
-            for uid, nome in zip(ids, names, strict=True)
-        ],
-    )
-    return ids
-
-
-def _jobs(db: Session, company_ids: list[int], title: str) -> list[int]:
-    now = utcnow()
-    return _insert_ids(
-        db,
-        Job,
-        [
-            {
-                "cliente_id": company_id,
-                "titulo": f"{title} {n}",
-                "categoria": "eventos",
-                "descricao": "Vaga disputada por tentativas simultâneas.",
-                "localizacao": "São Paulo",
-                "valor_hora": Decimal("30.00"),
-                "vagas_disponiveis": 1,
-                "habilidades_necessarias": [],
-                "criado_em": now,
-                "updated_at": now,
-            }
-            for n, company_id in enumerate(company_ids)
-        ],
-    )
-
-
-def _applications(db: Session, pairs: list[tuple[int, int]]) -> list[int]:
-    return _insert_ids(db, Application, [{"vaga_id": job, "freelancer_id": free} for job, free in pairs])
-
-
-def _scalar(engine: Engine, sql: str, **params) -> list:
-    with engine.connect() as conn:
-        return list(conn.execute(text(sql), params))
-
-
 # --- accept-application ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Hiring:
-    """A job with one position, its company and its pending applications."""
-
-    company_id: int
-    job_id: int
-    application_ids: list[int]
-
-
-def hiring_rounds(engine: Engine, rounds: int, applicants: int, title: str) -> list[Hiring]:
-    """`rounds` jobs of one company, each with one position and `applicants` pending applications."""
-    with core.db.session_scope(engine) as db:
-        [company] = _users(db, Role.CLIENT, ["Empresa Disputada"])
-        freelancers = _users(db, Role.FREELANCER, [f"Candidata {n}" for n in range(applicants)])
-        jobs = _jobs(db, [company] * rounds, title)
-        ids = _applications(db, [(job, free) for job in jobs for free in freelancers])
-    return [Hiring(company, job, ids[n * applicants : (n + 1) * applicants]) for n, job in enumerate(jobs)]
 
 
 def accept_targets(hiring: Hiring) -> list[int]:
@@ -315,7 +217,7 @@ def hiring_violations(engine: Engine, hirings: list[Hiring], results: list[list]
     job_ids = [h.job_id for h in hirings]
     facts = {
         row.id: row
-        for row in _scalar(
+        for row in rows(
             engine,
             """
             SELECT j.id, j.status, j.vagas_disponiveis,
@@ -381,23 +283,6 @@ def test_accepting_one_application_32_times_at_once_opens_exactly_one_chat(engin
 # --- apply -----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Opening:
-    """An open job and the freelancer who applies to it."""
-
-    freelancer_id: int
-    job_id: int
-
-
-def opening_rounds(engine: Engine, rounds: int) -> list[Opening]:
-    """`rounds` open jobs of one company and one freelancer who has applied to none of them."""
-    with core.db.session_scope(engine) as db:
-        [company] = _users(db, Role.CLIENT, ["Empresa Procurada"])
-        [freelancer] = _users(db, Role.FREELANCER, ["Candidata Insistente"])
-        jobs = _jobs(db, [company] * rounds, "Vaga candidatura")
-    return [Opening(freelancer, job) for job in jobs]
-
-
 def apply_attempts(opening: Opening) -> list[Callable[[Session], object]]:
     """Every attempt is the same freelancer applying to the same job."""
     return [lambda s: applications.apply(s, opening.freelancer_id, "freelancer", opening.job_id, {})] * ATTEMPTS
@@ -408,7 +293,7 @@ def opening_violations(engine: Engine, openings: list[Opening], results: list[li
     job_ids = [o.job_id for o in openings]
     facts = {
         row.id: row
-        for row in _scalar(
+        for row in rows(
             engine,
             """
             SELECT j.id,
@@ -447,14 +332,6 @@ def test_applying_32_times_at_once_makes_exactly_one_application(engine, crowd):
 # --- publish-at-plan-limit -------------------------------------------------------------------
 
 
-def company_rounds(engine: Engine, rounds: int) -> list[int]:
-    """`rounds` free-plan companies, each with one open job: one below the free plan's two."""
-    with core.db.session_scope(engine) as db:
-        companies = _users(db, Role.CLIENT, [f"Empresa {n}" for n in range(rounds)])
-        _jobs(db, companies, "Vaga existente")
-    return companies
-
-
 def publish_attempts(company_id: int) -> list[Callable[[Session], object]]:
     """Every attempt is the company publishing one more job."""
     return [lambda s: company_jobs.create_job(s, company_id, dict(JOB_FORM))] * ATTEMPTS
@@ -464,7 +341,7 @@ def plan_violations(engine: Engine, companies: list[int], results: list[list]) -
     """Rounds that did not end with exactly the plan's two active jobs, each new one announced once."""
     facts = {
         row.cliente_id: row
-        for row in _scalar(
+        for row in rows(
             engine,
             """
             SELECT j.cliente_id, count(*) AS active,
@@ -503,53 +380,31 @@ def test_publishing_32_times_at_once_one_below_the_plan_limit_publishes_exactly_
     assert tally.violations == []
 
 
-# --- controls: without the defence, the same rounds break the invariant --------------------
+# --- single-use links ------------------------------------------------------------------------
 
 
-def first_broken_round(crowd: Crowd, contested: list, attempts_of: Callable, violations_of: Callable) -> int | None:
-    """Play the rounds one by one and return the number of the first whose invariant broke (None if none did)."""
-    for number, one in enumerate(contested):
-        results = crowd.run(attempts_of(one))
-        if violations_of(crowd.engine, [one], [results]):
-            return number
-    return None
+def use_link(session: Session, link: Link) -> int:
+    """Submit the link as the browser does: a new password for a reset link, a visit for a confirmation."""
+    if link.purpose == TokenPurpose.RESET_PASSWORD:
+        return accounts.reset_password(session, link.token, dict(NEW_PASSWORD)).id
+    return accounts.confirm_email(session, link.token).id
 
 
-def _unlocked_owned_job(real: Callable) -> Callable:
-    def owned_job(session, company_id, job_id, *, lock=False):
-        return real(session, company_id, job_id)
-
-    return owned_job
+def link_attempts(link: Link) -> list[Callable[[Session], object]]:
+    """Every attempt submits the same link (32 tabs, double clicks, a mail scanner and the person)."""
+    return [lambda s: use_link(s, link)] * ATTEMPTS
 
 
-def test_control_accepts_without_the_job_lock_hire_two_for_one_position(engine, crowd, monkeypatch):
-    monkeypatch.setattr(applications, "owned_job", _unlocked_owned_job(applications.owned_job))
-    hirings = hiring_rounds(engine, CONTROL_ROUNDS, APPLICANTS, "Vaga sem trava")
+def test_submitting_one_link_32_times_at_once_uses_it_exactly_once(engine, crowd):
+    contested = links(engine, ROUNDS)
+    tally = Tally("single-use-link")
 
-    broken = first_broken_round(crowd, hirings, accept_attempts, hiring_violations)
+    results = play(crowd, tally, contested, link_attempts, {INVALID_LINK})
 
-    SUMMARY.append(f"{engine.dialect.name:<10} control: accept without the job lock broke round {broken}")
-    assert broken is not None
-
-
-def test_control_publications_without_the_company_lock_exceed_the_plan(engine, crowd, monkeypatch):
-    monkeypatch.setattr(plans, "_hold_company", lambda session, company_id: None)
-    companies = company_rounds(engine, CONTROL_ROUNDS)
-
-    broken = first_broken_round(crowd, companies, publish_attempts, plan_violations)
-
-    SUMMARY.append(f"{engine.dialect.name:<10} control: publish without the company lock broke round {broken}")
-    assert broken is not None
-
-
-def test_control_applications_without_the_unique_constraint_duplicate(engine, crowd):
-    if engine.dialect.name != "postgresql":
-        pytest.skip("SQLite cannot drop a table's unique constraint in place; shown on PostgreSQL")
-    with engine.begin() as conn:
-        conn.execute(text("ALTER TABLE applications DROP CONSTRAINT uq_applications_vaga_freelancer"))
-    openings = opening_rounds(engine, CONTROL_ROUNDS)
-
-    broken = first_broken_round(crowd, openings, apply_attempts, opening_violations)
-
-    SUMMARY.append(f"{engine.dialect.name:<10} control: apply without the unique constraint broke round {broken}")
-    assert broken is not None
+    SUMMARY.append(tally.line(engine.dialect.name))
+    assert tally.unexpected == []
+    winners = [[r for r in outcome if isinstance(r, int)] for outcome in results]
+    assert [n for n, won in enumerate(winners) if len(won) != 1] == []
+    assert tally.outcomes[f"refused: {INVALID_LINK}"] == ROUNDS * (ATTEMPTS - 1)
+    [[used]] = rows(engine, "SELECT count(*) FROM email_tokens WHERE used_at IS NOT NULL")
+    assert used == ROUNDS

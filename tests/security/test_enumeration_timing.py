@@ -1,9 +1,11 @@
 """Login, registration and password reset do not tell whether an e-mail has an account.
 
-For each flow, 200 trials with a registered e-mail and 200 with an unknown one, interleaved (the
-order alternates in every pair, so load drifts hit both sides alike), with a realistic bcrypt cost
+For each flow, trials with a registered e-mail and with an unknown one, interleaved (the order
+alternates in every pair, so load drifts hit both sides alike), with a realistic bcrypt cost
 (BCRYPT_ROUNDS=8). Every answer must be identical (HTTP status and body; the handler's toasts,
-redirects and form state) and the medians of the two sides may differ by at most 5 ms. The
+redirects and form state): `make test` checks that over 20 trials of each side. Only `make
+security-full` (STRICT_TIMING=1, tests/timing.py) also times 200 trials of each side and holds their
+medians within 5 ms of each other: a busy CI machine cannot keep a 5 ms promise. The
 throttle limits are lifted so both sides do the full work on every trial (a throttled answer is
 the same for known and unknown e-mails anyway). Medians are printed (`-s` shows them).
 
@@ -39,10 +41,12 @@ from core.security import hash_password
 from core.settings import get_settings
 from core.types import utcnow
 from models import OutboxEmail, Profile, Role, User
+from tests.timing import only_when_strict
 from tests.unit.conftest import alembic_config
 from tests.unit.state_harness import run, state_for
 
 TRIALS = 200
+ANSWER_TRIALS = 20
 TIMEOUT = 30
 MAX_MEDIAN_GAP_MS = 5.0
 BCRYPT_ROUNDS = "8"
@@ -117,13 +121,13 @@ class Medians:
         return abs(self.cpu_known - self.cpu_unknown)
 
 
-def _compare(flow: str, known: Callable[[], object], unknown: Callable[[], object]) -> Medians:
-    """Run both sides TRIALS times, interleaved; check every answer is the same; return the medians."""
+def _compare(flow: str, known: Callable[[], object], unknown: Callable[[], object], trials: int) -> Medians:
+    """Run both sides `trials` times, interleaved; check every answer is the same; return the medians."""
     wall: dict[str, list[float]] = {"known": [], "unknown": []}
     cpu: dict[str, list[float]] = {"known": [], "unknown": []}
     answers: set[str] = set()
     sides = [("known", known), ("unknown", unknown)]
-    for trial in range(TRIALS):
+    for trial in range(trials):
         for side, call in sides if trial % 2 == 0 else sides[::-1]:
             start, start_cpu = time.perf_counter(), time.process_time()
             answer = call()
@@ -134,7 +138,7 @@ def _compare(flow: str, known: Callable[[], object], unknown: Callable[[], objec
     assert len(answers) == 1, f"{flow}: the answers differ: {sorted(answers)}"
     medians = Medians(*(statistics.median(samples[side]) for samples in (wall, cpu) for side in ("known", "unknown")))
     print(
-        f"\n{flow}: {TRIALS} trials each, bcrypt cost {BCRYPT_ROUNDS}; median wall known {medians.wall_known:.2f} ms, "
+        f"\n{flow}: {trials} trials each, bcrypt cost {BCRYPT_ROUNDS}; median wall known {medians.wall_known:.2f} ms, "
         f"unknown {medians.wall_unknown:.2f} ms (gap {medians.wall_gap:.2f}); median CPU known "
         f"{medians.cpu_known:.2f} ms, unknown {medians.cpu_unknown:.2f} ms (gap {medians.cpu_gap:.2f})"
     )
@@ -172,7 +176,20 @@ def _reset_answer(email: str) -> tuple:
     return _handler_answer(state, events)
 
 
-def test_login_answers_known_and_unknown_emails_alike_in_the_same_time(database):
+def _login_sides() -> tuple[Callable[[], object], Callable[[], object]]:
+    client = TestClient(api, base_url="http://turno.test")
+    return lambda: _login_answer(client, KNOWN), lambda: _login_answer(client, _unknown_email())
+
+
+def _register_sides() -> tuple[Callable[[], object], Callable[[], object]]:
+    return lambda: _register_answer(KNOWN), lambda: _register_answer(_unknown_email())
+
+
+def _reset_sides() -> tuple[Callable[[], object], Callable[[], object]]:
+    return lambda: _reset_answer(KNOWN), lambda: _reset_answer(_unknown_email())
+
+
+def test_login_answers_known_and_unknown_emails_alike(database):
     client = TestClient(api, base_url="http://turno.test")
     assert _login_answer(client, KNOWN) == (
         400,
@@ -180,22 +197,19 @@ def test_login_answers_known_and_unknown_emails_alike_in_the_same_time(database)
         False,
     )
 
-    medians = _compare("login", lambda: _login_answer(client, KNOWN), lambda: _login_answer(client, _unknown_email()))
-
-    assert medians.wall_gap <= MAX_MEDIAN_GAP_MS
+    _compare("login", *_login_sides(), ANSWER_TRIALS)
 
 
-def test_registration_answers_known_and_unknown_emails_alike_in_the_same_time(database):
+def test_registration_answers_known_and_unknown_emails_alike(database):
     with session_scope() as db:
         users_before = len(db.exec(select(User.id)).all())
     notices_before = _mails_to(KNOWN, "Tentativa de cadastro")
 
-    medians = _compare("registration", lambda: _register_answer(KNOWN), lambda: _register_answer(_unknown_email()))
+    _compare("registration", *_register_sides(), ANSWER_TRIALS)
 
-    assert medians.wall_gap <= MAX_MEDIAN_GAP_MS
     with session_scope() as db:
-        assert len(db.exec(select(User.id)).all()) == users_before + TRIALS
-    assert _mails_to(KNOWN, "Tentativa de cadastro") == notices_before + TRIALS
+        assert len(db.exec(select(User.id)).all()) == users_before + ANSWER_TRIALS
+    assert _mails_to(KNOWN, "Tentativa de cadastro") == notices_before + ANSWER_TRIALS
 
 
 def _mails_to(email: str, subject: str = "") -> int:
@@ -204,8 +218,17 @@ def _mails_to(email: str, subject: str = "") -> int:
     return sum(subject in mail for mail in mails)
 
 
-def test_reset_answers_known_and_unknown_emails_alike_in_the_same_time(database):
-    medians = _compare("reset", lambda: _reset_answer(KNOWN), lambda: _reset_answer(_unknown_email()))
+def test_reset_answers_known_and_unknown_emails_alike(database):
+    _compare("reset", *_reset_sides(), ANSWER_TRIALS)
+    _finish_background_work()
+
+
+@only_when_strict
+@pytest.mark.parametrize("flow", ["login", "registration", "reset"])
+def test_known_and_unknown_emails_take_the_same_time(database, flow):
+    sides = {"login": _login_sides, "registration": _register_sides, "reset": _reset_sides}[flow]()
+
+    medians = _compare(flow, *sides, TRIALS)
     _finish_background_work()
 
     assert medians.wall_gap <= MAX_MEDIAN_GAP_MS
