@@ -1,8 +1,7 @@
 """Who is calling: the session cookie resolved on the server, page guards, flash toasts."""
 
-from http.cookies import CookieError, SimpleCookie
-
 import reflex as rx
+from starlette.requests import cookie_parser
 
 from app import routes
 from core import audit
@@ -36,14 +35,13 @@ class AuthState(rx.State):
     auth_checked: bool = False
 
     def _session_token(self) -> str | None:
-        """The session token from the HttpOnly cookie the websocket connected with."""
-        raw = self.router.headers.cookie or ""
-        try:
-            jar = SimpleCookie(raw)
-        except CookieError:
-            return None
-        morsel = jar.get(get_settings().session_cookie_name)
-        return morsel.value if morsel else None
+        """The session token from the HttpOnly cookie the websocket connected with.
+
+        The Cookie header is read as browsers and Starlette read it (`cookie_parser`): a cookie of
+        another app on the same host whose value is JSON, or holds a space or a quote, must not hide
+        the session cookie (`http.cookies.SimpleCookie` drops the whole header on such a value).
+        """
+        return cookie_parser(self.router.headers.cookie or "").get(get_settings().session_cookie_name) or None
 
     def _current_user(self) -> CurrentUser | None:
         """Resolve the caller from the server-side session table (None for visitors).

@@ -398,3 +398,26 @@ def test_a_failed_login_leaves_the_current_session_alone(db):
     assert _http_login(client, user.email, password="Errada123", cookie=current).status_code == 400
 
     assert _export_status(client, current) == 200
+
+
+OTHER_APPS_COOKIES = [
+    'consent={"ads":false}',  # a JSON value, as consent banners store it
+    "theme=dark mode",  # a space
+    'note="unterminated',  # a lone quote
+    "flags=a,b;;empty=",  # commas, an empty pair and an empty value
+    "ünïcode=çà",  # non-ASCII name and value
+]
+
+
+@pytest.mark.parametrize("other", OTHER_APPS_COOKIES)
+@pytest.mark.parametrize("position", ["before", "after"])
+def test_another_apps_odd_cookie_does_not_hide_the_session_cookie(db, other, position):
+    """A cookie set by another app on the same host cannot sign the user out (SimpleCookie dropped the header)."""
+    cookie = cookie_for(db, _user(db))
+    header = f"{other}; {cookie}" if position == "before" else f"{cookie}; {other}"
+
+    assert _signed_in_on_a_handler(header) is True
+
+
+def test_a_header_of_odd_cookies_alone_is_a_visitor(db):
+    assert _signed_in_on_a_handler("; ".join(OTHER_APPS_COOKIES)) is False
