@@ -357,8 +357,10 @@ def delete_account(session: Session, user_id: int, password: object, address: st
         - a company's open and in-progress jobs are closed (services.company_jobs.close_job:
           pending applications rejected, applicants notified), so nothing of it stays public;
         - a freelancer's pending applications are deleted; answered ones stay for history;
-        - sessions (every device signs out), e-mail tokens, preferences, the user's notifications
-          and locally kept e-mails to the address are deleted;
+        - sessions (every device signs out), e-mail tokens, preferences, the user's notifications,
+          locally kept e-mails to the address, and the contact-form messages and login history
+          kept under the address are deleted (those two are found by e-mail: a later account with
+          the same address must not receive them in its export);
         - the profile is blanked, with the name 'Usuário removido' that every display then shows;
         - the user row is kept (messages, hirings and ratings point at it) with `deleted_at`, not
           active, a reserved `.invalid` e-mail (the real one can register again) and a password
@@ -417,6 +419,8 @@ def _remove(session: Session, user: User) -> str:
     session.exec(delete(UserPreferences).where(UserPreferences.user_id == user_id))
     session.exec(delete(Notification).where(Notification.user_id == user_id))
     session.exec(delete(OutboxEmail).where(OutboxEmail.to_email == user.email))
+    session.exec(delete(ContactMessage).where(ContactMessage.email == user.email))
+    session.exec(delete(LoginAttempt).where(LoginAttempt.email == user.email))
     photo = _blank_profile(session, user)
     now = utcnow()
     user.email = removed_email(user_id)

@@ -412,6 +412,33 @@ def test_deleted_account_cannot_log_in_and_its_email_can_register_again(db, worl
     assert again.id != world.company.id
 
 
+def test_a_later_account_with_the_same_email_never_receives_the_deleted_ones_contact_messages_or_logins(db, world):
+    email = world.company.email
+    db.add(ContactMessage(name="Ana", email=email, subject="suporte", message="Dúvida sobre minha conta"))
+    db.add(LoginAttempt(email=email, address="198.51.100.7", succeeded=True))
+    db.commit()
+    _delete(db, world.company)
+
+    assert db.exec(select(ContactMessage).where(ContactMessage.email == email)).all() == []
+    assert db.exec(select(LoginAttempt).where(LoginAttempt.email == email)).all() == []
+    again = accounts.register_company(
+        db,
+        {
+            "name": "Outra Pessoa",
+            "email": email,
+            "password": PASSWORD,
+            "confirmPassword": PASSWORD,
+            "company": "Outro Hotel",
+            "industry": "hotel",
+            "location": "Recife",
+        },
+    )
+    db.commit()
+    data = privacy.export_user_data(db, again.id)
+    assert data["mensagens_de_contato"] == []
+    assert data["tentativas_de_login"] == []
+
+
 def test_login_refuses_a_deleted_account_even_with_its_old_credentials(db, world):
     user = db.get(User, world.freelancer.id)
     user.deleted_at = utcnow()
