@@ -4,18 +4,22 @@ Every function takes the acting company's id (from the server-side session) and 
 id AND owner, so another company's job and a missing one get the same answer.
 """
 
-from sqlmodel import Session, col, delete, select, update
+from sqlmodel import Session, col, delete, func, select, update
 
 from core.db import lock_for_write
 from core.types import utcnow
 from models import Application, ApplicationStatus, Job, JobStatus, NotificationType, Role, User
 from services import plans
-from services.errors import NotAllowed, require_id
+from services.errors import NotAllowed, ServiceError, require_id
 from services.notifications import alert_new_job, notify
 from services.validation import JobForm, parse
 
 JOB_NOT_FOUND = "Vaga não encontrada."
 ONLY_COMPANIES = "Apenas empresas podem publicar vagas."
+FILLED_CANNOT_REOPEN = (
+    "Todas as posições desta vaga já foram preenchidas, por isso ela não volta a receber candidaturas. "
+    "Para contratar mais pessoas, use 'Duplicar'."
+)
 
 
 def owned_job(session: Session, company_id: int, job_id: object, *, lock: bool = False) -> Job:
@@ -78,10 +82,24 @@ def archive_job(session: Session, company_id: int, job_id: object) -> None:
 
 
 def restore_job(session: Session, company_id: int, job_id: object) -> None:
-    """Restore an archived job as open (counts against the plan like a new open job)."""
+    """Restore an archived job as open (counts against the plan like a new open job).
+
+    A job whose positions are all filled is not restored: it would return to the public list and
+    take applications no one can accept.
+
+    Raises:
+        ServiceError: FILLED_CANNOT_REOPEN, or the plan's limit.
+    """
     job = owned_job(session, company_id, job_id)
     if job.status != JobStatus.ARCHIVED:
         return
+    hired = session.exec(
+        select(func.count())
+        .select_from(Application)
+        .where(Application.vaga_id == job.id, Application.status == ApplicationStatus.ACCEPTED)
+    ).one()
+    if hired >= job.vagas_disponiveis:
+        raise ServiceError(FILLED_CANNOT_REOPEN)
     plans.ensure_can_publish_active(session, company_id)
     job.status = JobStatus.OPEN
     job.vaga_status = JobStatus.OPEN

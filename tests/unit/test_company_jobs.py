@@ -10,7 +10,7 @@ from core.types import utcnow
 from models import Application, Chat, Job, JobStatus, Message, Notification, Rating
 from services import company_jobs, jobs
 from services.company_jobs import JOB_NOT_FOUND, ONLY_COMPANIES
-from services.errors import NotAllowed, ValidationFailed
+from services.errors import NotAllowed, ServiceError, ValidationFailed
 from tests.unit.factories import (
     MISSING_ID,
     make_application,
@@ -208,6 +208,33 @@ def test_archive_hides_the_job_and_restore_brings_it_back(db, cast):
     db.flush()
 
     assert (job.status, job.vaga_status, job.is_archived) == ("open", "open", False)
+    assert _public_titles(db) == ["Recepcionista"]
+
+
+def test_a_closed_job_whose_positions_are_filled_is_not_restored_to_the_public_list(db, cast):
+    job = make_job(db, cast.company, "Recepcionista", vagas_disponiveis=1)
+    make_application(db, job, cast.freelancer, status="accepted")
+    company_jobs.close_job(db, cast.company.id, job.id)
+    company_jobs.archive_job(db, cast.company.id, job.id)
+    db.flush()
+    before = snapshot(db)
+
+    with pytest.raises(ServiceError) as refused:
+        company_jobs.restore_job(db, cast.company.id, job.id)
+
+    assert refused.value.message == company_jobs.FILLED_CANNOT_REOPEN
+    assert snapshot(db) == before
+    assert _public_titles(db) == []
+
+
+def test_an_archived_job_with_a_position_left_is_restored(db, cast):
+    job = make_job(db, cast.company, "Recepcionista", vagas_disponiveis=2)
+    make_application(db, job, cast.freelancer, status="accepted")
+    company_jobs.archive_job(db, cast.company.id, job.id)
+
+    company_jobs.restore_job(db, cast.company.id, job.id)
+    db.flush()
+
     assert _public_titles(db) == ["Recepcionista"]
 
 

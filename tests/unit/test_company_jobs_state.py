@@ -293,6 +293,20 @@ def test_restore_beyond_the_plan_shows_the_plan_message(db, cast):
     assert db.get(Job, archived.id).status == "archived"
 
 
+def test_restoring_a_filled_job_explains_why_and_keeps_it_archived(db, cast):
+    job = make_job(db, cast.company, status="archived", is_archived=True, vagas_disponiveis=1)
+    make_application(db, job, cast.freelancer, status="accepted")
+    db.commit()
+    state = _state(db, cast.company)
+
+    assert toasts(run(state, CompanyJobsState.restore, job.id)) == [
+        "error: Erro | Todas as posições desta vaga já foram preenchidas, por isso ela não volta a receber "
+        "candidaturas. Para contratar mais pessoas, use 'Duplicar'."
+    ]
+    db.expire_all()
+    assert db.get(Job, job.id).status == "archived"
+
+
 def test_duplicate_adds_an_open_copy(db, cast):
     job = make_job(db, cast.company, "Bartender")
     db.commit()

@@ -110,7 +110,7 @@ def test_archiving_a_closed_job_keeps_rating_open(db, cast):
 
 
 def test_a_restored_job_is_open_again_and_waits_for_closing(db, cast):
-    job = make_job(db, cast.company)
+    job = make_job(db, cast.company, vagas_disponiveis=2)  # one position left: it can be restored
     hired = make_application(db, job, cast.freelancer, status="accepted")
     company_jobs.close_job(db, cast.company.id, job.id)
     company_jobs.archive_job(db, cast.company.id, job.id)
