@@ -5,6 +5,8 @@ BIN := $(CURDIR)/$(VENV)/bin
 PORT ?= 3000
 # Rounds of 32 racing attempts per contested write in `make test`; `make security-full` runs 1,000.
 CI_CONCURRENCY_ROUNDS ?= 200
+# SIGKILL trials of the SQLite backend in `make test` (about 2 s each); `make security-full` runs 100.
+CI_DURABILITY_TRIALS ?= 20
 export PATH := $(CURDIR)/.tools/node_modules/.bin:$(BIN):$(PATH)
 export REFLEX_TELEMETRY_ENABLED := false
 export TELEMETRY_ENABLED := false
@@ -51,16 +53,18 @@ lint: install-dev
 	ruff format --check .
 
 unit: install-dev
-	pytest tests/unit -q
+	pytest tests/unit -q -n auto
 
 e2e: install-dev
 	pytest tests/e2e -q
 
 test: install-dev
 	ruff check .
-	pytest tests/unit tests/e2e -q -p no:cacheprovider
+	# Unit tests on every core (each worker has its own databases); browser tests in one process.
+	pytest tests/unit -q -p no:cacheprovider -n auto
+	pytest tests/e2e -q -p no:cacheprovider
 	# Its own process: Playwright's sync API keeps an event loop running until its session ends.
-	CONCURRENCY_ROUNDS=$(CI_CONCURRENCY_ROUNDS) pytest tests/security -q -p no:cacheprovider
+	CONCURRENCY_ROUNDS=$(CI_CONCURRENCY_ROUNDS) DURABILITY_TRIALS=$(CI_DURABILITY_TRIALS) pytest tests/security -q -p no:cacheprovider
 	pytest tests/bench -q -p no:cacheprovider
 
 format: install-dev
