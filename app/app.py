@@ -30,6 +30,7 @@ from app.pages import (  # noqa: F401  (pages register on import)
 from app.pages.not_found import NOT_FOUND_ON_LOAD, not_found_page
 from core.settings import get_settings
 from states.live import live_updates
+from states.session_end import SessionEndMiddleware
 
 if get_settings().dev_mailbox_enabled:
     from app.pages import mailbox  # noqa: F401
@@ -51,6 +52,7 @@ app = rx.App(
     ],
 )
 app.register_lifespan_task(live_updates)
+app.add_middleware(SessionEndMiddleware(), index=0)  # before Reflex's hydrate sends the state
 app.add_page(
     not_found_page,
     route="404",

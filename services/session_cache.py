@@ -31,13 +31,20 @@ ENTRIES = 20_000  # about 300 bytes each: a few MB for the busiest worker
 _cache = TokenCache(ENTRIES)
 
 
-def who(token: str | None, touch: Toucher = sessions.touch_soon, engine: Engine | None = None) -> CurrentUser | None:
+def who(
+    token: str | None,
+    touch: Toucher = sessions.touch_soon,
+    engine: Engine | None = None,
+    version: str | None = None,
+) -> CurrentUser | None:
     """The user of a live session token, or None (what `sessions.resolve` answers), mostly from memory.
 
     Args:
         token: The raw session token from the cookie.
         touch: Records a use (the session's id, now) when TOUCH_INTERVAL has passed.
         engine: The database; the configured one when omitted.
+        version: The session version token, when the caller read it just before (a live delivery
+            checks many tabs against one read); read here when omitted.
 
     Returns:
         The caller, or None.
@@ -48,6 +55,8 @@ def who(token: str | None, touch: Toucher = sessions.touch_soon, engine: Engine 
     now = utcnow()
     engine = engine or db.get_engine()
     key = (engine.url.render_as_string(), digest)
+    if version is not None and _trusted(cached := _cache.get(key, version), now):
+        return sessions.admit(cached, now, touch)  # type: ignore[arg-type]
     with engine.connect() as connection:
         version, facts, cached = _read(connection, key, digest, now)
     if not cached:
@@ -78,6 +87,12 @@ def _read(
 def _trusted(facts: object, now: datetime) -> bool:
     """Whether a cached entry may answer at `now` (live, and used within TOUCH_INTERVAL: no use to record)."""
     return isinstance(facts, SessionFacts) and facts.live(now) and not facts.needs_touch(now)
+
+
+def current_version(engine: Engine | None = None) -> str | None:
+    """The session version token now (one single-row read), for callers that check many tokens at once."""
+    with (engine or db.get_engine()).connect() as connection:
+        return session_version.current(connection)
 
 
 def clear() -> None:

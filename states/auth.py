@@ -33,6 +33,9 @@ class AuthState(rx.State):
     user_email: str = ""
     user_role: str = ""
     auth_checked: bool = False
+    # Whose data this tab was hydrated for (0: a visitor); states/session_end.py resets the tab when
+    # a hydrate finds the cookie signs in someone else, or no one.
+    _data_owner: int = 0
 
     def _session_token(self) -> str | None:
         """The session token from the HttpOnly cookie the websocket connected with.

@@ -31,12 +31,15 @@ import reflex as rx
 from reflex.state import StateUpdate
 from reflex_base.event import Event
 
+from app import routes
 from core import signals
 from core.db import session_scope
 from core.presence import chat_place, get_presence
 from core.signals import Ping
-from services import notifications
+from services import notifications, session_cache
+from states.auth import flash_then_go
 from states.dashboard import DashboardState
+from states.session_end import forget_user, session_user_id
 
 logger = logging.getLogger(__name__)
 
@@ -52,8 +55,14 @@ class LiveRefresher(Protocol):
         """Reload from `db` what changed for `user_id` (messages of `chat_ids`, notifications)."""
 
 
+SESSION_ENDED = "Sua sessão foi encerrada. Entre novamente."
+# Where a tab whose session ended goes when a delivery finds it (a full load: its socket reconnects as a visitor).
+_TO_LOGIN = rx.call_script(flash_then_go(SESSION_ENDED, routes.LOGIN))
+
 # The tab whose own handler made the change: it shows the result already, so deliveries skip it.
 origin_tab: contextvars.ContextVar[str] = contextvars.ContextVar("origin_tab", default="")
+# The session version token read once per delivery, against which every tab's session is checked.
+_session_version: contextvars.ContextVar[str | None] = contextvars.ContextVar("session_version", default=None)
 _refreshers: list[type] = []
 _tasks: set[asyncio.Task] = set()
 _runtime: dict[str, object] = {}
@@ -91,24 +100,39 @@ async def _refresh_tab(app: rx.App, token: str, user_id: int, topics: set[int], 
         chrome = await root.get_state(DashboardState)
         if chrome._live_user_id != user_id:
             return False
-        chat_ids = frozenset(topic for topic in topics if topic > 0)
-        notices = 0 in topics
-        bell_changed = notices or signals.BELL_ONLY in topics
-        shown = bell is not None and bell_changed and chrome._show_prefetched_bell(*bell)
-        if chat_ids or notices or (bell_changed and not shown):
-            path = root.router.url.path
-            with session_scope() as db:
-                for state_cls in _refreshers:
-                    if state_cls._live_applies(path):
-                        state = await root.get_state(state_cls)
-                        state._live_refresh(db, user_id, chat_ids, notices)
-                chrome._refresh_counts(db, user_id, notices=bell_changed and not shown, chats_changed=bool(chat_ids))
-                signals.discard(db)  # read markers moved here concern this user, whose tabs this pass refreshes
-        push = chrome._take_push()
+        if session_user_id(chrome, _session_version.get()) != user_id:  # ended elsewhere (states/session_end.py)
+            await forget_user(root)
+            ended = True
+        else:
+            push = await _refresh_loaded_tab(root, chrome, user_id, topics, bell)
+            ended = False
+    if ended:
+        await app.event_namespace.emit_update(update=StateUpdate(events=Event.from_event_type(_TO_LOGIN)), token=token)
+        return False
     if push:
         toast = rx.toast.info("Nova notificação", description=push, id="push-notice")
         await app.event_namespace.emit_update(update=StateUpdate(events=Event.from_event_type(toast)), token=token)
     return True
+
+
+async def _refresh_loaded_tab(
+    root, chrome: DashboardState, user_id: int, topics: set[int], bell: Prefetched | None
+) -> str:
+    """Reload what a live tab of `user_id` shows; returns the notification to pop up ('' for none)."""
+    chat_ids = frozenset(topic for topic in topics if topic > 0)
+    notices = 0 in topics
+    bell_changed = notices or signals.BELL_ONLY in topics
+    shown = bell is not None and bell_changed and chrome._show_prefetched_bell(*bell)
+    if chat_ids or notices or (bell_changed and not shown):
+        path = root.router.url.path
+        with session_scope() as db:
+            for state_cls in _refreshers:
+                if state_cls._live_applies(path):
+                    state = await root.get_state(state_cls)
+                    state._live_refresh(db, user_id, chat_ids, notices)
+            chrome._refresh_counts(db, user_id, notices=bell_changed and not shown, chats_changed=bool(chat_ids))
+            signals.discard(db)  # read markers moved here concern this user, whose tabs this pass refreshes
+    return chrome._take_push()
 
 
 async def _deliver_user(
@@ -163,6 +187,12 @@ async def deliver(pings: Iterable[Ping], skip: str = "") -> int:
         tabs.pop(skip, None)
         if tabs:
             tabs_of[user_id] = tabs
+    if not tabs_of:
+        return 0
+    try:
+        _session_version.set(session_cache.current_version())  # the tasks below copy this context
+    except Exception:  # each tab then reads the version itself
+        logger.exception("live refresh: reading the session version failed")
     bell_users = [user_id for user_id in tabs_of if groups[user_id] & {0, signals.BELL_ONLY}]
     try:
         bells = _prefetch_bells(bell_users)
@@ -205,9 +235,20 @@ async def is_viewing(user_id: int, chat_id: int) -> bool:
     place = chat_place(chat_id)
     token_manager = app.event_namespace._token_manager
     for token, tab_place in (await get_presence().tabs(user_id)).items():
-        if tab_place == place and await token_manager.is_token_connected(token):
+        if (
+            tab_place == place
+            and await token_manager.is_token_connected(token)
+            and await _signed_in_as(app, token, user_id)
+        ):
             return True
     return False
+
+
+async def _signed_in_as(app: rx.App, token: str, user_id: int) -> bool:
+    """Whether the tab `token` still belongs to `user_id` on a live session (a tab whose session ended reads nothing)."""
+    async with app.modify_state(rx.BaseStateToken(ident=token, cls=DashboardState)) as root:
+        chrome = await root.get_state(DashboardState)
+        return chrome._live_user_id == user_id and session_user_id(chrome) == user_id
 
 
 async def pending() -> None:
