@@ -10,6 +10,7 @@ here crossed from one worker to the other.
 
 import os
 import pickle
+import re
 import shutil
 import signal
 import subprocess
@@ -221,3 +222,19 @@ def test_after_a_server_restart_nothing_is_lost_or_shown_twice(browser, cluster)
         for page in (company, freelancer):
             expect(bubbles(page, "Antes do reinício")).to_have_count(1)
             expect(bubbles(page)).to_have_count(4)
+
+
+def test_a_tab_whose_session_ended_on_another_worker_receives_nothing(browser, cluster):
+    store = redis.Redis.from_url(TEST_REDIS_URL)
+    with both_in_chat(browser, cluster.url, cluster.engine) as (_pair, company, freelancer):
+        _on_different_workers(company, freelancer, store)
+        second_tab = company.context.new_page()
+        second_tab.goto("/client-dashboard")
+        second_tab.get_by_role("button", name="Sair").first.click()
+        expect(second_tab.get_by_text("Logout realizado")).to_be_visible()
+
+        send(freelancer, "Depois do seu logout")
+
+        expect(company).to_have_url(re.compile(r"/login/?$"), timeout=ARRIVAL_MS)
+        expect(company.get_by_text("Sua sessão foi encerrada. Entre novamente.")).to_be_visible()
+        expect(bubbles(company, "Depois do seu logout")).to_have_count(0)
