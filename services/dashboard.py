@@ -14,6 +14,7 @@ from sqlalchemy import and_, case, or_
 from sqlmodel import Session, col, func, select
 
 from core.catalog import CATEGORIES
+from core.display_names import CONFIDENTIAL_COMPANY
 from core.formatting import hourly_pay, long_date
 from core.text import fold
 from models import Application, ApplicationStatus, Chat, Job, JobStatus, Profile, Rating
@@ -27,7 +28,6 @@ RECENT_JOBS = 3
 RECENT_APPLICATIONS = 3
 OVERVIEW_HIRINGS = 5
 SKILLS_SHOWN = 3
-CONFIDENTIAL_COMPANY = "Empresa Confidencial"
 UNKNOWN_COMPANY = "Empresa não informada"
 DEFAULT_FREELANCER_NAME = "Freelancer"
 NO_RATING = "—"

@@ -14,6 +14,7 @@ from sqlmodel import Session, col, select
 
 from core import list_version
 from core.catalog import CATEGORIES, JOBS_PAGE_SIZE, canonical_category
+from core.display_names import CONFIDENTIAL_COMPANY
 from core.formatting import hourly_pay, long_date
 from core.text import fold
 from models import Job, JobStatus, Profile
@@ -23,7 +24,6 @@ from services.paging import Page
 from services.public_profiles import safe_website
 from services.social import SocialLink, social_links
 
-CONFIDENTIAL_COMPANY = "Empresa Confidencial"
 UNKNOWN_COMPANY = "Empresa não informada"
 SEARCH_MAX_LENGTH = 100
 _SEARCH_INDEX = table(SEARCH_INDEX_TABLE, column("rowid"))

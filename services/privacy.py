@@ -15,6 +15,7 @@ from typing import Any
 from sqlmodel import Session, col, delete, func, or_, select
 
 from core import signals
+from core.display_names import CONFIDENTIAL_COMPANY
 from core.security import verify_password
 from core.settings import get_settings
 from core.types import utcnow
@@ -307,25 +308,27 @@ def _export_chats(session: Session, user_id: int) -> list[dict[str, Any]]:
 
 def _export_ratings(session: Session, user_id: int) -> dict[str, list[dict[str, Any]]]:
     rows = session.exec(
-        select(Rating, Job.titulo)
+        select(Rating, Job.titulo, Job.cliente_id, Job.anuncio_anonimo)
         .join(Application, Application.id == Rating.application_id)
         .join(Job, Job.id == Application.vaga_id)
         .where(or_(Rating.rater_id == user_id, Rating.ratee_id == user_id))
         .order_by(col(Rating.created_at))
     ).all()
-    names = _names(session, {r.ratee_id for r, _ in rows} | {r.rater_id for r, _ in rows})
+    names = _names(session, {row[0].ratee_id for row in rows} | {row[0].rater_id for row in rows})
 
-    def entry(rating: Rating, title: str, role: str, other_id: int) -> dict:
+    def entry(row: tuple, role: str, other_id: int) -> dict:
+        rating, title, company_id, anonymous = row
+        hidden = anonymous and other_id == company_id  # a job posted anonymously never names its company
         return {
             "vaga": title,
-            role: names[other_id],
+            role: CONFIDENTIAL_COMPANY if hidden else names[other_id],
             "estrelas": rating.stars,
             "comentario": rating.comment,
             "data": _iso(rating.created_at),
         }
 
-    given = [entry(r, title, "avaliado", r.ratee_id) for r, title in rows if r.rater_id == user_id]
-    received = [entry(r, title, "avaliador", r.rater_id) for r, title in rows if r.ratee_id == user_id]
+    given = [entry(row, "avaliado", row[0].ratee_id) for row in rows if row[0].rater_id == user_id]
+    received = [entry(row, "avaliador", row[0].rater_id) for row in rows if row[0].ratee_id == user_id]
     return {"dadas": given, "recebidas": received}
 
 

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 from sqlmodel import Session, func, or_, select
 
+from core.display_names import CONFIDENTIAL_COMPANY
 from core.formatting import initials, short_date
 from core.ids import valid_id
 from models import Application, Chat, Job, Profile, Rating, Role, User
@@ -155,9 +156,12 @@ def _company_name(empresa: str | None, nome: str | None, deleted: bool) -> str:
 
 
 def _reviews(session: Session, freelancer_id: int, page: int) -> list[PublicReview]:
-    """One page of the ratings the freelancer received, latest first, with the rater and the job (one query)."""
+    """One page of the ratings the freelancer received, latest first, with the rater and the job (one query).
+
+    A rating for a job posted anonymously names no company: 'Empresa Confidencial'.
+    """
     rows = session.exec(
-        select(Rating, Job.titulo, Profile.empresa, Profile.nome, User.deleted_at)
+        select(Rating, Job.titulo, Job.anuncio_anonimo, Profile.empresa, Profile.nome, User.deleted_at)
         .join(Application, Application.id == Rating.application_id)
         .join(Job, Job.id == Application.vaga_id)
         .join(User, User.id == Rating.rater_id, isouter=True)
@@ -172,11 +176,11 @@ def _reviews(session: Session, freelancer_id: int, page: int) -> list[PublicRevi
             id=rating.id,
             stars=rating.stars,
             comment=rating.comment,
-            company=_company_name(empresa, nome, deleted_at is not None),
+            company=CONFIDENTIAL_COMPANY if anonymous else _company_name(empresa, nome, deleted_at is not None),
             job_title=title,
             date=short_date(rating.created_at),
         )
-        for rating, title, empresa, nome, deleted_at in rows
+        for rating, title, anonymous, empresa, nome, deleted_at in rows
     ]
 
 

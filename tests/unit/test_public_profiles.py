@@ -1,5 +1,6 @@
 """services/public_profiles.py: a freelancer's profile for the companies they applied to, and for themself."""
 
+import json
 import re
 from datetime import timedelta
 
@@ -7,8 +8,8 @@ import pytest
 
 from core.formatting import short_date
 from core.types import utcnow
-from models import Profile, Rating
-from services import public_profiles
+from models import Application, Job, Profile, Rating
+from services import privacy, public_profiles
 from services.errors import NotAllowed
 from services.public_profiles import PROFILE_NOT_FOUND, REVIEWS_PAGE_SIZE, safe_website
 from tests.unit.factories import (
@@ -169,6 +170,20 @@ def test_a_review_by_a_deleted_company_reads_usuario_removido(db, cast, applied)
 
     assert review["company"] == "Usuário removido"
     assert review["job_title"] == "Casamento"
+
+
+def test_a_review_for_a_job_posted_anonymously_never_names_the_company(db, cast, applied):
+    rating = _rate(db, cast.rival, cast.freelancer, "Evento sigiloso", 5, comment="Excelente!")
+    db.get(Job, db.get(Application, rating.application_id).vaga_id).anuncio_anonimo = True
+    db.commit()
+
+    shown = public_profiles.freelancer_profile(db, cast.company.id, cast.freelancer.id)
+    exported = privacy.export_user_data(db, cast.freelancer.id)["avaliacoes"]
+
+    assert shown["reviews"][0]["company"] == "Empresa Confidencial"
+    assert exported["recebidas"][0]["avaliador"] == "Empresa Confidencial"
+    rival_name = db.get(Profile, cast.rival.id).empresa or db.get(Profile, cast.rival.id).nome
+    assert rival_name not in json.dumps([shown, exported], default=str)
 
 
 def test_the_freelancer_previews_their_own_profile(db, cast, applied):
