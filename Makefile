@@ -46,7 +46,7 @@ restore: install
 	python -m scripts.backup restore "$(FILE)"
 
 run: seed
-	reflex run --env prod --single-port --frontend-port $(PORT) --backend-port $(PORT)
+	PORT=$(PORT) reflex run --env prod --single-port --frontend-port $(PORT) --backend-port $(PORT)
 
 lint: install-dev
 	ruff check .

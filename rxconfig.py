@@ -18,7 +18,7 @@ config = rx.Config(
     # Build-time sidecars (.br, .gz) that the single-port server and Caddy send instead of the
     # file; brotli first, so browsers that accept it get it (~15% smaller JS than gzip).
     frontend_compression_formats=["brotli", "gzip"],
-    cors_allowed_origins=[_settings.site_url] if _settings.is_production else ["*"],
+    cors_allowed_origins=_settings.cors_origins,
     plugins=[
         LeanRadixThemesPlugin(
             theme=rx.theme(accent_color="indigo", gray_color="slate", radius="medium", appearance="inherit")

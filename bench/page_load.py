@@ -230,7 +230,12 @@ def serve(site: Path, env: dict[str, str], port: int) -> subprocess.Popen:
     """Serve the built project in `site` on one port, as production does (scripts/serve.py)."""
     command = [str(BIN / "python"), str(ROOT / "scripts" / "serve.py"), "--host", "127.0.0.1", "--port", str(port)]
     proc = subprocess.Popen(
-        command, cwd=site, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        command,
+        cwd=site,
+        env={**env, "PORT": str(port)},  # its localhost origins may open the websocket (Settings.cors_origins)
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )
     wait_http(f"http://127.0.0.1:{port}/ping", proc)
     return proc

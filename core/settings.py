@@ -18,6 +18,8 @@ class Settings(BaseSettings):
         product_name: The name shown to users (working name, rename here only).
         app_env: development (dev mailbox on), test, or production (secure cookies, no mailbox).
         site_url: Public origin of the site, used in e-mail links and CORS.
+        port: The port `make run` serves on (PORT); outside production its localhost origins may
+            also read the backend across origins (`cors_origins`).
         database_url: SQLAlchemy URL; SQLite by default, PostgreSQL in production.
         redis_url: Redis URL for Reflex's state manager and shared throttling (optional).
         contact_email: Public e-mail for questions, shown on the contact and legal pages.
@@ -43,6 +45,7 @@ class Settings(BaseSettings):
     product_name: str = "Turno"
     app_env: Literal["development", "test", "production"] = "development"
     site_url: str = "http://localhost:3000"
+    port: int = 3000
     database_url: str = "sqlite:///turno.db"
     redis_url: str | None = Field(default=None, validation_alias="REFLEX_REDIS_URL")
 
@@ -81,6 +84,22 @@ class Settings(BaseSettings):
     def is_production(self) -> bool:
         """Whether the app runs with production safeguards (secure cookies, no dev mailbox)."""
         return self.app_env == "production"
+
+    @property
+    def cors_origins(self) -> list[str]:
+        """The origins allowed to read the backend across origins, with the session cookie.
+
+        Never '*': Starlette answers a request with cookies from '*' by echoing its Origin with
+        credentials, and every page on localhost is the same site for SameSite cookies, so another
+        local dev server could read a signed-in user's data. Production: SITE_URL alone. Elsewhere
+        also the localhost origins of PORT, so `PORT=8080 make run` works without setting SITE_URL
+        (open it from another device by setting SITE_URL to the address you open). Reflex gives the
+        same list to the websocket, which refuses other browser origins.
+        """
+        site = self.site_url.strip().rstrip("/").lower()
+        if self.is_production:
+            return [site]
+        return sorted({site, f"http://localhost:{self.port}", f"http://127.0.0.1:{self.port}"})
 
     @property
     def dev_mailbox_enabled(self) -> bool:

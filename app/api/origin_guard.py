@@ -6,8 +6,9 @@ always send `Origin` on websocket handshakes and scripts cannot forge it, so the
 accepted only when `Origin` is the site's own origin (SITE_URL). python-engineio, which serves
 Reflex's `/_event` socket, checks `cors_allowed_origins` only when an Origin header is present
 and lets a handshake without one through; this guard also refuses a missing Origin and the
-opaque `null` origin (sandboxed frames, `data:` pages). Outside production every origin passes,
-so `reflex run` on localhost keeps working.
+opaque `null` origin (sandboxed frames, `data:` pages). Outside production this guard lets every
+origin pass, and python-engineio checks a browser's Origin against the development list of
+`core.settings.Settings.cors_origins` (SITE_URL and the localhost origins of PORT).
 
 The guard is an `api_transformer` entry (app/app.py): Reflex wraps its whole backend ASGI app,
 `/_event` websocket mount included, with each transformer, so every handshake passes here first.

@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-CLEAN = {k: v for k, v in os.environ.items() if k not in ("REFLEX_REDIS_URL", "APP_ENV", "SITE_URL", "DATABASE_URL")}
+CLEAN = {
+    k: v for k, v in os.environ.items() if k not in ("REFLEX_REDIS_URL", "APP_ENV", "SITE_URL", "DATABASE_URL", "PORT")
+}
 
 
 def _config(**env: str) -> dict:
@@ -47,6 +49,21 @@ def test_production_accepts_websockets_only_from_the_site_origin():
     config = _config(APP_ENV="production", SITE_URL="https://turno.example.com.br")
 
     assert config["origins"] == ["https://turno.example.com.br"]
+
+
+def test_development_allows_only_its_own_local_origins_never_a_wildcard():
+    """With '*' Starlette echoed any local site's Origin with credentials: another dev server could read the export."""
+    assert _config()["origins"] == ["http://127.0.0.1:3000", "http://localhost:3000"]
+    assert _config(PORT="8080")["origins"] == [
+        "http://127.0.0.1:8080",
+        "http://localhost:3000",
+        "http://localhost:8080",
+    ]
+    assert _config(APP_ENV="test", SITE_URL="http://192.168.0.10:3000/", PORT="3000")["origins"] == [
+        "http://127.0.0.1:3000",
+        "http://192.168.0.10:3000",
+        "http://localhost:3000",
+    ]
 
 
 @pytest.mark.parametrize(
