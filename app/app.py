@@ -8,7 +8,7 @@ from app.api.origin_guard import guard_websocket_origin
 from app.api.security_headers import security_headers
 from app.api.static_cache import cache_static_files
 from app.api.upload_limit import limit_request_bodies
-from app.errors import unexpected_error
+from app.errors import frontend_exception, unexpected_error
 from app.layout import loading_page
 from app.pages import (  # noqa: F401  (pages register on import)
     category,
@@ -28,9 +28,12 @@ from app.pages import (  # noqa: F401  (pages register on import)
     register,
 )
 from app.pages.not_found import NOT_FOUND_ON_LOAD, not_found_page
+from core.audit import configure_security_log
 from core.settings import get_settings
 from states.live import live_updates
 from states.session_end import SessionEndMiddleware
+
+configure_security_log(get_settings().security_log_file)
 
 if get_settings().dev_mailbox_enabled:
     from app.pages import mailbox  # noqa: F401
@@ -47,6 +50,7 @@ app = rx.App(
     ],
     hydrate_fallback=loading_page,
     backend_exception_handler=unexpected_error,
+    frontend_exception_handler=frontend_exception,
     head_components=[
         rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml"),
     ],

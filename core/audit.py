@@ -19,6 +19,10 @@ character (CR, LF, ESC of ANSI colour codes, NEL, U+2028/9...) are written as es
 field is cut to `MAX_FIELD` characters, so one event is always exactly one line and a client can
 neither forge a second line nor repaint a terminal.
 
+The security log has a handler of its own and does not pass its records on to the root logger
+(`configure_security_log`): with SECURITY_LOG_FILE set, a file only these lines are written to, so
+no other logger (Reflex's, a library's) can put a line there that looks like a security event.
+
 Denials are recorded where the app refuses: `services.errors.NotAllowed` (a foreign or missing
 object, a wrong role) and `AuthState` guards call `deny`. Who and where come from the caller's
 context (`set_actor`), set when a handler or route resolves its caller, and live only for that
@@ -151,6 +155,31 @@ def log_event(event: str, *, who: str, what: str, where: str, outcome: str, **de
     fields += [_field(name, value) for name, value in details.items() if value not in (None, "")]
     level = logging.INFO if outcome == "ok" else logging.WARNING
     security_log.log(level, " ".join(fields))
+
+
+def configure_security_log(path: str | None) -> logging.Handler:
+    """Give `turno.security` a handler of its own (a file at `path`, or standard error) and stop propagation.
+
+    Idempotent: a second call replaces the handler it installed before.
+
+    Args:
+        path: The file the security log is appended to; standard error when None or empty.
+
+    Returns:
+        The handler now in place.
+    """
+    for old in [h for h in security_log.handlers if getattr(h, "_turno_security", False)]:
+        security_log.removeHandler(old)
+        old.close()
+    handler: logging.Handler = (
+        logging.FileHandler(path, encoding="utf-8") if path else logging.StreamHandler(sys.stderr)
+    )
+    handler.setFormatter(logging.Formatter("%(message)s" if path else "turno.security %(message)s"))
+    handler._turno_security = True  # type: ignore[attr-defined]
+    security_log.addHandler(handler)
+    security_log.setLevel(logging.INFO)
+    security_log.propagate = False
+    return handler
 
 
 def login_succeeded(user_id: int, where: str, agent: str = "") -> None:

@@ -32,6 +32,8 @@ class Settings(BaseSettings):
         stripe_price_enterprise: Stripe price id of the monthly Enterprise plan (BRL).
         stripe_api_base: Origin of Stripe's API; tests point it at a local fake server.
         security_log_key: Key of the hash that names accounts of failed logins in the security log.
+        security_log_file: Where the security log (`turno.security`) is written, alone; standard
+            error, on a handler of its own, when unset (core/audit.py `configure_security_log`).
         session_hours: Absolute lifetime of a browser session (no 'Lembrar de mim').
         remember_days: Absolute lifetime of a 'Lembrar de mim' session.
         session_idle_minutes: A browser session unused this long ends (idle expiry).
@@ -79,6 +81,7 @@ class Settings(BaseSettings):
     confirm_token_hours: int = 48
     reset_token_minutes: int = 60
     security_log_key: str | None = None
+    security_log_file: str | None = None
 
     @property
     def is_production(self) -> bool:
