@@ -32,6 +32,9 @@ class Settings(BaseSettings):
         stripe_price_enterprise: Stripe price id of the monthly Enterprise plan (BRL).
         stripe_api_base: Origin of Stripe's API; tests point it at a local fake server.
         security_log_key: Key of the hash that names accounts of failed logins in the security log.
+        trusted_proxies: Addresses or networks of the reverse proxies in front of the app (comma
+            separated, e.g. '127.0.0.1'); only requests from them may name the client in
+            X-Forwarded-For (core/client_address.py). Empty: the connection's address is the client.
         security_log_file: Where the security log (`turno.security`) is written, alone; standard
             error, on a handler of its own, when unset (core/audit.py `configure_security_log`).
         session_hours: Absolute lifetime of a browser session (no 'Lembrar de mim').
@@ -82,6 +85,7 @@ class Settings(BaseSettings):
     reset_token_minutes: int = 60
     security_log_key: str | None = None
     security_log_file: str | None = None
+    trusted_proxies: str = ""
 
     @property
     def is_production(self) -> bool:

@@ -5,6 +5,7 @@ from starlette.requests import cookie_parser
 
 from app import routes
 from core import audit
+from core.client_address import client_address
 from core.db import session_scope
 from core.presence import SITE, get_presence
 from core.settings import get_settings
@@ -55,9 +56,14 @@ class AuthState(rx.State):
         audit.set_actor(user.id if user else None, self._where())
         return user
 
+    def _client_address(self) -> str:
+        """The caller's address, from the proxy's X-Forwarded-For when it came through a trusted proxy."""
+        forwarded = self.router.headers.raw_headers.get("x-forwarded-for", "")
+        return client_address(self.router.session.client_ip, forwarded)
+
     def _where(self) -> str:
         """The caller's address and tab (client token prefix), for the security log."""
-        return audit.place(self.router.session.client_ip, self.router.session.client_token)
+        return audit.place(self._client_address(), self.router.session.client_token)
 
     def _deny(self, reason: str, user: CurrentUser | None = None) -> None:
         """Record that this handler refused its caller (visitor or wrong role); the answer is unchanged."""

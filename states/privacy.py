@@ -67,7 +67,7 @@ class PrivacyState(AuthState):
         self.deleting = True
         self.delete_error = ""
         yield
-        address = self.router.session.client_ip or "unknown"
+        address = self._client_address()
 
         def _do() -> str:
             with session_scope() as db:

@@ -119,7 +119,7 @@ class SettingsState(AuthState):
         yield
         data = form_data if isinstance(form_data, dict) else {}
         keep = self._session_token()
-        address = self.router.session.client_ip or "unknown"
+        address = self._client_address()
 
         def _change() -> int:
             with session_scope() as db:

@@ -8,6 +8,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from core import audit
+from core.client_address import client_address
 from core.db import session_scope
 from core.formatting import local
 from core.settings import get_settings
@@ -49,7 +50,9 @@ async def export_data(request: Request) -> Response:
         log.exception("data export failed")
         return JSONResponse({"ok": False, "message": EXPORT_FAILED}, status_code=500)
     if data is None:
-        where = audit.place(request.client.host if request.client else None)
+        where = audit.place(
+            client_address(request.client.host if request.client else None, request.headers.get("x-forwarded-for"))
+        )
         audit.log_event("authz.denied", who="anon", what="account export", where=where, outcome="denied")
         return JSONResponse(
             {"ok": False, "message": NOT_SIGNED_IN}, status_code=401, headers={"Cache-Control": "no-store"}

@@ -8,6 +8,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from core import audit
+from core.client_address import client_address
 from core.db import session_scope
 from core.settings import get_settings
 from services import accounts, sessions
@@ -28,7 +29,7 @@ def _same_origin(request: Request) -> bool:
 
 
 def _client_address(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
+    return client_address(request.client.host if request.client else None, request.headers.get("x-forwarded-for"))
 
 
 async def login(request: Request) -> JSONResponse:

@@ -35,12 +35,12 @@ CONTROL = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
 
 
 @pytest.fixture
-def security(caplog, request):
+def security(caplog, monkeypatch):
     """The security log lines written during the test."""
     caplog.set_level(logging.INFO, logger=audit.SECURITY_LOGGER)
-    security_log = logging.getLogger(audit.SECURITY_LOGGER)
-    security_log.addHandler(caplog.handler)  # the security log does not propagate to the root logger
-    request.addfinalizer(lambda: security_log.removeHandler(caplog.handler))
+    # The app gives the security log a handler of its own and stops propagation (core/audit.py);
+    # caplog listens on the root logger.
+    monkeypatch.setattr(logging.getLogger(audit.SECURITY_LOGGER), "propagate", True)
 
     def lines() -> list[str]:
         return [r.getMessage() for r in caplog.records if r.name == audit.SECURITY_LOGGER]
