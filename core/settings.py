@@ -35,6 +35,10 @@ class Settings(BaseSettings):
         trusted_proxies: Addresses or networks of the reverse proxies in front of the app (comma
             separated, e.g. '127.0.0.1'); only requests from them may name the client in
             X-Forwarded-For (core/client_address.py). Empty: the connection's address is the client.
+        registrations_per_address_hour: Registrations one client address may submit in an hour.
+        recoveries_per_address_hour: Password-recovery requests one client address may submit in an hour.
+        account_mails_per_recipient_hour: Account e-mails (confirmation, reset, 'tentativa de
+            cadastro') sent to one address in an hour; more are not sent.
         security_log_file: Where the security log (`turno.security`) is written, alone; standard
             error, on a handler of its own, when unset (core/audit.py `configure_security_log`).
         session_hours: Absolute lifetime of a browser session (no 'Lembrar de mim').
@@ -86,6 +90,9 @@ class Settings(BaseSettings):
     security_log_key: str | None = None
     security_log_file: str | None = None
     trusted_proxies: str = ""
+    registrations_per_address_hour: int = 20
+    recoveries_per_address_hour: int = 20
+    account_mails_per_recipient_hour: int = 3
 
     @property
     def is_production(self) -> bool:

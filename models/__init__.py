@@ -1,6 +1,6 @@
 """SQLModel tables; importing this package registers every table on SQLModel.metadata."""
 
-from models.auth import AuthSession, EmailToken, LoginAttempt, OutboxEmail, SessionVersion, TokenPurpose
+from models.auth import AuthSession, EmailToken, LoginAttempt, OutboxEmail, RateEvent, SessionVersion, TokenPurpose
 from models.billing import ContactMessage, StripeEvent, Subscription
 from models.chat import Chat, Message, Notification, NotificationType
 from models.job import Application, ApplicationStatus, Job, JobListVersion, JobStatus, Rating
@@ -22,6 +22,7 @@ __all__ = [
     "NotificationType",
     "OutboxEmail",
     "Profile",
+    "RateEvent",
     "Rating",
     "Role",
     "SessionVersion",

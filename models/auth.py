@@ -78,6 +78,18 @@ class LoginAttempt(SQLModel, table=True):
     created_at: datetime = created_at_field()
 
 
+class RateEvent(SQLModel, table=True):
+    """One use of a rate-limited action (services/rate_limits.py): what, for whom (a SHA-256), when."""
+
+    __tablename__ = "rate_events"
+    __table_args__ = (Index("ix_rate_events_kind_key_created", "kind", "key_hash", "created_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    kind: str = Field(max_length=30)
+    key_hash: str = Field(max_length=64)
+    created_at: datetime = created_at_field()
+
+
 class OutboxEmail(SQLModel, table=True):
     """An e-mail kept locally when no SMTP server is configured (listed at /dev/mailbox)."""
 

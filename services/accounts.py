@@ -1,5 +1,6 @@
 """Registration, e-mail confirmation, login and password recovery."""
 
+import logging
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -11,7 +12,7 @@ from core.security import hash_password, new_token, token_digest, verify_passwor
 from core.settings import get_settings
 from core.types import utcnow
 from models import EmailToken, Profile, Role, TokenPurpose, User, UserPreferences
-from services import sessions, throttle
+from services import rate_limits, sessions, throttle
 from services.errors import ServiceError, ValidationFailed
 from services.validation import (
     CompanyRegistration,
@@ -28,6 +29,8 @@ NOT_CONFIRMED = "Por favor, confirme seu email antes de fazer login."
 INVALID_LINK = "Este link é inválido ou expirou. Solicite um novo."
 WRONG_CURRENT_PASSWORD = "Senha atual incorreta."
 ACCOUNT_GONE = "Não foi possível carregar suas informações."
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -136,6 +139,8 @@ def _send_already_registered(session: Session, user: User) -> None:
     it also gives this path the writes of a new registration's confirmation link (token and
     e-mail), so both answers cost the server about the same.
     """
+    if not _may_mail(session, user.email):
+        return
     settings = get_settings()
     token = _issue_token(session, user, TokenPurpose.RESET_PASSWORD, timedelta(minutes=settings.reset_token_minutes))
     send_after_commit(
@@ -151,8 +156,41 @@ def _send_already_registered(session: Session, user: User) -> None:
     )
 
 
+def send_registration_failed(session: Session, email: object) -> None:
+    """Tell the person at `email` that their registration could not be completed (after every retry failed).
+
+    The form had already answered that the account was created; this e-mail keeps the failure from
+    being lost silently. Nothing is said about whether the address has an account.
+    """
+    if not isinstance(email, str) or "@" not in email or not _may_mail(session, email):
+        return
+    settings = get_settings()
+    send_after_commit(
+        session,
+        email.strip().lower()[:254],
+        f"Não conseguimos concluir seu cadastro no {settings.product_name}",
+        "Olá!\n\nRecebemos seu cadastro, mas não conseguimos concluí-lo por um erro do nosso lado. "
+        f"Nenhuma conta foi criada.\n\nTente novamente em alguns minutos:\n{settings.site_url}/register\n\n"
+        "Se você não se cadastrou, ignore esta mensagem.",
+    )
+
+
+def _may_mail(session: Session, email: str) -> bool:
+    """Whether another account e-mail may go to `email` this hour (services/rate_limits.py); logs when not.
+
+    Registration and recovery answer before this runs, so the answer never tells whether a
+    message was sent.
+    """
+    if rate_limits.allow(session, rate_limits.Kind.ACCOUNT_MAIL, email):
+        return True
+    log.warning("account e-mail not sent: the recipient's hourly limit is reached")
+    return False
+
+
 def send_confirmation(session: Session, user: User) -> None:
     """E-mail a fresh confirmation link to `user` (over SMTP only after the commit)."""
+    if not _may_mail(session, user.email):
+        return
     settings = get_settings()
     token = _issue_token(session, user, TokenPurpose.CONFIRM_EMAIL, timedelta(hours=settings.confirm_token_hours))
     link = f"{settings.site_url}/confirm-email?token={token}"
@@ -262,7 +300,7 @@ def send_reset_link(session: Session, email: str) -> None:
     Over SMTP the message leaves after the commit, in a thread (core.email).
     """
     user = session.exec(select(User).where(User.email == email, User.deleted_at.is_(None))).first()
-    if user is None:
+    if user is None or not _may_mail(session, user.email):
         return
     settings = get_settings()
     token = _issue_token(session, user, TokenPurpose.RESET_PASSWORD, timedelta(minutes=settings.reset_token_minutes))

@@ -21,6 +21,12 @@ _TAKE_FLASH_JS = (
 )
 
 
+def client_address_of(state: rx.State) -> str:
+    """The address of the browser behind a state's websocket (core/client_address.py: trusted proxies only)."""
+    forwarded = state.router.headers.raw_headers.get("x-forwarded-for", "")
+    return client_address(state.router.session.client_ip, forwarded)
+
+
 def flash_then_go(message: str, url: str) -> str:
     """JavaScript that keeps a toast for the next page and then loads `url` in full."""
     return f"sessionStorage.setItem('{FLASH_KEY}', {message!r}); window.location.assign({url!r});"
@@ -58,8 +64,7 @@ class AuthState(rx.State):
 
     def _client_address(self) -> str:
         """The caller's address, from the proxy's X-Forwarded-For when it came through a trusted proxy."""
-        forwarded = self.router.headers.raw_headers.get("x-forwarded-for", "")
-        return client_address(self.router.session.client_ip, forwarded)
+        return client_address_of(self)
 
     def _where(self) -> str:
         """The caller's address and tab (client token prefix), for the security log."""

@@ -1,7 +1,7 @@
 """/forgot-password, /reset-password and /confirm-email: the e-mailed, single-use links."""
 
 import logging
-import threading
+from concurrent.futures import Future
 
 import reflex as rx
 
@@ -10,10 +10,11 @@ from app.layout import public_page
 from components.forms import submit_button, text_field
 from components.links import link_button
 from components.ui import auth_card
+from core import background
 from core.db import session_scope
-from services import accounts
+from services import accounts, rate_limits
 from services.errors import ServiceError
-from states.auth import flash_then_go
+from states.auth import client_address_of, flash_then_go
 
 log = logging.getLogger(__name__)
 RECOVERY_SENT = (
@@ -49,24 +50,23 @@ class ForgotPasswordState(rx.State):
         except ServiceError as exc:
             self.email_error = exc.field_errors.get("email", "")
             return None if self.email_error else rx.toast.error("Erro ao enviar email", description=exc.message)
+        with session_scope() as db:
+            allowed = rate_limits.allow(db, rate_limits.Kind.RECOVERY, client_address_of(self))
+        if not allowed:  # keyed on the address, never the e-mail: the answer tells nothing about it
+            return rx.toast.error("Erro ao enviar email", description=rate_limits.TOO_MANY_REQUESTS)
         send_reset_in_background(email)
         self.sent = True
         return rx.toast.success("Email enviado com sucesso!")
 
 
-def send_reset_in_background(email: str) -> threading.Thread:
-    """Send the reset link of `email` (if it has an account) in a daemon thread; failures are logged."""
+def send_reset_in_background(email: str) -> Future:
+    """Send the reset link of `email` (if it has an account) after the answer, on the bounded pool (core/background.py)."""
 
     def _send() -> None:
-        try:
-            with session_scope() as db:
-                accounts.send_reset_link(db, email)
-        except Exception:
-            log.exception("password reset e-mail failed")
+        with session_scope() as db:
+            accounts.send_reset_link(db, email)
 
-    thread = threading.Thread(target=_send, name="password-reset", daemon=True)
-    thread.start()
-    return thread
+    return background.submit("password reset e-mail", _send)
 
 
 @public_page(routes.FORGOT_PASSWORD, "Recuperar senha", on_load=[ForgotPasswordState.reset_form])

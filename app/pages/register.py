@@ -1,8 +1,8 @@
 """/register: company and freelancer sign-up, validated on the server (SPEC §5)."""
 
 import logging
-import threading
 from collections.abc import Callable
+from concurrent.futures import Future
 
 import reflex as rx
 from sqlmodel import Session
@@ -11,11 +11,12 @@ from app import routes
 from app.layout import public_page
 from components.forms import select_field, submit_button, text_area, text_field
 from components.ui import auth_card
+from core import background
 from core.catalog import INDUSTRIES
 from core.db import session_scope
-from services import accounts
+from services import accounts, rate_limits
 from services.errors import ServiceError
-from states.auth import AuthState
+from states.auth import AuthState, client_address_of
 
 log = logging.getLogger(__name__)
 COMPANY_FIELDS = ("name", "email", "password", "confirmPassword", "company", "industry", "location", "description")
@@ -35,19 +36,22 @@ _KINDS = {
 }
 
 
-def register_in_background(register: Callable[[Session, dict], object], data: dict) -> threading.Thread:
-    """Run a registration (bcrypt, rows, e-mail) in a daemon thread after the answer; failures are logged."""
+def register_in_background(register: Callable[[Session, dict], object], data: dict) -> Future:
+    """Run a registration (bcrypt, rows, e-mail) after the answer, on the bounded pool of core/background.py.
+
+    A failed registration is tried again; when every attempt failed, the person is e-mailed that
+    the account could not be created, so it is never lost silently.
+    """
 
     def _register() -> None:
-        try:
-            with session_scope() as db:
-                register(db, data)
-        except Exception:
-            log.exception("registration failed")
+        with session_scope() as db:
+            register(db, data)
 
-    thread = threading.Thread(target=_register, name="registration", daemon=True)
-    thread.start()
-    return thread
+    def _tell_the_person() -> None:
+        with session_scope() as db:
+            accounts.send_registration_failed(db, data.get("email"))
+
+    return background.submit("registration", _register, _tell_the_person)
 
 
 def _blank(fields: tuple[str, ...]) -> dict[str, str]:
@@ -106,11 +110,22 @@ class RegisterState(rx.State):
             if not exc.field_errors:
                 yield rx.toast.error("Erro no cadastro", description=exc.message)
             return
+        if not self._allowed_from_here():
+            yield rx.toast.error("Erro no cadastro", description=rate_limits.TOO_MANY_REQUESTS)
+            return
         register_in_background(register, data)
         yield rx.toast.success(
             success, description="Enviamos um link de confirmação para o seu email. Confirme-o para fazer login."
         )
         yield rx.redirect(routes.LOGIN)
+
+    def _allowed_from_here(self) -> bool:
+        """Whether this connection's address may register once more this hour (services/rate_limits.py).
+
+        Keyed on the address, never the e-mail typed: the answer cannot tell whether an e-mail has an account.
+        """
+        with session_scope() as db:
+            return rate_limits.allow(db, rate_limits.Kind.REGISTRATION, client_address_of(self))
 
     def _set_errors(self, kind: str, errors: dict[str, str]) -> None:
         if kind == "client":

@@ -77,6 +77,10 @@ def app_env(tmp_path_factory, fake_stripe: FakeStripe) -> dict[str, str]:
         "SITE_URL": f"http://localhost:{port}",
         "BCRYPT_ROUNDS": "4",
         "LOGIN_MAX_FAILURES_PER_ADDRESS": "100000",
+        # Every browser test signs people up and asks for links from this one address.
+        "REGISTRATIONS_PER_ADDRESS_HOUR": "100000",
+        "RECOVERIES_PER_ADDRESS_HOUR": "100000",
+        "ACCOUNT_MAILS_PER_RECIPIENT_HOUR": "100000",
         "PORT": str(port),
         "REFLEX_UPLOADED_FILES_DIR": str(workdir / "uploads"),
         **stripe_env(fake_stripe),

@@ -128,6 +128,7 @@ def cluster(base_url, tmp_path_factory) -> Iterator[Cluster]:
         "SITE_URL": f"http://localhost:{port}",
         "BCRYPT_ROUNDS": "4",
         "LOGIN_MAX_FAILURES_PER_ADDRESS": "100000",
+        "REGISTRATIONS_PER_ADDRESS_HOUR": "100000",
         "REFLEX_TELEMETRY_ENABLED": "false",
         "PYTHONPATH": str(root),
         "PATH": f"{root / '.tools/node_modules/.bin'}:{bin_dir}:{os.environ['PATH']}",
