@@ -147,3 +147,18 @@ def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterat
 def make_alembic_config() -> Callable[[str], Config]:
     """The factory of Alembic configurations for a database URL (see `alembic_config`)."""
     return alembic_config
+
+
+@pytest.fixture
+def fake_app():
+    """A stand-in Reflex app for live delivery (tests/unit/live_app.py), with a fresh presence registry."""
+    from core.presence import get_presence
+    from states import live
+    from tests.unit.live_app import FakeApp
+
+    get_presence.cache_clear()
+    app = FakeApp()
+    live._runtime["app"] = app
+    yield app
+    live._runtime.clear()
+    get_presence.cache_clear()

@@ -24,6 +24,7 @@ from models import (
     User,
     UserPreferences,
 )
+from services import accounts
 
 _emails = count(1)
 
@@ -72,6 +73,27 @@ def make_company(db: Session, nome: str = "Mariana Costa", empresa: str = "Hotel
 def make_freelancer(db: Session, nome: str = "João Silva", **profile) -> User:
     """A freelancer with a unique e-mail."""
     return make_user(db, f"freelancer{next(_emails)}@teste.com.br", Role.FREELANCER, nome=nome, **profile)
+
+
+def register_confirmed_company(db: Session, email: str, password: str) -> User:
+    """A company signed up through the service (a real password hash) with its e-mail confirmed; commits."""
+
+    user = accounts.register_company(
+        db,
+        {
+            "name": "Ana",
+            "email": email,
+            "password": password,
+            "confirmPassword": password,
+            "company": "Bistrô",
+            "industry": "gastronomy",
+            "location": "Recife",
+        },
+    )
+    user.email_confirmed_at = utcnow()
+    db.add(user)
+    db.commit()
+    return user
 
 
 def make_job(db: Session, company: User, title: str = "Garçom", hours_ago: int = 0, **fields) -> Job:

@@ -6,9 +6,8 @@ from starlette.testclient import TestClient
 
 from app.api import api
 from core.settings import get_settings
-from core.types import utcnow
 from models import AuthSession
-from services import accounts
+from tests.unit.factories import register_confirmed_company
 
 PASSWORD = "Segura123"
 
@@ -20,22 +19,7 @@ def client(db):
 
 @pytest.fixture
 def company(db):
-    user = accounts.register_company(
-        db,
-        {
-            "name": "Ana",
-            "email": "ana@empresa.com",
-            "password": PASSWORD,
-            "confirmPassword": PASSWORD,
-            "company": "Bistrô",
-            "industry": "gastronomy",
-            "location": "Recife",
-        },
-    )
-    user.email_confirmed_at = utcnow()
-    db.add(user)
-    db.commit()
-    return user
+    return register_confirmed_company(db, "ana@empresa.com", PASSWORD)
 
 
 def test_login_sets_an_httponly_lax_cookie_and_redirects_by_role(client, company, db):

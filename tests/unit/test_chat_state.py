@@ -5,7 +5,6 @@ hands out the tabs' own state trees, so what is checked is exactly what each tab
 """
 
 import asyncio
-import contextlib
 
 import pytest
 from sqlmodel import select
@@ -25,47 +24,6 @@ from tests.unit.factories import make_application, make_cast, make_chat, make_jo
 from tests.unit.state_harness import cookie_for, run, state_for, toasts
 
 CANNOT_SEND = "error: Erro | Não é possível enviar mensagem."
-
-
-class FakeTokens:
-    """The token manager's one question: is this tab's socket connected?"""
-
-    def __init__(self) -> None:
-        self.connected: set[str] = set()
-
-    async def is_token_connected(self, token: str) -> bool:
-        return token in self.connected
-
-
-class FakeApp:
-    """What states.live uses of rx.App: modify_state over the tabs' trees, and the token manager."""
-
-    def __init__(self) -> None:
-        self.roots: dict[str, object] = {}
-        self.pushed: list[str] = []
-
-        async def emit_update(_namespace, update, token: str) -> None:
-            self.pushed.append(token)
-
-        self.event_namespace = type("Namespace", (), {"_token_manager": FakeTokens(), "emit_update": emit_update})()
-
-    def open_tab(self, root, token: str) -> None:
-        self.roots[token] = root
-        self.event_namespace._token_manager.connected.add(token)
-
-    @contextlib.asynccontextmanager
-    async def modify_state(self, token):
-        yield self.roots[token.ident]
-
-
-@pytest.fixture
-def fake_app():
-    get_presence.cache_clear()
-    app = FakeApp()
-    live._runtime["app"] = app
-    yield app
-    live._runtime.clear()
-    get_presence.cache_clear()
 
 
 @pytest.fixture

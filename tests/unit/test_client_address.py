@@ -7,9 +7,8 @@ from starlette.testclient import TestClient
 from app.api import api
 from core.client_address import client_address
 from core.settings import get_settings
-from core.types import utcnow
 from models import LoginAttempt
-from services import accounts
+from tests.unit.factories import register_confirmed_company
 
 PASSWORD = "Segura123"
 
@@ -21,6 +20,11 @@ def proxy(monkeypatch):
     get_settings.cache_clear()
     yield
     get_settings.cache_clear()
+
+
+@pytest.fixture
+def company(db):
+    return register_confirmed_company(db, "ana@empresa.com", PASSWORD)
 
 
 @pytest.mark.parametrize(
@@ -48,26 +52,6 @@ def test_without_trusted_proxies_the_header_is_ignored(monkeypatch):
     get_settings.cache_clear()
 
 
-@pytest.fixture
-def confirmed_company(db):
-    user = accounts.register_company(
-        db,
-        {
-            "name": "Ana",
-            "email": "ana@empresa.com",
-            "password": PASSWORD,
-            "confirmPassword": PASSWORD,
-            "company": "Bistrô",
-            "industry": "gastronomy",
-            "location": "Recife",
-        },
-    )
-    user.email_confirmed_at = utcnow()
-    db.add(user)
-    db.commit()
-    return user
-
-
 def _login(client: TestClient, email: str, password: str, forwarded: str):
     client.cookies.clear()
     return client.post(
@@ -75,7 +59,7 @@ def _login(client: TestClient, email: str, password: str, forwarded: str):
     )
 
 
-def test_an_attacker_behind_the_proxy_cannot_lock_out_other_visitors(db, proxy, confirmed_company, monkeypatch):
+def test_an_attacker_behind_the_proxy_cannot_lock_out_other_visitors(db, proxy, company, monkeypatch):
     """30 failed logins with random e-mails from one address used to lock every visitor out: all came from 127.0.0.1."""
     monkeypatch.setenv("LOGIN_MAX_FAILURES_PER_ADDRESS", "5")
     get_settings.cache_clear()
@@ -92,7 +76,7 @@ def test_an_attacker_behind_the_proxy_cannot_lock_out_other_visitors(db, proxy, 
     assert addresses == {"203.0.113.66", "198.51.100.20"}
 
 
-def test_a_client_cannot_escape_the_address_limit_by_sending_the_header_itself(db, confirmed_company, monkeypatch):
+def test_a_client_cannot_escape_the_address_limit_by_sending_the_header_itself(db, company, monkeypatch):
     monkeypatch.setenv("TRUSTED_PROXIES", "")
     monkeypatch.setenv("LOGIN_MAX_FAILURES_PER_ADDRESS", "3")
     get_settings.cache_clear()

@@ -31,7 +31,6 @@ from states.dashboard import DashboardState
 from states.session_end import SessionEndMiddleware
 from tests.unit.factories import make_application, make_chat, make_job, make_message
 from tests.unit.state_harness import cookie_for, run, state_for
-from tests.unit.test_chat_state import FakeApp
 from tests.unit.test_sessions import (
     ENDINGS,
     _cookie_of,
@@ -43,16 +42,6 @@ from tests.unit.test_sessions import (
 WELCOME = "Bem-vinda ao Hotel Atlântico!"
 LATE = "Você ainda está aí?"
 SECRET_PHONE = "(81) 99876-5432"
-
-
-@pytest.fixture
-def fake_app():
-    get_presence.cache_clear()
-    app = FakeApp()
-    live._runtime["app"] = app
-    yield app
-    live._runtime.clear()
-    get_presence.cache_clear()
 
 
 @pytest.fixture
