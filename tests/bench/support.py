@@ -9,7 +9,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_quick(script: str, timeout: float = 300) -> object:
+def run_quick(script: str, timeout: float = 900) -> object:
     """Run `script` with BENCH_QUICK=1; it prints 'RESULT <json>' last. Returns the decoded JSON."""
     env = {
         **os.environ,
