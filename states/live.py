@@ -192,6 +192,7 @@ async def deliver(pings: Iterable[Ping], skip: str = "") -> int:
     try:
         _session_version.set(session_cache.current_version())  # the tasks below copy this context
     except Exception:  # each tab then reads the version itself
+        _session_version.set(None)
         logger.exception("live refresh: reading the session version failed")
     bell_users = [user_id for user_id in tabs_of if groups[user_id] & {0, signals.BELL_ONLY}]
     try:

@@ -188,3 +188,20 @@ def test_a_hydrate_signed_in_as_someone_else_sends_none_of_the_previous_users_da
 
     assert _shown(room) == []
     assert company.email not in json.dumps(root.dict(), default=str)
+
+
+def test_a_failed_read_of_the_session_version_still_checks_every_tab(db, world, fake_app, monkeypatch):
+    company, freelancer, chat = world
+    old = _company_sign_in(db, company)
+    room = _company_tab(fake_app, old, chat.id)
+    ENDINGS["logout"](TestClient(api, base_url="http://turno.test"), db, company, old)
+
+    def unreadable(engine=None):
+        raise RuntimeError("database went away")
+
+    monkeypatch.setattr(live.session_cache, "current_version", unreadable)
+    with session_scope() as own:
+        chats.send(own, freelancer.id, chat.id, LATE)
+
+    assert asyncio.run(live.deliver({Ping(company.id, chat.id)})) == 0
+    assert LATE not in _shown(room)
