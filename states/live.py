@@ -246,10 +246,16 @@ async def is_viewing(user_id: int, chat_id: int) -> bool:
 
 
 async def _signed_in_as(app: rx.App, token: str, user_id: int) -> bool:
-    """Whether the tab `token` still belongs to `user_id` on a live session (a tab whose session ended reads nothing)."""
-    async with app.modify_state(rx.BaseStateToken(ident=token, cls=DashboardState)) as root:
-        chrome = await root.get_state(DashboardState)
-        return chrome._live_user_id == user_id and session_user_id(chrome) == user_id
+    """Whether the tab `token` still belongs to `user_id` on a live session (a tab whose session ended reads nothing).
+
+    The tab's state is read without its lock: `is_viewing` runs inside the sender's handler, which
+    holds the sender's lock, and the other participant may be sending at that moment too, holding
+    theirs and asking about the sender (two locks taken in opposite orders: a deadlock). The cookie
+    and the user a tab was loaded for only change when its socket reconnects.
+    """
+    root = await app.state_manager.get_state(rx.BaseStateToken(ident=token, cls=DashboardState))
+    chrome = await root.get_state(DashboardState)
+    return chrome._live_user_id == user_id and session_user_id(chrome) == user_id
 
 
 async def pending() -> None:

@@ -5,6 +5,7 @@ tab would show; `pushed` lists the tabs that were sent an event of their own (a 
 The `fake_app` fixture (tests/unit/conftest.py) installs it.
 """
 
+import asyncio
 import contextlib
 
 
@@ -29,6 +30,15 @@ class FakeApp:
             self.pushed.append(token)
 
         self.event_namespace = type("Namespace", (), {"_token_manager": FakeTokens(), "emit_update": emit_update})()
+        self.locks: dict[str, asyncio.Lock] = {}
+        app = self
+
+        class StateManager:
+            async def get_state(self, token):
+                """A lock-free read of a tab's tree, as Reflex's state managers give."""
+                return app.roots[token.ident]
+
+        self.state_manager = StateManager()
 
     def open_tab(self, root, token: str) -> None:
         self.roots[token] = root
@@ -36,4 +46,7 @@ class FakeApp:
 
     @contextlib.asynccontextmanager
     async def modify_state(self, token):
-        yield self.roots[token.ident]
+        """The tab's tree under the tab's lock, as Reflex holds it while a handler of that tab runs."""
+        lock = self.locks.setdefault(token.ident, asyncio.Lock())
+        async with lock:
+            yield self.roots[token.ident]

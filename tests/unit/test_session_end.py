@@ -13,6 +13,7 @@ import json
 from datetime import timedelta
 
 import pytest
+import reflex as rx
 from reflex_base import constants
 from reflex_base.event import Event, get_event
 from sqlmodel import select, update
@@ -205,3 +206,30 @@ def test_a_failed_read_of_the_session_version_still_checks_every_tab(db, world, 
 
     assert asyncio.run(live.deliver({Ping(company.id, chat.id)})) == 0
     assert LATE not in _shown(room)
+
+
+def test_two_participants_sending_at_once_never_wait_for_each_others_tab(db, world, fake_app):
+    """Each send asks whether the other reads the conversation while its own tab's lock is held:
+    taking the other tab's lock there deadlocked two people writing at the same moment."""
+    company, freelancer, chat = world
+    _company_tab(fake_app, _company_sign_in(db, company), chat.id)
+    freelancer_room = state_for(
+        ChatRoomState, cookie_for(db, freelancer), f"/freelancer-dashboard/chats/{chat.id}", token="tab-f"
+    )
+    froot = freelancer_room._get_root_state()
+    _hydrate(froot)
+    run(froot.get_substate(DashboardState.get_full_name().split(".")[1:]), DashboardState.load_chrome)
+    run(freelancer_room, ChatRoomState.load_freelancer)
+    fake_app.open_tab(froot, "tab-f")
+
+    async def send_from(tab: str, to: int) -> bool:
+        async with fake_app.modify_state(rx.BaseStateToken(ident=tab, cls=DashboardState)):  # the sender's handler
+            await asyncio.sleep(0)  # both senders now hold their own tab
+            return await live.is_viewing(to, chat.id)
+
+    async def both() -> list[bool]:
+        return await asyncio.wait_for(
+            asyncio.gather(send_from("tab-c", freelancer.id), send_from("tab-f", company.id)), timeout=5
+        )
+
+    assert asyncio.run(both()) == [True, True]
