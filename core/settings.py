@@ -85,6 +85,8 @@ class Settings(BaseSettings):
     login_max_failures: int = 5
     login_window_minutes: int = 15
     login_max_failures_per_address: int = 30
+    device_cookie_name: str = "turno_device"
+    device_trust_days: int = 90
     confirm_token_hours: int = 48
     reset_token_minutes: int = 60
     security_log_key: str | None = None

@@ -1,6 +1,15 @@
 """SQLModel tables; importing this package registers every table on SQLModel.metadata."""
 
-from models.auth import AuthSession, EmailToken, LoginAttempt, OutboxEmail, RateEvent, SessionVersion, TokenPurpose
+from models.auth import (
+    AuthSession,
+    EmailToken,
+    LoginAttempt,
+    OutboxEmail,
+    RateEvent,
+    SessionVersion,
+    TokenPurpose,
+    TrustedDevice,
+)
 from models.billing import ContactMessage, StripeEvent, Subscription
 from models.chat import Chat, Message, Notification, NotificationType
 from models.job import Application, ApplicationStatus, Job, JobListVersion, JobStatus, Rating
@@ -29,6 +38,7 @@ __all__ = [
     "StripeEvent",
     "Subscription",
     "TokenPurpose",
+    "TrustedDevice",
     "User",
     "UserPreferences",
 ]

@@ -62,8 +62,29 @@ class EmailToken(SQLModel, table=True):
     used_at: datetime | None = optional_datetime_field()
 
 
+class TrustedDevice(SQLModel, table=True):
+    """A browser that signed in to the account before (services/devices.py); only its token's SHA-256 is kept.
+
+    Its cookie exempts that browser from the lockouts strangers can cause (per account from
+    unknown browsers, per address); it grants no access by itself.
+    """
+
+    __tablename__ = "trusted_devices"
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="users.id", index=True, ondelete="CASCADE")
+    token_hash: str = Field(max_length=64, unique=True)
+    created_at: datetime = created_at_field()
+    last_used_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
+    expires_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+
+
 class LoginAttempt(SQLModel, table=True):
-    """One login attempt, kept for throttling per account and per client address."""
+    """One login attempt, kept for throttling per account and per client address.
+
+    `trusted` marks a password typed by a browser that already holds the account's trust (a
+    trusted-device cookie, or a signed-in session): those failures count apart from strangers'.
+    """
 
     __tablename__ = "login_attempts"
     __table_args__ = (
@@ -75,6 +96,7 @@ class LoginAttempt(SQLModel, table=True):
     email: str = Field(max_length=254)
     address: str = Field(max_length=64)
     succeeded: bool = False
+    trusted: bool = False
     created_at: datetime = created_at_field()
 
 

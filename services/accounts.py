@@ -12,7 +12,7 @@ from core.security import hash_password, new_token, token_digest, verify_passwor
 from core.settings import get_settings
 from core.types import utcnow
 from models import EmailToken, Profile, Role, TokenPurpose, User, UserPreferences
-from services import rate_limits, sessions, throttle
+from services import devices, rate_limits, sessions, throttle
 from services.errors import ServiceError, ValidationFailed
 from services.validation import (
     CompanyRegistration,
@@ -35,12 +35,14 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class LoginResult:
-    """A successful login: the raw session token for the cookie and where to go."""
+    """A successful login: the raw session and device tokens for their cookies, and where to go."""
 
     token: str
     max_age: int | None
     redirect_to: str
     role: str
+    device_token: str = ""
+    device_max_age: int = 0
 
 
 def validate_company(data: dict) -> None:
@@ -218,20 +220,23 @@ def confirm_email(session: Session, token: str) -> User:
     return user
 
 
-def login(session: Session, data: dict, address: str, agent: str = "") -> LoginResult:
+def login(session: Session, data: dict, address: str, agent: str = "", device_token: str | None = None) -> LoginResult:
     """Check credentials, throttle repeated failures and open a server-side session.
 
     Unknown e-mail and wrong password take the same time and give the same message. Every
     outcome is written to the security log (core/audit.py) with the e-mail only as a keyed hash.
+    A browser that signed in to this account before (its device cookie, services/devices.py) is
+    throttled by its own failures only, never by strangers' failures on the account or the address.
 
     Args:
         session: Open database session (the caller commits).
         data: Raw form data (email, password, remember).
         address: The client's IP address, for per-address throttling.
         agent: The client's User-Agent, for the security log only.
+        device_token: The browser's trusted-device cookie, if it sent one.
 
     Returns:
-        The session token and where the user goes next.
+        The session token, the device token to keep, and where the user goes next.
 
     Raises:
         ValidationFailed: Bad e-mail or empty password.
@@ -241,23 +246,32 @@ def login(session: Session, data: dict, address: str, agent: str = "") -> LoginR
     claimed = data.get("email") if isinstance(data, dict) else None
     try:
         form = parse(LoginForm, data)
-        throttle.check(session, form.email, address)
+        device = devices.trusted_for(session, device_token, form.email)
+        throttle.check(session, form.email, address, trusted=device is not None)
     except ServiceError as exc:
         audit.login_failed(claimed, where, "throttled" if exc.message == throttle.THROTTLED else "invalid form", agent)
         raise
     user = session.exec(select(User).where(User.email == form.email, User.deleted_at.is_(None))).first()
     ok = verify_password(form.password, user.password_hash if user else None)
     if not ok or user is None or not user.is_active:
-        throttle.record_failure(session, form.email, address)
+        throttle.record_failure(session, form.email, address, trusted=device is not None)
         audit.login_failed(form.email, where, _failure_reason(user, ok), agent)
         raise ServiceError(INVALID_CREDENTIALS)
     if user.email_confirmed_at is None:
         audit.login_failed(form.email, where, "e-mail not confirmed", agent)
         raise ServiceError(NOT_CONFIRMED)
-    throttle.record_success(session, form.email, address)
+    throttle.record_success(session, form.email, address, trusted=device is not None)
     token, max_age = sessions.create(session, user.id, remember=form.remember_me)
+    kept_device, device_max_age = devices.remember(session, user.id, device, device_token)
     audit.login_succeeded(user.id, where, agent)
-    return LoginResult(token=token, max_age=max_age, redirect_to=dashboard_for(user.role), role=user.role)
+    return LoginResult(
+        token=token,
+        max_age=max_age,
+        redirect_to=dashboard_for(user.role),
+        role=user.role,
+        device_token=kept_device,
+        device_max_age=device_max_age,
+    )
 
 
 def _failure_reason(user: User | None, password_ok: bool) -> str:
@@ -320,7 +334,7 @@ def reset_token_is_valid(session: Session, token: str) -> bool:
 
 
 def reset_password(session: Session, token: str, data: dict) -> User:
-    """Set a new password through a reset link; ends every open session of the account.
+    """Set a new password through a reset link; ends every session and device trust of the account.
 
     Raises:
         ValidationFailed: When the new password breaks a rule.
@@ -335,6 +349,7 @@ def reset_password(session: Session, token: str, data: dict) -> User:
         user.email_confirmed_at = utcnow()
     session.add(user)
     sessions.revoke_all(session, user.id)
+    devices.forget_all(session, user.id)
     return user
 
 
@@ -362,9 +377,9 @@ def change_password(session: Session, user_id: int, data: dict, keep_token: str 
     user = session.exec(select(User).where(User.id == user_id, User.deleted_at.is_(None))).first()
     if user is None:
         raise ServiceError(ACCOUNT_GONE)
-    throttle.check(session, user.email, address)
+    throttle.check(session, user.email, address, trusted=True)
     if not verify_password(form.current, user.password_hash):
-        throttle.record_failure(session, user.email, address)
+        throttle.record_failure(session, user.email, address, trusted=True)
         raise ValidationFailed({"current": WRONG_CURRENT_PASSWORD})
     user.password_hash = hash_password(form.new)
     session.add(user)

@@ -38,7 +38,7 @@ from models import (
     User,
     UserPreferences,
 )
-from services import company_jobs, throttle
+from services import company_jobs, devices, throttle
 from services.billing import _is_live, _subscription_of
 from services.errors import ServiceError
 
@@ -152,6 +152,10 @@ def export_user_data(session: Session, user_id: int) -> dict[str, Any]:
                 .where(ContactMessage.email == user.email)
                 .order_by(col(ContactMessage.created_at))
             ).all()
+        ],
+        "dispositivos_confiaveis": [
+            {"criado_em": _iso(d.created_at), "usado_em": _iso(d.last_used_at), "expira_em": _iso(d.expires_at)}
+            for d in devices.of_user(session, user_id)
         ],
         "tentativas_de_login": [
             {"data": _iso(a.created_at), "sucesso": a.succeeded}
@@ -389,14 +393,14 @@ def delete_account(session: Session, user_id: int, password: object, address: st
     if user.role == Role.CLIENT and _is_live(_subscription_of(session, user_id)):
         raise ServiceError(SUBSCRIPTION_LIVE)
     try:
-        throttle.check(session, user.email, address)
+        throttle.check(session, user.email, address, trusted=True)
     except ServiceError:
         raise ServiceError(TOO_MANY_ATTEMPTS, {"password": TOO_MANY_ATTEMPTS}) from None
     typed = password[:200] if isinstance(password, str) else ""
     if not typed:
         raise ServiceError(WRONG_PASSWORD, {"password": WRONG_PASSWORD})
     if not verify_password(typed, user.password_hash):
-        throttle.record_failure(session, user.email, address)
+        throttle.record_failure(session, user.email, address, trusted=True)
         raise ServiceError(WRONG_PASSWORD, {"password": WRONG_PASSWORD})
     return _remove(session, user)
 
@@ -418,6 +422,7 @@ def _remove(session: Session, user: User) -> str:
         other = chat.freelancer_id if chat.client_id == user_id else chat.client_id
         signals.ping(session, other, chat.id)
     session.exec(delete(AuthSession).where(AuthSession.user_id == user_id))
+    devices.forget_all(session, user_id)
     session.exec(delete(EmailToken).where(EmailToken.user_id == user_id))
     session.exec(delete(UserPreferences).where(UserPreferences.user_id == user_id))
     session.exec(delete(Notification).where(Notification.user_id == user_id))

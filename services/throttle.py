@@ -6,6 +6,19 @@ one per address, each an atomic INCR that restarts its window with EXPIRE), else
 so spreading guesses over workers gains an attacker nothing. Every attempt is also kept in
 `login_attempts` (the account's history); only the counting moves to Redis.
 
+Failures typed by a browser that already holds the account's trust (a trusted-device cookie at
+login, services/devices.py, or a signed-in session changing the password or deleting the account)
+are also counted apart, per account (`trusted`), and only that count can refuse such a browser:
+strangers' failures, on the account or from a shared address, cannot lock it out. Its own
+failures still count for the account (so switching to an unknown browser buys no extra guesses)
+but not for the address. The limit is the same (LOGIN_MAX_FAILURES).
+
+| counter | counts failures of | refuses |
+|---|---|---|
+| account | the account, from any browser | unknown browsers, at LOGIN_MAX_FAILURES |
+| address | unknown browsers at the address | unknown browsers, at LOGIN_MAX_FAILURES_PER_ADDRESS |
+| trusted | the account, from its trusted browsers and sessions | trusted browsers, at LOGIN_MAX_FAILURES |
+
 The Redis keys carry the deployment's database fingerprint (core.presence.deployment_key), as the
 presence registry does: deployments sharing a Redis do not lock out each other's users. The
 account key holds the SHA-256 of the e-mail, not the address itself.
@@ -30,15 +43,23 @@ ADDRESS_SIZE = 64
 
 
 class FailureCounter(ABC):
-    """Where recent failed logins are counted, per account (e-mail) and per client address."""
+    """Where recent failed logins are counted (the three counters of the module's table)."""
 
     @abstractmethod
     def failures(self, email: str, address: str) -> tuple[int, int]:
-        """Recent failures of the account and of the address, in the current window."""
+        """Recent failures of the account (from any browser) and of unknown browsers at the address."""
 
     @abstractmethod
     def add_failure(self, email: str, address: str) -> None:
-        """Count one more failure for the account and for the address."""
+        """Count one more failure from an unknown browser for the account and for the address."""
+
+    @abstractmethod
+    def trusted_failures(self, email: str) -> int:
+        """Recent failures of the account typed by its trusted browsers and sessions."""
+
+    @abstractmethod
+    def add_trusted_failure(self, email: str) -> None:
+        """Count one more failure typed by a trusted browser or session: for the account and its trusted count."""
 
 
 class DatabaseCounter(FailureCounter):
@@ -48,34 +69,44 @@ class DatabaseCounter(FailureCounter):
         self._session = session
 
     def failures(self, email: str, address: str) -> tuple[int, int]:
-        """Failed rows of the account and of the address newer than the window."""
+        """Failed rows of the account (any browser) and untrusted ones of the address, newer than the window."""
         since = utcnow() - timedelta(minutes=get_settings().login_window_minutes)
         return (
-            self._count(LoginAttempt.email == email, since),
-            self._count(LoginAttempt.address == address[:ADDRESS_SIZE], since),
+            self._count(since, LoginAttempt.email == email),
+            self._count(since, LoginAttempt.address == address[:ADDRESS_SIZE], LoginAttempt.trusted.is_(False)),
         )
 
-    def _count(self, condition, since) -> int:
+    def trusted_failures(self, email: str) -> int:
+        """Failed trusted rows of the account newer than the window."""
+        since = utcnow() - timedelta(minutes=get_settings().login_window_minutes)
+        return self._count(since, LoginAttempt.email == email, LoginAttempt.trusted.is_(True))
+
+    def _count(self, since, *conditions) -> int:
         return self._session.exec(
             select(func.count())
             .select_from(LoginAttempt)
-            .where(condition, LoginAttempt.succeeded.is_(False), LoginAttempt.created_at > since)
+            .where(*conditions, LoginAttempt.succeeded.is_(False), LoginAttempt.created_at > since)
         ).one()
 
     def add_failure(self, email: str, address: str) -> None:
         """Nothing to add: the failed row written by `record_failure` is the count."""
 
+    def add_trusted_failure(self, email: str) -> None:
+        """Nothing to add: the failed trusted row written by `record_failure` is the count."""
+
 
 class RedisCounter(FailureCounter):
-    """Counts failures in Redis: `<prefix>:account:<sha256(email)>` and `<prefix>:address:<ip>`."""
+    """Counts failures in Redis: `<prefix>:account|trusted:<sha256(email)>` and `<prefix>:address:<ip>`."""
 
     def __init__(self, client, prefix: str) -> None:
         self._client = client
         self._prefix = prefix
 
     def _keys(self, email: str, address: str) -> tuple[str, str]:
-        account = hashlib.sha256(email.encode()).hexdigest()
-        return f"{self._prefix}:account:{account}", f"{self._prefix}:address:{address[:ADDRESS_SIZE]}"
+        return f"{self._prefix}:account:{_digest(email)}", f"{self._prefix}:address:{address[:ADDRESS_SIZE]}"
+
+    def _trusted_key(self, email: str) -> str:
+        return f"{self._prefix}:trusted:{_digest(email)}"
 
     def failures(self, email: str, address: str) -> tuple[int, int]:
         """The two counters (0 for a key that expired or never existed)."""
@@ -84,12 +115,27 @@ class RedisCounter(FailureCounter):
 
     def add_failure(self, email: str, address: str) -> None:
         """INCR both counters and (re)start their window, in one MULTI/EXEC transaction."""
+        self._increment(*self._keys(email, address))
+
+    def trusted_failures(self, email: str) -> int:
+        """The account's trusted counter (0 for a key that expired or never existed)."""
+        return int(self._client.get(self._trusted_key(email)) or 0)
+
+    def add_trusted_failure(self, email: str) -> None:
+        """INCR the account's trusted and account counters and (re)start their window."""
+        self._increment(self._trusted_key(email), self._keys(email, "")[0])
+
+    def _increment(self, *keys: str) -> None:
         window = get_settings().login_window_minutes * 60
         pipe = self._client.pipeline(transaction=True)
-        for key in self._keys(email, address):
+        for key in keys:
             pipe.incr(key)
             pipe.expire(key, window)
         pipe.execute()
+
+
+def _digest(email: str) -> str:
+    return hashlib.sha256(email.encode()).hexdigest()
 
 
 @lru_cache
@@ -113,26 +159,47 @@ def counter(session: Session) -> FailureCounter:
     return DatabaseCounter(session)
 
 
-def check(session: Session, email: str, address: str) -> None:
-    """Refuse a login attempt when the account or the address failed too often recently.
+def check(session: Session, email: str, address: str, trusted: bool = False) -> None:
+    """Refuse a password attempt when it failed too often recently.
+
+    Args:
+        session: Open database session.
+        email: The account's normalised e-mail.
+        address: The client's address.
+        trusted: The attempt comes from a trusted browser or a signed-in session of the account:
+            only the account's trusted failures can refuse it, never strangers' or the address's.
 
     Raises:
         ServiceError: With THROTTLED when over the limit.
     """
     settings = get_settings()
+    if trusted:
+        if counter(session).trusted_failures(email) >= settings.login_max_failures:
+            raise ServiceError(THROTTLED)
+        return
     by_account, by_address = counter(session).failures(email, address)
     if by_account >= settings.login_max_failures or by_address >= settings.login_max_failures_per_address:
         raise ServiceError(THROTTLED)
 
 
-def record_failure(session: Session, email: str, address: str) -> None:
-    """Count a failed attempt and keep it in its own transaction, so the refusal that follows keeps it."""
+def record_failure(session: Session, email: str, address: str, trusted: bool = False) -> None:
+    """Count a failed attempt and keep it in its own transaction, so the refusal that follows keeps it.
+
+    Args:
+        session: Open database session.
+        email: The account's normalised e-mail.
+        address: The client's address (kept in the history; counted only for an unknown browser).
+        trusted: As for `check`.
+    """
     with Session(session.get_bind()) as own:
-        own.add(LoginAttempt(email=email, address=address[:ADDRESS_SIZE], succeeded=False))
+        own.add(LoginAttempt(email=email, address=address[:ADDRESS_SIZE], succeeded=False, trusted=trusted))
         own.commit()
-    counter(session).add_failure(email, address)
+    if trusted:
+        counter(session).add_trusted_failure(email)
+    else:
+        counter(session).add_failure(email, address)
 
 
-def record_success(session: Session, email: str, address: str) -> None:
+def record_success(session: Session, email: str, address: str, trusted: bool = False) -> None:
     """Remember a successful attempt (kept for the account's history)."""
-    session.add(LoginAttempt(email=email, address=address[:ADDRESS_SIZE], succeeded=True))
+    session.add(LoginAttempt(email=email, address=address[:ADDRESS_SIZE], succeeded=True, trusted=trusted))

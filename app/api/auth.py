@@ -37,6 +37,8 @@ async def login(request: Request) -> JSONResponse:
 
     A successful login rotates the session: the session of the cookie the browser arrived with
     (another account's, or a token planted by someone else) is revoked, and a new token is set.
+    It also (re)sets the trusted-device cookie (services/devices.py), sent back only to /api/auth,
+    so the next login from this browser is not locked out by strangers' failures.
 
     Answers {"ok": true, "redirect": url} or {"ok": false, "message": ..., "errors": {...}}.
     """
@@ -50,10 +52,11 @@ async def login(request: Request) -> JSONResponse:
     address = _client_address(request)
     agent = request.headers.get("user-agent", "")
     previous_token = request.cookies.get(get_settings().session_cookie_name)
+    device_token = request.cookies.get(get_settings().device_cookie_name)
 
     def _do() -> accounts.LoginResult:
         with session_scope() as db:
-            result = accounts.login(db, data if isinstance(data, dict) else {}, address, agent)
+            result = accounts.login(db, data if isinstance(data, dict) else {}, address, agent, device_token)
             sessions.revoke(db, previous_token)
             return result
 
@@ -74,6 +77,15 @@ async def login(request: Request) -> JSONResponse:
         secure=settings.is_production,
         samesite="lax",
         path="/",
+    )
+    response.set_cookie(
+        settings.device_cookie_name,
+        result.device_token,
+        max_age=result.device_max_age,
+        httponly=True,
+        secure=settings.is_production,
+        samesite="lax",
+        path="/api/auth",
     )
     return response
 

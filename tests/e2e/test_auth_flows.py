@@ -127,21 +127,50 @@ def test_login_form_validates_on_the_server(page: Page):
     expect(form.get_by_text("Senha é obrigatória")).to_be_visible()
 
 
+def submit_login(page: Page, email: str, password: str) -> None:
+    """Fill and send the login form without waiting for where it leads."""
+    page.goto("/login")
+    form = page.locator("#login-form")
+    form.get_by_label("Email").fill(email)
+    form.get_by_label("Senha").fill(password)
+    form.get_by_role("button", name="Entrar").click()
+
+
+def fail_five_times(page: Page, email: str) -> None:
+    for _ in range(5):
+        submit_login(page, email, "Errada123")
+        expect(page.get_by_text("Email ou senha incorretos.")).to_be_visible()
+
+
 def test_throttling_after_five_failures(page: Page, make_account):
     email = make_account("client")
-    form = page.locator("#login-form")
-    for _ in range(5):
-        page.goto("/login")
-        form.get_by_label("Email").fill(email)
-        form.get_by_label("Senha").fill("Errada123")
-        form.get_by_role("button", name="Entrar").click()
-        expect(page.get_by_text("Email ou senha incorretos.")).to_be_visible()
-    page.goto("/login")
-    form.get_by_label("Email").fill(email)
-    form.get_by_label("Senha").fill(PASSWORD)
-    form.get_by_role("button", name="Entrar").click()
+    fail_five_times(page, email)
+    submit_login(page, email, PASSWORD)
     expect(page.get_by_text("Muitas tentativas de login. Aguarde 15 minutos e tente novamente.")).to_be_visible()
     expect(page).to_have_url(re.compile(r"/login/?$"))
+
+
+def test_a_browser_that_signed_in_before_is_not_locked_out_by_a_strangers_guesses(
+    page: Page, browser, base_url, make_account
+):
+    email = make_account("client")
+    login(page, email)
+    page.get_by_role("button", name="Sair").first.click()
+    expect(page.get_by_text("Logout realizado")).to_be_visible()
+    stranger = browser.new_context(base_url=base_url, locale="pt-BR")
+    try:
+        guessing = stranger.new_page()
+        fail_five_times(guessing, email)
+        submit_login(guessing, email, PASSWORD)  # control: a browser new to the account is locked out
+        expect(
+            guessing.get_by_text("Muitas tentativas de login. Aguarde 15 minutos e tente novamente.")
+        ).to_be_visible()
+    finally:
+        stranger.close()
+
+    submit_login(page, email, PASSWORD)
+    expect(page).to_have_url(re.compile(r"/client-dashboard"))
+    expect(page.get_by_role("button", name="Sair").first).to_be_visible()
 
 
 def test_guards_send_visitors_to_login_and_other_role_home(page: Page, make_account):

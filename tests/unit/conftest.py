@@ -88,6 +88,28 @@ def empty_database(kind: str, directory: Path) -> Iterator[str]:
         admin.dispose()
 
 
+TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL", "")
+needs_redis = pytest.mark.skipif(not TEST_REDIS_URL, reason="TEST_REDIS_URL is not set")
+
+
+@pytest.fixture
+def redis_throttle(db, monkeypatch) -> Iterator[str]:
+    """Login throttle counters in the Redis of TEST_REDIS_URL under a prefix of this test's own; yields the prefix."""
+    import redis
+
+    from services import throttle
+
+    monkeypatch.setenv("REFLEX_REDIS_URL", TEST_REDIS_URL)
+    prefix = f"turno:test-throttle:{uuid.uuid4().hex[:8]}"
+    monkeypatch.setattr(throttle, "redis_prefix", lambda _database_url: prefix)
+    get_settings.cache_clear()
+    yield prefix
+    client = redis.Redis.from_url(TEST_REDIS_URL)
+    for key in client.scan_iter(f"{prefix}:*"):
+        client.delete(key)
+    client.close()
+
+
 @pytest.fixture(autouse=True)
 def settings(monkeypatch: pytest.MonkeyPatch) -> Iterator[Settings]:
     """Settings of a test run: bcrypt cost 4, no SMTP (e-mail goes to the outbox), fixed site URL.

@@ -55,16 +55,20 @@ JOBS = 1000
 APPLICATIONS = 2000
 CHATS = 500
 MESSAGES_PER_CHAT = 3
-DOWNGRADE_STEPS = ["0008", "0007", "0006", "0005", "0004", "0003", "0002", "0001"]
+DOWNGRADE_STEPS = ["0009", "0008", "0007", "0006", "0005", "0004", "0003", "0002", "0001"]
 # Columns a revision adds without data older revisions could keep: downgrading below it drops
 # them by design, and upgrading fills them afresh. auth_sessions.last_seen_at (0006) is the
 # session's last activity; re-created as 'now', it only lets a session idle up to one more period.
-FRESH_AFTER_UPGRADE = {"auth_sessions": {"last_seen_at"}}
+# login_attempts.trusted (0010) marks failures typed by a trusted browser; re-created as false, the
+# last 15 minutes' trusted failures count as a stranger's, which can only lock out sooner.
+FRESH_AFTER_UPGRADE = {"auth_sessions": {"last_seen_at"}, "login_attempts": {"trusted"}}
 # Tables that hold no one's data: job_list_version (0007) and session_version (0008) are one row
 # each with a random cache token, created afresh by their revision (a new token after upgrading is
 # their purpose). rate_events (0009) counts the last hour's registrations, recovery requests and
 # account e-mails: a downgrade below 0009 forgets them, which only lifts those limits for an hour.
-NOT_DATA = {"job_list_version", "session_version", "rate_events"}
+# trusted_devices (0010) only exempts a browser from lockouts strangers cause; a downgrade below
+# 0010 forgets that trust, and each browser earns it again at its next sign-in.
+NOT_DATA = {"job_list_version", "session_version", "rate_events", "trusted_devices"}
 NAMES = ["Ana Souza", "João Silva", "Conceição Araújo", "Mãe Menininha", "Zé Ninguém", "Inês Müller"]
 
 

@@ -64,6 +64,7 @@ EXPORT_KEYS = {
     "perfil",
     "preferencias",
     "sessoes",
+    "dispositivos_confiaveis",
     "vagas",
     "candidaturas",
     "conversas",

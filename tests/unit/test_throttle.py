@@ -8,9 +8,6 @@ rolls its transaction back, and the failure must still count.
 """
 
 import hashlib
-import os
-import uuid
-from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
@@ -25,6 +22,7 @@ from core.types import utcnow
 from models import LoginAttempt, Role, User
 from services import accounts, throttle
 from services.errors import ServiceError
+from tests.unit.conftest import TEST_REDIS_URL, needs_redis
 
 EMAIL = "ana@hotel.com.br"
 PASSWORD = "Segura123"
@@ -169,26 +167,6 @@ def test_long_addresses_are_cut_to_the_column_size(db):
     db.commit()
 
     assert db.exec(select(LoginAttempt.address)).one() == "a" * 64
-
-
-TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL", "")
-needs_redis = pytest.mark.skipif(not TEST_REDIS_URL, reason="TEST_REDIS_URL is not set")
-
-
-@pytest.fixture
-def redis_throttle(db, monkeypatch) -> Iterator[str]:
-    """Throttle counters in the Redis of TEST_REDIS_URL under a prefix of this test's own; yields the prefix."""
-    import redis
-
-    monkeypatch.setenv("REFLEX_REDIS_URL", TEST_REDIS_URL)
-    prefix = f"turno:test-throttle:{uuid.uuid4().hex[:8]}"
-    monkeypatch.setattr(throttle, "redis_prefix", lambda _database_url: prefix)
-    get_settings.cache_clear()
-    yield prefix
-    client = redis.Redis.from_url(TEST_REDIS_URL)
-    for key in client.scan_iter(f"{prefix}:*"):
-        client.delete(key)
-    client.close()
 
 
 def _worker_counter(kind: str, engine, prefix: str) -> throttle.FailureCounter:
