@@ -69,25 +69,16 @@ async def login(request: Request) -> JSONResponse:
         return JSONResponse({"ok": False, "message": GENERIC_ERROR}, status_code=500)
     response = JSONResponse({"ok": True, "redirect": result.redirect_to})
     settings = get_settings()
-    response.set_cookie(
-        settings.session_cookie_name,
-        result.token,
-        max_age=result.max_age,
-        httponly=True,
-        secure=settings.is_production,
-        samesite="lax",
-        path="/",
-    )
-    response.set_cookie(
-        settings.device_cookie_name,
-        result.device_token,
-        max_age=result.device_max_age,
-        httponly=True,
-        secure=settings.is_production,
-        samesite="lax",
-        path="/api/auth",
-    )
+    _set_cookie(response, settings.session_cookie_name, result.token, result.max_age, "/")
+    _set_cookie(response, settings.device_cookie_name, result.device_token, result.device_max_age, "/api/auth")
     return response
+
+
+def _set_cookie(response: JSONResponse, name: str, value: str, max_age: int | None, path: str) -> None:
+    """Set an HttpOnly, SameSite=Lax cookie, Secure in production (None max-age: a browser-session cookie)."""
+    response.set_cookie(
+        name, value, max_age=max_age, httponly=True, secure=get_settings().is_production, samesite="lax", path=path
+    )
 
 
 async def logout(request: Request) -> JSONResponse:
