@@ -7,6 +7,8 @@ PORT ?= 3000
 CI_CONCURRENCY_ROUNDS ?= 200
 # SIGKILL trials of the SQLite backend in `make test` (about 2 s each); `make security-full` runs 100.
 CI_DURABILITY_TRIALS ?= 20
+# Hypothesis examples per form in `make unit` (the inner loop); `make test` runs 200.
+UNIT_FUZZ_EXAMPLES ?= 25
 export PATH := $(CURDIR)/.tools/node_modules/.bin:$(BIN):$(PATH)
 export REFLEX_TELEMETRY_ENABLED := false
 export TELEMETRY_ENABLED := false
@@ -19,13 +21,16 @@ build-frontend: install
 	reflex export --frontend-only --no-zip
 
 # `make backup` writes backups/turno-<time>.sqlite3|.dump; `make restore FILE=...` puts one back (scripts/backup.py).
-.PHONY: backup restore seed-large run run-prod build-frontend install install-dev migrate seed test lint unit e2e format clean bench
+.PHONY: backup restore seed-large run run-prod build-frontend install install-py-dev install-dev migrate seed test lint unit e2e format clean bench
 
 install:
 	scripts/bootstrap.sh requirements.txt
 
-install-dev:
+# Python test and lint tools only: the inner loop (`make unit`, `make lint`) needs no browser.
+install-py-dev:
 	scripts/bootstrap.sh requirements-dev.txt
+
+install-dev: install-py-dev
 	scripts/ensure_browser.sh
 	scripts/ensure_lighthouse.sh
 
@@ -48,12 +53,14 @@ restore: install
 run: seed
 	PORT=$(PORT) reflex run --env prod --single-port --frontend-port $(PORT) --backend-port $(PORT)
 
-lint: install-dev
+lint: install-py-dev
 	ruff check .
 	ruff format --check .
 
-unit: install-dev
-	pytest tests/unit -q -n auto
+# The inner loop: every unit test on every core, the form fuzzer at UNIT_FUZZ_EXAMPLES per form
+# (`make test` runs the full FUZZ_EXAMPLES default, 200).
+unit: install-py-dev
+	FUZZ_EXAMPLES=$(UNIT_FUZZ_EXAMPLES) pytest tests/unit -q -p no:cacheprovider -n auto
 
 e2e: install-dev
 	pytest tests/e2e -q
@@ -67,7 +74,7 @@ test: install-dev
 	CONCURRENCY_ROUNDS=$(CI_CONCURRENCY_ROUNDS) DURABILITY_TRIALS=$(CI_DURABILITY_TRIALS) pytest tests/security -q -p no:cacheprovider
 	pytest tests/bench -q -p no:cacheprovider
 
-format: install-dev
+format: install-py-dev
 	ruff format .
 	ruff check --fix .
 

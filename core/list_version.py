@@ -11,10 +11,22 @@ The trigger text lives here once for code that must put it back (bulk loads drop
 """
 
 from core.version_token import VersionToken
-from models.job import JobListVersion
+from models.job import SEARCH_INDEX_TABLE, JobListVersion
 
-_SHOWN_PROFILE_COLUMNS = "empresa, nome, foto_url, biografia, website, redes_sociais"  # 0008 added the last three
+SHOWN_PROFILE_COLUMNS = ("empresa", "nome", "foto_url", "biografia", "website", "redes_sociais")  # 0008: last three
+_SHOWN_PROFILE_COLUMNS = ", ".join(SHOWN_PROFILE_COLUMNS)
 _T = JobListVersion.__tablename__
+EVERY_COLUMN = None
+# What the triggers below watch, per table: a cached statement (services/jobs.py `cached_statements`)
+# may read only these, or its entries would outlive a change (tests/unit/test_list_cache_watch.py).
+# Every column of `jobs`; the FTS index, which only the jobs table's own triggers write, in the same
+# statement; of `profiles`, the shown columns plus its key `user_id` (inserts and deletes are
+# watched, and the key is never updated).
+WATCHED_COLUMNS: dict[str, frozenset[str] | None] = {
+    "jobs": EVERY_COLUMN,
+    SEARCH_INDEX_TABLE: EVERY_COLUMN,
+    "profiles": frozenset({*SHOWN_PROFILE_COLUMNS, "user_id"}),
+}
 TOKEN = VersionToken(
     JobListVersion,
     sqlite_triggers={

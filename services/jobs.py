@@ -200,14 +200,12 @@ def list_public_jobs(
     return JobPage(items=[JobListItem(**item) for item in items], total=total, page=page, pages=pages)
 
 
-def _count(db: Session, conditions: list) -> int:
-    """How many jobs meet `conditions`."""
-    return db.exec(select(func.count()).select_from(Job).where(*conditions)).one()
+def _count_statement(conditions: list):
+    return select(func.count()).select_from(Job).where(*conditions)
 
 
-def _page_items(db: Session, conditions: list, page: int) -> list[JobListItem]:
-    """Page `page` (1-based, JOBS_PAGE_SIZE rows) of the jobs meeting `conditions`, newest first."""
-    rows = db.exec(
+def _page_statement(conditions: list, page: int):
+    return (
         select(
             Job.id,
             Job.titulo,
@@ -225,7 +223,17 @@ def _page_items(db: Session, conditions: list, page: int) -> list[JobListItem]:
         .order_by(col(Job.criado_em).desc(), col(Job.id).desc())
         .offset((page - 1) * JOBS_PAGE_SIZE)
         .limit(JOBS_PAGE_SIZE)
-    ).all()
+    )
+
+
+def _count(db: Session, conditions: list) -> int:
+    """How many jobs meet `conditions`."""
+    return db.exec(_count_statement(conditions)).one()
+
+
+def _page_items(db: Session, conditions: list, page: int) -> list[JobListItem]:
+    """Page `page` (1-based, JOBS_PAGE_SIZE rows) of the jobs meeting `conditions`, newest first."""
+    rows = db.exec(_page_statement(conditions, page)).all()
     return [
         JobListItem(
             id=row.id,
@@ -368,6 +376,24 @@ _PUBLIC_JOB = (
     .select_from(_JOBS.outerjoin(_PROFILES, _PROFILES.c.user_id == _JOBS.c.cliente_id))
     .where(_JOBS.c.id == bindparam("job_id"), _public())
 )
+
+
+def cached_statements(dialect: str) -> dict[str, object]:
+    """Every statement whose result services.job_list_cache keeps, with every filter applied.
+
+    The cache is right only while these read nothing the list's token does not watch
+    (core/list_version.py `WATCHED_COLUMNS`); tests/unit/test_list_cache_watch.py checks it, so a
+    new column shown on the list or the job page fails there until its trigger watches it.
+
+    Args:
+        dialect: The database's ("sqlite" or "postgresql"): the search condition differs.
+    """
+    conditions = _filters("garcom", "sao paulo", "hotel", 1, dialect)
+    return {
+        "count": _count_statement(conditions),
+        "page": _page_statement(conditions, 1),
+        "job page": _PUBLIC_JOB,
+    }
 
 
 def _public_job(db: Session, job_id: int) -> JobDetail | None:
