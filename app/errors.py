@@ -1,21 +1,33 @@
-"""What the user sees when a handler fails unexpectedly: SPEC's generic toast, never a stack trace."""
+"""What the user sees when a handler fails unexpectedly: the generic toast, never a stack trace.
+
+Handlers with a screen of their own use states/failures.py `recovers`; this is the path for the rest.
+"""
 
 import logging
+import traceback
 
 import reflex as rx
 from reflex.event import EventSpec
 
 from core import audit
+from states.messages import UNEXPECTED_MESSAGE, UNEXPECTED_TITLE
 
 log = logging.getLogger("turno.errors")
 
 FRONTEND_REPORT_LIMIT = 2000  # characters of a browser's error report kept in the log
-UNEXPECTED_TITLE = "Erro inesperado"
-UNEXPECTED_MESSAGE = "Ocorreu um erro inesperado. Tente novamente."
+OUR_PACKAGES = ("states.", "app.", "components.")
+
+
+def handler_name(exception: BaseException) -> str:
+    """The outermost function of our own code in the exception's traceback: the event handler."""
+    for frame, _line in traceback.walk_tb(exception.__traceback__):
+        if frame.f_globals.get("__name__", "").startswith(OUR_PACKAGES):
+            return f"{frame.f_globals['__name__']}.{frame.f_code.co_qualname}"
+    return "unknown"
 
 
 def unexpected_error(exception: Exception) -> EventSpec:
-    """Log an unhandled handler exception on the server and show the user SPEC's generic toast.
+    """Log an unhandled handler exception with the handler's name and show the user the generic toast.
 
     Replaces Reflex's default handler, which answers in English and, outside production mode,
     sends the exception's type and message to the browser.
@@ -26,7 +38,7 @@ def unexpected_error(exception: Exception) -> EventSpec:
     Returns:
         The error toast.
     """
-    log.error("unhandled exception in an event handler", exc_info=exception)
+    log.error("event handler %s failed", handler_name(exception), exc_info=exception)
     return rx.toast.error(UNEXPECTED_TITLE, description=UNEXPECTED_MESSAGE, id="backend_error")
 
 

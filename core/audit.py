@@ -198,6 +198,9 @@ def logged_out(user_id: int | None, where: str, what: str = "logout") -> None:
     log_event("logout", who=user_ref(user_id), what=what, where=where, outcome="ok")
 
 
+WRAPPERS_MODULE = "states.failures"
+
+
 def handler_in_stack(skip: int = 2) -> str:
     """The public State handler running below this call, with its object ids: 'JobsState.archive(job_id=7)'.
 
@@ -205,13 +208,20 @@ def handler_in_stack(skip: int = 2) -> str:
     state (a class with `get_full_name`), so a refusal raised deep inside a service is attributed
     to the handler the browser called. Only arguments named `id` or `*_id` are shown: ids say
     which object was refused, and no other argument (a form with a password) ever reaches the log.
+    The wrappers of states/failures.py `recovers` are passed over: the handler is the function they wrap.
     """
     frame = sys._getframe(skip)
     found = ""
     while frame is not None:
         code = frame.f_code
         owner = frame.f_locals.get("self")
-        if owner is not None and hasattr(type(owner), "get_full_name") and not code.co_name.startswith("_"):
+        wrapper = frame.f_globals.get("__name__") == WRAPPERS_MODULE
+        if (
+            owner is not None
+            and hasattr(type(owner), "get_full_name")
+            and not code.co_name.startswith("_")
+            and not wrapper
+        ):
             names = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
             ids = [f"{n}={frame.f_locals.get(n)!r}" for n in names if n == "id" or n.endswith("_id")]
             found = f"{type(owner).__name__}.{code.co_name}({', '.join(ids)})"

@@ -17,6 +17,7 @@ from models import Role
 from services import billing
 from services.billing import BillingError, BillingOverview
 from states.auth import AuthState
+from states.failures import recovers
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +84,7 @@ class BillingState(AuthState):
         self.billing_loaded = view is not None
 
     @rx.event
+    @recovers(billing.STATUS_FAILED, None)
     def load_subscription(self):
         """Read the signed-in company's plan from our records; react to a return from Checkout."""
         self.loading_plan = ""
@@ -91,11 +93,7 @@ class BillingState(AuthState):
         if user is None:
             self._show(None)
             return None
-        try:
-            view = _overview(user.id)
-        except Exception:
-            log.exception("could not read the subscription of %s", user.id)
-            return rx.toast.error(billing.STATUS_FAILED)
+        view = _overview(user.id)
         self._show(view)
         returned = self.router.url.query_parameters.get("checkout", "")
         if returned == "cancel":
@@ -130,7 +128,7 @@ class BillingState(AuthState):
                 if view.subscribed:
                     yield rx.toast.success("Assinatura confirmada", description=view.period_text or None)
                     return
-        except Exception:
+        except Exception:  # a background watcher: the page shows the plan at the next load anyway
             log.exception("watching a checkout failed")
         finally:
             async with self:
@@ -147,6 +145,7 @@ class BillingState(AuthState):
         return None
 
     @rx.event
+    @recovers(billing.CHECKOUT_ERROR, billing.CHECKOUT_FAILED, reset={"loading_plan": ""})
     async def start_checkout(self, plan: str):
         """Start Stripe Checkout for 'premium' or 'enterprise' and send the browser there.
 
@@ -172,14 +171,10 @@ class BillingState(AuthState):
             self.loading_plan = ""
             yield rx.toast.error(exc.title, description=exc.message)
             return
-        except Exception:
-            log.exception("checkout failed for %s", user.id)
-            self.loading_plan = ""
-            yield rx.toast.error(billing.CHECKOUT_ERROR, description=billing.CHECKOUT_FAILED)
-            return
         yield rx.redirect(url)
 
     @rx.event
+    @recovers(billing.PORTAL_FAILED, billing.TRY_AGAIN, reset={"loading_plan": ""})
     async def open_portal(self):
         """'Gerenciar assinatura': open Stripe's customer portal for the company's customer."""
         if self.loading_plan:
@@ -197,10 +192,5 @@ class BillingState(AuthState):
         except BillingError as exc:
             self.loading_plan = ""
             yield rx.toast.error(exc.title, description=exc.message)
-            return
-        except Exception:
-            log.exception("portal failed for %s", user.id)
-            self.loading_plan = ""
-            yield rx.toast.error(billing.PORTAL_FAILED, description=billing.TRY_AGAIN)
             return
         yield rx.redirect(url)

@@ -8,10 +8,15 @@ import reflex as rx
 from core.db import session_scope
 from core.presence import DASHBOARD, get_presence
 from services import chats, notifications, paging, profiles
-from services.errors import ServiceError
 from services.notifications import Bell, NotificationRow
 from services.profiles import ProfileView
 from states.auth import AuthState
+from states.failures import recovers
+from states.messages import ERROR_TITLE
+
+# Module-level: inside the class body `notifications` is the state var, not the service.
+MORE_NOTICES_FAILED = notifications.LOAD_MORE_FAILED
+MARK_READ_FAILED = notifications.MARK_READ_FAILED
 
 EMPTY_PROFILE: ProfileView = ProfileView(
     id=0,
@@ -83,6 +88,7 @@ class DashboardState(AuthState):
         return notifications.badge_text(self.unread_messages)
 
     @rx.event
+    @recovers("Erro ao carregar perfil", profiles.PROFILE_LOAD_FAILED)
     async def load_chrome(self):
         """On every dashboard page: the caller's profile card, badges and notifications.
 
@@ -94,13 +100,10 @@ class DashboardState(AuthState):
         if user is None:
             self._live_user_id = 0
             return None
-        try:
-            with session_scope() as db:
-                self.me, theme = profiles.own_profile_and_theme(db, user.id)
-                self.notifications_loaded = False
-                self._refresh_counts(db, user.id, notices=True)
-        except Exception:
-            return rx.toast.error("Erro ao carregar perfil", description=profiles.PROFILE_LOAD_FAILED)
+        with session_scope() as db:
+            self.me, theme = profiles.own_profile_and_theme(db, user.id)
+            self.notifications_loaded = False
+            self._refresh_counts(db, user.id, notices=True)
         self._live_user_id = user.id
         await get_presence().enter(user.id, self.router.session.client_token, DASHBOARD)
         return rx.call_script(apply_theme_script(theme))
@@ -187,6 +190,7 @@ class DashboardState(AuthState):
         self.notifications_loaded = True
 
     @rx.event
+    @recovers(ERROR_TITLE, MORE_NOTICES_FAILED, reset={"loading_more_notifications": False})
     def load_more_notifications(self):
         """'Carregar mais': append the next page of the caller's older notifications."""
         if not self.notifications_loaded or not self.notifications_more or self.loading_more_notifications:
@@ -201,9 +205,6 @@ class DashboardState(AuthState):
         try:
             with session_scope() as db:
                 older = notifications.list_for(db, user.id, before=self.notifications[-1]["id"])
-        except Exception:
-            yield rx.toast.error("Erro", description=notifications.LOAD_MORE_FAILED)
-            return
         finally:
             self.loading_more_notifications = False
         shown = {n["id"] for n in self.notifications}
@@ -211,20 +212,16 @@ class DashboardState(AuthState):
         self.notifications_more = older.has_more
 
     @rx.event
+    @recovers(ERROR_TITLE, MARK_READ_FAILED)
     def mark_notification_read(self, notification_id: int):
         """Mark one of the caller's notifications as read; the service checks it is theirs."""
         user = self._caller()
         if user is None:
-            return rx.toast.error("Erro", description=notifications.MARK_READ_FAILED)
-        try:
-            with session_scope() as db:
-                row = notifications.mark_read(db, user.id, notification_id)
-                read_at = time.time_ns()  # a bell read before this one must not undo it (live.py reads it again)
-                self.unread = notifications.unread_count(db, user.id)
-        except ServiceError as exc:
-            return rx.toast.error("Erro", description=exc.message)
-        except Exception:
-            return rx.toast.error("Erro", description=notifications.MARK_READ_FAILED)
+            return rx.toast.error(ERROR_TITLE, description=notifications.MARK_READ_FAILED)
+        with session_scope() as db:
+            row = notifications.mark_read(db, user.id, notification_id)
+            read_at = time.time_ns()  # a bell read before this one must not undo it (live.py reads it again)
+            self.unread = notifications.unread_count(db, user.id)
         self.notifications = [row if n["id"] == row["id"] else n for n in self.notifications]
         self._bell_read_at = read_at
         return rx.toast.success("Notificação marcada como lida")

@@ -10,6 +10,7 @@ from core.presence import get_presence
 from services import photos, privacy
 from services.errors import ServiceError
 from states.auth import AuthState, flash_then_go
+from states.failures import recovers
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +46,7 @@ class PrivacyState(AuthState):
             self.delete_error = ""
 
     @rx.event
+    @recovers(DELETE_FAILED, TRY_AGAIN, reset={"deleting": False})
     async def delete_account(self, form_data: dict):
         """Check the password and delete the caller's account, then sign out and go home.
 
@@ -81,11 +83,6 @@ class PrivacyState(AuthState):
                 self.delete_error = exc.field_errors["password"]
             else:
                 yield rx.toast.error(DELETE_FAILED, description=exc.message)
-            return
-        except Exception:
-            log.exception("account deletion failed")
-            self.deleting = False
-            yield rx.toast.error(DELETE_FAILED, description=TRY_AGAIN)
             return
         self._remove_photo(old_photo)
         await self._forget_tabs(user.id)

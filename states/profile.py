@@ -11,10 +11,11 @@ import reflex as rx
 from core.db import session_scope
 from models import Role
 from services import photos, profiles
-from services.errors import NotAllowed, ServiceError, ValidationFailed
+from services.errors import ValidationFailed
 from services.profiles import ProfileView
 from states.auth import AuthState
 from states.dashboard import DashboardState
+from states.failures import recovers
 
 COMPANY_FIELDS = ("empresa", "biografia", "endereco", "telefone", "website", "instagram", "facebook", "linkedin")
 FREELANCER_FIELDS = (
@@ -77,31 +78,26 @@ class ProfileEditState(AuthState):
             self.errors = {**self.errors, **{k: v for k, v in exc.field_errors.items() if k in fields}}
             self.saving = False
             return
-        except ServiceError as exc:
-            self.saving = False
-            yield rx.toast.error(UPDATE_FAILED[0], description=exc.message)
-            return
-        except Exception:
-            self.saving = False
-            yield rx.toast.error(UPDATE_FAILED[0], description=UPDATE_FAILED[1])
-            return
         self.saving = False
         await self._show(view)
         yield rx.toast.success(SAVED)
 
     @rx.event
+    @recovers(*UPDATE_FAILED, reset={"saving": False})
     async def save_company(self, form_data: dict):
         """'Salvar Informações' of the company profile (setup page and 'Meu Perfil' tab)."""
         async for update in self._save(Role.CLIENT, COMPANY_FIELDS, form_data):
             yield update
 
     @rx.event
+    @recovers(*UPDATE_FAILED, reset={"saving": False})
     async def save_freelancer(self, form_data: dict):
         """'Salvar Perfil' of the freelancer's 'Meu Perfil' tab."""
         async for update in self._save(Role.FREELANCER, FREELANCER_FIELDS, form_data):
             yield update
 
     @rx.event
+    @recovers(photos.PHOTO_ERROR_TITLE, PHOTO_FAILED, reset={"photo_busy": False})
     async def upload_photo(self, files: list[rx.UploadFile]):
         """Check the chosen image on the server, store it under a new name and show it.
 
@@ -122,6 +118,7 @@ class ProfileEditState(AuthState):
         yield
         upload_dir = rx.get_upload_dir()
         new_url = ""
+        stored = False
         try:
             data = await _read_limited(files[0])
             content = await rx.run_in_thread(lambda: photos.reencode(data))
@@ -129,22 +126,21 @@ class ProfileEditState(AuthState):
             with session_scope() as db:
                 old_url = photos.set_photo(db, user.id, new_url)
                 view = profiles.get_own_profile(db, user.id)
+            stored = True
         except photos.PhotoRejected as exc:
             self.photo_busy = False
             yield rx.toast.error(exc.title, description=exc.message)
             return
-        except Exception as exc:
-            photos.remove_file(upload_dir, new_url)
-            self.photo_busy = False
-            message = exc.message if isinstance(exc, NotAllowed) else PHOTO_FAILED
-            yield rx.toast.error(photos.PHOTO_ERROR_TITLE, description=message)
-            return
+        finally:
+            if not stored:  # a file written for a row that was not committed
+                photos.remove_file(upload_dir, new_url)
         photos.remove_file(upload_dir, old_url)
         self.photo_busy = False
         await self._show(view)
         yield rx.toast.success(PHOTO_SAVED)
 
     @rx.event
+    @recovers(photos.PHOTO_ERROR_TITLE, PHOTO_FAILED)
     async def remove_photo(self):
         """'Remover foto': the profile goes back to initials and the file is deleted."""
         user = self._current_user()
@@ -152,13 +148,9 @@ class ProfileEditState(AuthState):
             self._deny("signed-in users only")
         if user is None or self.photo_busy:
             return
-        try:
-            with session_scope() as db:
-                old_url = photos.set_photo(db, user.id, "")
-                view = profiles.get_own_profile(db, user.id)
-        except Exception:
-            yield rx.toast.error(photos.PHOTO_ERROR_TITLE, description=PHOTO_FAILED)
-            return
+        with session_scope() as db:
+            old_url = photos.set_photo(db, user.id, "")
+            view = profiles.get_own_profile(db, user.id)
         photos.remove_file(rx.get_upload_dir(), old_url)
         await self._show(view)
         yield rx.toast.success(PHOTO_REMOVED)

@@ -1,11 +1,17 @@
 """Rating the other side of a finished job, shared by the company and freelancer dashboards."""
 
+import logging
+
 import reflex as rx
 
 from core.db import session_scope
 from services import ratings
 from services.errors import ServiceError
 from states.auth import AuthState
+from states.failures import recovers
+from states.messages import ERROR_TITLE
+
+log = logging.getLogger("turno.errors")
 
 RATING_SENT = "Avaliação enviada!"
 RATING_FAILED = "Não foi possível enviar sua avaliação. Tente novamente."
@@ -31,18 +37,14 @@ class RatingMixin(AuthState, mixin=True):
         """Reload what the page shows once a rating is stored (overridden by each dashboard)."""
 
     @rx.event
+    @recovers(ERROR_TITLE, RATING_FAILED)
     def open_rating(self, application_id: int):
         """Open the dialog for an accepted application of a closed job the caller took part in."""
         user = self._caller()
         if user is None:
-            return rx.toast.error("Erro", description=ratings.CANNOT_RATE)
-        try:
-            with session_scope() as db:
-                target = ratings.target(db, user.id, application_id)
-        except ServiceError as exc:
-            return rx.toast.error("Erro", description=exc.message)
-        except Exception:
-            return rx.toast.error("Erro", description=RATING_FAILED)
+            return rx.toast.error(ERROR_TITLE, description=ratings.CANNOT_RATE)
+        with session_scope() as db:
+            target = ratings.target(db, user.id, application_id)
         self.rating_application_id = target["application_id"]
         self.rating_name = target["name"]
         self.rating_job = target["job_title"]
@@ -66,13 +68,14 @@ class RatingMixin(AuthState, mixin=True):
             self.rating_error = ""
 
     @rx.event
+    @recovers(ERROR_TITLE, RATING_FAILED, reset={"rating_submitting": False})
     def submit_rating(self, form_data: dict):
         """Store the rating with the chosen stars and the optional comment."""
         if self.rating_submitting or not self.rating_open:
             return None
         user = self._caller()
         if user is None:
-            return rx.toast.error("Erro", description=ratings.CANNOT_RATE)
+            return rx.toast.error(ERROR_TITLE, description=ratings.CANNOT_RATE)
         comment = form_data.get("comment", "") if isinstance(form_data, dict) else ""
         self.rating_submitting = True
         try:
@@ -81,8 +84,6 @@ class RatingMixin(AuthState, mixin=True):
         except ServiceError as exc:
             self.rating_error = exc.field_errors.get("stars", "") or exc.message
             return None
-        except Exception:
-            return rx.toast.error("Erro", description=RATING_FAILED)
         finally:
             self.rating_submitting = False
         self.rating_open = False
@@ -94,5 +95,5 @@ class RatingMixin(AuthState, mixin=True):
         try:
             with session_scope() as db:
                 self._after_rating(db, user_id)
-        except Exception:  # noqa: S110  (a stale list is better than a false error)
-            pass
+        except Exception:  # the rating is stored: a stale list is better than a false error
+            log.warning("reloading the rows after a rating failed", exc_info=True)

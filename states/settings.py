@@ -8,9 +8,10 @@ import reflex as rx
 
 from core.db import session_scope
 from services import accounts, profiles
-from services.errors import ServiceError, ValidationFailed
+from services.errors import ValidationFailed
 from services.profiles import SwitchView
 from states.auth import AuthState
+from states.failures import recovers
 
 PASSWORD_FIELDS = ("current", "new", "confirm")
 LOAD_FAILED = ("Erro ao carregar configurações", "Não foi possível carregar suas configurações.")
@@ -51,18 +52,16 @@ class SettingsState(AuthState):
     password_form_key: int = 0
 
     @rx.event
+    @recovers(*LOAD_FAILED)
     def load(self):
         """Load the saved settings and the account facts of the caller."""
         self.password_errors = _blank()
         user = self._caller()
         if user is None:
             return None
-        try:
-            with session_scope() as db:
-                preferences = profiles.get_preferences(db, user.id)
-                security = profiles.get_security(db, user.id)
-        except Exception:
-            return rx.toast.error(LOAD_FAILED[0], description=LOAD_FAILED[1])
+        with session_scope() as db:
+            preferences = profiles.get_preferences(db, user.id)
+            security = profiles.get_security(db, user.id)
         self.theme = preferences["theme"]
         self.language = preferences["language"]
         self.switches = preferences["switches"]
@@ -73,6 +72,7 @@ class SettingsState(AuthState):
         return None
 
     @rx.event
+    @recovers(*SAVE_FAILED)
     def save_theme(self, theme: str):
         """Persist the theme chosen under Aparência (the page applies it in the browser at once)."""
         user = self._caller()
@@ -83,11 +83,10 @@ class SettingsState(AuthState):
                 self.theme = profiles.save_theme(db, user.id, {"theme": theme})
         except ValidationFailed as exc:
             return rx.toast.error(SAVE_FAILED[0], description=exc.field_errors.get("theme", exc.message))
-        except Exception:
-            return rx.toast.error(SAVE_FAILED[0], description=SAVE_FAILED[1])
         return rx.toast.success(APPEARANCE_SAVED)
 
     @rx.event
+    @recovers(*SAVE_FAILED, reset={"saving_notifications": False})
     def save_notifications(self, form_data: dict):
         """Persist the notification switches (a switch missing from the form is off)."""
         if self.saving_notifications:
@@ -99,13 +98,12 @@ class SettingsState(AuthState):
         try:
             with session_scope() as db:
                 self.switches = profiles.save_notifications(db, user.id, form_data)["switches"]
-        except Exception:
-            return rx.toast.error(SAVE_FAILED[0], description=SAVE_FAILED[1])
         finally:
             self.saving_notifications = False
         return rx.toast.success(NOTIFICATIONS_SAVED)
 
     @rx.event
+    @recovers(*PASSWORD_FAILED, reset={"changing_password": False})
     async def change_password(self, form_data: dict):
         """Check the current password, set the new one and end every other session of the account."""
         if self.changing_password:
@@ -130,14 +128,6 @@ class SettingsState(AuthState):
         except ValidationFailed as exc:
             self.password_errors = {**_blank(), **{k: v for k, v in exc.field_errors.items() if k in PASSWORD_FIELDS}}
             self.changing_password = False
-            return
-        except ServiceError as exc:
-            self.changing_password = False
-            yield rx.toast.error(PASSWORD_FAILED[0], description=exc.message)
-            return
-        except Exception:
-            self.changing_password = False
-            yield rx.toast.error(PASSWORD_FAILED[0], description=PASSWORD_FAILED[1])
             return
         self.changing_password = False
         self.active_sessions = 1

@@ -13,6 +13,7 @@ from core.catalog import CATEGORIES, canonical_category
 from core.db import session_scope
 from core.text import positive_int
 from services import jobs
+from states.failures import recovers
 
 LOAD_ERROR = ("Erro ao carregar dados", "Não foi possível carregar as empresas desta categoria.")
 
@@ -46,6 +47,7 @@ class CategoryState(rx.State):
     loading: bool = True
 
     @rx.event
+    @recovers(*LOAD_ERROR, reset={"loading": False})
     def load(self):
         """Read the category from the path; English slugs go to the canonical page."""
         requested = routes.last_segment(self.router.url.path)
@@ -62,12 +64,8 @@ class CategoryState(rx.State):
             self.loading = False
             return None
         page = positive_int(self.router.url.query_parameters.get("page"), 1)
-        try:
-            with session_scope() as db:
-                result = jobs.companies_in_category(db, canonical, page)
-        except Exception:
-            self.loading = False
-            return rx.toast.error(LOAD_ERROR[0], description=LOAD_ERROR[1])
+        with session_scope() as db:
+            result = jobs.companies_in_category(db, canonical, page)
         fields = pager_fields(result.page, result.pages, lambda number: routes.category(canonical, number))
         self.pager_items, self.prev_href, self.next_href = fields["links"], fields["prev_href"], fields["next_href"]
         self.total = result.total

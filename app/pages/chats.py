@@ -23,10 +23,13 @@ from services.chats import ChatMessage, ChatSummary
 from services.errors import NotAllowed, ServiceError
 from states import live
 from states.auth import AuthState
+from states.failures import failed, recovers
 
 CHAT_DENIED = "O chat solicitado não existe ou você não tem permissão para acessá-lo."
 SEND_FAILED = ("Erro ao enviar mensagem", "Não foi possível enviar sua mensagem.")
 OLDER_FAILED = ("Erro ao carregar mensagens", "Não foi possível carregar as mensagens desta conversa.")
+LIST_FAILED = ("Erro ao carregar conversas", "Não foi possível carregar suas conversas.")
+OPEN_FAILED = ("Erro ao carregar conversa", "Ocorreu um erro ao carregar os detalhes da conversa.")
 RECENT_FOLD = 20
 MAX_SHOWN = 300
 CHAT_PATHS = (routes.CLIENT_CHATS, routes.FREELANCER_CHATS)
@@ -88,11 +91,8 @@ class ChatListState(AuthState):
         user = self._caller(role)
         if user is None:
             return None
-        try:
-            with session_scope() as db:
-                self._read(db, user.id, role)
-        except Exception:
-            return rx.toast.error("Erro ao carregar conversas", description="Não foi possível carregar suas conversas.")
+        with session_scope() as db:
+            self._read(db, user.id, role)
         self.loaded = True
         return None
 
@@ -105,11 +105,13 @@ class ChatListState(AuthState):
         self.pager_items, self.prev_href, self.next_href = fields["links"], fields["prev_href"], fields["next_href"]
 
     @rx.event
+    @recovers(*LIST_FAILED)
     def load_client(self):
         """Load the company's conversations."""
         return self._load(Role.CLIENT)
 
     @rx.event
+    @recovers(*LIST_FAILED)
     def load_freelancer(self):
         """Load the freelancer's conversations."""
         return self._load(Role.FREELANCER)
@@ -212,11 +214,9 @@ class ChatRoomState(AuthState):
         except NotAllowed:
             self._forget()
             return
-        except Exception:
+        except Exception:  # also reached from send_message, which goes on to say it cannot send
             self._forget()
-            yield rx.toast.error(
-                "Erro ao carregar conversa", description="Ocorreu um erro ao carregar os detalhes da conversa."
-            )
+            yield failed("ChatRoomState._open", *OPEN_FAILED)
             return
         self.other_name = detail["other_name"]
         self.other_initials = detail["other_initials"]
@@ -243,6 +243,7 @@ class ChatRoomState(AuthState):
             yield update
 
     @rx.event
+    @recovers(*SEND_FAILED, reset={"sending": False})
     async def send_message(self, form_data: dict):
         """Send the typed message; the input is cleared only when it was stored.
 
@@ -280,18 +281,13 @@ class ChatRoomState(AuthState):
         except NotAllowed:
             yield rx.toast.error("Erro", description=chats.CANNOT_SEND)
             return
-        except ServiceError as exc:
-            yield rx.toast.error(SEND_FAILED[0], description=exc.message)
-            return
-        except Exception:
-            yield rx.toast.error(SEND_FAILED[0], description=SEND_FAILED[1])
-            return
         finally:
             self.sending = False
         self.announcement = "Mensagem enviada"
         yield list(_CLEAR_INPUT)
 
     @rx.event
+    @recovers(*OLDER_FAILED, reset={"loading_older": False})
     def load_older(self):
         """Prepend the page of messages before the oldest one shown."""
         if self.status != "found" or not self.has_older or self.loading_older:
@@ -304,9 +300,6 @@ class ChatRoomState(AuthState):
         try:
             with session_scope() as db:
                 page = chats.older(db, user.id, self._chat_id, self._first_id)
-        except Exception:
-            yield rx.toast.error(OLDER_FAILED[0], description=OLDER_FAILED[1])
-            return
         finally:
             self.loading_older = False
         window = page["messages"] + self.history + self.recent
@@ -320,6 +313,7 @@ class ChatRoomState(AuthState):
         self._first_id = window[0]["id"] if window else 0
 
     @rx.event
+    @recovers(*OLDER_FAILED)
     def show_latest(self):
         """Leave an old stretch of the conversation and show the newest messages again."""
         if self.status != "found":
@@ -327,11 +321,8 @@ class ChatRoomState(AuthState):
         user = self._caller()
         if user is None:
             return None
-        try:
-            with session_scope() as db:
-                detail = chats.open_chat(db, user.id, self._chat_id)
-        except Exception:
-            return rx.toast.error(OLDER_FAILED[0], description=OLDER_FAILED[1])
+        with session_scope() as db:
+            detail = chats.open_chat(db, user.id, self._chat_id)
         self._show(detail["messages"], detail["has_older"])
         return None
 

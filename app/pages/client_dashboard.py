@@ -34,6 +34,8 @@ from states import live
 from states.auth import AuthState
 from states.billing import BillingState
 from states.dashboard import DashboardState
+from states.failures import recovers
+from states.messages import GENERIC_LOAD_ERROR
 from states.ratings import RatingMixin
 
 TABS = tab_keys(Role.CLIENT)
@@ -42,7 +44,6 @@ LOAD_ERRORS = {
     "messages": ("Erro ao carregar conversas", "Não foi possível carregar suas conversas."),
 }
 TAB_EVENTS = {"jobs": CompanyJobsState.load, "plans": BillingState.load_subscription}
-GENERIC_LOAD_ERROR = ("Erro ao carregar dados", "Ocorreu um erro inesperado. Tente novamente.")
 
 
 def _tab(name: str) -> str:
@@ -69,6 +70,7 @@ class ClientDashboardState(RatingMixin, AuthState):
     next_href: str = ""
 
     @rx.event
+    @recovers(lambda state: LOAD_ERRORS.get(state.tab, GENERIC_LOAD_ERROR))
     def load(self):
         """Pick the tab from ?tab= (default overview) and load what it shows."""
         requested = self.router.url.query_parameters.get("tab", "overview")
@@ -76,12 +78,8 @@ class ClientDashboardState(RatingMixin, AuthState):
         user = self._caller(Role.CLIENT)
         if user is None:
             return None
-        try:
-            with session_scope() as db:
-                self._load_tab(db, user.id)
-        except Exception:
-            title, description = LOAD_ERRORS.get(self.tab, GENERIC_LOAD_ERROR)
-            return rx.toast.error(title, description=description)
+        with session_scope() as db:
+            self._load_tab(db, user.id)
         self.loaded_tab = self.tab
         return TAB_EVENTS.get(self.tab)
 

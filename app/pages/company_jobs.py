@@ -7,7 +7,6 @@ on the server, validates its arguments and lets the services load each job or ap
 AND owner, so another company's object, a missing one and a bad id all get the same answer.
 """
 
-import logging
 from collections.abc import Callable
 
 import reflex as rx
@@ -31,8 +30,8 @@ from services.dashboard import JobRow
 from services.errors import ServiceError
 from services.plans import PlanLimitReached
 from states.auth import AuthState
-
-log = logging.getLogger(__name__)
+from states.failures import failed, recovers
+from states.messages import UNEXPECTED
 
 SEARCH_MAX = 100
 JOB_FIELDS = (
@@ -47,7 +46,6 @@ JOB_FIELDS = (
     "vagas_disponiveis",
 )
 ERROR = "Erro"
-UNEXPECTED = ("Erro inesperado", "Ocorreu um erro inesperado. Tente novamente.")
 DELETE_FAILED = ("Erro ao excluir vaga", "Não foi possível excluir a vaga. Por favor, tente novamente.")
 LOAD_JOBS_FAILED = ("Erro ao carregar vagas", "Não foi possível carregar suas vagas. Por favor, tente novamente.")
 AUTH_REQUIRED = ("Erro de autenticação", "Você precisa estar logado para criar uma vaga.")
@@ -132,9 +130,8 @@ class CompanyJobsState(AuthState):
                 self.active_total, self.archived_total = dashboard.company_job_totals(db, company_id, self.search)
                 self.active_jobs = dashboard.company_jobs(db, company_id, active, search=self.search, archived=False)
                 self.archived_jobs = dashboard.company_jobs(db, company_id, archived, search=self.search, archived=True)
-        except Exception:
-            log.exception("loading the company's jobs failed")
-            return [rx.toast.error(LOAD_JOBS_FAILED[0], description=LOAD_JOBS_FAILED[1])]
+        except Exception:  # runs after actions too: their success toast stands, then this one
+            return [failed("CompanyJobsState._load_jobs", *LOAD_JOBS_FAILED)]
         self.loaded = True
         return []
 
@@ -149,10 +146,6 @@ class CompanyJobsState(AuthState):
         try:
             with session_scope() as db:
                 rows = dashboard.company_jobs(db, company_id, offset=len(shown), search=self.search, archived=archived)
-        except Exception:
-            log.exception("loading more of the company's jobs failed")
-            yield rx.toast.error(LOAD_JOBS_FAILED[0], description=LOAD_JOBS_FAILED[1])
-            return
         finally:
             self.loading_more_jobs = False
         ids = {job["id"] for job in shown}
@@ -163,11 +156,13 @@ class CompanyJobsState(AuthState):
             self.active_jobs = merged
 
     @rx.event
+    @recovers(*LOAD_JOBS_FAILED, reset={"loading_more_jobs": False})
     def more_active_jobs(self):
         """'Carregar mais' under Ativas: the next page of the company's active jobs."""
         yield from self._more_jobs(archived=False)
 
     @rx.event
+    @recovers(*LOAD_JOBS_FAILED, reset={"loading_more_jobs": False})
     def more_archived_jobs(self):
         """'Carregar mais' under Arquivadas: the next page of the company's archived jobs."""
         yield from self._more_jobs(archived=True)
@@ -226,6 +221,7 @@ class CompanyJobsState(AuthState):
             self.publish_open = False
 
     @rx.event
+    @recovers(CREATE_FAILED_TITLE, CREATE_FAILED, reset={"publishing": False})
     async def publish(self, form_data: dict):
         """Publish the job of the form; a submission while one runs, or with the dialog closed, is ignored."""
         if self.publishing or not self.publish_open:
@@ -256,10 +252,6 @@ class CompanyJobsState(AuthState):
             if not exc.field_errors:
                 yield rx.toast.error(CREATE_FAILED_TITLE, description=exc.message)
             return
-        except Exception:
-            log.exception("publishing a job failed")
-            yield rx.toast.error(CREATE_FAILED_TITLE, description=CREATE_FAILED)
-            return
         self.publish_open = False
         self.plan_message = ""
         yield rx.toast.success("Vaga criada com sucesso!")
@@ -286,9 +278,8 @@ class CompanyJobsState(AuthState):
             return [rx.toast.error(refused_title, description=exc.message)]
         except ServiceError as exc:
             return [rx.toast.error(refused_title, description=exc.message)]
-        except Exception:
-            log.exception("a job action failed")
-            return [rx.toast.error(failure[0], description=failure[1])]
+        except Exception:  # shared by five handlers, each with its own failure toast
+            return [failed("CompanyJobsState._job_action", *failure)]
         self.plan_message = ""
         return [rx.toast.success(success), *self._load_jobs(company_id)]
 
@@ -360,8 +351,8 @@ class CompanyJobsState(AuthState):
                 page = applications.list_for_job(db, company_id, job_id)
         except ServiceError as exc:
             return self._applications_failed(exc.message)
-        except Exception:
-            log.exception("loading applications failed")
+        except Exception:  # the dialog shows its error state, not only a toast
+            failed("CompanyJobsState._fetch_applications", *APPLICATIONS_FAILED)
             return self._applications_failed(APPLICATIONS_FAILED[1])
         finally:
             self.applications_loading = False
@@ -384,8 +375,8 @@ class CompanyJobsState(AuthState):
                 )
         except ServiceError as exc:
             return self._applications_failed(exc.message)
-        except Exception:
-            log.exception("reloading applications failed")
+        except Exception:  # after an answer that was stored: the dialog shows its error state
+            failed("CompanyJobsState._reread_applicants", *APPLICATIONS_FAILED)
             return self._applications_failed(APPLICATIONS_FAILED[1])
         return []
 
@@ -395,6 +386,7 @@ class CompanyJobsState(AuthState):
         self._applicants_after = None
 
     @rx.event
+    @recovers(*APPLICATIONS_FAILED, reset={"loading_more_applicants": False})
     def more_applicants(self):
         """'Carregar mais' in the applications dialog: the next cards of the job shown."""
         company_id = self._company_id()
@@ -406,10 +398,6 @@ class CompanyJobsState(AuthState):
         try:
             with session_scope() as db:
                 page = applications.list_for_job(db, company_id, job_id, after=self._applicants_after)
-        except Exception:
-            log.exception("loading more applications failed")
-            yield rx.toast.error(APPLICATIONS_FAILED[0], description=APPLICATIONS_FAILED[1])
-            return
         finally:
             self.loading_more_applicants = False
         ids = {card["id"] for card in self.applicants}
@@ -453,9 +441,8 @@ class CompanyJobsState(AuthState):
                 action(db, company_id, checked_id)
         except ServiceError as exc:
             return [rx.toast.error(ERROR, description=exc.message)]
-        except Exception:
-            log.exception("answering an application failed")
-            return [rx.toast.error(ERROR, description=failure)]
+        except Exception:  # shared by accept and reject, each with its own failure text
+            return [failed("CompanyJobsState._answer", ERROR, failure)]
         events = [rx.toast.success(success)]
         if self.applications_open and self.applications_job_id:
             events += self._reread_applicants(company_id)
@@ -472,6 +459,7 @@ class CompanyJobsState(AuthState):
         return self._answer(application_id, applications.reject, "Candidatura recusada", REJECT_FAILED)
 
     @rx.event
+    @recovers(*UNEXPECTED)
     def view_profile(self, freelancer_id: int):
         """'Ver perfil': the profile of a freelancer who applied to one of the company's jobs."""
         company_id = self._company_id()
@@ -483,9 +471,6 @@ class CompanyJobsState(AuthState):
                 self.profile = applications.freelancer_profile(db, company_id, checked_id)
         except ServiceError as exc:
             return rx.toast.error(ERROR, description=exc.message)
-        except Exception:
-            log.exception("loading a freelancer profile failed")
-            return rx.toast.error(UNEXPECTED[0], description=UNEXPECTED[1])
         self.profile_open = True
         return None
 

@@ -1,7 +1,6 @@
 """/contact: the contact form (stored by services.contact), contact details, hours and location."""
 
 import asyncio
-import logging
 
 import reflex as rx
 
@@ -17,8 +16,7 @@ from core.settings import get_settings
 from services import contact
 from services.errors import ServiceError
 from states.auth import AuthState
-
-log = logging.getLogger(__name__)
+from states.failures import recovers
 
 CONTACT_FIELDS = ("name", "email", "phone", "subject", "message")
 OPENING_HOURS = "Segunda a sexta, das 9h às 18h"
@@ -50,6 +48,7 @@ class ContactState(rx.State):
         self.errors = _blank()
 
     @rx.event
+    @recovers("Erro ao enviar mensagem", SEND_FAILED, reset={"submitting": False})
     async def submit(self, form_data: dict):
         """Validate and store the message; show the field messages or the success state."""
         if self.submitting or self.sent:
@@ -65,11 +64,6 @@ class ContactState(rx.State):
             self.errors = {**_blank(), **{k: v for k, v in exc.field_errors.items() if k in CONTACT_FIELDS}}
             if not exc.field_errors:
                 yield rx.toast.error("Erro ao enviar mensagem", description=exc.message)
-            return
-        except Exception:
-            log.exception("contact message not stored")
-            self.submitting = False
-            yield rx.toast.error("Erro ao enviar mensagem", description=SEND_FAILED)
             return
         self.submitting = False
         self.sent = True

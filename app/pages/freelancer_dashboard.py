@@ -31,12 +31,14 @@ from models import Role
 from services import applications, chats, dashboard, jobs
 from services.chats import ChatSummary
 from services.dashboard import ApplicationRow, ChecklistItem
-from services.errors import ServiceError
 from services.jobs import JobListItem
 from services.paging import Page
 from states import live
 from states.apply import ApplyState
 from states.dashboard import DashboardState
+from states.failures import failed, recovers
+from states.messages import GENERIC_LOAD_ERROR
+from states.messages import UNEXPECTED_MESSAGE as UNEXPECTED
 from states.ratings import RatingMixin
 
 TABS = tab_keys(Role.FREELANCER)
@@ -45,10 +47,8 @@ LOAD_ERRORS = {
     "applications": ("Erro ao carregar candidaturas", "Ocorreu um erro inesperado ao carregar as candidaturas."),
     "messages": ("Erro ao carregar conversas", "Não foi possível carregar suas conversas."),
 }
-GENERIC_LOAD_ERROR = ("Erro ao carregar dados", "Ocorreu um erro inesperado. Tente novamente.")
 WITHDRAW_ERROR = "Erro ao retirar candidatura"
 WITHDRAWN = "Candidatura retirada"
-UNEXPECTED = "Ocorreu um erro inesperado. Tente novamente."
 CITY_MAX_LENGTH = 120
 
 
@@ -91,6 +91,7 @@ class FreelancerDashboardState(RatingMixin, ApplyState):
     next_href: str = ""
 
     @rx.event
+    @recovers(lambda state: LOAD_ERRORS.get(state.tab, GENERIC_LOAD_ERROR))
     def load(self):
         """Pick the tab from ?tab= (default overview) and load what it shows."""
         requested = self.router.url.query_parameters.get("tab", "overview")
@@ -98,12 +99,8 @@ class FreelancerDashboardState(RatingMixin, ApplyState):
         user = self._caller(Role.FREELANCER)
         if user is None:
             return None
-        try:
-            with session_scope() as db:
-                self._load_tab(db, user.id)
-        except Exception:
-            title, description = LOAD_ERRORS.get(self.tab, GENERIC_LOAD_ERROR)
-            return rx.toast.error(title, description=description)
+        with session_scope() as db:
+            self._load_tab(db, user.id)
         self.loaded_tab = self.tab
         return None
 
@@ -196,6 +193,7 @@ class FreelancerDashboardState(RatingMixin, ApplyState):
         return rx.redirect(routes.freelancer_job_search())
 
     @rx.event
+    @recovers(WITHDRAW_ERROR, UNEXPECTED)
     def withdraw_application(self, application_id: int):
         """'Retirar candidatura' (after confirming): delete one's own pending application.
 
@@ -205,22 +203,19 @@ class FreelancerDashboardState(RatingMixin, ApplyState):
         user = self._caller(Role.FREELANCER)
         if user is None:
             return rx.toast.error(WITHDRAW_ERROR, description=applications.NOT_FOUND)
-        try:
-            with session_scope() as db:
-                applications.withdraw(db, user.id, application_id)
-        except ServiceError as exc:
-            return rx.toast.error(WITHDRAW_ERROR, description=exc.message)
-        except Exception:
-            return rx.toast.error(WITHDRAW_ERROR, description=UNEXPECTED)
+        with session_scope() as db:
+            applications.withdraw(db, user.id, application_id)
         withdrawn_job = next((row["job_id"] for row in self.applications if row["id"] == application_id), None)
         try:
             with session_scope() as db:
                 self._load_applications(db, user.id)
                 overview = dashboard.freelancer_overview(db, user.id)
                 self.recent_applications = dashboard.recent_applications(db, user.id)
-        except Exception:
-            title, description = LOAD_ERRORS["applications"]
-            return [rx.toast.success(WITHDRAWN), rx.toast.error(title, description=description)]
+        except Exception:  # withdrawn: say so, and that the list could not be read again
+            return [
+                rx.toast.success(WITHDRAWN),
+                failed("FreelancerDashboardState.withdraw_application", *LOAD_ERRORS["applications"]),
+            ]
         self.active_applications = overview["active_applications"]
         self.applied_job_ids = [job_id for job_id in self.applied_job_ids if job_id != withdrawn_job]
         return rx.toast.success(WITHDRAWN)

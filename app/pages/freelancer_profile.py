@@ -6,7 +6,6 @@ an existing freelancer's, reads 'Perfil não encontrado' with nothing of the pro
 one query, for the user resolved from the session cookie.
 """
 
-import logging
 import math
 
 import reflex as rx
@@ -27,8 +26,7 @@ from services import public_profiles
 from services.errors import NotAllowed
 from services.public_profiles import FreelancerPublicProfile
 from states.auth import AuthState
-
-log = logging.getLogger(__name__)
+from states.failures import recovers
 
 NOT_FOUND_TEXT = "Este perfil não existe ou você não tem permissão para vê-lo."
 LOAD_ERROR = ("Erro ao carregar perfil", "Não foi possível carregar este perfil. Tente novamente.")
@@ -92,6 +90,7 @@ class FreelancerProfileState(AuthState):
         self.status = "found"
 
     @rx.event
+    @recovers(*LOAD_ERROR, reset={"loading_more_applications": False})
     def more_applications(self):
         """'Carregar mais' under the company's jobs this freelancer applied to."""
         if self.status != "found" or not self.profile["applications_more"] or self.loading_more_applications:
@@ -108,10 +107,6 @@ class FreelancerProfileState(AuthState):
         except NotAllowed:
             self._forget()
             return
-        except Exception:
-            log.exception("loading more applications of a freelancer profile failed")
-            yield rx.toast.error(LOAD_ERROR[0], description=LOAD_ERROR[1])
-            return
         finally:
             self.loading_more_applications = False
         ids = {row["application_id"] for row in shown}
@@ -119,6 +114,7 @@ class FreelancerProfileState(AuthState):
         self.profile = {**self.profile, "applications": rows, "applications_more": more.has_more}
 
     @rx.event
+    @recovers(*LOAD_ERROR, reset=lambda state: state._forget())
     async def load(self):
         """Load the profile of the URL (?page=N of the reviews) for the caller, or 'Perfil não encontrado'."""
         requested = id_from_text(routes.last_segment(self.router.url.path))
@@ -137,11 +133,6 @@ class FreelancerProfileState(AuthState):
                 result = public_profiles.freelancer_profile(db, user.id, requested, page)
         except NotAllowed:
             self._forget()
-            return
-        except Exception:
-            log.exception("loading a freelancer profile failed")
-            self._forget()
-            yield rx.toast.error(LOAD_ERROR[0], description=LOAD_ERROR[1])
             return
         self._show(result)
 

@@ -13,8 +13,10 @@ from services import applications, jobs
 from services.jobs import JobDetail
 from states.apply import ApplyState
 from states.auth import AuthState
+from states.failures import recovers
+from states.messages import UNEXPECTED
 
-LOAD_ERROR = ("Erro inesperado", "Ocorreu um erro inesperado. Tente novamente.")
+LOAD_ERROR = UNEXPECTED
 NOT_INFORMED = "Não informada"
 
 EMPTY_JOB = JobDetail(
@@ -51,6 +53,7 @@ class JobDetailState(rx.State):
     loading: bool = True
 
     @rx.event
+    @recovers(*LOAD_ERROR, reset={"job": EMPTY_JOB, "found": False, "loading": False})
     def load(self):
         """Load the job of the URL; a missing or non-public job shows 'Vaga não encontrada'."""
         job_id = routes.job_id_from_path(self.router.url.path)
@@ -58,16 +61,9 @@ class JobDetailState(rx.State):
             self.loading = True
             yield
         detail = None
-        try:
-            if job_id is not None:
-                with session_scope() as db:
-                    detail = jobs.get_public_job(db, job_id)
-        except Exception:
-            self.job = EMPTY_JOB
-            self.found = False
-            self.loading = False
-            yield rx.toast.error(LOAD_ERROR[0], description=LOAD_ERROR[1])
-            return
+        if job_id is not None:
+            with session_scope() as db:
+                detail = jobs.get_public_job(db, job_id)
         self.job = detail or EMPTY_JOB
         self.found = detail is not None
         self.loading = False

@@ -15,6 +15,7 @@ from core.db import session_scope
 from core.text import clipped, positive_int
 from services import jobs
 from services.jobs import JobListItem
+from states.failures import recovers
 
 DESKTOP_CELL = ["none", "none", "table-cell"]
 MOBILE_ONLY = ["flex", "flex", "none"]
@@ -79,6 +80,11 @@ class JobsState(rx.State):
         self.company_id = positive_int(query.get("empresa"), 0)
         return positive_int(query.get("page"), 1)
 
+    def _show_nothing(self) -> None:
+        """The page after a failed load: no results, not loading."""
+        self._show(jobs.JobPage(), None)
+        self.loading = False
+
     def _show(self, result: jobs.JobPage, company_name: str | None) -> None:
         """Copy one page of results, the filter note and the pager into the state."""
         self.items = result.items
@@ -107,24 +113,20 @@ class JobsState(rx.State):
         self.next_href = self._url(page=result.page + 1) if result.page < result.pages else ""
 
     @rx.event
+    @recovers(*LOAD_ERROR, reset=lambda state: state._show_nothing())
     def load(self):
         """On page load (also when only the query changes): read the filters and load the page."""
         page = self._read_query()
-        try:
-            with session_scope() as db:
-                result = jobs.list_public_jobs(
-                    db,
-                    search=self.search,
-                    city=self.city,
-                    category=self.category_slug,
-                    page=page,
-                    company_id=self.company_id or None,
-                )
-                company_name = jobs.company_display_name(db, self.company_id) if self.company_id else None
-        except Exception:
-            self._show(jobs.JobPage(), None)
-            self.loading = False
-            return rx.toast.error(LOAD_ERROR[0], description=LOAD_ERROR[1])
+        with session_scope() as db:
+            result = jobs.list_public_jobs(
+                db,
+                search=self.search,
+                city=self.city,
+                category=self.category_slug,
+                page=page,
+                company_id=self.company_id or None,
+            )
+            company_name = jobs.company_display_name(db, self.company_id) if self.company_id else None
         self._show(result, company_name)
         self.loading = False
         return None

@@ -1,6 +1,5 @@
 """/forgot-password, /reset-password and /confirm-email: the e-mailed, single-use links."""
 
-import logging
 from concurrent.futures import Future
 
 import reflex as rx
@@ -15,8 +14,9 @@ from core.db import session_scope
 from services import accounts, rate_limits
 from services.errors import ServiceError
 from states.auth import client_address_of, flash_then_go
+from states.failures import recovers
+from states.messages import TRY_AGAIN
 
-log = logging.getLogger(__name__)
 RECOVERY_SENT = (
     "Se houver uma conta com este email, você receberá um link para redefinir sua senha. O link é válido por 1 hora."
 )
@@ -131,6 +131,7 @@ class ResetPasswordState(rx.State):
         self.confirm_error = ""
 
     @rx.event
+    @recovers("Erro ao redefinir senha", TRY_AGAIN, reset={"submitting": False})
     async def submit(self, form_data: dict):
         """Set the new password, end every session of the account and go to /login."""
         if self.submitting:
@@ -153,10 +154,6 @@ class ResetPasswordState(rx.State):
             self.confirm_error = exc.field_errors.get("confirmPassword", "")
             if not exc.field_errors:
                 self.link_valid = False
-            return
-        except Exception:
-            self.submitting = False
-            yield rx.toast.error("Erro ao redefinir senha", description="Tente novamente.")
             return
         yield rx.call_script(flash_then_go("Senha redefinida! Entre com a nova senha.", routes.LOGIN))
 

@@ -1,6 +1,5 @@
 """/register: company and freelancer sign-up, validated on the server (SPEC §5)."""
 
-import logging
 from collections.abc import Callable
 from concurrent.futures import Future
 
@@ -18,7 +17,6 @@ from services import accounts, rate_limits
 from services.errors import ServiceError
 from states.auth import AuthState, client_address_of
 
-log = logging.getLogger(__name__)
 COMPANY_FIELDS = ("name", "email", "password", "confirmPassword", "company", "industry", "location", "description")
 FREELANCER_FIELDS = ("name", "email", "password", "confirmPassword", "profession", "skills", "location", "experience")
 PASSWORD_HINT = "Mínimo de 8 caracteres, com pelo menos uma letra maiúscula, uma minúscula e um número."
