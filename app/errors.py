@@ -1,4 +1,4 @@
-"""What the user sees when a handler fails unexpectedly: SPEC's generic toast, never a stack trace."""
+"""What the user sees when a handler fails unexpectedly: a generic toast (docs/product.md §3), no stack trace."""
 
 import logging
 
@@ -15,7 +15,7 @@ UNEXPECTED_MESSAGE = "Ocorreu um erro inesperado. Tente novamente."
 
 
 def unexpected_error(exception: Exception) -> EventSpec:
-    """Log an unhandled handler exception on the server and show the user SPEC's generic toast.
+    """Log an unhandled handler exception on the server and show the user the generic 'Erro inesperado' toast.
 
     Replaces Reflex's default handler, which answers in English and, outside production mode,
     sends the exception's type and message to the browser.
