@@ -46,8 +46,9 @@ from bench.harness import BIN, ROOT, app_env, free_port, migrate, quick, stop, w
 TOOLS = ROOT / ".tools"
 LIGHTHOUSE = TOOLS / "lighthouse" / "node_modules" / "lighthouse" / "cli" / "index.js"
 # Chromium's flags: no sandbox (root in a container) and no background traffic towards the closed
-# network (ENVIRONMENT.md). Lighthouse adds --headless=new; --disable-gpu made no difference to
-# its figures here (A/B, 4 runs each), so it is only passed to the Playwright check, as in the e2e tests.
+# network (otherwise Chromium floods it with refused connections). Lighthouse adds --headless=new;
+# --disable-gpu made no difference to its figures here (A/B, 4 runs each), so it is only passed to
+# the Playwright check, as in the e2e tests.
 BROWSER_FLAGS = (
     "--no-sandbox",
     "--disable-background-networking",

@@ -202,7 +202,7 @@ FOOTER_LINKS: list[tuple[str, list[tuple[str, str]]]] = [
 
 
 def footer() -> rx.Component:
-    """Footer with every link of SPEC (canonical category slugs) and the current year."""
+    """Footer with the links of docs/product.md §1 (canonical category slugs) and the current year."""
     name = get_settings().product_name
     return rx.el.footer(
         rx.box(

@@ -1,4 +1,4 @@
-"""Fixed lists of the product: cities, categories, industries, plans and constants (SPEC §9)."""
+"""Fixed lists of the product: cities, categories, industries, plans and constants (docs/product.md)."""
 
 from dataclasses import dataclass
 from decimal import Decimal
@@ -64,7 +64,7 @@ def canonical_category(slug: str) -> str | None:
 
 @dataclass(frozen=True)
 class Plan:
-    """A company subscription plan as sold on /pricing and in the dashboard (SPEC §9 'Plans').
+    """A company subscription plan as sold on /pricing and in the dashboard (docs/product.md §9).
 
     Attributes:
         slug: Stable identifier ('free', 'premium', 'enterprise'); the checkout request's plan.

@@ -44,7 +44,7 @@ class Message(SQLModel, table=True):
 
 
 class NotificationType(StrEnum):
-    """Notification types (SPEC section 3) plus chat messages (PRODUCT.md)."""
+    """Notification types, chat messages included (docs/product.md §6)."""
 
     NEW_APPLICATION = "new_application"
     APPLICATION_ACCEPTED = "application_accepted"

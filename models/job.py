@@ -19,7 +19,7 @@ CITY_SEARCH_MAX = 160
 
 
 class JobStatus(StrEnum):
-    """Job status values (SPEC section 4)."""
+    """Job status values (docs/product.md §4)."""
 
     OPEN = "open"
     IN_PROGRESS = "in_progress"
@@ -28,7 +28,7 @@ class JobStatus(StrEnum):
 
 
 class Job(SQLModel, table=True):
-    """A temporary in-person job published by a company (SPEC: vagas)."""
+    """A temporary in-person job (vaga) published by a company (docs/product.md §4)."""
 
     __tablename__ = "jobs"
     __table_args__ = (
@@ -83,7 +83,7 @@ def _keep_search_fields(_mapper, _connection, job: Job) -> None:
 
 
 class ApplicationStatus(StrEnum):
-    """Application status values (SPEC section 4)."""
+    """Application status values (docs/product.md §5)."""
 
     PENDING = "pending"
     ACCEPTED = "accepted"
@@ -91,7 +91,7 @@ class ApplicationStatus(StrEnum):
 
 
 class Application(SQLModel, table=True):
-    """A freelancer's application to a job (SPEC: candidaturas); one per freelancer and job."""
+    """A freelancer's application to a job (candidatura, docs/product.md §5); one per freelancer and job."""
 
     __tablename__ = "applications"
     __table_args__ = (

@@ -11,7 +11,7 @@ from models.base import created_at_field, json_list_field, optional_datetime_fie
 
 
 class Role(StrEnum):
-    """The two kinds of user (SPEC: profiles.tipo_usuario)."""
+    """The two kinds of user (profiles.tipo_usuario; docs/product.md §1)."""
 
     CLIENT = "client"
     FREELANCER = "freelancer"
@@ -33,7 +33,7 @@ class User(SQLModel, table=True):
 
 
 class Profile(SQLModel, table=True):
-    """Public and personal data of a user, one row per user (SPEC: profiles)."""
+    """Public and personal data of a user, one row per user (docs/product.md §8)."""
 
     __tablename__ = "profiles"
 
@@ -65,7 +65,7 @@ def _keep_city_key(_mapper, _connection, profile: Profile) -> None:
 
 
 class UserPreferences(SQLModel, table=True):
-    """Settings of a user (SPEC: settings preferences), persisted per PRODUCT.md."""
+    """Settings of a user (theme and notification switches, docs/product.md §8), persisted."""
 
     __tablename__ = "user_preferences"
 

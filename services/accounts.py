@@ -49,7 +49,7 @@ def validate_company(data: dict) -> None:
     """Check a company registration form without touching the database.
 
     Raises:
-        ValidationFailed: When a field breaks a rule (SPEC's messages).
+        ValidationFailed: When a field breaks a rule (the messages of docs/product.md §3).
     """
     parse(CompanyRegistration, data)
 
@@ -58,7 +58,7 @@ def validate_freelancer(data: dict) -> None:
     """Check a freelancer registration form without touching the database.
 
     Raises:
-        ValidationFailed: When a field breaks a rule (SPEC's messages).
+        ValidationFailed: When a field breaks a rule (the messages of docs/product.md §3).
     """
     parse(FreelancerRegistration, data)
 
@@ -68,7 +68,7 @@ def register_company(session: Session, data: dict) -> User | None:
 
     Args:
         session: Open database session (the caller commits).
-        data: Raw form data (SPEC's company registration payload).
+        data: Raw form data (the company registration form, docs/product.md §2).
 
     Returns:
         The new user, or None when the e-mail was already registered (its owner is e-mailed
@@ -95,7 +95,7 @@ def register_freelancer(session: Session, data: dict) -> User | None:
 
     Args:
         session: Open database session (the caller commits).
-        data: Raw form data (SPEC's freelancer registration payload).
+        data: Raw form data (the freelancer registration form, docs/product.md §2).
 
     Returns:
         The new user, or None when the e-mail was already registered (see register_company).
@@ -370,7 +370,7 @@ def change_password(session: Session, user_id: int, data: dict, keep_token: str 
         How many other sessions were ended.
 
     Raises:
-        ValidationFailed: SPEC's messages; 'Senha atual incorreta.' on the current password.
+        ValidationFailed: The messages of docs/product.md §3; 'Senha atual incorreta.' on the current password.
         ServiceError: Throttled, or the account no longer exists.
     """
     form = parse(PasswordChangeForm, data)
@@ -453,7 +453,7 @@ class GuardDecision:
 
 
 def guard(caller_role: str | None, required_role: str | None) -> GuardDecision:
-    """Decide a page guard (SPEC §6): no session -> /login; the other role -> own dashboard.
+    """Decide a page guard (docs/product.md §1): no session -> /login; the other role -> own dashboard.
 
     Args:
         caller_role: The signed-in user's role, or None for a visitor.

@@ -1,4 +1,4 @@
-"""Which plan a company is on, and the publishing limits each plan allows (PRODUCT.md)."""
+"""Which plan a company is on, and the publishing limits each plan allows (docs/product.md §4)."""
 
 from dataclasses import dataclass
 from datetime import datetime

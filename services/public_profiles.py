@@ -4,8 +4,9 @@ Who may see it: a company (role client) with at least one application from this 
 of its jobs (any status), and the freelancer themself (a preview). Everyone else, and a missing,
 deleted or non-freelancer id, gets the same refusal, so the page never tells a stranger whether a
 profile exists. The freelancer is loaded and the relationship checked in one query
-(ARCHITECTURE.md rule 3), together with the rating; one page of reviews and the first slice of the
-viewing company's own jobs the freelancer applied to follow in two more, whatever the number of rows.
+(docs/architecture.md, "Who may see whom"), together with the rating; one page of reviews and the
+first slice of the viewing company's own jobs the freelancer applied to follow in two more,
+whatever the number of rows.
 
 Private contact data (e-mail, phone, address) is never read into the result: the two sides talk in
 the chat.

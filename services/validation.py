@@ -1,4 +1,4 @@
-"""Input schemas with SPEC §5's exact messages; every form is validated here, on the server."""
+"""Input schemas with the exact messages of docs/product.md §3; every form is validated here, on the server."""
 
 import re
 from datetime import date
@@ -92,7 +92,7 @@ class _Registration(_Form):
     name: str
     email: str
     password: str
-    confirmPassword: str  # noqa: N815  (SPEC's payload field name)
+    confirmPassword: str  # noqa: N815  (the registration form's field name, docs/product.md §3)
     location: str
 
     @field_validator("name")
@@ -123,7 +123,7 @@ class _Registration(_Form):
 
 
 class CompanyRegistration(_Registration):
-    """Company sign-up payload (SPEC §3)."""
+    """Company sign-up payload (docs/product.md §2)."""
 
     company: str
     industry: str
@@ -154,7 +154,7 @@ class CompanyRegistration(_Registration):
 
 
 class FreelancerRegistration(_Registration):
-    """Freelancer sign-up payload (SPEC §3)."""
+    """Freelancer sign-up payload (docs/product.md §2)."""
 
     profession: str
     skills: str
@@ -239,7 +239,7 @@ class ResetPasswordForm(_Form):
 
 
 class ContactForm(_Form):
-    """Contact form payload (SPEC §3 and §5)."""
+    """Contact form payload (docs/product.md §3 and §10)."""
 
     name: str
     email: str
@@ -303,7 +303,7 @@ def _social(value: str) -> str:
 
 
 class CompanyProfileForm(_Form):
-    """Company profile completion (/company-profile-setup; SPEC §9 minimums)."""
+    """Company profile completion (/company-profile-setup; docs/product.md §3)."""
 
     empresa: str
     biografia: str
@@ -346,7 +346,7 @@ class CompanyProfileForm(_Form):
 
 
 class FreelancerProfileForm(_Form):
-    """The freelancer's 'Meu Perfil' form (SPEC §5: nome required, website a URL or empty, the rest optional)."""
+    """The freelancer's 'Meu Perfil' form (docs/product.md §3: nome required, website a URL or empty)."""
 
     nome: str
     telefone: str = ""
@@ -400,7 +400,7 @@ class FreelancerProfileForm(_Form):
 
     @property
     def skills(self) -> list[str]:
-        """Habilidades as a list: comma-separated, blanks and repeats dropped (SPEC §5)."""
+        """Habilidades as a list: comma-separated, blanks and repeats dropped (docs/product.md §3)."""
         return comma_list(self.habilidades, max_items=PROFILE_SKILLS_MAX)
 
 
@@ -409,7 +409,7 @@ PASSWORD_MISMATCH = "As senhas não coincidem."
 
 
 class PasswordChangeForm(_Form):
-    """Settings > Segurança (SPEC §5: each field at least 8 characters, confirmation equal to the new one).
+    """Settings > Segurança (docs/product.md §3: each field at least 8 characters, confirmation equal to the new one).
 
     The new password also follows the registration rule (upper case, lower case and a digit), so
     changing a password never weakens it below what sign-up demands.
@@ -449,7 +449,7 @@ PROFILE_SKILLS_MAX = 30
 
 
 class AppearanceForm(_Form):
-    """Settings > Aparência (SPEC §5: theme one of light, dark, system)."""
+    """Settings > Aparência (docs/product.md §3: theme one of light, dark, system)."""
 
     theme: str
 
@@ -465,7 +465,7 @@ CONFIRM_MISMATCH = "As senhas não conferem"
 
 
 def parse(schema: type[T], data: Any) -> T:
-    """Validate form data against a schema, raising ValidationFailed with SPEC's messages.
+    """Validate form data against a schema, raising ValidationFailed with the messages of docs/product.md §3.
 
     Args:
         schema: The form schema class.
@@ -560,7 +560,7 @@ def _checked(value: Any) -> bool:
 
 
 class JobForm(BaseModel):
-    """'Publicar Nova Vaga' payload (SPEC §3 vagas, §5 job form)."""
+    """'Publicar Nova Vaga' payload (docs/product.md §3 job form, §4 jobs)."""
 
     model_config = ConfigDict(extra="ignore")
 

@@ -1,4 +1,4 @@
-"""'Excluir conta': the confirmation dialog's state (LGPD self-service, PRODUCT.md "Accounts")."""
+"""'Excluir conta': the confirmation dialog's state (LGPD self-service, docs/product.md §2)."""
 
 import logging
 

@@ -8,7 +8,7 @@ from core.text import clipped
 
 
 class ShellState(rx.State):
-    """Navigation side effects of the top bar (SPEC: choosing a city, submitting a search)."""
+    """Navigation side effects of the top bar (docs/product.md §1: choosing a city, submitting a search)."""
 
     menu_open: bool = False
 

@@ -1,4 +1,4 @@
-"""/register: company and freelancer sign-up, validated on the server (SPEC §5)."""
+"""/register: company and freelancer sign-up, validated on the server (docs/product.md §2 and §3)."""
 
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -172,7 +172,7 @@ def _common_fields(prefix: str, errors) -> list[rx.Component]:
 
 
 def company_form() -> rx.Component:
-    """Company form, fields in SPEC order."""
+    """Company form, fields in the order of docs/product.md §2."""
     errors = RegisterState.company_errors
     return rx.form(
         rx.vstack(
@@ -221,7 +221,7 @@ def company_form() -> rx.Component:
 
 
 def freelancer_form() -> rx.Component:
-    """Freelancer form, fields in SPEC order."""
+    """Freelancer form, fields in the order of docs/product.md §2."""
     errors = RegisterState.freelancer_errors
     return rx.form(
         rx.vstack(

@@ -1,4 +1,4 @@
-"""services/contact.py: the contact form is validated with SPEC §5's messages and stored."""
+"""services/contact.py: the contact form is validated with the messages of docs/product.md §3 and stored."""
 
 import pytest
 from sqlmodel import Session, select

@@ -1,4 +1,4 @@
-"""Page guards (SPEC §6): visitors to /login, the other role to its own dashboard."""
+"""Page guards (docs/product.md §1): visitors to /login, the other role to its own dashboard."""
 
 import pytest
 

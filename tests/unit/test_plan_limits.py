@@ -1,4 +1,4 @@
-"""services/plans.py: which plan a company is on and the publishing limits of PRODUCT.md.
+"""services/plans.py: which plan a company is on and the publishing limits of docs/product.md §4.
 
 Gratuito: at most 2 active (open or in_progress) jobs. Premium: 15 and Enterprise: 30 jobs created
 per calendar month in São Paulo time. Anything but an active or trialing, unexpired subscription is

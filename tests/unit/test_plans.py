@@ -1,4 +1,4 @@
-"""core/catalog.py plans: the data /pricing and the dashboard show (SPEC §9 'Plans')."""
+"""core/catalog.py plans: the data /pricing and the dashboard show (docs/product.md §9)."""
 
 from decimal import Decimal
 

@@ -3,7 +3,7 @@
 Each vector is sent the way Reflex hands a file to the handler (an rx.UploadFile built from the
 multipart part, with the client's file name and declared type). What the attacker must never get:
 a stored file carrying their bytes, a file under a name or folder they chose, or a server busy
-decoding a bomb. What the user sees is SPEC's toast.
+decoding a bomb. What the user sees is the toast of docs/product.md §8.
 """
 
 import io

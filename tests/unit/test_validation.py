@@ -1,4 +1,4 @@
-"""Server-side form validation: SPEC §5's exact messages, and no crash on hostile input."""
+"""Server-side form validation: the exact messages of docs/product.md §3, and no crash on hostile input."""
 
 import pytest
 
