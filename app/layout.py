@@ -4,7 +4,6 @@ from collections.abc import Callable
 
 import reflex as rx
 
-from app import routes
 from components.dashboard import (
     Badge,
     NavItem,
@@ -17,6 +16,7 @@ from components.dashboard import (
 )
 from components.settings_panel import apply_theme_button
 from components.shell import logo, shell
+from core import routes
 from core.settings import get_settings
 from models import Role
 from states.auth import AuthState
@@ -44,7 +44,7 @@ def public_page(route: str, title: str, on_load: list | None = None, guard=None)
     """Register a page inside the public shell.
 
     Args:
-        route: The route constant from app.routes.
+        route: The route constant from core.routes.
         title: The browser title (product name appended).
         on_load: Extra events to run after the session is loaded.
         guard: An AuthState guard event replacing the plain session load.
@@ -220,7 +220,7 @@ def dashboard_page(
     with 'Acesso Restrito'); every data handler resolves the caller again on the server.
 
     Args:
-        route: The route constant from app.routes.
+        route: The route constant from core.routes.
         title: The browser title (product name appended).
         role: Role.CLIENT or Role.FREELANCER.
         on_load: The page's own load events, run after the guard and the frame's data.

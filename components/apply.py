@@ -2,10 +2,10 @@
 
 import reflex as rx
 
-from app import routes
 from components.dashboard import APPLICATION_STATUS_COLORS, status_badge
 from components.forms import submit_button, text_area, text_field
 from components.links import link_button
+from core import routes
 from models import Role
 from services.applications import ALREADY_APPLIED
 from services.dashboard import APPLICATION_STATUS_LABELS

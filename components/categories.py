@@ -2,7 +2,7 @@
 
 import reflex as rx
 
-from app import routes
+from core import routes
 
 CATEGORY_ICONS = {
     "hotel": "hotel",

@@ -9,7 +9,7 @@ def link_button(*children, href: str | rx.Var, link_id: str = "", **button_props
 
     Args:
         *children: The button content (text, icons).
-        href: Where the link goes (a route from app.routes).
+        href: Where the link goes (a route from core.routes).
         link_id: A stable id on the <a>, for tests (optional).
         **button_props: Button props (variant, size, aria_label...); size defaults to "3".
 

@@ -7,9 +7,9 @@ and run `BillingState.load_subscription` when it opens.
 
 import reflex as rx
 
-from app import routes
 from components.content import check_list
 from components.links import link_button
+from core import routes
 from core.catalog import PLAN_CONDITIONS, PLANS, Plan
 from core.formatting import money
 from models import Role

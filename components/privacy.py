@@ -2,8 +2,8 @@
 
 import reflex as rx
 
-from app import routes
 from components.forms import text_field
+from core import routes
 from states.privacy import PrivacyState
 
 EXPLANATION = (

@@ -2,8 +2,8 @@
 
 import reflex as rx
 
-from app import routes
 from components.links import link_button
+from core import routes
 from core.catalog import CITIES
 from core.settings import get_settings
 from states.auth import AuthState

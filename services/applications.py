@@ -21,7 +21,7 @@ from sqlalchemy import select as sa_select
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, delete, func, select, update
 
-from app import routes
+from core import routes
 from core.db import lock_for_write
 from core.formatting import hourly_pay, long_date, money
 from core.types import utcnow

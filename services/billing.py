@@ -14,7 +14,7 @@ from typing import Any, TypedDict
 import stripe
 from sqlmodel import Session, select
 
-from app import routes
+from core import routes
 from core.catalog import TRIAL_DAYS, plan_by_slug
 from core.formatting import short_date
 from core.settings import get_settings

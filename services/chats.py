@@ -17,8 +17,7 @@ from sqlalchemy import Row, bindparam, exists, insert
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, case, func, or_, select, update
 
-from app import routes
-from core import signals
+from core import routes, signals
 from core.formatting import clock, initials, local, short_date
 from core.ids import id_from_text
 from core.types import utcnow

@@ -8,7 +8,7 @@ and with which role, always comes from the session cookie on the server.
 
 import reflex as rx
 
-from app import routes
+from core import routes
 from core.db import session_scope
 from core.ids import valid_id
 from models import Role

@@ -3,8 +3,7 @@
 import reflex as rx
 from starlette.requests import cookie_parser
 
-from app import routes
-from core import audit
+from core import audit, routes
 from core.client_address import client_address
 from core.db import session_scope
 from core.presence import SITE, get_presence

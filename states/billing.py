@@ -10,7 +10,7 @@ import logging
 
 import reflex as rx
 
-from app import routes
+from core import routes
 from core.db import session_scope
 from core.settings import get_settings
 from models import Role

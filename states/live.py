@@ -31,8 +31,7 @@ import reflex as rx
 from reflex.state import StateUpdate
 from reflex_base.event import Event
 
-from app import routes
-from core import signals
+from core import routes, signals
 from core.db import session_scope
 from core.presence import chat_place, get_presence
 from core.signals import Ping

@@ -4,7 +4,7 @@ import logging
 
 import reflex as rx
 
-from app import routes
+from core import routes
 from core.db import session_scope
 from core.presence import get_presence
 from services import photos, privacy

@@ -2,7 +2,7 @@
 
 import reflex as rx
 
-from app import routes
+from core import routes
 from core.catalog import CITIES
 from core.text import clipped
 

@@ -3,11 +3,11 @@
 from starlette.applications import Starlette
 from starlette.routing import Route
 
-from app import routes
 from app.api.account import export_data
 from app.api.auth import login, logout
 from app.api.health import health
 from app.api.stripe_webhook import stripe_webhook
+from core import routes
 
 api = Starlette(
     routes=[

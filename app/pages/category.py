@@ -4,11 +4,11 @@ from typing import TypedDict
 
 import reflex as rx
 
-from app import routes
 from app.layout import public_page
 from components.links import link_button
 from components.pager import PagerLink, pager, pager_fields
 from components.ui import empty_state
+from core import routes
 from core.catalog import CATEGORIES, canonical_category
 from core.db import session_scope
 from core.text import positive_int

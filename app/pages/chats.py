@@ -9,11 +9,11 @@ Both states are live refreshers (states/live.py): a message committed by the oth
 import reflex as rx
 from reflex.experimental.client_state import ClientStateVar
 
-from app import routes
 from app.layout import dashboard_page
 from components.dashboard import avatar, chat_list, loading, tab_heading
 from components.pager import PagerLink, pager, pager_fields
 from components.ui import empty_state
+from core import routes
 from core.db import session_scope
 from core.presence import chat_place, get_presence
 from core.text import positive_int
@@ -300,6 +300,9 @@ class ChatRoomState(AuthState):
         try:
             with session_scope() as db:
                 page = chats.older(db, user.id, self._chat_id, self._first_id)
+        except NotAllowed:  # a forged id: the same answer as any failure to read the conversation
+            yield rx.toast.error(OLDER_FAILED[0], description=OLDER_FAILED[1])
+            return
         finally:
             self.loading_older = False
         window = page["messages"] + self.history + self.recent
@@ -321,8 +324,11 @@ class ChatRoomState(AuthState):
         user = self._caller()
         if user is None:
             return None
-        with session_scope() as db:
-            detail = chats.open_chat(db, user.id, self._chat_id)
+        try:
+            with session_scope() as db:
+                detail = chats.open_chat(db, user.id, self._chat_id)
+        except NotAllowed:  # a forged id: the same answer as any failure to read the conversation
+            return rx.toast.error(OLDER_FAILED[0], description=OLDER_FAILED[1])
         self._show(detail["messages"], detail["has_older"])
         return None
 

@@ -2,7 +2,6 @@
 
 import reflex as rx
 
-from app import routes
 from app.layout import dashboard_page, tab_keys
 from app.pages.company_jobs import CompanyJobsState, jobs_tab
 from app.pages.company_profile_setup import account_data
@@ -23,6 +22,7 @@ from components.profile_forms import company_profile_form
 from components.rating import rating_control, rating_dialog
 from components.settings_panel import settings_panel
 from components.ui import empty_state
+from core import routes
 from core.db import session_scope
 from core.text import positive_int
 from models import Role

@@ -12,13 +12,13 @@ from collections.abc import Callable
 import reflex as rx
 from sqlmodel import Session
 
-from app import routes
 from components.dashboard import APPLICATION_STATUS_COLORS, loading, status_badge, tab_heading
 from components.forms import dialog_buttons, select_field, text_area, text_field
 from components.links import link_button
 from components.pager import load_more
 from components.shell import DESKTOP, MOBILE
 from components.ui import empty_state
+from core import routes
 from core.catalog import CATEGORIES
 from core.db import session_scope
 from core.ids import valid_id

@@ -2,10 +2,10 @@
 
 import reflex as rx
 
-from app import routes
 from app.layout import dashboard_page
 from components.dashboard import detail_list, detail_row, section_card, tab_heading
 from components.profile_forms import company_profile_form
+from core import routes
 from models import Role
 from states.dashboard import DashboardState
 

@@ -4,12 +4,12 @@ import asyncio
 
 import reflex as rx
 
-from app import routes
 from app.layout import public_page
 from components.content import MUTED
 from components.forms import select_field, submit_button, text_area, text_field
 from components.links import link_button
 from components.ui import page_heading
+from core import routes
 from core.catalog import CONTACT_SUBJECTS, CONTACT_SUCCESS_SECONDS
 from core.db import session_scope
 from core.settings import get_settings

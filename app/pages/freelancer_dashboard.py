@@ -2,7 +2,6 @@
 
 import reflex as rx
 
-from app import routes
 from app.layout import dashboard_page, tab_keys
 from components.apply import apply_dialog
 from components.dashboard import (
@@ -24,6 +23,7 @@ from components.profile_forms import freelancer_profile_form
 from components.rating import rating_control, rating_dialog
 from components.settings_panel import settings_panel
 from components.ui import empty_state
+from core import routes
 from core.catalog import CATEGORIES, canonical_category
 from core.db import session_scope
 from core.text import clipped, positive_int

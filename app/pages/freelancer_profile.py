@@ -10,13 +10,13 @@ import math
 
 import reflex as rx
 
-from app import routes
 from app.layout import public_page
 from components.dashboard import APPLICATION_STATUS_COLORS, avatar, section_card, status_badge
 from components.links import link_button
 from components.pager import PagerLink, load_more, pager, pager_links
 from components.rating import STAR_COLOR
 from components.ui import empty_state
+from core import routes
 from core.db import session_scope
 from core.ids import id_from_text
 from core.presence import SITE, get_presence

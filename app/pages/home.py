@@ -2,10 +2,10 @@
 
 import reflex as rx
 
-from app import routes
 from app.layout import public_page
 from components.categories import category_card
 from components.links import link_button
+from core import routes
 from core.catalog import CATEGORIES
 from core.settings import get_settings
 from states.shell import ShellState

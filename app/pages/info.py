@@ -2,11 +2,11 @@
 
 import reflex as rx
 
-from app import routes
 from app.layout import public_page
 from components.content import MUTED, card_grid, feature_card, legal_page, paragraph, section
 from components.links import link_button
 from components.ui import page_heading
+from core import routes
 from core.settings import get_settings
 
 TERMS_UPDATED = "10/04/2025"

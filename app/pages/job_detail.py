@@ -2,11 +2,11 @@
 
 import reflex as rx
 
-from app import routes
 from app.layout import public_page
 from components.apply import applied_box, apply_form
 from components.links import link_button
 from components.ui import empty_state
+from core import routes
 from core.db import session_scope
 from models import Role
 from services import applications, jobs

@@ -2,10 +2,10 @@
 
 import reflex as rx
 
-from app import routes
 from app.layout import public_page
 from components.forms import submit_button, text_field
 from components.ui import auth_card
+from core import routes
 from states.auth import AuthState, flash_then_go
 
 _LOGIN_JS = f"""

@@ -3,9 +3,9 @@
 import reflex as rx
 from sqlmodel import select
 
-from app import routes
 from app.layout import public_page
 from components.ui import empty_state, page_heading
+from core import routes
 from core.db import session_scope
 from core.formatting import date_time
 from core.settings import get_settings

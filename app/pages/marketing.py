@@ -2,7 +2,6 @@
 
 import reflex as rx
 
-from app import routes
 from app.layout import public_page
 from components.categories import category_card
 from components.content import MUTED, card_grid, check_list, feature_card, numbered_steps, section
@@ -10,6 +9,7 @@ from components.faq import faq
 from components.links import link_button
 from components.plans import plan_conditions, plans_grid, subscription_panel
 from components.ui import page_heading
+from core import routes
 from core.catalog import (
     CATEGORIES,
     PAYMENT_METHODS,

@@ -2,9 +2,9 @@
 
 import reflex as rx
 
-from app import routes
 from components.links import link_button
 from components.shell import shell
+from core import routes
 from states.auth import AuthState
 
 

@@ -4,12 +4,11 @@ from concurrent.futures import Future
 
 import reflex as rx
 
-from app import routes
 from app.layout import public_page
 from components.forms import submit_button, text_field
 from components.links import link_button
 from components.ui import auth_card
-from core import background
+from core import background, routes
 from core.db import session_scope
 from services import accounts, rate_limits
 from services.errors import ServiceError

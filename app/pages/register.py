@@ -6,11 +6,10 @@ from concurrent.futures import Future
 import reflex as rx
 from sqlmodel import Session
 
-from app import routes
 from app.layout import public_page
 from components.forms import select_field, submit_button, text_area, text_field
 from components.ui import auth_card
-from core import background
+from core import background, routes
 from core.catalog import INDUSTRIES
 from core.db import session_scope
 from services import accounts, rate_limits

@@ -391,7 +391,7 @@ def audit(engine: Engine) -> Audit:
 
 def _without_notification(engine: Engine) -> list[int]:
     """Accepted applications whose freelancer was not told (the acceptance notice links to the chat)."""
-    from app import routes
+    from core import routes
     from models import Role
 
     with engine.connect() as conn:

@@ -9,9 +9,9 @@ import asyncio
 import pytest
 from reflex.istate.data import RouterData
 
-from app import routes
 from app.pages.chats import ChatRoomState
 from app.pages.freelancer_profile import EMPTY_PROFILE, FreelancerProfileState, star_kinds
+from core import routes
 from core.presence import SITE, chat_place, get_presence
 from tests.unit.factories import make_application, make_cast, make_chat, make_job, make_rating
 from tests.unit.state_harness import cookie_for, run, state_for, toasts

@@ -37,7 +37,6 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, select
 from starlette.testclient import TestClient
 
-from app import routes
 from app.api import api
 from app.api.auth import GENERIC_ERROR
 from app.errors import UNEXPECTED_MESSAGE, UNEXPECTED_TITLE
@@ -55,7 +54,7 @@ from app.pages.jobs import JobsState
 from app.pages.login import LoginState
 from app.pages.recovery import ForgotPasswordState, ResetPasswordState
 from app.pages.register import RegisterState
-from core import background
+from core import background, routes
 from core.security import hash_password, verify_password
 from core.settings import get_settings
 from models import (

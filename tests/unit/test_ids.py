@@ -2,8 +2,8 @@
 
 import pytest
 
-from app.routes import job_id_from_path
 from core.ids import MAX_ID, id_from_text, valid_id
+from core.routes import job_id_from_path
 
 
 @pytest.mark.parametrize("value", [1, 42, MAX_ID])

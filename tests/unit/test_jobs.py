@@ -367,7 +367,7 @@ def test_search_term_folding():
 
 
 def test_job_list_urls_keep_filters_and_leave_out_page_one():
-    from app import routes
+    from core import routes
 
     assert routes.jobs() == "/jobs"
     assert routes.jobs(city="São Paulo", page=1) == "/jobs?city=S%C3%A3o+Paulo"

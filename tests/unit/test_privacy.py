@@ -9,10 +9,10 @@ import pytest
 from sqlmodel import func, select
 from starlette.testclient import TestClient
 
-from app import routes
 from app.api import api
 from app.api.account import export_filename
 from components.privacy import privacy_section
+from core import routes
 from core.db import session_scope
 from core.formatting import local
 from core.presence import get_presence
