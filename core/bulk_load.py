@@ -71,7 +71,7 @@ def settle(engine: Engine) -> None:
     """After a bulk load, bring the tables to the state a live database is in: fresh statistics.
 
     Both engines get ANALYZE (without statistics SQLite drives the job search from the status index,
-    4x slower). PostgreSQL gets VACUUM ANALYZE: it also sets the visibility map that index-only
+    which is slower, docs/performance.md). PostgreSQL gets VACUUM ANALYZE: it also sets the visibility map that index-only
     scans (the list's counts) rely on, which autovacuum does to a live table within minutes but a
     just-loaded table lacks.
 

@@ -78,8 +78,8 @@ def lock_for_write(session: Session) -> None:
 
     Inside one process the callers first queue on a lock of their own (`_writer_lock`), held until
     the transaction ends: SQLite's busy handler polls with sleeps of up to 100 ms, so under load
-    writers waiting on each other slept far longer than the writes took (applies measured p50
-    2.3 s at 78/s). Other processes still meet SQLite's own lock.
+    writers waiting on each other slept far longer than the writes took (docs/performance.md).
+    Other processes still meet SQLite's own lock.
 
     Args:
         session: The session whose transaction is about to read and then write.

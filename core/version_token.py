@@ -4,8 +4,8 @@ A process that keeps something read from the database (a page of the public job 
 session token belongs to) stores it with the token it read *before* its query. The entry stays
 right for as long as the token is unchanged, whichever process or worker wrote, and whatever wrote
 (the app, a script, a restore: a restored database brings back its own token with its own rows).
-Reading the token is one single-row SELECT in plain SQL (about 30 µs on SQLite), where the
-questions it saves cost from a quarter of a millisecond to tens of milliseconds.
+Reading the token is one single-row SELECT in plain SQL, far cheaper than the questions it saves
+(docs/performance.md).
 
 On PostgreSQL the triggers are deferred constraint triggers: the token row is updated at commit,
 after the writer holds every other lock it needs, so it cannot take part in a deadlock, and it is

@@ -2,8 +2,8 @@
 
 Every visitor of /jobs (and every freelancer searching the dashboard) asks the same few questions:
 the first pages, with or without a city, a category or a common search term. Counting the matching
-jobs is the costly part (at 200,000 jobs, 14 ms on SQLite and 45-60 ms on PostgreSQL for the
-unfiltered list, docs/performance.md), and before this cache it ran on every page load.
+jobs is the costly part (docs/performance.md, "Job search and listing"), and before this cache it
+ran on every page load.
 
 Each entry is stored with the list token (core/list_version.py) read before its query ran. A read
 first fetches the current token (one indexed single-row SELECT) and uses an entry only if its token

@@ -129,8 +129,8 @@ def _search_condition(term: str, dialect: str):
 
     PostgreSQL: `busca LIKE '%term%'`, served by the pg_trgm GIN index (revision 0002). SQLite: a
     phrase query on the FTS5 trigram index (revision 0004), which is an exact substring match for
-    terms of three characters or more (its LIKE form re-reads every candidate row and measured 30x
-    slower); shorter terms scan `busca` instead (still correct).
+    terms of three characters or more (its LIKE form re-reads every candidate row: far slower,
+    docs/performance.md); shorter terms scan `busca` instead (still correct).
     """
     if dialect == "sqlite" and len(term) >= 3:
         phrase = '"' + term.replace('"', '""') + '"'  # inside quotes FTS5 syntax is literal

@@ -389,7 +389,7 @@ def alert_new_job(session: Session, job_id: int, titulo: str, city: str, company
     if not rows:
         return 0
     now = utcnow()
-    # One multi-row INSERT: building an ORM object per recipient cost 0.6 ms each (bench/fanout.py).
+    # One multi-row INSERT: an ORM object per recipient was the fan-out's main cost (bench/fanout.py, docs/performance.md).
     session.execute(
         insert(Notification),
         [

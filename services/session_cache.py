@@ -1,9 +1,9 @@
 """Who is calling, per event, without a join per event: session lookups cached while the session token holds.
 
 Every event handler starts by resolving the session cookie to its user (states/auth.py
-`_current_user`). That join of the session, its user and profile measured 0.27 ms on SQLite and
-about a tenth of the server's time under load (docs/performance.md); reading the session version
-token (core/session_version.py) is one single-row SELECT of 0.03 ms.
+`_current_user`). That join of the session, its user and profile was a tenth of the server's time
+under load (docs/performance.md); reading the session version token (core/session_version.py) is
+one single-row SELECT, a fraction of it.
 
 An entry holds the facts `services.sessions.lookup` read, keyed by the database and the token's
 digest (never the raw token), under the session token read before that lookup. Triggers move that

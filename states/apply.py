@@ -23,7 +23,7 @@ SENT = "Candidatura enviada!"
 SEND_ERROR = "Erro ao enviar candidatura"
 SIGN_IN_FIRST = "Você precisa estar logado para se candidatar a uma vaga."
 LOAD_ERROR = ("Erro ao carregar candidatura", "Não foi possível verificar sua candidatura. Tente novamente.")
-_SENT_TOAST = rx.toast.success(SENT)  # built once: building a toast costs about 0.14 ms, every apply sends it
+_SENT_TOAST = rx.toast.success(SENT)  # built once: every apply sends it (docs/performance.md)
 
 
 def _blank() -> dict[str, str]:
@@ -105,7 +105,7 @@ class ApplyState(AuthState):
 
         A second submission while one runs, or after this form's job was applied to, is ignored.
         The database work runs on the event loop like every load handler's (a few milliseconds): in a
-        worker thread it competed for the GIL with the busy loop and measured 3-10x slower under load
+        worker thread it competed for the GIL with the busy loop and was several times slower under load
         (docs/performance.md, event round trip).
         """
         if self.apply_submitting:

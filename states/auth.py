@@ -170,5 +170,5 @@ class AuthState(rx.State):
 
 
 # What every page load returns: the script that shows a flash toast left by the previous page.
-# Built once, after the class it calls back (building a script call costs about 60 µs of Reflex Var work).
+# Built once, after the class it calls back (building a script call is Reflex Var work, docs/performance.md).
 _TAKE_FLASH = rx.call_script(_TAKE_FLASH_JS, callback=AuthState.show_flash)
