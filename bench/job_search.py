@@ -148,39 +148,18 @@ def _fill(engine: Engine, count: int) -> None:
 
 
 def _bare(engine: Engine, filters: dict) -> Callable[[], None]:
-    """The two statements the service runs, built with the same conditions, fetched raw."""
-    from sqlalchemy import func, select
-
+    """The two statements the service runs (the service's own builders), fetched raw."""
     conditions = jobs._filters(
         filters.get("search", ""), filters.get("city", ""), filters.get("category", ""), None, engine.dialect.name
     )
-    count_stmt = select(func.count()).select_from(Job).where(*conditions)
+    count_stmt = jobs.count_statement(conditions)
     page = filters.get("page", 1)
 
     def run() -> None:
         with engine.connect() as conn:
             total = conn.execute(count_stmt).scalar_one()
-            pages = max(1, -(-total // 10))
-            current = min(max(1, page), pages)
-            stmt = (
-                select(
-                    Job.id,
-                    Job.titulo,
-                    Job.categoria,
-                    Job.localizacao,
-                    Job.valor_hora,
-                    Job.criado_em,
-                    Job.anuncio_anonimo,
-                    Profile.empresa,
-                    Profile.nome,
-                )
-                .join(Profile, Profile.user_id == Job.cliente_id, isouter=True)
-                .where(*conditions)
-                .order_by(Job.criado_em.desc(), Job.id.desc())
-                .offset((current - 1) * 10)
-                .limit(10)
-            )
-            conn.execute(stmt).all()
+            pages = max(1, -(-total // jobs.JOBS_PAGE_SIZE))
+            conn.execute(jobs.page_statement(conditions, min(max(1, page), pages))).all()
 
     return run
 

@@ -200,11 +200,13 @@ def list_public_jobs(
     return JobPage(items=[JobListItem(**item) for item in items], total=total, page=page, pages=pages)
 
 
-def _count_statement(conditions: list):
+def count_statement(conditions: list):
+    """How many jobs meet `conditions` (the list's count; bench/job_search.py runs it bare)."""
     return select(func.count()).select_from(Job).where(*conditions)
 
 
-def _page_statement(conditions: list, page: int):
+def page_statement(conditions: list, page: int):
+    """Page `page` (1-based) of the jobs meeting `conditions`, newest first, with the shown company columns."""
     return (
         select(
             Job.id,
@@ -228,12 +230,12 @@ def _page_statement(conditions: list, page: int):
 
 def _count(db: Session, conditions: list) -> int:
     """How many jobs meet `conditions`."""
-    return db.exec(_count_statement(conditions)).one()
+    return db.exec(count_statement(conditions)).one()
 
 
 def _page_items(db: Session, conditions: list, page: int) -> list[JobListItem]:
     """Page `page` (1-based, JOBS_PAGE_SIZE rows) of the jobs meeting `conditions`, newest first."""
-    rows = db.exec(_page_statement(conditions, page)).all()
+    rows = db.exec(page_statement(conditions, page)).all()
     return [
         JobListItem(
             id=row.id,
@@ -390,8 +392,8 @@ def cached_statements(dialect: str) -> dict[str, object]:
     """
     conditions = _filters("garcom", "sao paulo", "hotel", 1, dialect)
     return {
-        "count": _count_statement(conditions),
-        "page": _page_statement(conditions, 1),
+        "count": count_statement(conditions),
+        "page": page_statement(conditions, 1),
         "job page": _PUBLIC_JOB,
     }
 
