@@ -1,5 +1,6 @@
 """Route constants and URL builders; no route string is written anywhere else."""
 
+from enum import StrEnum
 from urllib.parse import unquote, urlencode
 
 from core.ids import id_from_text
@@ -165,3 +166,41 @@ def last_segment(path: str) -> str:
 def maps_search(address: str) -> str:
     """External link that opens an address in Google Maps (no embedded map: it needs no third-party script)."""
     return f"https://www.google.com/maps/search/?{urlencode({'api': '1', 'query': address})}"
+
+
+class NoticeTarget(StrEnum):
+    """What a notification points at (stored with it as `target` and `target_id`), never a URL.
+
+    The notice's recipient and role are known when it is created, so each target names one place;
+    `notice_path` turns it into the address, for the bell, the e-mail copy and the data export.
+    """
+
+    NONE = ""
+    CLIENT_CHAT = "client_chat"  # target_id: the chat, under the company's dashboard
+    FREELANCER_CHAT = "freelancer_chat"  # target_id: the chat, under the freelancer's dashboard
+    JOB = "job"  # target_id: the job's public page
+    COMPANY_JOBS = "company_jobs"  # 'Minhas Vagas'
+    COMPANY_HIRINGS = "company_hirings"  # 'Contratações'
+    FREELANCER_APPLICATIONS = "freelancer_applications"  # 'Minhas Candidaturas'
+    FREELANCER_HOME = "freelancer_home"  # the freelancer's overview
+
+
+def chat_target(role: str) -> NoticeTarget:
+    """The chat target of a participant of `role` ('client' or 'freelancer')."""
+    return NoticeTarget.CLIENT_CHAT if role == "client" else NoticeTarget.FREELANCER_CHAT
+
+
+def notice_path(target: str, target_id: int | None) -> str:
+    """The in-app address of a notification's target ('' when it points nowhere or is unknown)."""
+    if target in (NoticeTarget.CLIENT_CHAT, NoticeTarget.FREELANCER_CHAT, NoticeTarget.JOB):
+        if not isinstance(target_id, int) or target_id <= 0:
+            return ""
+        if target == NoticeTarget.JOB:
+            return job_detail(target_id)
+        return chat("client" if target == NoticeTarget.CLIENT_CHAT else "freelancer", target_id)
+    return {
+        NoticeTarget.COMPANY_JOBS: dashboard_tab("client", "jobs"),
+        NoticeTarget.COMPANY_HIRINGS: dashboard_tab("client", "hirings"),
+        NoticeTarget.FREELANCER_APPLICATIONS: dashboard_tab("freelancer", "applications"),
+        NoticeTarget.FREELANCER_HOME: FREELANCER_DASHBOARD,
+    }.get(target, "")

@@ -5,6 +5,7 @@ from enum import StrEnum
 
 from sqlmodel import Field, Index, SQLModel
 
+from core.routes import notice_path
 from models.base import created_at_field, optional_datetime_field
 
 
@@ -69,6 +70,12 @@ class Notification(SQLModel, table=True):
     user_id: int = Field(foreign_key="users.id", ondelete="CASCADE")
     type: str = Field(max_length=24)
     message: str = Field(max_length=500)
-    link: str = Field(default="", max_length=200)
+    target: str = Field(default="", max_length=30)  # core.routes.NoticeTarget: what it points at
+    target_id: int | None = None  # the chat or job of a target that names one
     read: bool = False
     created_at: datetime = created_at_field()
+
+    @property
+    def link(self) -> str:
+        """The in-app address of what the notice points at ('' for nothing)."""
+        return notice_path(self.target, self.target_id)

@@ -25,7 +25,7 @@ from core import routes
 from core.db import lock_for_write
 from core.formatting import hourly_pay, long_date, money
 from core.types import utcnow
-from models import Application, ApplicationStatus, Chat, Job, JobStatus, NotificationType, Profile, Role
+from models import Application, ApplicationStatus, Chat, Job, JobStatus, NotificationType, Profile
 from services import chats, ratings
 from services.company_jobs import owned_job
 from services.errors import NotAllowed, ServiceError, require_id
@@ -120,7 +120,7 @@ def apply(session: Session, freelancer_id: int, role: str, job_id: object, data:
         job.cliente_id,
         NotificationType.NEW_APPLICATION,
         f'{job.applicant or "Um freelancer"} se candidatou à vaga "{job.titulo}".',
-        "/client-dashboard?tab=jobs",
+        routes.NoticeTarget.COMPANY_JOBS,
     )
     return application_id
 
@@ -389,7 +389,8 @@ def accept(session: Session, company_id: int, application_id: object) -> int:
         application.freelancer_id,
         NotificationType.APPLICATION_ACCEPTED,
         f'Sua candidatura para a vaga "{job.titulo}" foi aceita!',
-        routes.chat(Role.FREELANCER, chat_id),
+        routes.NoticeTarget.FREELANCER_CHAT,
+        chat_id,
     )
     return chat_id
 
@@ -470,7 +471,7 @@ def reject(session: Session, company_id: int, application_id: object) -> None:
         application.freelancer_id,
         NotificationType.APPLICATION_REJECTED,
         f'Sua candidatura para a vaga "{job.titulo}" não foi selecionada desta vez.',
-        routes.dashboard_tab(Role.FREELANCER, "applications"),
+        routes.NoticeTarget.FREELANCER_APPLICATIONS,
     )
 
 

@@ -266,11 +266,6 @@ def _latest(session: Session, chat_id: int, before_id: int | None = None) -> tup
     return list(reversed(rows[:PAGE_SIZE])), len(rows) > PAGE_SIZE
 
 
-def chat_link(chat: Chat | Row, user_id: int) -> str:
-    """The conversation's address under `user_id`'s own dashboard."""
-    return routes.chat(Role.CLIENT if chat.client_id == user_id else Role.FREELANCER, chat.id)
-
-
 _CHATS = Chat.__table__
 _MESSAGES = Message.__table__
 _NOTICES = Notification.__table__
@@ -288,7 +283,7 @@ _CHAT_OF = select(
 
 
 class _ChatRow(NamedTuple):
-    """A `_CHAT_OF` row as it stands after this session's own write (what `mark_read` and `chat_link` read)."""
+    """A `_CHAT_OF` row as it stands after this session's own write (what `mark_read` reads)."""
 
     id: int
     client_id: int
@@ -323,7 +318,7 @@ _CLEAR_NOTICES = (
         _NOTICES.c.user_id == bindparam("reader"),
         _NOTICES.c.type == NotificationType.MESSAGE,
         _NOTICES.c.read.is_(False),
-        _NOTICES.c.link == bindparam("chat_link"),
+        _NOTICES.c.target_id == bindparam("chat_id"),
     )
     .values(read=True)
 )
@@ -352,7 +347,7 @@ def mark_read(
         signals.ping(session, user_id, chat.id)
     if not clear_notices:
         return
-    cleared = session.execute(_CLEAR_NOTICES, {"reader": user_id, "chat_link": chat_link(chat, user_id)}).rowcount
+    cleared = session.execute(_CLEAR_NOTICES, {"reader": user_id, "chat_id": chat.id}).rowcount
     if cleared:
         signals.ping(session, user_id)
 
@@ -483,7 +478,7 @@ def post(session: Session, chat: Chat, sender_id: int | None, content: str) -> M
 def _notify_message(session: Session, chat: Row, sender_id: int, job_title: str) -> None:
     """Tell the recipient, once per conversation until they read it, that a message arrived."""
     recipient = _other_id(chat, sender_id)
-    link = chat_link(chat, recipient)
+    target = routes.chat_target(Role.CLIENT if chat.client_id == recipient else Role.FREELANCER)
     sender = _profiles(session, {sender_id}).get(sender_id)
     default = DEFAULT_CLIENT_NAME if chat.client_id == sender_id else DEFAULT_FREELANCER_NAME
     text = f'Nova mensagem de {(sender.nome if sender else "") or default} sobre a vaga "{job_title}"'[:500]
@@ -492,10 +487,12 @@ def _notify_message(session: Session, chat: Row, sender_id: int, job_title: str)
             Notification.user_id == recipient,
             Notification.type == NotificationType.MESSAGE,
             Notification.read.is_(False),
-            Notification.link == link,
+            Notification.target_id == chat.id,
         )
     ).first()
-    notice = pending or Notification(user_id=recipient, type=NotificationType.MESSAGE, link=link, message=text)
+    notice = pending or Notification(
+        user_id=recipient, type=NotificationType.MESSAGE, target=target, target_id=chat.id, message=text
+    )
     notice.message = text
     notice.created_at = utcnow()
     session.add(notice)
@@ -503,7 +500,7 @@ def _notify_message(session: Session, chat: Row, sender_id: int, job_title: str)
     if pending is None:
         settings = notifications.recipient_settings(session, recipient)
         if settings is not None and notifications.wants_email(settings[1], NotificationType.MESSAGE):
-            notifications.email_copy(session, settings[0], text, link)
+            notifications.email_copy(session, settings[0], text, routes.notice_path(target, chat.id))
 
 
 _USERS = User.__table__

@@ -7,6 +7,7 @@ id AND owner, so another company's job and a missing one get the same answer.
 from sqlmodel import Session, col, delete, func, select, update
 
 from core.db import lock_for_write
+from core.routes import NoticeTarget
 from core.types import utcnow
 from models import Application, ApplicationStatus, Job, JobStatus, NotificationType, Role, User
 from services import plans
@@ -66,7 +67,12 @@ def create_job(session: Session, company_id: int, data: dict) -> int:
     session.add(job)
     session.flush()
     notify(
-        session, company_id, NotificationType.JOB_CREATED, f'Sua vaga "{job.titulo}" foi publicada.', f"/jobs/{job.id}"
+        session,
+        company_id,
+        NotificationType.JOB_CREATED,
+        f'Sua vaga "{job.titulo}" foi publicada.',
+        NoticeTarget.JOB,
+        job.id,
     )
     alert_new_job(session, job.id, job.titulo, job.localizacao, company_id)
     return job.id
@@ -151,7 +157,7 @@ def close_job(session: Session, company_id: int, job_id: object) -> None:
             freelancer_id,
             NotificationType.JOB_CLOSED,
             f'A vaga "{job.titulo}" foi encerrada.',
-            "/freelancer-dashboard?tab=applications",
+            NoticeTarget.FREELANCER_APPLICATIONS,
         )
 
 

@@ -11,6 +11,7 @@ from core.catalog import UNREAD_BADGE_CAP
 from core.email import send_after_commit
 from core.formatting import date_time
 from core.ids import valid_id
+from core.routes import NoticeTarget, notice_path
 from core.settings import get_settings
 from core.text import city_key
 from core.types import utcnow
@@ -45,12 +46,11 @@ class NotificationRow(TypedDict):
 
 
 def _row(notification: Notification | Row) -> NotificationRow:
-    link = notification.link or ""
     return NotificationRow(
         id=notification.id,
         type=notification.type if notification.type in KNOWN_TYPES else NotificationType.OTHER,
         message=notification.message,
-        link=link if link.startswith("/") and not link.startswith("//") else "",
+        link=notice_path(notification.target, notification.target_id),
         date=date_time(notification.created_at),
         read=notification.read,
     )
@@ -194,7 +194,14 @@ def wants_push(prefs: Preferences, kind: str) -> bool:
 
 
 def email_copy(session: Session, to: str, message: str, link: str) -> None:
-    """E-mail a notification's text with a link to it, in the caller's transaction (core.email)."""
+    """E-mail a notification's text with a link to it, in the caller's transaction (core.email).
+
+    Args:
+        session: The transaction of the notice.
+        to: The recipient's address.
+        message: The notice's text.
+        link: The in-app path of its target (`core.routes.notice_path`; '' for the site's home).
+    """
     settings = get_settings()
     url = f"{settings.site_url.rstrip('/')}{link}" if link.startswith("/") else settings.site_url
     send_after_commit(
@@ -207,7 +214,14 @@ def email_copy(session: Session, to: str, message: str, link: str) -> None:
     )
 
 
-def notify(session: Session, user_id: int, kind: NotificationType, message: str, link: str = "") -> None:
+def notify(
+    session: Session,
+    user_id: int,
+    kind: NotificationType,
+    message: str,
+    target: NoticeTarget = NoticeTarget.NONE,
+    target_id: int | None = None,
+) -> None:
     """Create a notification in the caller's transaction (it exists only if the event does).
 
     The user is pinged (core.signals), so their open dashboards refresh once the transaction commits.
@@ -219,18 +233,20 @@ def notify(session: Session, user_id: int, kind: NotificationType, message: str,
         user_id: Who is notified.
         kind: One of NotificationType.
         message: The text shown (at most 500 characters are kept).
-        link: An in-app path to open from the notice (optional).
+        target: What the notice points at (core.routes.NoticeTarget), if anything.
+        target_id: The chat or job of a target that names one.
     """
     recipient = recipient_settings(session, user_id)
     if recipient is None:
         return
     email, prefs = recipient
     session.execute(
-        _INSERT_NOTIFICATION, {"user_id": user_id, "type": kind, "message": message[:500], "link": link[:200]}
+        _INSERT_NOTIFICATION,
+        {"user_id": user_id, "type": kind, "message": message[:500], "target": target, "target_id": target_id},
     )
     signals.ping(session, user_id)
     if wants_email(prefs, kind):
-        email_copy(session, email, message[:500], link[:200])
+        email_copy(session, email, message[:500], notice_path(target, target_id))
 
 
 def push_allowed(session: Session, user_id: int, kind: str) -> bool:
@@ -385,7 +401,7 @@ def alert_new_job(session: Session, job_id: int, titulo: str, city: str, company
         .limit(JOB_ALERT_LIMIT)
     ).all()
     message = f'Nova vaga na sua cidade: "{titulo}".'[:500]
-    link = f"/jobs/{job_id}"
+    link = notice_path(NoticeTarget.JOB, job_id)
     if not rows:
         return 0
     now = utcnow()
@@ -397,7 +413,8 @@ def alert_new_job(session: Session, job_id: int, titulo: str, city: str, company
                 "user_id": user_id,
                 "type": NotificationType.JOB_ALERT,
                 "message": message,
-                "link": link,
+                "target": NoticeTarget.JOB,
+                "target_id": job_id,
                 "created_at": now,
             }
             for user_id, _email, _prefs in rows

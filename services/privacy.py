@@ -16,6 +16,7 @@ from sqlmodel import Session, col, delete, func, or_, select
 
 from core import signals
 from core.display_names import CONFIDENTIAL_COMPANY
+from core.routes import notice_path
 from core.security import verify_password
 from core.settings import get_settings
 from core.types import utcnow
@@ -128,7 +129,7 @@ def export_user_data(session: Session, user_id: int) -> dict[str, Any]:
             {
                 "tipo": n.type,
                 "mensagem": n.message,
-                "link": n.link,
+                "link": notice_path(n.target, n.target_id),
                 "lida": n.read,
                 "criada_em": _iso(n.created_at),
             }

@@ -8,6 +8,7 @@ from babel.numbers import format_decimal
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
 
+from core.routes import NoticeTarget
 from models import Application, ApplicationStatus, Job, JobStatus, NotificationType, Profile, Rating, Role
 from services.errors import NotAllowed, ServiceError, require_id
 from services.notifications import notify
@@ -15,7 +16,7 @@ from services.validation import RatingForm, parse
 
 CANNOT_RATE = "Não é possível avaliar este trabalho."
 ALREADY_RATED = "Você já avaliou este trabalho."
-RATEE_LINKS = {True: "/client-dashboard?tab=hirings", False: "/freelancer-dashboard"}
+RATEE_TARGETS = {True: NoticeTarget.COMPANY_HIRINGS, False: NoticeTarget.FREELANCER_HOME}
 DEFAULT_NAMES = {Role.CLIENT: "Empresa", Role.FREELANCER: "Freelancer"}
 
 
@@ -174,7 +175,7 @@ def rate(session: Session, user_id: int, application_id: object, data: dict) -> 
         ratee,
         NotificationType.OTHER,
         f"Você recebeu uma avaliação de {form.stars} {stars}.",
-        RATEE_LINKS[_is_company(session, ratee)],
+        RATEE_TARGETS[_is_company(session, ratee)],
     )
 
 

@@ -21,7 +21,7 @@ def _user_id(email: str) -> int:
 def _notify(user_id: int, count: int, kind: str = NotificationType.OTHER) -> None:
     with session_scope() as db:
         for n in range(count):
-            db.add(Notification(user_id=user_id, type=kind, message=f"Aviso número {n + 1}", link="/jobs"))
+            db.add(Notification(user_id=user_id, type=kind, message=f"Aviso número {n + 1}"))
 
 
 def _unread(user_id: int) -> int:

@@ -307,10 +307,9 @@ def _owners(table: str, row: dict, job_owner: dict, chat_members: dict) -> froze
         return chat_members.get(row["chat_id"], frozenset())
     if table == "ratings":
         return frozenset({row["rater_id"], row["ratee_id"]})
-    if table == "notifications" and "/chats/" in (row.get("link") or ""):
+    if table == "notifications" and row.get("target") in ("client_chat", "freelancer_chat"):
         # 'Nova mensagem' notices are kept one per conversation: either participant's message updates it.
-        chat_id = row["link"].rstrip("/").rsplit("/", 1)[-1]
-        return frozenset({row["user_id"]}) | chat_members.get(int(chat_id) if chat_id.isdigit() else 0, frozenset())
+        return frozenset({row["user_id"]}) | chat_members.get(row.get("target_id") or 0, frozenset())
     return frozenset({row["user_id"]})
 
 

@@ -14,6 +14,7 @@ from app.pages.freelancer_dashboard import FreelancerDashboardState
 from core import signals
 from core.db import session_scope
 from core.presence import chat_place, get_presence
+from core.routes import NoticeTarget
 from core.signals import Ping
 from models import Chat, Message, Notification, NotificationType, Profile
 from services import chats, notifications
@@ -394,7 +395,9 @@ def test_a_new_job_alert_raises_the_bell_without_reloading_the_open_dashboard_ta
     assert fake_app.pushed == ["tab-f"], "the alert pops up as a push notice"
 
     with session_scope() as session:
-        notifications.notify(session, cast.freelancer.id, NotificationType.APPLICATION_ACCEPTED, "Aceita!", "/x")
+        notifications.notify(
+            session, cast.freelancer.id, NotificationType.APPLICATION_ACCEPTED, "Aceita!", NoticeTarget.FREELANCER_HOME
+        )
         pings = signals.pending(session)
     asyncio.run(live.deliver(pings))
     assert chrome.unread == 2

@@ -55,7 +55,7 @@ JOBS = 1000
 APPLICATIONS = 2000
 CHATS = 500
 MESSAGES_PER_CHAT = 3
-DOWNGRADE_STEPS = ["0009", "0008", "0007", "0006", "0005", "0004", "0003", "0002", "0001"]
+DOWNGRADE_STEPS = ["0010", "0009", "0008", "0007", "0006", "0005", "0004", "0003", "0002", "0001"]
 # Columns a revision adds without data older revisions could keep: downgrading below it drops
 # them by design, and upgrading fills them afresh. auth_sessions.last_seen_at (0006) is the
 # session's last activity; re-created as 'now', it only lets a session idle up to one more period.
@@ -227,7 +227,8 @@ def seed(engine: Engine) -> int:
             for app, job, free in accepted
         ])  # fmt: skip
         put(Notification, [
-            {"user_id": users[n % len(users)], "type": "other", "message": f"Aviso nº {n}", "link": "/x",
+            {"user_id": users[n % len(users)], "type": "other", "message": f"Aviso nº {n}",
+             "target": ["", "client_chat", "job", "company_hirings"][n % 4], "target_id": None if n % 4 in (0, 3) else n + 1,
              "read": n % 2 == 0, "created_at": now}
             for n in range(800)
         ])  # fmt: skip
@@ -313,7 +314,7 @@ def _damage(engine: Engine) -> None:
     with engine.begin() as conn:
         conn.execute(delete(Message.__table__).where(Message.id % 2 == 0))
         conn.execute(update(Job.__table__).values(titulo="Alterada"))
-        conn.execute(insert(Notification.__table__).values(user_id=1, type="other", message="nova", link=""))
+        conn.execute(insert(Notification.__table__).values(user_id=1, type="other", message="nova", target=""))
         conn.execute(delete(Rating.__table__))
 
 
@@ -324,7 +325,7 @@ def _keep_writing(url: str, stop: threading.Event) -> int:
     try:
         while not stop.is_set():
             conn.execute(
-                "INSERT INTO notifications (user_id, type, message, link, read, created_at) "
+                "INSERT INTO notifications (user_id, type, message, target, read, created_at) "
                 "VALUES (1, 'other', 'durante o backup', '', 0, CURRENT_TIMESTAMP)"
             )
             conn.commit()

@@ -10,6 +10,7 @@ import pytest
 from sqlmodel import select
 
 from core import email
+from core.routes import NoticeTarget
 from core.settings import get_settings
 from core.types import utcnow
 from models import Message, Notification, NotificationType, OutboxEmail, Profile, Role, User, UserPreferences
@@ -97,7 +98,7 @@ def test_an_application_update_is_emailed_only_with_both_switches_on(db, kind, e
     user = make_freelancer(db)
     set_prefs(db, user, email_notifications=email_on, application_updates=topic_on)
 
-    notifications.notify(db, user.id, kind, "Sua candidatura mudou.", "/freelancer-dashboard?tab=applications")
+    notifications.notify(db, user.id, kind, "Sua candidatura mudou.", NoticeTarget.FREELANCER_APPLICATIONS)
     db.flush()
 
     assert len(notices_of(db, user, kind)) == 1  # the notice itself is always created
@@ -112,7 +113,7 @@ def test_a_job_alert_is_emailed_only_with_both_switches_on(db, email_on, alerts_
     user = make_freelancer(db)
     set_prefs(db, user, email_notifications=email_on, new_job_alerts=alerts_on)
 
-    notifications.notify(db, user.id, NotificationType.JOB_ALERT, "Nova vaga.", "/jobs/1")
+    notifications.notify(db, user.id, NotificationType.JOB_ALERT, "Nova vaga.", NoticeTarget.JOB, 1)
     db.flush()
 
     assert len(emails_to(db, user)) == copies
@@ -134,7 +135,7 @@ def test_the_other_topics_switch_does_not_matter(db):
     user = make_freelancer(db)
     set_prefs(db, user, new_job_alerts=False, marketing_emails=False, push_notifications=False)
 
-    notifications.notify(db, user.id, NotificationType.APPLICATION_ACCEPTED, "Aceita!", "/freelancer-dashboard")
+    notifications.notify(db, user.id, NotificationType.APPLICATION_ACCEPTED, "Aceita!", NoticeTarget.FREELANCER_HOME)
     db.flush()
 
     assert len(emails_to(db, user)) == 1
@@ -143,7 +144,9 @@ def test_the_other_topics_switch_does_not_matter(db):
 def test_job_created_is_never_emailed(db):
     company = make_company(db)
 
-    notifications.notify(db, company.id, NotificationType.JOB_CREATED, 'Sua vaga "Garçom" foi publicada.', "/jobs/1")
+    notifications.notify(
+        db, company.id, NotificationType.JOB_CREATED, 'Sua vaga "Garçom" foi publicada.', NoticeTarget.JOB, 1
+    )
     db.flush()
 
     assert len(notices_of(db, company, NotificationType.JOB_CREATED)) == 1
@@ -187,7 +190,7 @@ def test_a_missing_user_gets_nothing(db):
 def test_a_long_message_is_cut_in_the_notice_and_the_email(db):
     user = make_freelancer(db)
 
-    notifications.notify(db, user.id, NotificationType.OTHER, "x" * 800, "/freelancer-dashboard")
+    notifications.notify(db, user.id, NotificationType.OTHER, "x" * 800, NoticeTarget.FREELANCER_HOME)
     db.flush()
 
     assert notices_of(db, user)[0].message == "x" * 500

@@ -25,10 +25,11 @@ def test_list_for_returns_only_own_notifications_newest_first(db):
     assert len(rows[0]["date"]) == len("22/11/2026 10:30")
 
 
-def test_list_for_drops_unknown_types_and_foreign_links(db):
+def test_list_for_drops_unknown_types_and_unknown_targets(db):
     owner = make_user(db, "owner@x.com", Role.CLIENT)
-    db.add(Notification(user_id=owner.id, type="weird", message="A", link="https://evil.example"))
-    db.add(Notification(user_id=owner.id, type="message", message="B", link="/client-dashboard/chats/1"))
+    db.add(Notification(user_id=owner.id, type="weird", message="A", target="https://evil.example", target_id=1))
+    db.add(Notification(user_id=owner.id, type="message", message="B", target="client_chat", target_id=1))
+    db.add(Notification(user_id=owner.id, type="message", message="C", target="client_chat", target_id=None))
     db.flush()
 
     rows = {r["message"]: r for r in notifications.list_for(db, owner.id).items}
@@ -36,6 +37,7 @@ def test_list_for_drops_unknown_types_and_foreign_links(db):
     assert rows["A"]["type"] == "other"
     assert rows["A"]["link"] == ""
     assert rows["B"]["link"] == "/client-dashboard/chats/1"
+    assert rows["C"]["link"] == ""
 
 
 def test_list_for_reads_older_slices_after_the_last_one_shown(db):

@@ -20,6 +20,7 @@ import core.db
 from core import signals
 from core.db import session_scope
 from core.presence import get_presence
+from core.routes import NoticeTarget
 from core.security import hash_password, verify_password
 from core.signals import Ping
 from core.types import utcnow
@@ -698,9 +699,9 @@ def set_prefs(user, **values) -> None:
         fresh.add(prefs)
 
 
-def notify(user, kind, message, link="/freelancer-dashboard"):
+def notify(user, kind, message, target=NoticeTarget.FREELANCER_HOME):
     with session_scope() as fresh:
-        notifications.notify(fresh, user.id, kind, message, link)
+        notifications.notify(fresh, user.id, kind, message, target)
 
 
 def refresh(state) -> str:

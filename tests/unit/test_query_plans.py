@@ -204,7 +204,7 @@ def _notices(conn, users: list[int], rng: random.Random) -> None:
                 "user_id": uid,
                 "type": "other",
                 "message": f"Aviso {n}",
-                "link": "",
+                "target": "",
                 "read": rng.random() < 0.5,
                 "created_at": now - timedelta(minutes=rng.randint(0, 100_000)),
             }
