@@ -390,10 +390,7 @@ def audit(engine: Engine) -> Audit:
 
 
 def _without_notification(engine: Engine) -> list[int]:
-    """Accepted applications whose freelancer was not told (the acceptance notice links to the chat)."""
-    from core import routes
-    from models import Role
-
+    """Accepted applications whose freelancer was not told (the acceptance notice points at the chat)."""
     with engine.connect() as conn:
         accepted = conn.execute(
             text(
@@ -402,16 +399,15 @@ def _without_notification(engine: Engine) -> list[int]:
             )
         ).all()
         notices = {
-            (user_id, link)
-            for user_id, link in conn.execute(
-                text("SELECT user_id, link FROM notifications WHERE type = 'application_accepted'")
+            (user_id, chat_id)
+            for user_id, chat_id in conn.execute(
+                text(
+                    "SELECT user_id, target_id FROM notifications"
+                    " WHERE type = 'application_accepted' AND target = 'freelancer_chat'"
+                )
             )
         }
-    return [
-        app_id
-        for app_id, user_id, chat_id in accepted
-        if (user_id, routes.chat(Role.FREELANCER, chat_id)) not in notices
-    ]
+    return [app_id for app_id, user_id, chat_id in accepted if (user_id, chat_id) not in notices]
 
 
 def _chats_behind(engine: Engine) -> list[int]:

@@ -348,7 +348,7 @@ def plan_violations(engine: Engine, companies: list[int], results: list[list]) -
               sum(CASE WHEN j.titulo = :title THEN 1 ELSE 0 END) AS created,
               max(CASE WHEN j.titulo = :title THEN j.id END) AS created_id,
               sum((SELECT count(*) FROM notifications n
-                   WHERE n.type = 'job_created' AND n.link = '/jobs/' || CAST(j.id AS VARCHAR))) AS notices
+                   WHERE n.type = 'job_created' AND n.target = 'job' AND n.target_id = j.id)) AS notices
             FROM jobs j
             WHERE j.cliente_id BETWEEN :first AND :last AND j.status IN ('open', 'in_progress')
             GROUP BY j.cliente_id
