@@ -6,6 +6,7 @@ from decimal import Decimal
 from sqlmodel import Session, select
 
 from core.db import session_scope
+from core.routes import NoticeTarget
 from core.security import hash_password
 from core.types import utcnow
 from models import (
@@ -172,7 +173,8 @@ def _seed_activity(db: Session, company_id: int, freelancer_id: int) -> None:
         applications[title] = application
     _seed_chat(db, company_id, freelancer_id, applications.get(CHAT_JOB))
     _seed_rating(db, company_id, freelancer_id, applications.get("Garçom para jantar de gala"))
-    _seed_notifications(db, company_id, freelancer_id)
+    chat_id = db.exec(select(Chat.id).where(Chat.application_id == applications[CHAT_JOB].id)).first()
+    _seed_notifications(db, company_id, freelancer_id, chat_id, jobs[CHAT_JOB].id)
 
 
 def _seed_chat(db: Session, company_id: int, freelancer_id: int, application: Application | None) -> None:
@@ -213,30 +215,44 @@ def _seed_rating(db: Session, company_id: int, freelancer_id: int, application: 
         )
 
 
-def _seed_notifications(db: Session, company_id: int, freelancer_id: int) -> None:
+def _seed_notifications(
+    db: Session, company_id: int, freelancer_id: int, chat_id: int | None, chat_job_id: int
+) -> None:
+    """The demo notices, each pointing where the real one would (core.routes.NoticeTarget)."""
+    to_company_jobs = (NoticeTarget.COMPANY_JOBS, None)
+    to_chat = (NoticeTarget.FREELANCER_CHAT, chat_id) if chat_id else (NoticeTarget.NONE, None)
     notices = [
         (
             company_id,
             NotificationType.NEW_APPLICATION,
             "João Silva se candidatou à vaga Garçom para evento corporativo.",
             False,
+            to_company_jobs,
         ),
         (
             company_id,
             NotificationType.NEW_APPLICATION,
             "João Silva se candidatou à vaga Bartender para festa de fim de ano.",
             True,
+            to_company_jobs,
         ),
-        (company_id, NotificationType.JOB_CREATED, "Sua vaga Bartender para festa de fim de ano foi publicada.", True),
+        (
+            company_id,
+            NotificationType.JOB_CREATED,
+            "Sua vaga Bartender para festa de fim de ano foi publicada.",
+            True,
+            (NoticeTarget.JOB, chat_job_id),
+        ),
         (
             freelancer_id,
             NotificationType.APPLICATION_ACCEPTED,
             "Sua candidatura para Bartender para festa de fim de ano foi aceita!",
             False,
+            to_chat,
         ),
-        (freelancer_id, NotificationType.MESSAGE, "Nova mensagem de Mariana Costa.", False),
+        (freelancer_id, NotificationType.MESSAGE, "Nova mensagem de Mariana Costa.", False, to_chat),
     ]
-    for age, (user_id, kind, message, read) in enumerate(notices):
+    for age, (user_id, kind, message, read, (target, target_id)) in enumerate(notices):
         exists = db.exec(
             select(Notification.id).where(Notification.user_id == user_id, Notification.message == message)
         ).first()
@@ -246,6 +262,8 @@ def _seed_notifications(db: Session, company_id: int, freelancer_id: int) -> Non
                     user_id=user_id,
                     type=kind,
                     message=message,
+                    target=target,
+                    target_id=target_id,
                     read=read,
                     created_at=utcnow() - timedelta(hours=age),
                 )
