@@ -102,8 +102,11 @@ class RedisCounter(FailureCounter):
         self._client = client
         self._prefix = prefix
 
+    def _account_key(self, email: str) -> str:
+        return f"{self._prefix}:account:{_digest(email)}"
+
     def _keys(self, email: str, address: str) -> tuple[str, str]:
-        return f"{self._prefix}:account:{_digest(email)}", f"{self._prefix}:address:{address[:ADDRESS_SIZE]}"
+        return self._account_key(email), f"{self._prefix}:address:{address[:ADDRESS_SIZE]}"
 
     def _trusted_key(self, email: str) -> str:
         return f"{self._prefix}:trusted:{_digest(email)}"
@@ -123,7 +126,7 @@ class RedisCounter(FailureCounter):
 
     def add_trusted_failure(self, email: str) -> None:
         """INCR the account's trusted and account counters and (re)start their window."""
-        self._increment(self._trusted_key(email), self._keys(email, "")[0])
+        self._increment(self._trusted_key(email), self._account_key(email))
 
     def _increment(self, *keys: str) -> None:
         window = get_settings().login_window_minutes * 60

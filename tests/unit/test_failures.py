@@ -70,30 +70,33 @@ def outcome(screen: Screen, kind: str) -> list:
 KINDS = ["plain", "coroutine", "generator", "async_generator"]
 
 
-@pytest.mark.parametrize("kind", KINDS)
-def test_a_fault_is_logged_with_the_handlers_name_resets_the_flags_and_shows_the_screens_toast(kind, caplog):
-    screen = Screen(RuntimeError("disco cheio"))
-
+def fail(kind: str, raised: Exception, caplog) -> tuple[Screen, list[str], list[logging.LogRecord]]:
+    """Run the handler of `kind` raising `raised`: the screen, the toasts shown, the failure log records."""
+    screen = Screen(raised)
     with caplog.at_level(logging.ERROR, logger="turno.errors"):
         events = outcome(screen, kind)
+    records = [r for r in caplog.records if r.name == "turno.errors"]
+    return screen, toasts([e for e in events if e != "first"]), records
 
-    assert toasts([e for e in events if e != "first"]) == ["error: Erro ao salvar | Não foi possível salvar."]
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_fault_is_logged_with_the_handlers_name_resets_the_flags_and_shows_the_screens_toast(kind, caplog):
+    screen, shown, records = fail(kind, RuntimeError("disco cheio"), caplog)
+
+    assert shown == ["error: Erro ao salvar | Não foi possível salvar."]
     assert screen.busy is False
-    (record,) = [r for r in caplog.records if r.name == "turno.errors"]
+    (record,) = records
     assert f"Screen.{kind}" in record.getMessage()
     assert record.exc_info and "disco cheio" in str(record.exc_info[1])
 
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_an_escaped_refusal_shows_its_own_message_and_logs_nothing(kind, caplog):
-    screen = Screen(ServiceError("Vaga não encontrada."))
+    screen, shown, records = fail(kind, ServiceError("Vaga não encontrada."), caplog)
 
-    with caplog.at_level(logging.ERROR, logger="turno.errors"):
-        events = outcome(screen, kind)
-
-    assert toasts([e for e in events if e != "first"]) == ["error: Erro ao salvar | Vaga não encontrada."]
+    assert shown == ["error: Erro ao salvar | Vaga não encontrada."]
     assert screen.busy is False
-    assert not [r for r in caplog.records if r.name == "turno.errors"]
+    assert not records
 
 
 @pytest.mark.parametrize("kind", KINDS)
