@@ -114,6 +114,7 @@ def _fill(engine: Engine, count: int) -> None:
                 title = TITLES[i % len(TITLES)] + f" {i}"
                 slug = rng.choice(list(CATEGORIES))
                 city = rng.choice(CITIES)
+                shown = rng.random() >= 0.05  # one job in twenty archived (services/job_lifecycle.py)
                 batch.append(
                     {
                         "cliente_id": rng.choice(ids),
@@ -124,9 +125,9 @@ def _fill(engine: Engine, count: int) -> None:
                         "valor_hora": Decimal(rng.randint(20, 90)),
                         "duracao": "",
                         "habilidades_necessarias": [],
-                        "status": "open",
+                        "status": "open" if shown else "archived",
                         "vaga_status": "open",
-                        "is_archived": rng.random() < 0.05,
+                        "is_archived": not shown,
                         "vagas_disponiveis": 1,
                         "criado_em": now - timedelta(minutes=i),
                         "updated_at": now,

@@ -77,16 +77,14 @@ def _sign_in_freelancers() -> Population:
 
     from core.db import session_scope
     from core.settings import get_settings
-    from models import Application, Job, JobStatus, Role, User
-    from services import sessions
+    from models import Application, Job, Role, User
+    from services import job_lifecycle, sessions
 
     cookie_name = get_settings().session_cookie_name
     with session_scope() as db:
         ids = list(db.exec(select(User.id).where(User.role == Role.FREELANCER).order_by(User.id)))
         cookies = [f"{cookie_name}={sessions.create(db, uid, remember=True)[0]}" for uid in ids]
-        open_jobs = list(
-            db.exec(select(Job.id).where(Job.status == JobStatus.OPEN, Job.is_archived.is_(False)).order_by(Job.id))
-        )
+        open_jobs = list(db.exec(select(Job.id).where(job_lifecycle.public()).order_by(Job.id)))
         applied: dict[int, set[int]] = defaultdict(set)
         for job_id, freelancer_id in db.exec(select(Application.vaga_id, Application.freelancer_id)):
             applied[freelancer_id].add(job_id)

@@ -193,7 +193,7 @@ def seed_large(engine: Engine, args: argparse.Namespace, rng: random.Random) -> 
                 "duracao": "6 horas",
                 "habilidades_necessarias": ["Pontualidade"],
                 "status": status,
-                "vaga_status": status,
+                "vaga_status": status if status != "archived" else "open",  # services/job_lifecycle.py
                 "is_archived": status == "archived",
                 "vagas_disponiveis": rng.randint(1, 3),
                 "criado_em": now - timedelta(minutes=i),

@@ -25,8 +25,8 @@ from core import routes
 from core.db import lock_for_write
 from core.formatting import hourly_pay, long_date, money
 from core.types import utcnow
-from models import Application, ApplicationStatus, Chat, Job, JobStatus, NotificationType, Profile
-from services import chats, ratings
+from models import Application, ApplicationStatus, Chat, Job, NotificationType, Profile
+from services import chats, job_lifecycle, ratings
 from services.company_jobs import owned_job
 from services.errors import NotAllowed, ServiceError, require_id
 from services.notifications import notify
@@ -148,7 +148,7 @@ _OPEN_JOB_FOR = (
         ),
         sa_select(_PROFILES.c.nome).where(_PROFILES.c.user_id == bindparam("freelancer_id")).scalar_subquery(),
     )
-    .where(_JOBS.c.id == bindparam("job_id"), _JOBS.c.status == JobStatus.OPEN, _JOBS.c.is_archived.is_(False))
+    .where(_JOBS.c.id == bindparam("job_id"), job_lifecycle.public())
     .with_for_update(read=True, of=_JOBS)
 )
 _INSERT_APPLICATION = insert(_APPLICATIONS).returning(_APPLICATIONS.c.id)
@@ -360,7 +360,7 @@ def accept(session: Session, company_id: int, application_id: object) -> int:
     application = _current(session, application.id)
     if application.status == ApplicationStatus.ACCEPTED:
         return _chat_for(session, application, job)
-    if application.status != ApplicationStatus.PENDING or job.status not in (JobStatus.OPEN, JobStatus.IN_PROGRESS):
+    if application.status != ApplicationStatus.PENDING or not job_lifecycle.accepts_hiring(job):
         raise ServiceError(NOT_PENDING)
     if _accepted_count(session, job.id) >= job.vagas_disponiveis:
         raise ServiceError(POSITIONS_FILLED)
@@ -380,9 +380,7 @@ def accept(session: Session, company_id: int, application_id: object) -> int:
         raise ServiceError(POSITIONS_FILLED)
     chat_id = _chat_for(session, application, job)
     if accepted >= job.vagas_disponiveis:
-        job.status = JobStatus.IN_PROGRESS
-        job.vaga_status = JobStatus.IN_PROGRESS
-        job.updated_at = utcnow()
+        job_lifecycle.fill(job)
         session.add(job)
     notify(
         session,

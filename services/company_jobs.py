@@ -9,8 +9,8 @@ from sqlmodel import Session, col, delete, func, select, update
 from core.db import lock_for_write
 from core.routes import NoticeTarget
 from core.types import utcnow
-from models import Application, ApplicationStatus, Job, JobStatus, NotificationType, Role, User
-from services import plans
+from models import Application, ApplicationStatus, Job, NotificationType, Role, User
+from services import job_lifecycle, plans
 from services.errors import NotAllowed, ServiceError, require_id
 from services.notifications import alert_new_job, notify
 from services.validation import JobForm, parse
@@ -81,9 +81,7 @@ def create_job(session: Session, company_id: int, data: dict) -> int:
 def archive_job(session: Session, company_id: int, job_id: object) -> None:
     """Archive a job: it leaves the public list and the Active tab."""
     job = owned_job(session, company_id, job_id)
-    job.status = JobStatus.ARCHIVED
-    job.is_archived = True
-    job.updated_at = utcnow()
+    job_lifecycle.archive(job)
     session.add(job)
 
 
@@ -97,7 +95,7 @@ def restore_job(session: Session, company_id: int, job_id: object) -> None:
         ServiceError: FILLED_CANNOT_REOPEN, or the plan's limit.
     """
     job = owned_job(session, company_id, job_id)
-    if job.status != JobStatus.ARCHIVED:
+    if not job.is_archived:
         return
     hired = session.exec(
         select(func.count())
@@ -107,10 +105,7 @@ def restore_job(session: Session, company_id: int, job_id: object) -> None:
     if hired >= job.vagas_disponiveis:
         raise ServiceError(FILLED_CANNOT_REOPEN)
     plans.ensure_can_publish_active(session, company_id)
-    job.status = JobStatus.OPEN
-    job.vaga_status = JobStatus.OPEN
-    job.is_archived = False
-    job.updated_at = utcnow()
+    job_lifecycle.restore(job)
     session.add(job)
 
 
@@ -134,11 +129,8 @@ def duplicate_job(session: Session, company_id: int, job_id: object) -> int:
 def close_job(session: Session, company_id: int, job_id: object) -> None:
     """'Encerrar vaga': status closed, pending applications rejected, applicants notified."""
     job = owned_job(session, company_id, job_id, lock=True)
-    if job.status == JobStatus.CLOSED:
+    if not job_lifecycle.close(job):
         return
-    job.status = JobStatus.CLOSED
-    job.vaga_status = JobStatus.CLOSED
-    job.updated_at = utcnow()
     session.add(job)
     applicants = session.exec(
         select(Application.freelancer_id).where(

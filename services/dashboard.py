@@ -18,7 +18,7 @@ from core.display_names import CONFIDENTIAL_COMPANY
 from core.formatting import hourly_pay, long_date
 from core.text import fold
 from models import Application, ApplicationStatus, Chat, Job, JobStatus, Profile, Rating
-from services import paging, ratings
+from services import job_lifecycle, paging
 from services.paging import Page
 from services.profiles import get_own_profile
 
@@ -189,9 +189,9 @@ def company_jobs(
     """
     cut = select(Job.id).where(*_company_job_filter(user_id, search))
     if archived is True:
-        cut = cut.where(Job.status == JobStatus.ARCHIVED)
+        cut = cut.where(job_lifecycle.archived())
     elif archived is False:
-        cut = cut.where(Job.status != JobStatus.ARCHIVED)
+        cut = cut.where(job_lifecycle.not_archived())
     order = (Job.criado_em.desc(), Job.id.desc())
     page = _cut(cut.order_by(*order), max(1, min(limit, RELOAD_MAX)), offset)
     query = select(Job, _applications_of_job()).join(page, page.c.id == Job.id).order_by(*order)
@@ -210,7 +210,7 @@ def _cut(ids, limit: int, offset: int = 0):
 def company_job_totals(session: Session, user_id: int, search: str = "") -> tuple[int, int]:
     """How many of the company's jobs (matching `search`) are active and how many archived, in one statement."""
     total, archived = session.exec(
-        select(func.count(Job.id), func.coalesce(func.sum(case((Job.status == JobStatus.ARCHIVED, 1), else_=0)), 0))
+        select(func.count(Job.id), func.coalesce(func.sum(case((job_lifecycle.archived(), 1), else_=0)), 0))
         .select_from(Job)
         .where(*_company_job_filter(user_id, search))
     ).one()
@@ -252,7 +252,7 @@ def _hiring_rows(session: Session, query) -> list[HiringRow]:
             confirmed=application.status == ApplicationStatus.ACCEPTED,
             date=long_date(application.updated_at),
             chat_id=chat_id or 0,
-            **_rating_fields(application, ratings.is_finished(status, vaga_status), stars),
+            **_rating_fields(application, job_lifecycle.is_finished(vaga_status), stars),
         )
         for application, title, status, vaga_status, name, chat_id, stars in session.exec(query).all()
     ]
@@ -430,7 +430,7 @@ def _application_rows(session: Session, query) -> list[ApplicationRow]:
             status=application.status,
             status_label=APPLICATION_STATUS_LABELS.get(application.status, application.status),
             chat_id=(chat_id or 0) if application.status == ApplicationStatus.ACCEPTED else 0,
-            **_rating_fields(application, ratings.is_finished(status, vaga_status), stars),
+            **_rating_fields(application, job_lifecycle.is_finished(vaga_status), stars),
         )
         for application, title, status, vaga_status, anonymous, empresa, nome, chat_id, stars in rows
     ]
@@ -470,7 +470,7 @@ def freelancer_overview(session: Session, user_id: int) -> FreelancerOverview:
     """The freelancer's real counters and complete-your-profile checklist.
 
     Active applications are pending plus accepted; completed jobs are accepted applications on
-    closed jobs; the rating is the average of the stars received ('—' when none). Two statements:
+    finished jobs (closed, archived afterwards or not: services/job_lifecycle.py); the rating is the average of the stars received ('—' when none). Two statements:
     the counters together, then the profile.
 
     Args:
@@ -494,7 +494,7 @@ def freelancer_overview(session: Session, user_id: int) -> FreelancerOverview:
         .where(
             Application.freelancer_id == user_id,
             Application.status == ApplicationStatus.ACCEPTED,
-            Job.status == JobStatus.CLOSED,
+            job_lifecycle.finished(),
         )
         .scalar_subquery()
     )

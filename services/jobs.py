@@ -17,9 +17,9 @@ from core.catalog import CATEGORIES, JOBS_PAGE_SIZE, canonical_category
 from core.display_names import CONFIDENTIAL_COMPANY
 from core.formatting import hourly_pay, long_date
 from core.text import fold
-from models import Job, JobStatus, Profile
+from models import Job, Profile
 from models.job import SEARCH_INDEX_TABLE, SEARCH_SEPARATOR
-from services import job_list_cache, paging
+from services import job_lifecycle, job_list_cache, paging
 from services.paging import Page
 from services.public_profiles import safe_website
 from services.social import SocialLink, social_links
@@ -119,11 +119,6 @@ def company_name(anonymous: bool, empresa: str | None, nome: str | None) -> str:
     return (empresa or "").strip() or (nome or "").strip() or UNKNOWN_COMPANY
 
 
-def _public():
-    """The condition every public job meets (over the table's columns: ORM and prebuilt statements share it)."""
-    return (_JOBS.c.status == JobStatus.OPEN) & (_JOBS.c.is_archived == false())
-
-
 def _search_condition(term: str, dialect: str):
     """`busca` contains the folded `term`, written so an index serves it on each engine.
 
@@ -144,7 +139,7 @@ def _filters(term: str, city_folded: str, slug: str | None, company_id: int | No
 
     `dialect` is the database's (e.g. "sqlite"), so the search uses that engine's index.
     """
-    conditions = [_public()]
+    conditions = [job_lifecycle.public()]
     if term:
         conditions.append(_search_condition(term, dialect))
     if city_folded:
@@ -269,7 +264,7 @@ def companies_in_category(db: Session, slug: str, page: object = 1) -> Page[Comp
     canonical = canonical_category(slug)
     if canonical is None:
         return Page()
-    conditions = (_public(), col(Job.categoria) == canonical, col(Job.anuncio_anonimo) == false())
+    conditions = (job_lifecycle.public(), col(Job.categoria) == canonical, col(Job.anuncio_anonimo) == false())
     total = db.exec(select(func.count(func.distinct(col(Job.cliente_id)))).where(*conditions)).one()
     page, pages = paging.clamp(page, total, COMPANIES_PAGE_SIZE)
     if not total:
@@ -316,7 +311,7 @@ def company_display_name(db: Session, company_id: int) -> str | None:
         select(Profile.empresa, Profile.nome)
         .select_from(Job)
         .join(Profile, col(Profile.user_id) == col(Job.cliente_id), isouter=True)
-        .where(_public(), col(Job.cliente_id) == company_id, col(Job.anuncio_anonimo) == false())
+        .where(job_lifecycle.public(), col(Job.cliente_id) == company_id, col(Job.anuncio_anonimo) == false())
         .limit(1)
     ).first()
     return company_name(False, row.empresa, row.nome) if row is not None else None
@@ -376,7 +371,7 @@ _PUBLIC_JOB = (
         _PROFILES.c.redes_sociais,
     )
     .select_from(_JOBS.outerjoin(_PROFILES, _PROFILES.c.user_id == _JOBS.c.cliente_id))
-    .where(_JOBS.c.id == bindparam("job_id"), _public())
+    .where(_JOBS.c.id == bindparam("job_id"), job_lifecycle.public())
 )
 
 

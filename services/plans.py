@@ -9,7 +9,8 @@ from core.catalog import PLANS, Plan, plan_by_slug
 from core.db import lock_for_write
 from core.formatting import LOCAL_TZ
 from core.types import utcnow
-from models import Job, JobStatus, Subscription, User
+from models import Job, Subscription, User
+from services import job_lifecycle
 from services.errors import ServiceError
 
 PAID_STATUSES = ("active", "trialing")
@@ -70,8 +71,7 @@ def usage(session: Session, company_id: int) -> PlanUsage:
         .select_from(Job)
         .where(
             Job.cliente_id == company_id,
-            Job.status.in_((JobStatus.OPEN, JobStatus.IN_PROGRESS)),
-            Job.is_archived.is_(False),
+            job_lifecycle.active_for_plan(),
         )
     ).one()
     created = session.exec(

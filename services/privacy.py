@@ -28,7 +28,6 @@ from models import (
     ContactMessage,
     EmailToken,
     Job,
-    JobStatus,
     LoginAttempt,
     Message,
     Notification,
@@ -39,7 +38,7 @@ from models import (
     User,
     UserPreferences,
 )
-from services import company_jobs, devices, throttle
+from services import company_jobs, devices, job_lifecycle, throttle
 from services.billing import _is_live, _subscription_of
 from services.errors import ServiceError
 
@@ -409,11 +408,7 @@ def delete_account(session: Session, user_id: int, password: object, address: st
 def _remove(session: Session, user: User) -> str:
     user_id = user.id
     if user.role == Role.CLIENT:
-        live_jobs = session.exec(
-            select(Job.id).where(
-                Job.cliente_id == user_id, col(Job.status).in_((JobStatus.OPEN, JobStatus.IN_PROGRESS))
-            )
-        ).all()
+        live_jobs = session.exec(select(Job.id).where(Job.cliente_id == user_id, job_lifecycle.unfinished())).all()
         for job_id in live_jobs:
             company_jobs.close_job(session, user_id, job_id)
     session.exec(

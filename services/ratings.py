@@ -9,7 +9,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
 
 from core.routes import NoticeTarget
-from models import Application, ApplicationStatus, Job, JobStatus, NotificationType, Profile, Rating, Role
+from models import Application, ApplicationStatus, Job, NotificationType, Profile, Rating, Role
+from services import job_lifecycle
 from services.errors import NotAllowed, ServiceError, require_id
 from services.notifications import notify
 from services.validation import RatingForm, parse
@@ -80,15 +81,6 @@ def can_rate(session: Session, user_id: int, application_id: int) -> bool:
     return True
 
 
-def is_finished(status: str, vaga_status: str) -> bool:
-    """Whether a job with these statuses was closed (archiving a closed job keeps vaga_status closed)."""
-    return status == JobStatus.CLOSED or (status == JobStatus.ARCHIVED and vaga_status == JobStatus.CLOSED)
-
-
-def _finished(job: Job) -> bool:
-    return is_finished(job.status, job.vaga_status)
-
-
 def given(session: Session, user_id: int, application_ids: list[int]) -> dict[int, int]:
     """The stars the user already gave, by application, among `application_ids` (one query)."""
     if not application_ids:
@@ -136,7 +128,7 @@ def _rateable(session: Session, user_id: int, application_id: object) -> tuple[A
         ratee = job.cliente_id
     else:
         raise NotAllowed(CANNOT_RATE)
-    if not _finished(job):
+    if not job_lifecycle.is_finished(job.vaga_status):
         raise ServiceError("A avaliação fica disponível quando a vaga for encerrada.")
     already = session.exec(
         select(Rating.id).where(Rating.application_id == application.id, Rating.rater_id == user_id)

@@ -15,6 +15,7 @@ from models import (
     Application,
     Chat,
     Job,
+    JobStatus,
     Message,
     Notification,
     Profile,
@@ -97,8 +98,15 @@ def register_confirmed_company(db: Session, email: str, password: str) -> User:
 
 
 def make_job(db: Session, company: User, title: str = "Garçom", hours_ago: int = 0, **fields) -> Job:
-    """A job of `company`, created `hours_ago` hours ago (other columns in `fields`)."""
+    """A job of `company`, created `hours_ago` hours ago (other columns in `fields`).
+
+    A `status` alone is spelled out into the three state columns as services/job_lifecycle.py keeps
+    them (an archived job keeps the open stage unless `vaga_status` says otherwise).
+    """
+    status = fields.get("status", JobStatus.OPEN)
     values = {
+        "vaga_status": status if status != JobStatus.ARCHIVED else JobStatus.OPEN,
+        "is_archived": status == JobStatus.ARCHIVED,
         "categoria": "eventos",
         "descricao": "Descrição da vaga de teste.",
         "localizacao": "São Paulo",

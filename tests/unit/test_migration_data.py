@@ -139,7 +139,7 @@ def _job_row(n: int, company_id: int, rng: random.Random, now) -> dict:
         "possui_intervalo": True,
         "anuncio_anonimo": n % 10 == 0,
         "status": status,
-        "vaga_status": status,
+        "vaga_status": status if status != "archived" else "open",  # the stage under the flag
         "vagas_disponiveis": 1 + n % 3,
         "is_archived": status == "archived",
         "criado_em": now - timedelta(minutes=n),

@@ -1,0 +1,126 @@
+"""The life of a job (vaga): its states, the moves between them and what each state means.
+
+A job has a *stage* and may be *archived* on top of it (docs/product.md §4):
+
+    stage:     open ──(positions filled)──▶ in_progress ──┐
+                 └──────────────('Encerrar vaga')──────────┴──▶ closed
+    archived:  any stage ──('Arquivar')──▶ archived ──('Restaurar')──▶ open
+
+Three columns hold this, for the indexes and for rows written before this module existed:
+`vaga_status` is the stage, `is_archived` the flag, and `status` what the lists filter on (the stage,
+or `archived` while the flag is set). Only the transitions below write them, through `_move`, so the
+three always agree. Every service and query asks this module what 'public', 'active for the plan
+limit', 'archived' and 'finished' mean, as SQL conditions over the table's columns (shared by ORM
+queries and prebuilt Core statements) and as Python predicates over a loaded job.
+"""
+
+from sqlalchemy import false
+
+from core.types import utcnow
+from models import Job, JobStatus
+
+_COLUMNS = Job.__table__.c  # type: ignore[attr-defined]
+STAGES = (JobStatus.OPEN, JobStatus.IN_PROGRESS, JobStatus.CLOSED)
+LIVE_STAGES = (JobStatus.OPEN, JobStatus.IN_PROGRESS)
+
+
+class JobTransitionRefused(ValueError):
+    """A transition the job's current state does not allow."""
+
+
+# --- what each state means, as SQL conditions -------------------------------------------------
+
+
+def public():
+    """Listed and open to applications: open and not archived."""
+    return (_COLUMNS.status == JobStatus.OPEN) & (_COLUMNS.is_archived == false())
+
+
+def active_for_plan():
+    """Counted against the plan's active-jobs limit: open or in progress, not archived."""
+    return _COLUMNS.status.in_(LIVE_STAGES) & (_COLUMNS.is_archived == false())
+
+
+def archived():
+    """Shown under the company's 'Arquivadas' tab (over `status`, which the company list's index holds)."""
+    return _COLUMNS.status == JobStatus.ARCHIVED
+
+
+def not_archived():
+    """Shown under the company's 'Ativas' tab."""
+    return _COLUMNS.status != JobStatus.ARCHIVED
+
+
+def unfinished():
+    """Not closed yet, archived or not: what deleting the company's account still has to close."""
+    return _COLUMNS.vaga_status.in_(LIVE_STAGES)
+
+
+def finished():
+    """Closed by the company ('Encerrar vaga'), archived afterwards or not: ratings open, work is done."""
+    return _COLUMNS.vaga_status == JobStatus.CLOSED
+
+
+# --- the same meanings over loaded values ------------------------------------------------------
+
+
+def is_public(job: Job) -> bool:
+    """Python twin of `public()`."""
+    return job.status == JobStatus.OPEN and not job.is_archived
+
+
+def accepts_hiring(job: Job) -> bool:
+    """Whether the company may still accept an application: open or in progress, not archived.
+
+    An archived job takes no hiring until 'Restaurar' (which checks the plan's limit again).
+    """
+    return job.status in LIVE_STAGES
+
+
+def is_finished(vaga_status: str) -> bool:
+    """Python twin of `finished()`, over the `vaga_status` column a query selected."""
+    return vaga_status == JobStatus.CLOSED
+
+
+# --- transitions: the only writers of status, vaga_status and is_archived ----------------------
+
+
+def _move(job: Job, stage: str, is_archived: bool) -> None:
+    job.vaga_status = stage
+    job.is_archived = is_archived
+    job.status = JobStatus.ARCHIVED if is_archived else stage
+    job.updated_at = utcnow()
+
+
+def fill(job: Job) -> None:
+    """Every position is taken: an open job goes in progress (leaving the public list)."""
+    if job.vaga_status == JobStatus.OPEN:
+        _move(job, JobStatus.IN_PROGRESS, job.is_archived)
+
+
+def close(job: Job) -> bool:
+    """'Encerrar vaga': the stage becomes closed; an archived job stays archived.
+
+    Returns:
+        False when the job was closed already (nothing changed).
+    """
+    if job.vaga_status == JobStatus.CLOSED:
+        return False
+    _move(job, JobStatus.CLOSED, job.is_archived)
+    return True
+
+
+def archive(job: Job) -> None:
+    """'Arquivar': the job leaves the public list and the 'Ativas' tab, keeping its stage."""
+    _move(job, job.vaga_status, True)
+
+
+def restore(job: Job) -> None:
+    """'Restaurar': an archived job is open again (the caller checks positions and the plan's limit).
+
+    Raises:
+        JobTransitionRefused: The job is not archived.
+    """
+    if not job.is_archived:
+        raise JobTransitionRefused(f"job {job.id} is not archived")
+    _move(job, JobStatus.OPEN, False)
