@@ -80,8 +80,26 @@ class MessagePage(TypedDict):
     has_older: bool
 
 
-def _participant_filter(user_id: int):
-    return or_(Chat.client_id == user_id, Chat.freelancer_id == user_id)
+_CHATS = Chat.__table__
+_MESSAGES = Message.__table__
+_NOTICES = Notification.__table__
+
+
+def _participant(user):
+    """`user` takes part in the chat; `user` is an id or a bound parameter (prebuilt statements)."""
+    return or_(_CHATS.c.client_id == user, _CHATS.c.freelancer_id == user)
+
+
+def _unread(user) -> tuple:
+    """A message of the chat is unread by `user`: another participant's, newer than `user`'s last visit.
+
+    The one definition of 'unread': the per-chat counts of the list and the Mensagens badge both use it.
+    """
+    last_read = case((_CHATS.c.client_id == user, _CHATS.c.client_last_read_at), else_=_CHATS.c.freelancer_last_read_at)
+    return (
+        or_(_MESSAGES.c.sender_id.is_(None), _MESSAGES.c.sender_id != user),
+        or_(last_read.is_(None), _MESSAGES.c.created_at > last_read),
+    )
 
 
 def _other_id(chat: Chat | Row, user_id: int) -> int:
@@ -114,16 +132,10 @@ def _unread_by_chat(session: Session, user_id: int, chat_ids: list[int]) -> dict
     """Messages from the other participant newer than the viewer's last visit, per chat."""
     if not chat_ids:
         return {}
-    last_read = case((Chat.client_id == user_id, Chat.client_last_read_at), else_=Chat.freelancer_last_read_at)
     rows = session.exec(
         select(Message.chat_id, func.count())
         .join(Chat, Chat.id == Message.chat_id)
-        .where(
-            Message.chat_id.in_(chat_ids),
-            _participant_filter(user_id),
-            or_(Message.sender_id.is_(None), Message.sender_id != user_id),
-            or_(last_read.is_(None), Message.created_at > last_read),
-        )
+        .where(Message.chat_id.in_(chat_ids), _participant(user_id), *_unread(user_id))
         .group_by(Message.chat_id)
     ).all()
     return {chat_id: int(count) for chat_id, count in rows}
@@ -159,7 +171,7 @@ def _page_rows(session: Session, user_id: int, page: int) -> list[tuple]:
     """
     cut = (
         select(Chat)
-        .where(_participant_filter(user_id))
+        .where(_participant(user_id))
         .order_by(Chat.updated_at.desc(), Chat.id.desc())
         .offset(paging.offset(page, PAGE_SIZE_LIST))
         .limit(PAGE_SIZE_LIST)
@@ -194,7 +206,7 @@ def list_for(session: Session, user_id: int, page: object = 1) -> paging.Page[Ch
         The page: one summary per chat (the other participant, the job, the last message and the
         unread count), the total and the number of pages.
     """
-    total = session.exec(select(func.count()).select_from(Chat).where(_participant_filter(user_id))).one()
+    total = session.exec(select(func.count()).select_from(Chat).where(_participant(user_id))).one()
     page, pages = paging.clamp(page, total, PAGE_SIZE_LIST)
     if not total:
         return paging.Page()
@@ -222,7 +234,7 @@ def _chat_query(user_id: int, chat_id: object, *columns):
         select(Chat, Job.titulo, *columns)
         .join(Application, Application.id == Chat.application_id)
         .join(Job, Job.id == Application.vaga_id)
-        .where(Chat.id == chat_id, _participant_filter(user_id))
+        .where(Chat.id == chat_id, _participant(user_id))
     )
 
 
@@ -266,13 +278,10 @@ def _latest(session: Session, chat_id: int, before_id: int | None = None) -> tup
     return list(reversed(rows[:PAGE_SIZE])), len(rows) > PAGE_SIZE
 
 
-_CHATS = Chat.__table__
-_MESSAGES = Message.__table__
-_NOTICES = Notification.__table__
 # Prebuilt Core statements for what every live message costs (the receiver's refresh runs `newer`):
 # built once and executed with bound values, they skip the ORM's per-call statement building.
 # The caller (:user_id) takes part in the chat.
-_PARTICIPANT = or_(_CHATS.c.client_id == bindparam("user_id"), _CHATS.c.freelancer_id == bindparam("user_id"))
+_PARTICIPANT = _participant(bindparam("user_id"))
 _CHAT_OF = select(
     _CHATS.c.id,
     _CHATS.c.client_id,
@@ -463,16 +472,27 @@ def clean_message(value: object) -> str:
     return text
 
 
-def post(session: Session, chat: Chat, sender_id: int | None, content: str) -> Message:
-    """Add a message to `chat` and ping both participants; the caller has checked the sender."""
-    message = Message(chat_id=chat.id, sender_id=sender_id, content=content)
-    session.add(message)
-    session.flush()
-    chat.updated_at = max(chat.updated_at, message.created_at)
-    session.add(chat)
+def post(session: Session, chat: Chat | Row, sender_id: int, content: str) -> tuple[int, datetime]:
+    """Store a message from a participant the caller has checked, and ping both participants.
+
+    The one writer of messages: two prebuilt statements (the insert, and one UPDATE moving the
+    chat's last activity and the sender's read marker forward), skipping the ORM's unit of work as
+    an apply does. `chat` is the ORM row or a `_SEND_CHECK` row; an ORM row is not refreshed.
+
+    Returns:
+        The message's id and the time it was sent.
+    """
+    sent_at = utcnow()
+    message_id = session.execute(
+        _INSERT_MESSAGE, {"chat_id": chat.id, "sender_id": sender_id, "content": content, "created_at": sent_at}
+    ).scalar_one()
+    field = _marker_field(chat, sender_id)
+    session.execute(_TOUCH_FOR_SENDER[field], {"chat": chat.id, "at": sent_at})
+    if isinstance(chat, Chat):  # the UPDATE bypassed the ORM: its next read of these columns reloads them
+        session.expire(chat, ["updated_at", field])
     signals.ping(session, chat.client_id, chat.id)
     signals.ping(session, chat.freelancer_id, chat.id)
-    return message
+    return message_id, sent_at
 
 
 def _notify_message(session: Session, chat: Row, sender_id: int, job_title: str) -> None:
@@ -557,22 +577,13 @@ def _sendable(session: Session, user_id: int, chat_id: object) -> Row:
 
 
 def _post_as_sender(session: Session, chat: Row, sender_id: int, content: str) -> tuple[ChatMessage, _ChatRow]:
-    """Store a message the caller may send (checked by `_sendable`) and ping both participants.
-
-    Two prebuilt statements (the insert, and one UPDATE moving the chat's last activity and the
-    sender's read marker): a message's write skips the ORM's unit of work, as an apply does.
+    """`post` a message the caller may send (checked by `_sendable`).
 
     Returns:
         The message as the sender sees it, and the chat as it stands after the write.
     """
-    sent_at = utcnow()
-    message_id = session.execute(
-        _INSERT_MESSAGE, {"chat_id": chat.id, "sender_id": sender_id, "content": content, "created_at": sent_at}
-    ).scalar_one()
+    message_id, sent_at = post(session, chat, sender_id, content)
     field = _marker_field(chat, sender_id)
-    session.execute(_TOUCH_FOR_SENDER[field], {"chat": chat.id, "at": sent_at})
-    signals.ping(session, chat.client_id, chat.id)
-    signals.ping(session, chat.freelancer_id, chat.id)
     after = _ChatRow(*(getattr(chat, name) for name in _ChatRow._fields))
     marker = getattr(after, field)
     if marker is None or marker < sent_at:  # as _TOUCH_FOR_SENDER just did in SQL
@@ -631,19 +642,12 @@ def send_and_catch_up(
     return _newer_in(session, chat, user_id, after_id, mark_seen=True)
 
 
-_LAST_READ = case(
-    (_CHATS.c.client_id == bindparam("user_id"), _CHATS.c.client_last_read_at), else_=_CHATS.c.freelancer_last_read_at
-)
 # Prebuilt like `newer`'s statements: every live message recounts the receiver's Mensagens badge.
 _UNREAD_TOTAL = (
     select(func.count())
     .select_from(_MESSAGES)
     .join(_CHATS, _CHATS.c.id == _MESSAGES.c.chat_id)
-    .where(
-        _PARTICIPANT,
-        or_(_MESSAGES.c.sender_id.is_(None), _MESSAGES.c.sender_id != bindparam("user_id")),
-        or_(_LAST_READ.is_(None), _MESSAGES.c.created_at > _LAST_READ),
-    )
+    .where(_PARTICIPANT, *_unread(bindparam("user_id")))
 )
 
 

@@ -57,6 +57,38 @@ def test_send_moves_the_conversation_to_the_top_and_counts_unread_for_the_recipi
     assert updated_at == db.exec(select(func.max(Message.created_at))).one()
 
 
+def test_the_badge_and_the_list_count_unread_messages_the_same_way(db, cast):
+    company, freelancer, _, _, chat = cast
+    second = make_chat(
+        db, make_application(db, make_job(db, company, "Garçom"), freelancer, status="accepted"), company, freelancer
+    )
+    chats.send(db, company.id, chat.id, "Uma")
+    chats.send(db, freelancer.id, chat.id, "Resposta")  # never unread, and it marks 'Uma' as seen
+    chats.send(db, company.id, chat.id, "Duas")
+    chats.send(db, company.id, second.id, "Outra conversa")
+    db.execute(update(Message).where(Message.chat_id == second.id).values(sender_id=None))  # a removed sender
+    chats.open_chat(db, freelancer.id, second.id)
+    chats.send(db, company.id, second.id, "Depois da visita")
+
+    for user in (freelancer, company):
+        per_chat = sum(summary["unread"] for summary in chats.list_for(db, user.id).items)
+        assert chats.unread_total(db, user.id) == per_chat
+    assert chats.unread_total(db, freelancer.id) == 2  # 'Duas' and 'Depois da visita'
+
+
+def test_post_moves_the_senders_marker_and_the_orm_row_reads_the_stored_activity(db, cast):
+    company, freelancer, _, _, chat = cast
+    db.refresh(chat)
+    before = chat.updated_at
+
+    message_id, sent_at = chats.post(db, chat, company.id, "Bem-vindo!")
+
+    assert chat.updated_at == sent_at >= before
+    assert chat.client_last_read_at == sent_at
+    assert db.get(Message, message_id).content == "Bem-vindo!"
+    assert (chats.unread_total(db, company.id), chats.unread_total(db, freelancer.id)) == (0, 1)
+
+
 @pytest.mark.parametrize("text", ["", "   ", "\n\t ", None, 42, ["oi"], {"x": 1}, "\x00\x01\x02"])
 def test_send_refuses_blank_or_non_text_and_writes_nothing(db, cast, text):
     _, freelancer, _, _, chat = cast
