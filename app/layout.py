@@ -132,11 +132,6 @@ CLIENT_BOTTOM_TABS = _tabs(Role.CLIENT, MOBILE_TAB_ENTRIES)
 FREELANCER_BOTTOM_TABS = _tabs(Role.FREELANCER, MOBILE_TAB_ENTRIES)
 
 
-def tab_keys(role: str) -> frozenset[str]:
-    """The valid ?tab= values of a role's dashboard."""
-    return frozenset(item.key for item in (CLIENT_TABS if role == Role.CLIENT else FREELANCER_TABS))
-
-
 def dashboard_shell(role: str, active: rx.Var | str, content: rx.Component) -> rx.Component:
     """The dashboard frame: sidebar and header on desktop; top bar, sheet and bottom bar on mobile.
 

@@ -106,6 +106,28 @@ def freelancer_profile(user_id, page: int | None = None) -> str:
     return f"{base}?{urlencode({'page': page})}" if page and page > 1 else base
 
 
+# The ?tab= values of each dashboard, in the order of their menus (app/layout.py labels them).
+DASHBOARD_TABS = {
+    "client": (
+        "overview",
+        "jobs",
+        "hirings",
+        "freelancers",
+        "messages",
+        "notifications",
+        "plans",
+        "profile",
+        "settings",
+    ),
+    "freelancer": ("overview", "jobs", "applications", "messages", "notifications", "profile", "settings"),
+}
+
+
+def tab_keys(role: str) -> frozenset[str]:
+    """The valid ?tab= values of a role's dashboard ('client' or 'freelancer')."""
+    return frozenset(DASHBOARD_TABS["client" if role == "client" else "freelancer"])
+
+
 def dashboard_tab(role: str, tab: str, page: int | None = None) -> str:
     """A tab of the company ('client') or freelancer dashboard; the overview has no query.
 

@@ -1,8 +1,10 @@
 """/client-dashboard: the company's overview, jobs, hirings, freelancers, messages, plans and profile."""
 
+from typing import ClassVar
+
 import reflex as rx
 
-from app.layout import dashboard_page, tab_keys
+from app.layout import dashboard_page
 from app.pages.company_jobs import CompanyJobsState, jobs_tab
 from app.pages.company_profile_setup import account_data
 from components.dashboard import (
@@ -15,7 +17,7 @@ from components.dashboard import (
     status_badge,
     tab_heading,
 )
-from components.pager import PagerLink, pager, pager_fields
+from components.pager import pager
 from components.plans import plan_conditions, plans_grid, subscription_panel
 from components.privacy import privacy_section
 from components.profile_forms import company_profile_form
@@ -23,27 +25,19 @@ from components.rating import rating_control, rating_dialog
 from components.settings_panel import settings_panel
 from components.ui import empty_state
 from core import routes
-from core.db import session_scope
-from core.text import positive_int
 from models import Role
-from services import chats, dashboard
-from services.chats import ChatSummary
+from services import dashboard
 from services.dashboard import FreelancerRow, HiringRow, JobRow
-from services.paging import Page
 from states import live
 from states.auth import AuthState
 from states.billing import BillingState
 from states.dashboard import DashboardState
-from states.failures import recovers
-from states.messages import GENERIC_LOAD_ERROR
+from states.dashboard_tabs import DashboardTabs
 from states.ratings import RatingMixin
 
-TABS = tab_keys(Role.CLIENT)
 LOAD_ERRORS = {
     "jobs": ("Erro ao carregar vagas", "Não foi possível carregar suas vagas. Por favor, tente novamente."),
-    "messages": ("Erro ao carregar conversas", "Não foi possível carregar suas conversas."),
 }
-TAB_EVENTS = {"jobs": CompanyJobsState.load, "plans": BillingState.load_subscription}
 
 
 def _tab(name: str) -> str:
@@ -51,11 +45,17 @@ def _tab(name: str) -> str:
 
 
 @live.refresher
-class ClientDashboardState(RatingMixin, AuthState):
+class ClientDashboardState(DashboardTabs, RatingMixin, AuthState):
     """The selected tab (from ?tab=) and the data it shows, loaded for the signed-in company."""
 
-    tab: str = "overview"
-    loaded_tab: str = ""
+    ROLE: ClassVar[Role] = Role.CLIENT
+    HOME: ClassVar[str] = routes.CLIENT_DASHBOARD
+    LOAD_ERRORS: ClassVar[dict[str, tuple[str, str]]] = LOAD_ERRORS
+    TAB_EVENTS: ClassVar[dict[str, rx.EventHandler]] = {
+        "jobs": CompanyJobsState.load,
+        "plans": BillingState.load_subscription,
+    }
+
     total_jobs: int = 0
     total_applications: int = 0
     active_hirings: int = 0
@@ -63,35 +63,6 @@ class ClientDashboardState(RatingMixin, AuthState):
     active_hiring_rows: list[HiringRow] = []
     hirings: list[HiringRow] = []
     freelancers: list[FreelancerRow] = []
-    chats: list[ChatSummary] = []
-    chats_total: int = 0
-    pager_items: list[PagerLink] = []
-    prev_href: str = ""
-    next_href: str = ""
-
-    @rx.event
-    @recovers(lambda state: LOAD_ERRORS.get(state.tab, GENERIC_LOAD_ERROR))
-    def load(self):
-        """Pick the tab from ?tab= (default overview) and load what it shows."""
-        requested = self.router.url.query_parameters.get("tab", "overview")
-        self.tab = requested if requested in TABS else "overview"
-        user = self._caller(Role.CLIENT)
-        if user is None:
-            return None
-        with session_scope() as db:
-            self._load_tab(db, user.id)
-        self.loaded_tab = self.tab
-        return TAB_EVENTS.get(self.tab)
-
-    def _after_rating(self, db, user_id: int) -> None:
-        self._load_tab(db, user_id)
-
-    @classmethod
-    def _live_applies(cls, path: str) -> bool:
-        return path.rstrip("/") == routes.CLIENT_DASHBOARD
-
-    def _live_refresh(self, db, user_id: int, chat_ids: frozenset[int], notices: bool) -> None:
-        live.refresh_dashboard_tab(self, db, user_id, chat_ids, notices)
 
     def _load_tab(self, db, user_id: int) -> None:
         if self.tab == "overview":
@@ -105,21 +76,8 @@ class ClientDashboardState(RatingMixin, AuthState):
             self.hirings = self._paged(dashboard.company_hirings(db, user_id, self._page())).items
         elif self.tab == "freelancers":
             self.freelancers = self._paged(dashboard.company_freelancers(db, user_id, self._page())).items
-        elif self.tab == "messages":
-            result = self._paged(chats.list_for(db, user_id, self._page()))
-            self.chats, self.chats_total = result.items, result.total
-
-    def _page(self) -> int:
-        """The page of the tab's list asked for in ?page= (the first when absent or malformed)."""
-        return positive_int(self.router.url.query_parameters.get("page"), 1)
-
-    def _paged(self, result: Page) -> Page:
-        """Keep the pager of the tab's list for `result`, and pass it on."""
-        fields = pager_fields(
-            result.page, result.pages, lambda number: routes.dashboard_tab(Role.CLIENT, self.tab, number)
-        )
-        self.pager_items, self.prev_href, self.next_href = fields["links"], fields["prev_href"], fields["next_href"]
-        return result
+        else:
+            super()._load_tab(db, user_id)
 
 
 def _link_button(label: str, href: str, icon: str, element_id: str, variant: str = "solid") -> rx.Component:

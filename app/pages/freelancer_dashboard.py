@@ -1,8 +1,11 @@
 """/freelancer-dashboard: overview, job search, applications, messages, profile and settings."""
 
+from dataclasses import replace
+from typing import ClassVar
+
 import reflex as rx
 
-from app.layout import dashboard_page, tab_keys
+from app.layout import dashboard_page
 from components.apply import apply_dialog
 from components.dashboard import (
     APPLICATION_STATUS_COLORS,
@@ -17,39 +20,33 @@ from components.dashboard import (
 )
 from components.job_filters import job_filters
 from components.links import link_button
-from components.pager import PagerLink, pager, pager_fields, pager_links
+from components.pager import PagerLink, pager, pager_fields
 from components.privacy import privacy_section
 from components.profile_forms import freelancer_profile_form
 from components.rating import rating_control, rating_dialog
 from components.settings_panel import settings_panel
 from components.ui import empty_state
 from core import routes
-from core.catalog import CATEGORIES, canonical_category
 from core.db import session_scope
-from core.text import clipped, positive_int
 from models import Role
-from services import applications, chats, dashboard, jobs
-from services.chats import ChatSummary
+from services import applications, dashboard
 from services.dashboard import ApplicationRow, ChecklistItem
 from services.jobs import JobListItem
-from services.paging import Page
 from states import live
 from states.apply import ApplyState
 from states.dashboard import DashboardState
+from states.dashboard_tabs import DashboardTabs
 from states.failures import failed, recovers
-from states.messages import GENERIC_LOAD_ERROR
+from states.job_search import JobFilters, chosen_category, typed_search
 from states.messages import UNEXPECTED_MESSAGE as UNEXPECTED
 from states.ratings import RatingMixin
 
-TABS = tab_keys(Role.FREELANCER)
 LOAD_ERRORS = {
     "jobs": ("Erro ao carregar vagas", "Não foi possível carregar as vagas disponíveis."),
     "applications": ("Erro ao carregar candidaturas", "Ocorreu um erro inesperado ao carregar as candidaturas."),
-    "messages": ("Erro ao carregar conversas", "Não foi possível carregar suas conversas."),
 }
 WITHDRAW_ERROR = "Erro ao retirar candidatura"
 WITHDRAWN = "Candidatura retirada"
-CITY_MAX_LENGTH = 120
 
 
 def _tab(name: str) -> str:
@@ -57,15 +54,17 @@ def _tab(name: str) -> str:
 
 
 @live.refresher
-class FreelancerDashboardState(RatingMixin, ApplyState):
+class FreelancerDashboardState(DashboardTabs, RatingMixin, ApplyState):
     """The selected tab (from ?tab=) and the data it shows, loaded for the signed-in freelancer.
 
     It extends the shared apply form (ApplyState), so applying from the 'Buscar Vagas' dialog and
     withdrawing in 'Minhas Candidaturas' keep the same list of jobs applied to.
     """
 
-    tab: str = "overview"
-    loaded_tab: str = ""
+    ROLE: ClassVar[Role] = Role.FREELANCER
+    HOME: ClassVar[str] = routes.FREELANCER_DASHBOARD
+    LOAD_ERRORS: ClassVar[dict[str, tuple[str, str]]] = LOAD_ERRORS
+
     active_applications: int = 0
     completed_jobs: int = 0
     rating: str = "—"
@@ -84,35 +83,6 @@ class FreelancerDashboardState(RatingMixin, ApplyState):
     job_next_href: str = ""
     applications: list[ApplicationRow] = []
     applications_total: int = 0
-    chats: list[ChatSummary] = []
-    chats_total: int = 0
-    pager_items: list[PagerLink] = []
-    prev_href: str = ""
-    next_href: str = ""
-
-    @rx.event
-    @recovers(lambda state: LOAD_ERRORS.get(state.tab, GENERIC_LOAD_ERROR))
-    def load(self):
-        """Pick the tab from ?tab= (default overview) and load what it shows."""
-        requested = self.router.url.query_parameters.get("tab", "overview")
-        self.tab = requested if requested in TABS else "overview"
-        user = self._caller(Role.FREELANCER)
-        if user is None:
-            return None
-        with session_scope() as db:
-            self._load_tab(db, user.id)
-        self.loaded_tab = self.tab
-        return None
-
-    def _after_rating(self, db, user_id: int) -> None:
-        self._load_tab(db, user_id)
-
-    @classmethod
-    def _live_applies(cls, path: str) -> bool:
-        return path.rstrip("/") == routes.FREELANCER_DASHBOARD
-
-    def _live_refresh(self, db, user_id: int, chat_ids: frozenset[int], notices: bool) -> None:
-        live.refresh_dashboard_tab(self, db, user_id, chat_ids, notices)
 
     def _load_tab(self, db, user_id: int) -> None:
         if self.tab == "overview":
@@ -129,25 +99,12 @@ class FreelancerDashboardState(RatingMixin, ApplyState):
             self._search_jobs(db, user_id)
         elif self.tab == "applications":
             self._load_applications(db, user_id)
-        elif self.tab == "messages":
-            result = self._paged(chats.list_for(db, user_id, self._page()))
-            self.chats, self.chats_total = result.items, result.total
+        else:
+            super()._load_tab(db, user_id)
 
     def _load_applications(self, db, user_id: int) -> None:
         result = self._paged(dashboard.freelancer_applications(db, user_id, self._page()))
         self.applications, self.applications_total = result.items, result.total
-
-    def _page(self) -> int:
-        """The page of the tab's list asked for in ?page= (the first when absent or malformed)."""
-        return positive_int(self.router.url.query_parameters.get("page"), 1)
-
-    def _paged(self, result: Page) -> Page:
-        """Keep the pager of the tab's list for `result`, and pass it on."""
-        fields = pager_fields(
-            result.page, result.pages, lambda number: routes.dashboard_tab(Role.FREELANCER, self.tab, number)
-        )
-        self.pager_items, self.prev_href, self.next_href = fields["links"], fields["prev_href"], fields["next_href"]
-        return result
 
     def _search_url(self, **changes) -> str:
         """This tab's URL with the current filters and `changes` applied (page 1 unless given)."""
@@ -157,35 +114,28 @@ class FreelancerDashboardState(RatingMixin, ApplyState):
 
     def _search_jobs(self, db, user_id: int) -> None:
         """One page (10) of the public jobs matching ?search=&category=&city=&page=, filtered in the database."""
-        query = self.router.url.query_parameters
-        self.job_search = clipped(query.get("search"), jobs.SEARCH_MAX_LENGTH)
-        self.job_city = clipped(query.get("city"), CITY_MAX_LENGTH)
-        self.job_category = canonical_category(clipped(query.get("category"), 32)) or ""
-        result = jobs.list_public_jobs(
-            db,
-            search=self.job_search,
-            city=self.job_city,
-            category=self.job_category,
-            page=positive_int(query.get("page"), 1),
-        )
+        filters = replace(JobFilters.from_query(self.router.url.query_parameters), company_id=0)
+        self.job_search, self.job_city, self.job_category = filters.search, filters.city, filters.category
+        result = filters.results(db)
         self.job_results = result.items
         self.job_total = result.total
         self.applied_job_ids = applications.applied_job_ids(db, user_id, [item["id"] for item in result.items])
-        self.job_pager = pager_links(result.page, result.pages, lambda number: self._search_url(page=number))
-        self.job_prev_href = self._search_url(page=result.page - 1) if result.page > 1 else ""
-        self.job_next_href = self._search_url(page=result.page + 1) if result.page < result.pages else ""
+        fields = pager_fields(result.page, result.pages, lambda number: self._search_url(page=number))
+        self.job_pager, self.job_prev_href, self.job_next_href = (
+            fields["links"],
+            fields["prev_href"],
+            fields["next_href"],
+        )
 
     @rx.event
     def submit_job_search(self, form_data: dict):
         """Search the jobs by the typed text (blank clears it) and go back to page 1, staying in the dashboard."""
-        text = form_data.get("search") if isinstance(form_data, dict) else ""
-        return rx.redirect(self._search_url(search=clipped(text, jobs.SEARCH_MAX_LENGTH)))
+        return rx.redirect(self._search_url(search=typed_search(form_data)))
 
     @rx.event
     def choose_job_category(self, value: str):
         """Filter the search by a category ('' for all) and go back to page 1."""
-        slug = value if isinstance(value, str) and value in CATEGORIES else ""
-        return rx.redirect(self._search_url(category=slug))
+        return rx.redirect(self._search_url(category=chosen_category(value)))
 
     @rx.event
     def clear_job_filters(self):

@@ -7,19 +7,17 @@ import reflex as rx
 from app.layout import public_page
 from components.job_filters import job_filters
 from components.links import link_button
-from components.pager import PagerLink, pager, pager_links
+from components.pager import PagerLink, pager, pager_fields
 from components.ui import empty_state
 from core import routes
-from core.catalog import CATEGORIES, canonical_category
 from core.db import session_scope
-from core.text import clipped, positive_int
 from services import jobs
 from services.jobs import JobListItem
 from states.failures import recovers
+from states.job_search import JobFilters, chosen_category, typed_search
 
 DESKTOP_CELL = ["none", "none", "table-cell"]
 MOBILE_ONLY = ["flex", "flex", "none"]
-CITY_MAX_LENGTH = 120
 VISUALLY_HIDDEN = {
     "position": "absolute",
     "width": "1px",
@@ -71,14 +69,12 @@ class JobsState(rx.State):
         filters.update(changes)
         return routes.jobs(**filters)
 
-    def _read_query(self) -> int:
-        """Set the filters from the URL query; returns the page asked for."""
-        query = self.router.url.query_parameters
-        self.search = clipped(query.get("search"), jobs.SEARCH_MAX_LENGTH)
-        self.city = clipped(query.get("city"), CITY_MAX_LENGTH)
-        self.category_slug = canonical_category(clipped(query.get("category"), 32)) or ""
-        self.company_id = positive_int(query.get("empresa"), 0)
-        return positive_int(query.get("page"), 1)
+    def _read_query(self) -> JobFilters:
+        """Set the filters from the URL query, and return them."""
+        filters = JobFilters.from_query(self.router.url.query_parameters)
+        self.search, self.city, self.category_slug = filters.search, filters.city, filters.category
+        self.company_id = filters.company_id
+        return filters
 
     def _show_nothing(self) -> None:
         """The page after a failed load: no results, not loading."""
@@ -108,24 +104,16 @@ class JobsState(rx.State):
                 )
             )
         self.chips = chips
-        self.pager_items = pager_links(result.page, result.pages, lambda number: self._url(page=number))
-        self.prev_href = self._url(page=result.page - 1) if result.page > 1 else ""
-        self.next_href = self._url(page=result.page + 1) if result.page < result.pages else ""
+        fields = pager_fields(result.page, result.pages, lambda number: self._url(page=number))
+        self.pager_items, self.prev_href, self.next_href = fields["links"], fields["prev_href"], fields["next_href"]
 
     @rx.event
     @recovers(*LOAD_ERROR, reset=lambda state: state._show_nothing())
     def load(self):
         """On page load (also when only the query changes): read the filters and load the page."""
-        page = self._read_query()
+        filters = self._read_query()
         with session_scope() as db:
-            result = jobs.list_public_jobs(
-                db,
-                search=self.search,
-                city=self.city,
-                category=self.category_slug,
-                page=page,
-                company_id=self.company_id or None,
-            )
+            result = filters.results(db)
             company_name = jobs.company_display_name(db, self.company_id) if self.company_id else None
         self._show(result, company_name)
         self.loading = False
@@ -134,14 +122,12 @@ class JobsState(rx.State):
     @rx.event
     def submit_search(self, form_data: dict):
         """Apply the typed search text (blank clears it) and go back to page 1."""
-        text = form_data.get("search") if isinstance(form_data, dict) else ""
-        return rx.redirect(self._url(search=clipped(text, jobs.SEARCH_MAX_LENGTH)))
+        return rx.redirect(self._url(search=typed_search(form_data)))
 
     @rx.event
     def choose_category(self, value: str):
         """Filter by a category ('' for all) and go back to page 1."""
-        slug = value if isinstance(value, str) and value in CATEGORIES else ""
-        return rx.redirect(self._url(category=slug))
+        return rx.redirect(self._url(category=chosen_category(value)))
 
     @rx.event
     def clear_filters(self):

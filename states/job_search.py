@@ -1,0 +1,60 @@
+"""The job search both job lists share: /jobs and the freelancer dashboard's 'Buscar Vagas'.
+
+Their filters live in the URL query, so a search can be linked, reloaded and paged. This module
+reads them from the query (clipped and canonical whatever a browser sends), cleans what the search
+bar sends, and runs the search; each page keeps its own URLs and the way it shows the results.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from core.catalog import CATEGORIES, canonical_category
+from core.text import clipped, positive_int
+from services import jobs
+
+CITY_MAX_LENGTH = 120
+CATEGORY_MAX_LENGTH = 32
+
+
+@dataclass(frozen=True)
+class JobFilters:
+    """The filters of a job search, as read from `?search=&city=&category=&empresa=&page=`."""
+
+    search: str = ""
+    city: str = ""
+    category: str = ""
+    company_id: int = 0
+    page: int = 1
+
+    @classmethod
+    def from_query(cls, query: Mapping[str, str]) -> "JobFilters":
+        """The filters of a URL query; an unknown category, a bad company or page read as none."""
+        return cls(
+            search=clipped(query.get("search"), jobs.SEARCH_MAX_LENGTH),
+            city=clipped(query.get("city"), CITY_MAX_LENGTH),
+            category=canonical_category(clipped(query.get("category"), CATEGORY_MAX_LENGTH)) or "",
+            company_id=positive_int(query.get("empresa"), 0),
+            page=positive_int(query.get("page"), 1),
+        )
+
+    def results(self, db) -> jobs.JobPage:
+        """The page of public jobs these filters ask for (filtered and paged in the database)."""
+        return jobs.list_public_jobs(
+            db,
+            search=self.search,
+            city=self.city,
+            category=self.category,
+            page=self.page,
+            company_id=self.company_id or None,
+        )
+
+
+def typed_search(form_data: object) -> str:
+    """The text the search bar's form sent (blank when the form is missing or malformed)."""
+    text = form_data.get("search") if isinstance(form_data, dict) else ""
+    return clipped(text, jobs.SEARCH_MAX_LENGTH)
+
+
+def chosen_category(value: object) -> str:
+    """The category the select sent, when it is one of ours ('' for all)."""
+    return value if isinstance(value, str) and value in CATEGORIES else ""
