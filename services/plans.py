@@ -17,6 +17,11 @@ PAID_STATUSES = ("active", "trialing")
 FREE = "free"
 
 
+MONTHLY_UPGRADE = "Conheça o plano Enterprise ou aguarde o próximo mês."
+# The largest plan has nothing to upgrade to (docs/product.md §4).
+MONTHLY_AT_TOP = "Aguarde o próximo mês para publicar novas vagas."
+
+
 class PlanLimitReached(ServiceError):
     """Publishing would exceed the company's plan; the UI links to /pricing."""
 
@@ -115,5 +120,5 @@ def ensure_can_publish(session: Session, company_id: int) -> None:
     if plan.monthly_job_limit is not None and state.created_this_month >= plan.monthly_job_limit:
         raise PlanLimitReached(
             f"Seu plano {plan.name} permite até {plan.monthly_job_limit} vagas publicadas por mês. "
-            "Conheça o plano Enterprise ou aguarde o próximo mês."
+            + (MONTHLY_AT_TOP if plan.slug == PLANS[-1].slug else MONTHLY_UPGRADE)
         )

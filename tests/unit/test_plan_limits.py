@@ -196,11 +196,12 @@ def test_paid_plan_publishes_up_to_its_monthly_limit(db, cast, tier, limit, stat
 
     company_jobs.create_job(db, cast.company.id, {**FORM, "titulo": "Penúltima"})
     last = company_jobs.create_job(db, cast.company.id, {**FORM, "titulo": "Última"})
-    name = "Premium" if tier == "premium" else "Enterprise"
-    message = (
-        f"Seu plano {name} permite até {limit} vagas publicadas por mês. "
-        "Conheça o plano Enterprise ou aguarde o próximo mês."
+    name, hint = (
+        ("Premium", "Conheça o plano Enterprise ou aguarde o próximo mês.")
+        if tier == "premium"
+        else ("Enterprise", "Aguarde o próximo mês para publicar novas vagas.")  # no larger plan to offer
     )
+    message = f"Seu plano {name} permite até {limit} vagas publicadas por mês. {hint}"
 
     _refused(db, lambda: company_jobs.create_job(db, cast.company.id, dict(FORM)), message)
     _refused(db, lambda: company_jobs.duplicate_job(db, cast.company.id, last), message)
