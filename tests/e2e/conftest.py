@@ -10,7 +10,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import time
 import urllib.request
 import uuid
 from collections.abc import Iterator
@@ -21,6 +20,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_play
 
 from tests.e2e import leak_scan
 from tests.support.fake_stripe import FakeStripe, stripe_env
+from tests.support.polling import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM_ARGS = [
@@ -45,18 +45,16 @@ def _free_port() -> int:
 
 
 def _wait_healthy(url: str, proc: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + START_TIMEOUT
-    while time.monotonic() < deadline:
+    def healthy() -> bool:
         if proc.poll() is not None:
             raise RuntimeError(f"app exited early:\n{log.read_text()[-4000:]}")
         try:
             with urllib.request.urlopen(f"{url}/api/health", timeout=2) as response:  # noqa: S310
-                if response.status == 200:
-                    return
+                return response.status == 200
         except OSError:
-            pass
-        time.sleep(1)
-    raise RuntimeError(f"app did not start in {START_TIMEOUT}s:\n{log.read_text()[-4000:]}")
+            return False
+
+    wait_until(healthy, START_TIMEOUT, 1, lambda: f"app did not start in {START_TIMEOUT}s:\n{log.read_text()[-4000:]}")
 
 
 @pytest.fixture(scope="session")

@@ -14,7 +14,6 @@ import re
 import shutil
 import signal
 import subprocess
-import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ from sqlalchemy.pool import NullPool
 from core.db import make_engine
 from tests.e2e.chat_support import both_in_chat, bubbles, send
 from tests.e2e.conftest import ROOT, _free_port, _wait_healthy
+from tests.support.polling import wait_until
 from tests.timing import ARRIVAL_MS
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "")
@@ -149,24 +149,17 @@ def cluster(base_url, tmp_path_factory) -> Iterator[Cluster]:
 def _worker_of(page: Page, store: redis.Redis) -> str:
     """The instance id of the worker holding this tab's websocket, as Reflex records it in Redis."""
     token = page.evaluate("window.sessionStorage.getItem('token')")
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline:
-        raw = store.get(f"token_manager_socket_record_{token}")
-        if raw:
-            record = pickle.loads(raw)  # noqa: S301 (written by Reflex in our own Redis)
-            assert isinstance(record, SocketRecord)
-            return record.instance_id
-        page.wait_for_timeout(100)
-    raise AssertionError("the tab's socket is not recorded in Redis")
+    raw = wait_until(
+        lambda: store.get(f"token_manager_socket_record_{token}"), 15, 0.1, "the tab's socket is not recorded in Redis"
+    )
+    record = pickle.loads(raw)  # noqa: S301 (written by Reflex in our own Redis)
+    assert isinstance(record, SocketRecord)
+    return record.instance_id
 
 
 def _wait_for_new_worker(page: Page, store: redis.Redis, old: set[str]) -> None:
     """Wait until the tab's socket is held by a worker not in `old` (it reconnected after a restart)."""
-    deadline = time.monotonic() + 30
-    while _worker_of(page, store) in old:
-        if time.monotonic() > deadline:
-            raise AssertionError("the tab did not reconnect after the restart")
-        page.wait_for_timeout(200)
+    wait_until(lambda: _worker_of(page, store) not in old, 30, 0.2, "the tab did not reconnect after the restart")
 
 
 def _on_different_workers(first: Page, second: Page, store: redis.Redis) -> tuple[str, str]:
