@@ -35,14 +35,14 @@ class JobListItem(TypedDict):
     """One row of the public job list."""
 
     id: int
-    titulo: str
-    categoria: str
-    categoria_label: str
-    empresa: str
-    empresa_foto: str
-    localizacao: str
-    pagamento: str
-    postado_em: str
+    title: str
+    category: str
+    category_label: str
+    company: str
+    company_photo: str
+    location: str
+    pay: str
+    posted: str
 
 
 JobPage = Page[JobListItem]
@@ -53,36 +53,36 @@ class CompanyInCategory(TypedDict):
     """A company with public jobs in a category, and how many."""
 
     id: int
-    nome: str
-    foto: str
-    vagas: int
+    name: str
+    photo: str
+    open_jobs: int
 
 
 class JobDetail(TypedDict):
     """Everything a visitor may see of a public job (no owner id when it is anonymous)."""
 
     id: int
-    titulo: str
-    categoria: str
-    categoria_label: str
-    empresa: str
-    anonima: bool
-    empresa_id: int
-    empresa_foto: str
-    empresa_bio: str
-    empresa_site: str
-    empresa_redes: list[SocialLink]
-    localizacao: str
-    pagamento: str
-    data_necessaria: str
-    duracao: str
-    descricao: str
-    habilidades: list[str]
-    vale_transporte: bool
-    refeicao_local: bool
-    possui_intervalo: bool
-    vagas_disponiveis: int
-    postado_em: str
+    title: str
+    category: str
+    category_label: str
+    company: str
+    anonymous: bool
+    company_id: int
+    company_photo: str
+    company_bio: str
+    company_site: str
+    company_links: list[SocialLink]
+    location: str
+    pay: str
+    date_needed: str
+    duration: str
+    description: str
+    skills: list[str]
+    transport_voucher: bool
+    meal_on_site: bool
+    has_break: bool
+    positions: int
+    posted: str
 
 
 def category_label(slug: str) -> str:
@@ -234,14 +234,14 @@ def _page_items(db: Session, conditions: list, page: int) -> list[JobListItem]:
     return [
         JobListItem(
             id=row.id,
-            titulo=row.titulo,
-            categoria=canonical_category(row.categoria) or row.categoria,
-            categoria_label=category_label(row.categoria),
-            empresa=company_name(row.anuncio_anonimo, row.empresa, row.nome),
-            empresa_foto="" if row.anuncio_anonimo else (row.foto_url or ""),
-            localizacao=row.localizacao,
-            pagamento=hourly_pay(row.valor_hora),
-            postado_em=long_date(row.criado_em),
+            title=row.titulo,
+            category=canonical_category(row.categoria) or row.categoria,
+            category_label=category_label(row.categoria),
+            company=company_name(row.anuncio_anonimo, row.empresa, row.nome),
+            company_photo="" if row.anuncio_anonimo else (row.foto_url or ""),
+            location=row.localizacao,
+            pay=hourly_pay(row.valor_hora),
+            posted=long_date(row.criado_em),
         )
         for row in rows
     ]
@@ -288,9 +288,9 @@ def companies_in_category(db: Session, slug: str, page: object = 1) -> Page[Comp
     companies = [
         CompanyInCategory(
             id=row.cliente_id,
-            nome=company_name(False, row.empresa, row.nome),
-            foto=row.foto_url or "",
-            vagas=row.vagas,
+            name=company_name(False, row.empresa, row.nome),
+            photo=row.foto_url or "",
+            open_jobs=row.vagas,
         )
         for row in rows
     ]
@@ -339,8 +339,8 @@ def get_public_job(db: Session, job_id: int) -> JobDetail | None:
     return JobDetail(  # a copy: callers may change theirs
         **{
             **detail,
-            "habilidades": list(detail["habilidades"]),
-            "empresa_redes": [dict(link) for link in detail["empresa_redes"]],
+            "skills": list(detail["skills"]),
+            "company_links": [dict(link) for link in detail["company_links"]],
         }
     )
 
@@ -401,25 +401,25 @@ def _public_job(db: Session, job_id: int) -> JobDetail | None:
     shown = row.profile_user_id is not None and not row.anuncio_anonimo
     return JobDetail(
         id=row.id,
-        titulo=row.titulo,
-        categoria=canonical_category(row.categoria) or row.categoria,
-        categoria_label=category_label(row.categoria),
-        empresa=company_name(row.anuncio_anonimo, row.empresa, row.nome),
-        anonima=row.anuncio_anonimo,
-        empresa_id=row.profile_user_id if shown else 0,
-        empresa_foto=row.foto_url if shown else "",
-        empresa_bio=row.biografia if shown else "",
-        empresa_site=safe_website(row.website) if shown else "",
-        empresa_redes=social_links(row.redes_sociais) if shown else [],
-        localizacao=row.localizacao,
-        pagamento=hourly_pay(row.valor_hora),
-        data_necessaria=long_date(row.data_necessaria) if row.data_necessaria else "",
-        duracao=row.duracao,
-        descricao=row.descricao,
-        habilidades=[skill for skill in row.habilidades_necessarias or [] if isinstance(skill, str) and skill.strip()],
-        vale_transporte=row.vale_transporte,
-        refeicao_local=row.refeicao_local,
-        possui_intervalo=row.possui_intervalo,
-        vagas_disponiveis=row.vagas_disponiveis,
-        postado_em=long_date(row.criado_em),
+        title=row.titulo,
+        category=canonical_category(row.categoria) or row.categoria,
+        category_label=category_label(row.categoria),
+        company=company_name(row.anuncio_anonimo, row.empresa, row.nome),
+        anonymous=row.anuncio_anonimo,
+        company_id=row.profile_user_id if shown else 0,
+        company_photo=row.foto_url if shown else "",
+        company_bio=row.biografia if shown else "",
+        company_site=safe_website(row.website) if shown else "",
+        company_links=social_links(row.redes_sociais) if shown else [],
+        location=row.localizacao,
+        pay=hourly_pay(row.valor_hora),
+        date_needed=long_date(row.data_necessaria) if row.data_necessaria else "",
+        duration=row.duracao,
+        description=row.descricao,
+        skills=[skill for skill in row.habilidades_necessarias or [] if isinstance(skill, str) and skill.strip()],
+        transport_voucher=row.vale_transporte,
+        meal_on_site=row.refeicao_local,
+        has_break=row.possui_intervalo,
+        positions=row.vagas_disponiveis,
+        posted=long_date(row.criado_em),
     )

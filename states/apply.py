@@ -86,7 +86,7 @@ class ApplyState(AuthState):
             return rx.toast.error(SEND_ERROR, description=applications.JOB_UNAVAILABLE)
         self._reset_form()
         self.apply_job_id = job_id
-        self.apply_job_title = job["titulo"]
+        self.apply_job_title = job["title"]
         self.apply_status = ""
         self.apply_open = True
         return None

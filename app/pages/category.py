@@ -22,9 +22,9 @@ class CompanyCard(TypedDict):
     """A company as the category page shows it."""
 
     id: int
-    nome: str
-    foto: str
-    vagas_texto: str
+    name: str
+    photo: str
+    jobs_text: str
     href: str
 
 
@@ -72,9 +72,9 @@ class CategoryState(rx.State):
         self.companies = [
             CompanyCard(
                 id=company["id"],
-                nome=company["nome"],
-                foto=company["foto"],
-                vagas_texto=open_jobs_text(company["vagas"]),
+                name=company["name"],
+                photo=company["photo"],
+                jobs_text=open_jobs_text(company["open_jobs"]),
                 href=routes.jobs(category=canonical, company=company["id"]),
             )
             for company in result.items
@@ -89,13 +89,13 @@ def company_card(company: rx.Var) -> rx.Component:
         rx.flex(
             rx.hstack(
                 rx.cond(
-                    company["foto"] != "",
-                    rx.el.img(src=company["foto"].to(str), alt="", class_name="turno-company-photo"),
+                    company["photo"] != "",
+                    rx.el.img(src=company["photo"].to(str), alt="", class_name="turno-company-photo"),
                     rx.icon("building-2", size=28, color=rx.color("accent", 9)),
                 ),
                 rx.vstack(
-                    rx.heading(company["nome"], as_="h2", size="4"),
-                    rx.text(company["vagas_texto"], color=rx.color("gray", 11), size="2"),
+                    rx.heading(company["name"], as_="h2", size="4"),
+                    rx.text(company["jobs_text"], color=rx.color("gray", 11), size="2"),
                     spacing="1",
                 ),
                 spacing="3",
@@ -105,7 +105,7 @@ def company_card(company: rx.Var) -> rx.Component:
                 "Ver vagas",
                 href=company["href"],
                 variant="soft",
-                aria_label="Ver vagas de " + company["nome"].to(str),
+                aria_label="Ver vagas de " + company["name"].to(str),
             ),
             justify="between",
             align="center",

@@ -268,22 +268,22 @@ def _job_result_card(job: rx.Var) -> rx.Component:
     return rx.card(
         rx.flex(
             rx.vstack(
-                rx.text(job["titulo"], weight="bold", size="3"),
+                rx.text(job["title"], weight="bold", size="3"),
                 rx.hstack(
-                    rx.badge(job["categoria_label"], variant="soft"),
-                    rx.text(job["empresa"], size="2", color=rx.color("gray", 11)),
+                    rx.badge(job["category_label"], variant="soft"),
+                    rx.text(job["company"], size="2", color=rx.color("gray", 11)),
                     spacing="2",
                     align="center",
                     wrap="wrap",
                 ),
                 rx.flex(
-                    rx.hstack(rx.icon("map-pin", size=14), rx.text(job["localizacao"], size="2"), align="center"),
-                    rx.hstack(rx.icon("wallet", size=14), rx.text(job["pagamento"], size="2"), align="center"),
+                    rx.hstack(rx.icon("map-pin", size=14), rx.text(job["location"], size="2"), align="center"),
+                    rx.hstack(rx.icon("wallet", size=14), rx.text(job["pay"], size="2"), align="center"),
                     gap="0.25rem 1rem",
                     wrap="wrap",
                     color=rx.color("gray", 11),
                 ),
-                rx.text("Postada em ", job["postado_em"], size="1", color=rx.color("gray", 11)),
+                rx.text("Postada em ", job["posted"], size="1", color=rx.color("gray", 11)),
                 spacing="1",
                 flex="1",
                 min_width="0",
@@ -294,7 +294,7 @@ def _job_result_card(job: rx.Var) -> rx.Component:
                     href=rx.Var.create(routes.JOBS + "/") + job["id"].to(str),
                     variant="outline",
                     size="2",
-                    aria_label="Ver detalhes da vaga " + job["titulo"].to(str),
+                    aria_label="Ver detalhes da vaga " + job["title"].to(str),
                     white_space="nowrap",
                 ),
                 rx.cond(
@@ -311,7 +311,7 @@ def _job_result_card(job: rx.Var) -> rx.Component:
                         "Candidatar-se",
                         size="2",
                         on_click=state.open_apply_dialog(job["id"].to(int)),
-                        aria_label="Candidatar-se à vaga " + job["titulo"].to(str),
+                        aria_label="Candidatar-se à vaga " + job["title"].to(str),
                         white_space="nowrap",
                     ),
                 ),

@@ -21,27 +21,27 @@ NOT_INFORMED = "Não informada"
 
 EMPTY_JOB = JobDetail(
     id=0,
-    titulo="",
-    categoria="",
-    categoria_label="",
-    empresa="",
-    anonima=False,
-    empresa_id=0,
-    empresa_foto="",
-    empresa_bio="",
-    empresa_site="",
-    empresa_redes=[],
-    localizacao="",
-    pagamento="",
-    data_necessaria="",
-    duracao="",
-    descricao="",
-    habilidades=[],
-    vale_transporte=False,
-    refeicao_local=False,
-    possui_intervalo=False,
-    vagas_disponiveis=0,
-    postado_em="",
+    title="",
+    category="",
+    category_label="",
+    company="",
+    anonymous=False,
+    company_id=0,
+    company_photo="",
+    company_bio="",
+    company_site="",
+    company_links=[],
+    location="",
+    pay="",
+    date_needed="",
+    duration="",
+    description="",
+    skills=[],
+    transport_voucher=False,
+    meal_on_site=False,
+    has_break=False,
+    positions=0,
+    posted="",
 )
 
 
@@ -175,45 +175,45 @@ def company_card() -> rx.Component:
     """'Sobre a empresa': the publisher's photo, name, biography, site and networks (hidden when anonymous)."""
     job = JobDetailState.job
     return rx.cond(
-        job["anonima"].to(bool),
+        job["anonymous"].to(bool),
         rx.fragment(),
         rx.card(
             rx.vstack(
                 rx.heading("Sobre a empresa", as_="h2", size="4"),
                 rx.hstack(
                     rx.cond(
-                        job["empresa_foto"] != "",
+                        job["company_photo"] != "",
                         rx.el.img(
-                            src=job["empresa_foto"].to(str),
-                            alt="Foto de " + job["empresa"].to(str),
+                            src=job["company_photo"].to(str),
+                            alt="Foto de " + job["company"].to(str),
                             id="job-company-photo",
                             class_name="turno-company-photo",
                         ),
                         rx.icon("building-2", size=32, color=rx.color("accent", 9), aria_hidden="true"),
                     ),
-                    rx.text(job["empresa"], weight="bold", size="4"),
+                    rx.text(job["company"], weight="bold", size="4"),
                     spacing="3",
                     align="center",
                 ),
                 rx.cond(
-                    job["empresa_bio"] != "",
-                    rx.text(job["empresa_bio"], white_space="pre-wrap", id="job-company-bio"),
+                    job["company_bio"] != "",
+                    rx.text(job["company_bio"], white_space="pre-wrap", id="job-company-bio"),
                 ),
                 rx.flex(
                     rx.cond(
-                        job["empresa_site"] != "",
+                        job["company_site"] != "",
                         rx.link(
                             "Site da empresa",
-                            href=job["empresa_site"].to(str),
+                            href=job["company_site"].to(str),
                             is_external=True,
                             rel="noopener noreferrer nofollow",
                             size="2",
                         ),
                     ),
-                    rx.foreach(job["empresa_redes"].to(list[dict]), _social),
+                    rx.foreach(job["company_links"].to(list[dict]), _social),
                     rx.link(
                         "Outras vagas desta empresa",
-                        href=routes.JOBS + "?empresa=" + job["empresa_id"].to(str),
+                        href=routes.JOBS + "?empresa=" + job["company_id"].to(str),
                         size="2",
                     ),
                     spacing="4",
@@ -238,12 +238,12 @@ def detail() -> rx.Component:
             size="2",
         ),
         rx.vstack(
-            rx.heading(job["titulo"], as_="h1", size="8"),
+            rx.heading(job["title"], as_="h1", size="8"),
             rx.hstack(
-                rx.badge(job["categoria_label"], size="2", variant="soft"),
+                rx.badge(job["category_label"], size="2", variant="soft"),
                 rx.hstack(
                     rx.icon("building-2", size=16, color=rx.color("gray", 11)),
-                    rx.text(job["empresa"], color=rx.color("gray", 11), id="job-company"),
+                    rx.text(job["company"], color=rx.color("gray", 11), id="job-company"),
                     spacing="1",
                     align="center",
                 ),
@@ -254,16 +254,16 @@ def detail() -> rx.Component:
             spacing="2",
         ),
         rx.grid(
-            fact("map-pin", "Local", job["localizacao"]),
-            fact("banknote", "Valor por hora", job["pagamento"]),
+            fact("map-pin", "Local", job["location"]),
+            fact("banknote", "Valor por hora", job["pay"]),
             fact(
                 "calendar",
                 "Data necessária",
-                rx.cond(job["data_necessaria"] != "", job["data_necessaria"], NOT_INFORMED),
+                rx.cond(job["date_needed"] != "", job["date_needed"], NOT_INFORMED),
             ),
-            fact("clock", "Duração", rx.cond(job["duracao"] != "", job["duracao"], NOT_INFORMED)),
-            fact("users", "Vagas disponíveis", job["vagas_disponiveis"].to(str)),
-            fact("calendar-plus", "Postado em", job["postado_em"]),
+            fact("clock", "Duração", rx.cond(job["duration"] != "", job["duration"], NOT_INFORMED)),
+            fact("users", "Vagas disponíveis", job["positions"].to(str)),
+            fact("calendar-plus", "Postado em", job["posted"]),
             columns=rx.breakpoints(initial="1", sm="2", md="3"),
             spacing="4",
             width="100%",
@@ -273,14 +273,14 @@ def detail() -> rx.Component:
         ),
         rx.flex(
             rx.vstack(
-                section("Descrição", rx.text(job["descricao"], white_space="pre-wrap", id="job-description")),
+                section("Descrição", rx.text(job["description"], white_space="pre-wrap", id="job-description")),
                 section(
                     "Habilidades necessárias",
                     rx.cond(
-                        job["habilidades"].to(list[str]).length() > 0,
+                        job["skills"].to(list[str]).length() > 0,
                         rx.flex(
                             rx.foreach(
-                                job["habilidades"].to(list[str]),
+                                job["skills"].to(list[str]),
                                 lambda skill: rx.badge(skill, variant="outline", size="2"),
                             ),
                             spacing="2",
@@ -292,9 +292,9 @@ def detail() -> rx.Component:
                 section(
                     "Benefícios",
                     rx.el.ul(
-                        benefit("Vale-transporte", job["vale_transporte"].to(bool)),
-                        benefit("Refeição no local", job["refeicao_local"].to(bool)),
-                        benefit("Intervalo", job["possui_intervalo"].to(bool)),
+                        benefit("Vale-transporte", job["transport_voucher"].to(bool)),
+                        benefit("Refeição no local", job["meal_on_site"].to(bool)),
+                        benefit("Intervalo", job["has_break"].to(bool)),
                         style={"padding": "0", "margin": "0", "display": "grid", "gap": "0.5rem"},
                     ),
                 ),

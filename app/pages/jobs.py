@@ -179,22 +179,22 @@ def job_row(job: rx.Var) -> rx.Component:
     return rx.table.row(
         rx.table.cell(
             rx.vstack(
-                rx.text(job["titulo"], weight="bold", size="3"),
+                rx.text(job["title"], weight="bold", size="3"),
                 rx.hstack(
-                    rx.badge(job["categoria_label"], variant="soft"),
+                    rx.badge(job["category_label"], variant="soft"),
                     rx.cond(
-                        job["empresa_foto"] != "",
-                        rx.el.img(src=job["empresa_foto"].to(str), alt="", class_name="turno-company-thumb"),
+                        job["company_photo"] != "",
+                        rx.el.img(src=job["company_photo"].to(str), alt="", class_name="turno-company-thumb"),
                     ),
-                    rx.text(job["empresa"], size="2", color=rx.color("gray", 11)),
+                    rx.text(job["company"], size="2", color=rx.color("gray", 11)),
                     spacing="2",
                     align="center",
                     wrap="wrap",
                 ),
                 rx.flex(
-                    rx.text(job["localizacao"]),
+                    rx.text(job["location"]),
                     rx.text("·", aria_hidden="true"),
-                    rx.text(job["pagamento"]),
+                    rx.text(job["pay"]),
                     spacing="1",
                     wrap="wrap",
                     size="2",
@@ -205,16 +205,16 @@ def job_row(job: rx.Var) -> rx.Component:
                 spacing="1",
             )
         ),
-        rx.table.cell(job["localizacao"], display=DESKTOP_CELL),
-        rx.table.cell(job["pagamento"], display=DESKTOP_CELL, white_space="nowrap"),
-        rx.table.cell(job["postado_em"], display=DESKTOP_CELL, white_space="nowrap"),
+        rx.table.cell(job["location"], display=DESKTOP_CELL),
+        rx.table.cell(job["pay"], display=DESKTOP_CELL, white_space="nowrap"),
+        rx.table.cell(job["posted"], display=DESKTOP_CELL, white_space="nowrap"),
         rx.table.cell(
             link_button(
                 "Ver detalhes",
                 href=rx.Var.create(routes.JOBS + "/") + job["id"].to(str),
                 variant="outline",
                 size="2",
-                aria_label="Ver detalhes da vaga " + job["titulo"].to(str),
+                aria_label="Ver detalhes da vaga " + job["title"].to(str),
                 white_space="nowrap",
             ),
             text_align="right",

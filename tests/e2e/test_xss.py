@@ -208,7 +208,7 @@ def shows_as_text(probe: Probe, texts: list[str]) -> None:
 
 def _public_titles(company_id: int, page: int) -> list[str]:
     with session_scope() as db:
-        return [job["titulo"] for job in jobs.list_public_jobs(db, company_id=company_id, page=page).items]
+        return [job["title"] for job in jobs.list_public_jobs(db, company_id=company_id, page=page).items]
 
 
 def test_every_answer_carries_the_security_headers(base_url, world):

@@ -435,7 +435,7 @@ def test_one_position_fills_and_the_job_leaves_the_public_list(db, cast):
     db.flush()
 
     assert (job.status, job.vaga_status) == ("in_progress", "in_progress")
-    assert [item["titulo"] for item in jobs.list_public_jobs(db).items] == ["Outra"]
+    assert [item["title"] for item in jobs.list_public_jobs(db).items] == ["Outra"]
     _refused(db, lambda: applications.accept(db, cast.company.id, second.id), message=POSITIONS_FILLED)
     assert db.get(Application, second.id).status == "pending"
     assert _count(db, Chat) == 1
@@ -450,7 +450,7 @@ def test_two_positions_stay_open_after_the_first_acceptance(db, cast):
     applications.accept(db, cast.company.id, first.id)
     db.flush()
     assert job.status == "open"
-    assert [item["titulo"] for item in jobs.list_public_jobs(db).items] == ["Garçom"]
+    assert [item["title"] for item in jobs.list_public_jobs(db).items] == ["Garçom"]
 
     applications.accept(db, cast.company.id, second.id)
     db.flush()

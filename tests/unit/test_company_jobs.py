@@ -41,7 +41,7 @@ def _notifications(db, user):
 
 
 def _public_titles(db):
-    return [item["titulo"] for item in jobs.list_public_jobs(db).items]
+    return [item["title"] for item in jobs.list_public_jobs(db).items]
 
 
 # --- create_job ----------------------------------------------------------------------------
@@ -98,7 +98,7 @@ def test_create_job_saves_every_optional_field(db, cast):
         True,
     )
     assert job.vagas_disponiveis == 3
-    assert jobs.list_public_jobs(db).items[0]["empresa"] == "Empresa Confidencial"
+    assert jobs.list_public_jobs(db).items[0]["company"] == "Empresa Confidencial"
 
 
 @pytest.mark.parametrize(

@@ -277,7 +277,7 @@ def test_search_lists_open_matches_ten_per_page(db, cast):
     second = dashboard_state(db, freelancer, tab="jobs", search="GARCOM", page="2")
     run(second, FreelancerDashboardState.load)
 
-    titles = [item["titulo"] for item in first.job_results + second.job_results]
+    titles = [item["title"] for item in first.job_results + second.job_results]
     assert first.job_total == 12
     assert len(first.job_results) == 10 and len(second.job_results) == 2
     assert titles == ["Garçom para casamento", *[f"Garçom {n}" for n in range(11)]]
@@ -294,7 +294,7 @@ def test_search_by_category_and_empty_result(db, cast):
 
     state = dashboard_state(db, freelancer, tab="jobs", category="gastronomia")
     run(state, FreelancerDashboardState.load)
-    assert [item["titulo"] for item in state.job_results] == ["Chef de cozinha"]
+    assert [item["title"] for item in state.job_results] == ["Chef de cozinha"]
 
     empty = dashboard_state(db, freelancer, tab="jobs", search="astronauta")
     run(empty, FreelancerDashboardState.load)

@@ -41,7 +41,7 @@ def job(db: Session, owner: User, **fields) -> Job:
 
 
 def titles(page: jobs.JobPage) -> list[str]:
-    return [item["titulo"] for item in page.items]
+    return [item["title"] for item in page.items]
 
 
 def test_only_open_non_archived_jobs_are_listed(db):
@@ -65,20 +65,20 @@ def test_list_item_fields_are_formatted(db):
 
     items = jobs.list_public_jobs(db).items
 
-    assert items[0]["titulo"] == "Auxiliar"
-    assert items[0]["pagamento"] == "A combinar"
+    assert items[0]["title"] == "Auxiliar"
+    assert items[0]["pay"] == "A combinar"
     assert items[1] == {
         "id": created.id,
-        "titulo": "Chef",
-        "categoria": "gastronomia",
-        "categoria_label": "Gastronomia",
-        "empresa": "Hotel Atlântico",
-        "empresa_foto": "",
-        "localizacao": "São Paulo",
-        "pagamento": "R$ 60,00/hora",
-        "postado_em": jobs.long_date(created.criado_em),
+        "title": "Chef",
+        "category": "gastronomia",
+        "category_label": "Gastronomia",
+        "company": "Hotel Atlântico",
+        "company_photo": "",
+        "location": "São Paulo",
+        "pay": "R$ 60,00/hora",
+        "posted": jobs.long_date(created.criado_em),
     }
-    assert " de " in items[1]["postado_em"]
+    assert " de " in items[1]["posted"]
 
 
 def test_search_ignores_accents_and_case(db):
@@ -173,7 +173,7 @@ def test_filters_combine(db):
     page = jobs.list_public_jobs(db, search="garcom", city="recife", category="eventos")
 
     assert page.total == 1
-    assert page.items[0]["localizacao"] == "Recife"
+    assert page.items[0]["location"] == "Recife"
 
 
 def test_paging_ten_per_page_newest_first_and_clamped(db):
@@ -203,14 +203,14 @@ def test_anonymous_job_hides_the_company(db):
     owner = company(db, empresa="Bar do Zé")
     job(db, owner, titulo="Sigilosa", anuncio_anonimo=True)
 
-    assert jobs.list_public_jobs(db).items[0]["empresa"] == "Empresa Confidencial"
+    assert jobs.list_public_jobs(db).items[0]["company"] == "Empresa Confidencial"
 
 
 def test_company_name_falls_back_to_person_name_then_unknown(db):
     job(db, company(db, empresa="", nome="Carlos Lima"), titulo="Sem empresa")
     job(db, company(db, profile=False), titulo="Sem perfil")
 
-    names = {item["titulo"]: item["empresa"] for item in jobs.list_public_jobs(db).items}
+    names = {item["title"]: item["company"] for item in jobs.list_public_jobs(db).items}
 
     assert names == {"Sem empresa": "Carlos Lima", "Sem perfil": "Empresa não informada"}
 
@@ -241,8 +241,8 @@ def test_companies_in_category_counts_public_jobs(db):
     job(db, hidden, categoria="eventos", anuncio_anonimo=True)
 
     expected = [
-        {"id": buffet.id, "nome": "Buffet Estrela", "foto": "", "vagas": 2},
-        {"id": hotel.id, "nome": "Hotel Atlântico", "foto": "", "vagas": 1},
+        {"id": buffet.id, "name": "Buffet Estrela", "photo": "", "open_jobs": 2},
+        {"id": hotel.id, "name": "Hotel Atlântico", "photo": "", "open_jobs": 1},
     ]
     assert jobs.companies_in_category(db, "eventos").items == expected
     assert jobs.companies_in_category(db, "events").items == expected
@@ -255,7 +255,7 @@ def test_companies_in_category_names_a_company_without_profile(db):
     job(db, owner, categoria="design")
 
     assert jobs.companies_in_category(db, "design").items == [
-        {"id": owner.id, "nome": "Empresa não informada", "foto": "", "vagas": 1}
+        {"id": owner.id, "name": "Empresa não informada", "photo": "", "open_jobs": 1}
     ]
 
 
@@ -280,27 +280,27 @@ def test_public_job_detail_has_every_field(db):
 
     assert detail == {
         "id": row.id,
-        "titulo": "Chef",
-        "categoria": "gastronomia",
-        "categoria_label": "Gastronomia",
-        "empresa": "Hotel Atlântico",
-        "anonima": False,
-        "empresa_id": row.cliente_id,
-        "empresa_foto": "",
-        "empresa_bio": "",
-        "empresa_site": "",
-        "empresa_redes": [],
-        "localizacao": "São Paulo",
-        "pagamento": "R$ 35,00/hora",
-        "data_necessaria": "5 de dezembro de 2026",
-        "duracao": "1 semana",
-        "descricao": "Cozinha <b>italiana</b>.",
-        "habilidades": ["Massas", "Pontualidade"],
-        "vale_transporte": True,
-        "refeicao_local": False,
-        "possui_intervalo": True,
-        "vagas_disponiveis": 2,
-        "postado_em": jobs.long_date(row.criado_em),
+        "title": "Chef",
+        "category": "gastronomia",
+        "category_label": "Gastronomia",
+        "company": "Hotel Atlântico",
+        "anonymous": False,
+        "company_id": row.cliente_id,
+        "company_photo": "",
+        "company_bio": "",
+        "company_site": "",
+        "company_links": [],
+        "location": "São Paulo",
+        "pay": "R$ 35,00/hora",
+        "date_needed": "5 de dezembro de 2026",
+        "duration": "1 semana",
+        "description": "Cozinha <b>italiana</b>.",
+        "skills": ["Massas", "Pontualidade"],
+        "transport_voucher": True,
+        "meal_on_site": False,
+        "has_break": True,
+        "positions": 2,
+        "posted": jobs.long_date(row.criado_em),
     }
 
 
@@ -322,15 +322,15 @@ def test_public_job_detail_shows_the_company_profile(db):
 
     detail = jobs.get_public_job(db, row.id)
 
-    assert detail["empresa"] == "Bar do Zé"
-    assert detail["empresa_id"] == owner.id
-    assert detail["empresa_foto"].endswith(".webp")
-    assert detail["empresa_bio"] == "Bar de esquina com música ao vivo."
-    assert detail["empresa_site"] == "https://bardoze.com.br"
-    assert detail["empresa_redes"] == [
+    assert detail["company"] == "Bar do Zé"
+    assert detail["company_id"] == owner.id
+    assert detail["company_photo"].endswith(".webp")
+    assert detail["company_bio"] == "Bar de esquina com música ao vivo."
+    assert detail["company_site"] == "https://bardoze.com.br"
+    assert detail["company_links"] == [
         {"network": "instagram", "label": "Instagram", "url": "https://instagram.com/bardoze"}
     ]
-    assert jobs.list_public_jobs(db).items[0]["empresa_foto"] == detail["empresa_foto"]
+    assert jobs.list_public_jobs(db).items[0]["company_photo"] == detail["company_photo"]
 
 
 def test_public_job_detail_hides_anonymous_company(db):
@@ -338,14 +338,14 @@ def test_public_job_detail_hides_anonymous_company(db):
 
     detail = jobs.get_public_job(db, row.id)
 
-    assert detail["empresa"] == "Empresa Confidencial"
-    assert detail["anonima"] is True
+    assert detail["company"] == "Empresa Confidencial"
+    assert detail["anonymous"] is True
     assert "Bar do Zé" not in str(detail)
     assert "bardoze" not in str(detail)
-    assert detail["empresa_id"] == 0
-    assert detail["empresa_foto"] == detail["empresa_bio"] == ""
-    assert jobs.list_public_jobs(db).items[0]["empresa_foto"] == ""
-    assert detail["data_necessaria"] == ""
+    assert detail["company_id"] == 0
+    assert detail["company_photo"] == detail["company_bio"] == ""
+    assert jobs.list_public_jobs(db).items[0]["company_photo"] == ""
+    assert detail["date_needed"] == ""
 
 
 def test_public_job_detail_is_none_for_missing_or_non_public_jobs(db):

@@ -118,19 +118,19 @@ def test_a_job_page_is_answered_from_the_cache_until_its_company_changes_its_bio
     first = get_public_job(db, job.id)
     with sent_statements(engine) as sent:
         second = get_public_job(db, job.id)
-    assert second == first and first["empresa_bio"] == "Desde 1990."
-    assert first["habilidades"] == ["Coquetelaria"] and len(first["empresa_redes"]) == 1
+    assert second == first and first["company_bio"] == "Desde 1990."
+    assert first["skills"] == ["Coquetelaria"] and len(first["company_links"]) == 1
     assert len(sent) == 1 and "job_list_version" in sent[0], sent
 
-    second["habilidades"].append("alterado")
-    second["empresa_redes"].clear()
+    second["skills"].append("alterado")
+    second["company_links"].clear()
     assert get_public_job(db, job.id) == first, "callers get copies"
 
     profile = db.get(Profile, company.id)
     profile.biografia = "Bar de praia desde 1990."
     db.add(profile)
     db.commit()
-    assert get_public_job(db, job.id)["empresa_bio"] == "Bar de praia desde 1990."
+    assert get_public_job(db, job.id)["company_bio"] == "Bar de praia desde 1990."
 
     job.status = "closed"
     db.add(job)
@@ -180,8 +180,8 @@ def test_a_write_by_another_process_is_seen_on_the_next_list(db, engine):
 
     page = list_public_jobs(db)
     assert page.total == 2
-    assert [item["titulo"] for item in page.items] == ["Bartender novo", "Garçom antigo"]
-    assert {item["empresa"] for item in page.items} == {"Hotel Renomeado"}
+    assert [item["title"] for item in page.items] == ["Bartender novo", "Garçom antigo"]
+    assert {item["company"] for item in page.items} == {"Hotel Renomeado"}
 
 
 def test_a_transaction_sees_its_own_uncommitted_jobs(db):
@@ -190,7 +190,7 @@ def test_a_transaction_sees_its_own_uncommitted_jobs(db):
     db.commit()
     assert list_public_jobs(db).total == 1
     make_job(db, company, title="Segunda")  # flushed, not committed
-    assert [item["titulo"] for item in list_public_jobs(db).items] == ["Segunda", "Primeira"]
+    assert [item["title"] for item in list_public_jobs(db).items] == ["Segunda", "Primeira"]
     db.rollback()
     assert list_public_jobs(db).total == 1
 
@@ -200,8 +200,8 @@ def test_each_filter_and_page_is_its_own_entry(db):
     make_job(db, company, title="Garçom Recife", localizacao="Recife")
     make_job(db, company, title="Cozinheiro Natal", localizacao="Natal", categoria="gastronomia")
     db.commit()
-    assert [item["titulo"] for item in list_public_jobs(db, city="Recife").items] == ["Garçom Recife"]
-    assert [item["titulo"] for item in list_public_jobs(db, city="natal").items] == ["Cozinheiro Natal"]
+    assert [item["title"] for item in list_public_jobs(db, city="Recife").items] == ["Garçom Recife"]
+    assert [item["title"] for item in list_public_jobs(db, city="natal").items] == ["Cozinheiro Natal"]
     assert list_public_jobs(db, category="gastronomia").total == 1
     assert list_public_jobs(db, search="garcom", city="Natal").total == 0
     assert list_public_jobs(db, company_id=company.id).total == 2
@@ -212,9 +212,9 @@ def test_a_caller_changing_its_page_does_not_change_the_cache(db):
     make_job(db, company, title="Garçom")
     db.commit()
     page = list_public_jobs(db)
-    page.items[0]["titulo"] = "alterado"
+    page.items[0]["title"] = "alterado"
     page.items.clear()
-    assert [item["titulo"] for item in list_public_jobs(db).items] == ["Garçom"]
+    assert [item["title"] for item in list_public_jobs(db).items] == ["Garçom"]
 
 
 def test_a_bulk_load_with_the_triggers_suspended_moves_the_token_once_and_puts_them_back(db, engine):
