@@ -3,7 +3,8 @@
 import reflex as rx
 
 from app.layout import dashboard_page, tab_keys
-from app.pages.company_jobs import CompanyJobsState, jobs_tab
+from app.pages.company_jobs.job_list import jobs_tab
+from app.pages.company_jobs.state import CompanyJobsState
 from app.pages.company_profile_setup import account_data
 from components.dashboard import (
     chat_list,
