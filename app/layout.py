@@ -4,7 +4,7 @@ from collections.abc import Callable
 
 import reflex as rx
 
-from components.dashboard import (
+from components.dashboard_shell import (
     Badge,
     NavItem,
     bottom_bar,

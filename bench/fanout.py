@@ -26,7 +26,7 @@ from bench import harness
 from bench.chat_delivery import relay_server
 from bench.wsclient import AUTH, CHROME, TIMEOUT, Tab
 
-JOBS_STATE = f"{AUTH}.app___pages___company_jobs____company_jobs_state"
+JOBS_STATE = f"{AUTH}.app___pages___company_jobs___state____company_jobs_state"
 JOB_FORM = {
     "titulo": "Garçom para casamento",
     "categoria": "eventos",

@@ -10,7 +10,8 @@ import reflex as rx
 from reflex.experimental.client_state import ClientStateVar
 
 from app.layout import dashboard_page
-from components.dashboard import avatar, chat_list, loading, tab_heading
+from components.chat_list import chat_list
+from components.dashboard import avatar, loading, tab_heading
 from components.pager import PagerLink, pager, pager_fields
 from components.ui import empty_state
 from core import routes

@@ -5,18 +5,19 @@ from typing import ClassVar
 import reflex as rx
 
 from app.layout import dashboard_page
-from app.pages.company_jobs import CompanyJobsState, jobs_tab
+from app.pages.company_jobs.job_list import jobs_tab
+from app.pages.company_jobs.state import CompanyJobsState
 from app.pages.company_profile_setup import account_data
+from components.chat_list import chat_list
 from components.dashboard import (
-    chat_list,
     count_label,
     loading,
-    notifications_panel,
     section_card,
     stat_card,
     status_badge,
     tab_heading,
 )
+from components.notification_list import notifications_panel
 from components.pager import pager
 from components.plans import plan_conditions, plans_grid, subscription_panel
 from components.privacy import privacy_section

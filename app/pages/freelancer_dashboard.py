@@ -7,12 +7,11 @@ import reflex as rx
 
 from app.layout import dashboard_page
 from components.apply import apply_dialog
+from components.chat_list import chat_list
 from components.dashboard import (
     APPLICATION_STATUS_COLORS,
-    chat_list,
     count_label,
     loading,
-    notifications_panel,
     section_card,
     stat_card,
     status_badge,
@@ -20,6 +19,7 @@ from components.dashboard import (
 )
 from components.job_filters import job_filters
 from components.links import link_button
+from components.notification_list import notifications_panel
 from components.pager import PagerLink, pager, pager_fields
 from components.privacy import privacy_section
 from components.profile_forms import freelancer_profile_form

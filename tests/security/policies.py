@@ -222,41 +222,41 @@ POLICIES: dict[str, Policy] = {
         SIGNED_IN, {"form_data": {"comment": "Ótimo profissional."}}, page="/client-dashboard", before=RATING_STEPS
     ),
     # Minhas Vagas.
-    "app.pages.company_jobs.CompanyJobsState.accept_application": Policy(
+    "app.pages.company_jobs.state.CompanyJobsState.accept_application": Policy(
         COMPANY, {"application_id": Id("application")}
     ),
-    "app.pages.company_jobs.CompanyJobsState.archive": Policy(COMPANY, {"job_id": Id("job")}),
-    "app.pages.company_jobs.CompanyJobsState.ask_close": Policy(
+    "app.pages.company_jobs.state.CompanyJobsState.archive": Policy(COMPANY, {"job_id": Id("job")}),
+    "app.pages.company_jobs.state.CompanyJobsState.ask_close": Policy(
         COMPANY, {"job_id": Id("job")}, page="/client-dashboard?tab=jobs", before=(("load", {}),)
     ),
-    "app.pages.company_jobs.CompanyJobsState.ask_delete": Policy(
+    "app.pages.company_jobs.state.CompanyJobsState.ask_delete": Policy(
         COMPANY, {"job_id": Id("job")}, page="/client-dashboard?tab=jobs", before=(("load", {}),)
     ),
-    "app.pages.company_jobs.CompanyJobsState.close_job": Policy(COMPANY, {"job_id": Id("job")}),
-    "app.pages.company_jobs.CompanyJobsState.delete_job": Policy(COMPANY, {"job_id": Id("job")}),
-    "app.pages.company_jobs.CompanyJobsState.duplicate": Policy(COMPANY, {"job_id": Id("job")}),
-    "app.pages.company_jobs.CompanyJobsState.load": Policy(COMPANY, page="/client-dashboard?tab=jobs"),
-    "app.pages.company_jobs.CompanyJobsState.more_active_jobs": Policy(COMPANY, before=(("load", {}),)),
-    "app.pages.company_jobs.CompanyJobsState.more_applicants": Policy(
+    "app.pages.company_jobs.state.CompanyJobsState.close_job": Policy(COMPANY, {"job_id": Id("job")}),
+    "app.pages.company_jobs.state.CompanyJobsState.delete_job": Policy(COMPANY, {"job_id": Id("job")}),
+    "app.pages.company_jobs.state.CompanyJobsState.duplicate": Policy(COMPANY, {"job_id": Id("job")}),
+    "app.pages.company_jobs.state.CompanyJobsState.load": Policy(COMPANY, page="/client-dashboard?tab=jobs"),
+    "app.pages.company_jobs.state.CompanyJobsState.more_active_jobs": Policy(COMPANY, before=(("load", {}),)),
+    "app.pages.company_jobs.state.CompanyJobsState.more_applicants": Policy(
         COMPANY, before=(("open_applications", {"job_id": Id("job")}),)
     ),
-    "app.pages.company_jobs.CompanyJobsState.more_archived_jobs": Policy(COMPANY, before=(("load", {}),)),
-    "app.pages.company_jobs.CompanyJobsState.open_applications": Policy(COMPANY, {"job_id": Id("job")}),
-    "app.pages.company_jobs.CompanyJobsState.open_publish": Policy(COMPANY),
-    "app.pages.company_jobs.CompanyJobsState.publish": Policy(
+    "app.pages.company_jobs.state.CompanyJobsState.more_archived_jobs": Policy(COMPANY, before=(("load", {}),)),
+    "app.pages.company_jobs.state.CompanyJobsState.open_applications": Policy(COMPANY, {"job_id": Id("job")}),
+    "app.pages.company_jobs.state.CompanyJobsState.open_publish": Policy(COMPANY),
+    "app.pages.company_jobs.state.CompanyJobsState.publish": Policy(
         COMPANY, {"form_data": JOB_FORM}, before=(("open_publish", {}),)
     ),
-    "app.pages.company_jobs.CompanyJobsState.reject_application": Policy(
+    "app.pages.company_jobs.state.CompanyJobsState.reject_application": Policy(
         COMPANY, {"application_id": Id("application")}
     ),
-    "app.pages.company_jobs.CompanyJobsState.restore": Policy(COMPANY, {"job_id": Id("job")}),
-    "app.pages.company_jobs.CompanyJobsState.set_applications_open": Policy(COMPANY, {"value": False}),
-    "app.pages.company_jobs.CompanyJobsState.set_confirm_open": Policy(COMPANY, {"value": False}),
-    "app.pages.company_jobs.CompanyJobsState.set_profile_open": Policy(COMPANY, {"value": False}),
-    "app.pages.company_jobs.CompanyJobsState.set_publish_open": Policy(COMPANY, {"value": True}),
-    "app.pages.company_jobs.CompanyJobsState.set_search": Policy(COMPANY, {"value": "gar"}),
-    "app.pages.company_jobs.CompanyJobsState.setvar": SETVAR,
-    "app.pages.company_jobs.CompanyJobsState.view_profile": Policy(COMPANY, {"freelancer_id": Id("freelancer")}),
+    "app.pages.company_jobs.state.CompanyJobsState.restore": Policy(COMPANY, {"job_id": Id("job")}),
+    "app.pages.company_jobs.state.CompanyJobsState.set_applications_open": Policy(COMPANY, {"value": False}),
+    "app.pages.company_jobs.state.CompanyJobsState.set_confirm_open": Policy(COMPANY, {"value": False}),
+    "app.pages.company_jobs.state.CompanyJobsState.set_profile_open": Policy(COMPANY, {"value": False}),
+    "app.pages.company_jobs.state.CompanyJobsState.set_publish_open": Policy(COMPANY, {"value": True}),
+    "app.pages.company_jobs.state.CompanyJobsState.set_search": Policy(COMPANY, {"value": "gar"}),
+    "app.pages.company_jobs.state.CompanyJobsState.setvar": SETVAR,
+    "app.pages.company_jobs.state.CompanyJobsState.view_profile": Policy(COMPANY, {"freelancer_id": Id("freelancer")}),
     # Conversations.
     "app.pages.chats.ChatListState.load_client": Policy(COMPANY, page="/client-dashboard/chats"),
     "app.pages.chats.ChatListState.load_freelancer": Policy(FREELANCER, page="/freelancer-dashboard/chats"),

@@ -13,7 +13,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from app.api import api
-from app.pages.company_jobs import CompanyJobsState
+from app.pages.company_jobs.state import CompanyJobsState
 from core import audit
 from core.security import hash_password
 from core.settings import get_settings

@@ -12,7 +12,7 @@ import pytest
 from sqlmodel import select
 
 from app.pages.client_dashboard import ClientDashboardState
-from app.pages.company_jobs import CompanyJobsState
+from app.pages.company_jobs.state import CompanyJobsState
 from models import Application, Chat, Job
 from services import company_jobs
 from tests.unit.factories import (

@@ -41,13 +41,13 @@ from app.api import api
 from app.api.auth import GENERIC_ERROR
 from app.errors import UNEXPECTED_MESSAGE, UNEXPECTED_TITLE
 from app.pages import chats as chat_page
-from app.pages import company_jobs as jobs_page
 from app.pages import contact as contact_page
 from app.pages import recovery as recovery_page
 from app.pages import register as register_page
 from app.pages.chats import ChatRoomState
 from app.pages.client_dashboard import ClientDashboardState
-from app.pages.company_jobs import CompanyJobsState
+from app.pages.company_jobs import state as jobs_page
+from app.pages.company_jobs.state import CompanyJobsState
 from app.pages.contact import ContactState
 from app.pages.freelancer_dashboard import FreelancerDashboardState
 from app.pages.jobs import JobsState

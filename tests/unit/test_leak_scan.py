@@ -26,7 +26,7 @@ from tests.unit.factories import make_company, make_freelancer
 
 APP = "http://localhost:3000"
 MAILBOX_STATE = "reflex___state____state.app___pages___mailbox____mailbox_state"
-JOBS_STATE = "reflex___state____state.app___pages___company_jobs____company_jobs_state"
+JOBS_STATE = "reflex___state____state.app___pages___company_jobs___state____company_jobs_state"
 
 
 def frame(state: str, var: str, value: object) -> str:

@@ -12,7 +12,7 @@ import pytest
 from app.pages.category import CategoryState
 from app.pages.chats import ChatListState
 from app.pages.client_dashboard import ClientDashboardState
-from app.pages.company_jobs import CompanyJobsState
+from app.pages.company_jobs.state import CompanyJobsState
 from app.pages.freelancer_dashboard import FreelancerDashboardState
 from core.db import session_scope
 from core.types import utcnow

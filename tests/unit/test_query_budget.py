@@ -19,7 +19,7 @@ import core.db
 from app.pages.category import CategoryState
 from app.pages.chats import ChatListState, ChatRoomState
 from app.pages.client_dashboard import ClientDashboardState
-from app.pages.company_jobs import CompanyJobsState
+from app.pages.company_jobs.state import CompanyJobsState
 from app.pages.freelancer_dashboard import FreelancerDashboardState
 from app.pages.freelancer_profile import FreelancerProfileState
 from app.pages.job_detail import JobDetailState

@@ -1,0 +1,473 @@
+"""The state of 'Minhas Vagas': the company's jobs, the publish form, the confirmation and the applicants.
+
+`CompanyJobsState` holds the company's jobs (active and archived, filtered by the search), the
+'Publicar Nova Vaga' form, the close/delete confirmation, the applications dialog and the freelancer
+profile dialog. Every handler is a public endpoint: it resolves the company from the session cookie
+on the server, validates its arguments and lets the services load each job or application by id
+AND owner, so another company's object, a missing one and a bad id all get the same answer.
+"""
+
+from collections.abc import Callable
+
+import reflex as rx
+from sqlmodel import Session
+
+from core import routes
+from core.db import session_scope
+from core.ids import valid_id
+from models import Role
+from services import applications, company_jobs, dashboard
+from services.applications import ApplicantCard, FreelancerProfileView
+from services.company_jobs import JOB_NOT_FOUND
+from services.dashboard import JobRow
+from services.errors import ServiceError
+from services.plans import PlanLimitReached
+from states.auth import AuthState
+from states.failures import failed, recovers
+from states.messages import UNEXPECTED
+
+SEARCH_MAX = 100
+JOB_FIELDS = (
+    "titulo",
+    "categoria",
+    "descricao",
+    "localizacao",
+    "valor_hora",
+    "duracao",
+    "data_necessaria",
+    "habilidades_necessarias",
+    "vagas_disponiveis",
+)
+ERROR = "Erro"
+DELETE_FAILED = ("Erro ao excluir vaga", "Não foi possível excluir a vaga. Por favor, tente novamente.")
+LOAD_JOBS_FAILED = ("Erro ao carregar vagas", "Não foi possível carregar suas vagas. Por favor, tente novamente.")
+AUTH_REQUIRED = ("Erro de autenticação", "Você precisa estar logado para criar uma vaga.")
+CREATE_FAILED_TITLE = "Erro ao criar vaga"
+CREATE_FAILED = "Não foi possível criar a vaga. Tente novamente."
+APPLICATIONS_FAILED = ("Erro ao carregar candidaturas", "Ocorreu um erro inesperado ao carregar as candidaturas.")
+ACCEPT_FAILED = "Não foi possível aceitar a candidatura."
+REJECT_FAILED = "Não foi possível recusar a candidatura."
+EMPTY_FREELANCER = FreelancerProfileView(
+    id=0,
+    name="",
+    profession="",
+    location="",
+    photo="",
+    bio="",
+    skills=[],
+    experience="",
+    website="",
+    rating="",
+)
+
+
+def _blank_errors() -> dict[str, str]:
+    return dict.fromkeys(JOB_FIELDS, "")
+
+
+class CompanyJobsState(AuthState):
+    """The signed-in company's jobs and the dialogs of the 'Minhas Vagas' tab."""
+
+    loaded: bool = False
+    search: str = ""
+    active_jobs: list[JobRow] = []
+    archived_jobs: list[JobRow] = []
+    active_total: int = 0
+    archived_total: int = 0
+    loading_more_jobs: bool = False
+    plan_message: str = ""
+
+    publish_open: bool = False
+    publishing: bool = False
+    form_errors: dict[str, str] = _blank_errors()
+    publish_error: str = ""
+
+    confirm_kind: str = ""
+    confirm_job_id: int = 0
+    confirm_title: str = ""
+
+    applications_open: bool = False
+    applications_loading: bool = False
+    applications_error: str = ""
+    applications_title: str = ""
+    applications_job_id: int = 0
+    applicants: list[ApplicantCard] = []
+    applicants_more: bool = False
+    _applicants_after: applications.ApplicantsCursor | None = None
+    loading_more_applicants: bool = False
+
+    profile_open: bool = False
+    profile: FreelancerProfileView = EMPTY_FREELANCER
+
+    def _company_id(self) -> int | None:
+        """The caller's id when a company is signed in (None for visitors and freelancers)."""
+        user = self._current_user()
+        if user is None or user.role != Role.CLIENT:
+            self._deny("companies only", user)
+            return None
+        return user.id
+
+    def _load_jobs(self, company_id: int, keep_shown: bool = True) -> list:
+        """Reload both lists and their totals for the current search; an error toast on failure.
+
+        With `keep_shown` (after an action) as many rows as were shown are read again, so the
+        company stays where it was in a list it extended with 'Carregar mais'; otherwise (a new
+        page load or search) the first page of each.
+        """
+        active = max(dashboard.PAGE_SIZE, len(self.active_jobs)) if keep_shown else dashboard.PAGE_SIZE
+        archived = max(dashboard.PAGE_SIZE, len(self.archived_jobs)) if keep_shown else dashboard.PAGE_SIZE
+        try:
+            with session_scope() as db:
+                self.active_total, self.archived_total = dashboard.company_job_totals(db, company_id, self.search)
+                self.active_jobs = dashboard.company_jobs(db, company_id, active, search=self.search, archived=False)
+                self.archived_jobs = dashboard.company_jobs(db, company_id, archived, search=self.search, archived=True)
+        except Exception:  # runs after actions too: their success toast stands, then this one
+            return [failed("CompanyJobsState._load_jobs", *LOAD_JOBS_FAILED)]
+        self.loaded = True
+        return []
+
+    def _more_jobs(self, archived: bool):
+        """Append the next page of one list (Ativas or Arquivadas)."""
+        company_id = self._company_id()
+        if company_id is None or self.loading_more_jobs:
+            return
+        shown = self.archived_jobs if archived else self.active_jobs
+        self.loading_more_jobs = True
+        yield
+        try:
+            with session_scope() as db:
+                rows = dashboard.company_jobs(db, company_id, offset=len(shown), search=self.search, archived=archived)
+        finally:
+            self.loading_more_jobs = False
+        ids = {job["id"] for job in shown}
+        merged = shown + [job for job in rows if job["id"] not in ids]
+        if archived:
+            self.archived_jobs = merged
+        else:
+            self.active_jobs = merged
+
+    @rx.event
+    @recovers(*LOAD_JOBS_FAILED, reset={"loading_more_jobs": False})
+    def more_active_jobs(self):
+        """'Carregar mais' under Ativas: the next page of the company's active jobs."""
+        yield from self._more_jobs(archived=False)
+
+    @rx.event
+    @recovers(*LOAD_JOBS_FAILED, reset={"loading_more_jobs": False})
+    def more_archived_jobs(self):
+        """'Carregar mais' under Arquivadas: the next page of the company's archived jobs."""
+        yield from self._more_jobs(archived=True)
+
+    def _job_title(self, job_id: int) -> str | None:
+        for job in (*self.active_jobs, *self.archived_jobs):
+            if job["id"] == job_id:
+                return job["title"]
+        return None
+
+    @rx.event
+    def load(self):
+        """Load the company's jobs; ?nova=1 (header 'Nova Vaga', 'Publicar Primeira Vaga') opens the form."""
+        company_id = self._company_id()
+        if company_id is None:
+            return None
+        self.plan_message = ""
+        self._close_confirm()
+        self.applications_open = False
+        self.profile_open = False
+        self.publish_open = False
+        events = self._load_jobs(company_id, keep_shown=False)
+        if self.router.url.query_parameters.get("nova") == "1":
+            self._open_form()
+            # Drop ?nova=1 from the address so a reload does not open the form again.
+            events.append(
+                rx.call_script(f"window.history.replaceState(null, '', {routes.dashboard_tab(Role.CLIENT, 'jobs')!r})")
+            )
+        return events
+
+    @rx.event
+    def set_search(self, value: str):
+        """'Buscar vagas': filter on the server by title, category or location (accents and case ignored)."""
+        company_id = self._company_id()
+        if company_id is None:
+            return None
+        self.search = value.strip()[:SEARCH_MAX] if isinstance(value, str) else ""
+        return self._load_jobs(company_id, keep_shown=False)
+
+    def _open_form(self) -> None:
+        self.publish_open = True
+        self.form_errors = _blank_errors()
+        self.publish_error = ""
+
+    @rx.event
+    def open_publish(self):
+        """'Publicar Nova Vaga': open an empty form."""
+        self._open_form()
+
+    @rx.event
+    def set_publish_open(self, value: bool):
+        """Open or close the publish dialog (Esc, overlay, 'Cancelar'); the form starts afresh."""
+        if value is True:
+            self._open_form()
+        else:
+            self.publish_open = False
+
+    @rx.event
+    @recovers(CREATE_FAILED_TITLE, CREATE_FAILED, reset={"publishing": False})
+    async def publish(self, form_data: dict):
+        """Publish the job of the form; a submission while one runs, or with the dialog closed, is ignored."""
+        if self.publishing or not self.publish_open:
+            return
+        self.publishing = True
+        self.form_errors = _blank_errors()
+        self.publish_error = ""
+        yield
+        try:
+            for event in self._create(form_data if isinstance(form_data, dict) else {}):
+                yield event
+        finally:
+            self.publishing = False
+
+    def _create(self, data: dict):
+        user = self._current_user()
+        if user is None:
+            yield rx.toast.error(AUTH_REQUIRED[0], description=AUTH_REQUIRED[1])
+            return
+        try:
+            with session_scope() as db:
+                company_jobs.create_job(db, user.id, data)
+        except PlanLimitReached as exc:
+            self.publish_error = exc.message
+            return
+        except ServiceError as exc:
+            self.form_errors = {**_blank_errors(), **{k: v for k, v in exc.field_errors.items() if k in JOB_FIELDS}}
+            if not exc.field_errors:
+                yield rx.toast.error(CREATE_FAILED_TITLE, description=exc.message)
+            return
+        self.publish_open = False
+        self.plan_message = ""
+        yield rx.toast.success("Vaga criada com sucesso!")
+        yield from self._load_jobs(user.id)
+
+    def _job_action(
+        self,
+        job_id: object,
+        action: Callable[[Session, int, int], object],
+        success: str,
+        failure: tuple[str, str] = UNEXPECTED,
+        refused_title: str = ERROR,
+    ) -> list:
+        """Run a company_jobs action on one of the caller's jobs, then reload the lists and counts."""
+        company_id = self._company_id()
+        checked_id = valid_id(job_id)
+        if company_id is None or checked_id is None:
+            return [rx.toast.error(refused_title, description=JOB_NOT_FOUND)]
+        try:
+            with session_scope() as db:
+                action(db, company_id, checked_id)
+        except PlanLimitReached as exc:
+            self.plan_message = exc.message
+            return [rx.toast.error(refused_title, description=exc.message)]
+        except ServiceError as exc:
+            return [rx.toast.error(refused_title, description=exc.message)]
+        except Exception:  # shared by five handlers, each with its own failure toast
+            return [failed("CompanyJobsState._job_action", *failure)]
+        self.plan_message = ""
+        return [rx.toast.success(success), *self._load_jobs(company_id)]
+
+    @rx.event
+    def archive(self, job_id: int):
+        """'Arquivar': the job leaves the public list and moves to Arquivadas."""
+        return self._job_action(job_id, company_jobs.archive_job, "Vaga arquivada")
+
+    @rx.event
+    def restore(self, job_id: int):
+        """'Restaurar': the archived job is open again (within the plan's limit)."""
+        return self._job_action(job_id, company_jobs.restore_job, "Vaga restaurada")
+
+    @rx.event
+    def duplicate(self, job_id: int):
+        """'Duplicar': a new open copy without applications (within the plan's limit)."""
+        return self._job_action(job_id, company_jobs.duplicate_job, "Vaga duplicada")
+
+    @rx.event
+    def close_job(self, job_id: int):
+        """'Encerrar vaga' (after confirmation): closed, pending applications rejected."""
+        self._close_confirm()
+        return self._job_action(job_id, company_jobs.close_job, "Vaga encerrada")
+
+    @rx.event
+    def delete_job(self, job_id: int):
+        """'Excluir' (after confirmation): the applications, then the job, permanently."""
+        self._close_confirm()
+        return self._job_action(
+            job_id, company_jobs.delete_job, "Vaga excluída", failure=DELETE_FAILED, refused_title=DELETE_FAILED[0]
+        )
+
+    def _ask(self, kind: str, job_id: object):
+        checked_id = valid_id(job_id)
+        title = self._job_title(checked_id) if checked_id is not None and self._company_id() is not None else None
+        if title is None:
+            return rx.toast.error(DELETE_FAILED[0] if kind == "delete" else ERROR, description=JOB_NOT_FOUND)
+        self.confirm_kind = kind
+        self.confirm_job_id = checked_id
+        self.confirm_title = title
+        return None
+
+    @rx.event
+    def ask_close(self, job_id: int):
+        """Ask to confirm 'Encerrar vaga' for a job of the list."""
+        return self._ask("close", job_id)
+
+    @rx.event
+    def ask_delete(self, job_id: int):
+        """Ask to confirm 'Excluir' for a job of the list."""
+        return self._ask("delete", job_id)
+
+    def _close_confirm(self) -> None:
+        self.confirm_kind = ""
+        self.confirm_job_id = 0
+        self.confirm_title = ""
+
+    @rx.event
+    def set_confirm_open(self, value: bool):
+        """Closing the confirmation (Cancelar, Esc) forgets the pending action."""
+        if value is not True:
+            self._close_confirm()
+
+    def _fetch_applications(self, company_id: int, job_id: int) -> list:
+        """Fill the applications dialog with its first page; its error state and a toast on failure."""
+        self.applications_error = ""
+        try:
+            with session_scope() as db:
+                page = applications.list_for_job(db, company_id, job_id)
+        except ServiceError as exc:
+            return self._applications_failed(exc.message)
+        except Exception:  # the dialog shows its error state, not only a toast
+            failed("CompanyJobsState._fetch_applications", *APPLICATIONS_FAILED)
+            return self._applications_failed(APPLICATIONS_FAILED[1])
+        finally:
+            self.applications_loading = False
+        self.applications_title, self.applicants, self.applicants_more = page.title, page.cards, page.has_more
+        self._applicants_after = page.cursor
+        return []
+
+    def _applications_failed(self, message: str) -> list:
+        """The dialog's error state and its toast."""
+        self._clear_applicants()
+        self.applications_error = message
+        return [rx.toast.error(APPLICATIONS_FAILED[0], description=message)]
+
+    def _reread_applicants(self, company_id: int) -> list:
+        """After an answer: the cards shown, in their places, as they are now (see applications.reread_cards)."""
+        try:
+            with session_scope() as db:
+                self.applicants = applications.reread_cards(
+                    db, company_id, self.applications_job_id, [card["id"] for card in self.applicants]
+                )
+        except ServiceError as exc:
+            return self._applications_failed(exc.message)
+        except Exception:  # after an answer that was stored: the dialog shows its error state
+            failed("CompanyJobsState._reread_applicants", *APPLICATIONS_FAILED)
+            return self._applications_failed(APPLICATIONS_FAILED[1])
+        return []
+
+    def _clear_applicants(self) -> None:
+        self.applicants = []
+        self.applicants_more = False
+        self._applicants_after = None
+
+    @rx.event
+    @recovers(*APPLICATIONS_FAILED, reset={"loading_more_applicants": False})
+    def more_applicants(self):
+        """'Carregar mais' in the applications dialog: the next cards of the job shown."""
+        company_id = self._company_id()
+        job_id = self.applications_job_id
+        if company_id is None or not job_id or not self.applicants_more or self.loading_more_applicants:
+            return
+        self.loading_more_applicants = True
+        yield
+        try:
+            with session_scope() as db:
+                page = applications.list_for_job(db, company_id, job_id, after=self._applicants_after)
+        finally:
+            self.loading_more_applicants = False
+        ids = {card["id"] for card in self.applicants}
+        self.applicants = self.applicants + [card for card in page.cards if card["id"] not in ids]
+        self.applicants_more = page.has_more
+        self._applicants_after = page.cursor or self._applicants_after
+
+    @rx.event
+    def open_applications(self, job_id: int):
+        """'Ver candidaturas': the dialog titled with the job's title, loading, then the list."""
+        company_id = self._company_id()
+        checked_id = valid_id(job_id)
+        if company_id is None or checked_id is None:
+            yield rx.toast.error(APPLICATIONS_FAILED[0], description=JOB_NOT_FOUND)
+            return
+        self.applications_open = True
+        self.applications_loading = True
+        self.applications_job_id = checked_id
+        self.applications_title = self._job_title(checked_id) or ""
+        self._clear_applicants()
+        self.applications_error = ""
+        yield
+        yield from self._fetch_applications(company_id, checked_id)
+
+    @rx.event
+    def set_applications_open(self, value: bool):
+        """Close the applications dialog (Esc, overlay, close button)."""
+        if value is not True:
+            self.applications_open = False
+            self.profile_open = False
+            self.applications_job_id = 0
+            self._clear_applicants()
+
+    def _answer(self, application_id: object, action: Callable, success: str, failure: str) -> list:
+        company_id = self._company_id()
+        checked_id = valid_id(application_id)
+        if company_id is None or checked_id is None:
+            return [rx.toast.error(ERROR, description=applications.NOT_FOUND)]
+        try:
+            with session_scope() as db:
+                action(db, company_id, checked_id)
+        except ServiceError as exc:
+            return [rx.toast.error(ERROR, description=exc.message)]
+        except Exception:  # shared by accept and reject, each with its own failure text
+            return [failed("CompanyJobsState._answer", ERROR, failure)]
+        events = [rx.toast.success(success)]
+        if self.applications_open and self.applications_job_id:
+            events += self._reread_applicants(company_id)
+        return events + self._load_jobs(company_id)
+
+    @rx.event
+    def accept_application(self, application_id: int):
+        """'Aceitar': the freelancer is hired and a chat opens."""
+        return self._answer(application_id, applications.accept, "Candidatura aceita", ACCEPT_FAILED)
+
+    @rx.event
+    def reject_application(self, application_id: int):
+        """'Recusar': the application is rejected and the freelancer told."""
+        return self._answer(application_id, applications.reject, "Candidatura recusada", REJECT_FAILED)
+
+    @rx.event
+    @recovers(*UNEXPECTED)
+    def view_profile(self, freelancer_id: int):
+        """'Ver perfil': the profile of a freelancer who applied to one of the company's jobs."""
+        company_id = self._company_id()
+        checked_id = valid_id(freelancer_id)
+        if company_id is None or checked_id is None:
+            return rx.toast.error(ERROR, description=applications.PROFILE_NOT_FOUND)
+        try:
+            with session_scope() as db:
+                self.profile = applications.freelancer_profile(db, company_id, checked_id)
+        except ServiceError as exc:
+            return rx.toast.error(ERROR, description=exc.message)
+        self.profile_open = True
+        return None
+
+    @rx.event
+    def set_profile_open(self, value: bool):
+        """Close the freelancer profile dialog."""
+        if value is not True:
+            self.profile_open = False
+            self.profile = EMPTY_FREELANCER
