@@ -4,8 +4,10 @@ from collections.abc import Callable
 
 import reflex as rx
 
-from components.dashboard import avatar, count_label
+from components.dashboard import avatar, count_label, tab_heading
+from components.pager import pager
 from components.ui import empty_state
+from core import routes
 
 
 def chat_card(row: rx.Var, href: rx.Var | str) -> rx.Component:
@@ -94,6 +96,28 @@ def chat_list(
                     "As conversas começam quando uma candidatura é aceita.",
                 ),
             ),
+        ),
+        spacing="3",
+        width="100%",
+    )
+
+
+def messages_tab(state: type, role: str, subtitle: str) -> rx.Component:
+    """A dashboard's 'Mensagens' tab: the caller's conversations, most recent first, and their pager.
+
+    Args:
+        state: The dashboard state (states/dashboard_tabs.py DashboardTabs) holding the page.
+        role: The viewer's role: each conversation opens under their dashboard.
+        subtitle: The line under the heading.
+    """
+    return rx.vstack(
+        tab_heading("Mensagens", subtitle),
+        chat_list(
+            state.chats,
+            state.loaded_tab == "messages",
+            lambda chat_id: routes.chat(role, chat_id),
+            state.chats_total,
+            pager(state.pager_items, state.prev_href, state.next_href),
         ),
         spacing="3",
         width="100%",

@@ -8,7 +8,7 @@ from app.layout import dashboard_page
 from app.pages.company_jobs.job_list import jobs_tab
 from app.pages.company_jobs.state import CompanyJobsState
 from app.pages.company_profile_setup import account_data
-from components.chat_list import chat_list
+from components.chat_list import messages_tab
 from components.dashboard import (
     count_label,
     loading,
@@ -311,23 +311,6 @@ def freelancers_tab() -> rx.Component:
     )
 
 
-def messages_tab() -> rx.Component:
-    """The company's conversations, most recent first."""
-    state = ClientDashboardState
-    return rx.vstack(
-        tab_heading("Mensagens", "Converse com os freelancers contratados."),
-        chat_list(
-            state.chats,
-            state.loaded_tab == "messages",
-            lambda chat_id: routes.chat(Role.CLIENT, chat_id),
-            state.chats_total,
-            _pager(),
-        ),
-        spacing="3",
-        width="100%",
-    )
-
-
 def plans_tab() -> rx.Component:
     """The company's subscription, the three plans with Stripe's buttons, and the general conditions."""
     return rx.vstack(
@@ -372,7 +355,7 @@ def client_dashboard_page() -> rx.Component:
             ("jobs", jobs_tab()),
             ("hirings", hirings_tab()),
             ("freelancers", freelancers_tab()),
-            ("messages", messages_tab()),
+            ("messages", messages_tab(state, Role.CLIENT, "Converse com os freelancers contratados.")),
             ("notifications", _notifications_tab()),
             ("plans", plans_tab()),
             ("profile", profile_tab()),

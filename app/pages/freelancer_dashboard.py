@@ -7,7 +7,7 @@ import reflex as rx
 
 from app.layout import dashboard_page
 from components.apply import apply_dialog
-from components.chat_list import chat_list
+from components.chat_list import messages_tab
 from components.dashboard import (
     APPLICATION_STATUS_COLORS,
     count_label,
@@ -482,23 +482,6 @@ def applications_tab() -> rx.Component:
     )
 
 
-def messages_tab() -> rx.Component:
-    """The freelancer's conversations, most recent first."""
-    state = FreelancerDashboardState
-    return rx.vstack(
-        tab_heading("Mensagens", "Converse com as empresas que aceitaram sua candidatura."),
-        chat_list(
-            state.chats,
-            state.loaded_tab == "messages",
-            lambda chat_id: routes.chat(Role.FREELANCER, chat_id),
-            state.chats_total,
-            _pager(),
-        ),
-        spacing="3",
-        width="100%",
-    )
-
-
 def profile_tab() -> rx.Component:
     """The freelancer's profile form: what companies see in applications and conversations."""
     return rx.vstack(
@@ -533,7 +516,10 @@ def freelancer_dashboard_page() -> rx.Component:
             state.tab,
             ("jobs", jobs_tab()),
             ("applications", applications_tab()),
-            ("messages", messages_tab()),
+            (
+                "messages",
+                messages_tab(state, Role.FREELANCER, "Converse com as empresas que aceitaram sua candidatura."),
+            ),
             ("notifications", _notifications_tab()),
             ("profile", profile_tab()),
             ("settings", settings_panel(privacy_section())),
