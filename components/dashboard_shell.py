@@ -66,6 +66,23 @@ def _pill(text: rx.Var) -> rx.Component:
     )
 
 
+def _menu(
+    items: Sequence[NavItem],
+    active: rx.Var | str,
+    badges: Badges,
+    label: str,
+    on_click: rx.EventHandler | None = None,
+) -> rx.Component:
+    """The dashboard's tabs as a labelled list of `nav_link`s (the desktop sidebar and the mobile sheet)."""
+    return rx.el.nav(
+        rx.vstack(
+            *[nav_link(item, active, on_click, badges.get(item.key)) for item in items], spacing="1", width="100%"
+        ),
+        aria_label=label,
+        width="100%",
+    )
+
+
 def nav_link(
     item: NavItem, active: rx.Var | str, on_click: rx.EventHandler | None = None, badge: Badge | None = None
 ) -> rx.Component:
@@ -125,13 +142,7 @@ def sidebar(
     return rx.el.aside(
         rx.vstack(
             rx.vstack(logo(), rx.text(subtitle, size="2", color=rx.color("gray", 11)), spacing="1", padding="0.5rem"),
-            rx.el.nav(
-                rx.vstack(
-                    *[nav_link(item, active, badge=badges.get(item.key)) for item in items], spacing="1", width="100%"
-                ),
-                aria_label="Menu do painel",
-                width="100%",
-            ),
+            _menu(items, active, badges, "Menu do painel"),
             rx.spacer(),
             logout_button(on_logout, "sidebar-logout"),
             spacing="5",
@@ -259,15 +270,7 @@ def profile_sheet(
                     _sheet_line("map-pin", me["endereco"], "Endereço não informado"),
                     _sheet_line("phone", me["telefone"], "Telefone não informado"),
                     rx.separator(),
-                    rx.el.nav(
-                        rx.vstack(
-                            *[nav_link(item, active, on_close, badges.get(item.key)) for item in items],
-                            spacing="1",
-                            width="100%",
-                        ),
-                        aria_label="Menu do perfil",
-                        width="100%",
-                    ),
+                    _menu(items, active, badges, "Menu do perfil", on_close),
                     rx.separator(),
                     logout_button(on_logout, "sheet-logout"),
                     spacing="3",
