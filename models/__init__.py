@@ -13,15 +13,21 @@ from models.auth import (
 from models.billing import ContactMessage, StripeEvent, Subscription
 from models.chat import Chat, Message, Notification, NotificationType
 from models.job import Application, ApplicationStatus, Job, JobListVersion, JobStatus, Rating
+from models.shift import Actor, Falta, Hiring, HiringEvent, HiringState, ReviewRequest
 from models.user import Profile, Role, User, UserPreferences
 
 __all__ = [
+    "Actor",
     "Application",
     "ApplicationStatus",
     "AuthSession",
     "Chat",
     "ContactMessage",
     "EmailToken",
+    "Falta",
+    "Hiring",
+    "HiringEvent",
+    "HiringState",
     "Job",
     "JobListVersion",
     "JobStatus",
@@ -33,6 +39,7 @@ __all__ = [
     "Profile",
     "RateEvent",
     "Rating",
+    "ReviewRequest",
     "Role",
     "SessionVersion",
     "StripeEvent",

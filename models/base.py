@@ -19,6 +19,11 @@ def optional_datetime_field() -> datetime | None:
     return Field(default=None, sa_type=UTCDateTime, nullable=True)
 
 
+def required_datetime_field() -> datetime:
+    """A UTC timestamp column the caller always fills."""
+    return Field(sa_type=UTCDateTime, nullable=False)
+
+
 def money_field(nullable: bool = True) -> Decimal | None:
     """A money column: Numeric(10, 2) mapped to Decimal."""
     return Field(default=None, sa_column=Column(Numeric(10, 2), nullable=nullable))

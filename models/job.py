@@ -9,7 +9,7 @@ from sqlmodel import Field, Index, SQLModel, UniqueConstraint
 
 from core.catalog import CATEGORIES, canonical_category
 from core.text import fold
-from models.base import created_at_field, json_list_field, money_field
+from models.base import created_at_field, json_list_field, money_field, optional_datetime_field
 
 SEARCH_SEPARATOR = "|"
 # SQLite only: the FTS5 trigram index over `busca` (alembic revision 0004), kept in step by triggers.
@@ -60,6 +60,16 @@ class Job(SQLModel, table=True):
     is_archived: bool = False
     criado_em: datetime = created_at_field()
     updated_at: datetime = created_at_field()
+    # The shift (docs/product.md "Turnos"): start and end in UTC, unpaid break, work address and an
+    # optional point set on site; `data_necessaria` and `duracao` are derived from them.
+    inicio_em: datetime | None = optional_datetime_field()
+    fim_em: datetime | None = optional_datetime_field()
+    intervalo_min: int = 0
+    endereco: str = Field(default="", max_length=200)
+    ponto_lat: float | None = None
+    ponto_lng: float | None = None
+    serie_id: int | None = None  # 'Duplicar': the first vaga of the series
+    codigo_segredo: str = Field(default="", max_length=64)  # the 'Código de presença' secret
     busca: str = Field(default="", max_length=SEARCH_MAX)
     cidade_busca: str = Field(default="", max_length=CITY_SEARCH_MAX)
 

@@ -35,6 +35,9 @@ from models import (
     Chat,
     ContactMessage,
     EmailToken,
+    Falta,
+    Hiring,
+    HiringEvent,
     Job,
     LoginAttempt,
     Message,
@@ -42,6 +45,7 @@ from models import (
     OutboxEmail,
     Profile,
     Rating,
+    ReviewRequest,
     StripeEvent,
     Subscription,
     User,
@@ -55,13 +59,31 @@ JOBS = 1000
 APPLICATIONS = 2000
 CHATS = 500
 MESSAGES_PER_CHAT = 3
-DOWNGRADE_STEPS = ["0010", "0009", "0008", "0007", "0006", "0005", "0004", "0003", "0002", "0001"]
+DOWNGRADE_STEPS = ["0012", "0010", "0009", "0008", "0007", "0006", "0005", "0004", "0003", "0002", "0001"]
 # Columns a revision adds without data older revisions could keep: downgrading below it drops
 # them by design, and upgrading fills them afresh. auth_sessions.last_seen_at (0006) is the
 # session's last activity; re-created as 'now', it only lets a session idle up to one more period.
 # login_attempts.trusted (0010) marks failures typed by a trusted browser; re-created as false, the
 # last 15 minutes' trusted failures count as a stranger's, which can only lock out sooner.
-FRESH_AFTER_UPGRADE = {"auth_sessions": {"last_seen_at"}, "login_attempts": {"trusted"}}
+# jobs' shift columns (0013) are derived again from the date and duration, with a new attendance secret.
+FRESH_AFTER_UPGRADE = {
+    "auth_sessions": {"last_seen_at"},
+    "login_attempts": {"trusted"},
+    "jobs": {
+        "inicio_em",
+        "fim_em",
+        "intervalo_min",
+        "endereco",
+        "ponto_lat",
+        "ponto_lng",
+        "serie_id",
+        "codigo_segredo",
+    },
+}
+# The shift loop's own records (0013): a downgrade below it drops them by design, and upgrading
+# rebuilds a hiring per accepted application (tests/unit/test_shift_migration.py checks that
+# rebuild). The backup test keeps them like every other table.
+DROPPED_BELOW_0013 = {"hirings", "hiring_events", "faltas", "review_requests"}
 # Tables that hold no one's data: job_list_version (0007) and session_version (0008) are one row
 # each with a random cache token, created afresh by their revision (a new token after upgrading is
 # their purpose). rate_events (0009) counts the last hour's registrations, recovery requests and
@@ -78,15 +100,18 @@ def _rows_of(engine: Engine, table, skip: set[str]) -> Iterator[tuple]:
         yield from conn.execute(select(*columns).order_by(*table.primary_key.columns))
 
 
-def checksums(engine: Engine, skip: dict[str, set[str]] | None = None) -> dict[str, tuple[int, str]]:
+def checksums(
+    engine: Engine, skip: dict[str, set[str]] | None = None, without: set[str] = frozenset()
+) -> dict[str, tuple[int, str]]:
     """Every model table's row count and the SHA-256 of its rows in primary-key order.
 
     Args:
         engine: The database.
         skip: Columns per table left out of the sums (see FRESH_AFTER_UPGRADE).
+        without: Tables left out.
     """
     sums = {}
-    for table in data_tables():
+    for table in data_tables(without):
         digest = hashlib.sha256()
         count = 0
         for row in _rows_of(engine, table, (skip or {}).get(table.name, set())):
@@ -96,16 +121,17 @@ def checksums(engine: Engine, skip: dict[str, set[str]] | None = None) -> dict[s
     return sums
 
 
-def data_tables() -> list:
-    """Every model table that holds data (NOT_DATA left out), in dependency order."""
-    return [table for table in SQLModel.metadata.sorted_tables if table.name not in NOT_DATA]
+def data_tables(without: set[str] = frozenset()) -> list:
+    """Every model table that holds data (NOT_DATA and `without` left out), in dependency order."""
+    return [table for table in SQLModel.metadata.sorted_tables if table.name not in NOT_DATA | without]
 
 
-def row_counts(engine: Engine) -> dict[str, int]:
+def row_counts(engine: Engine, without: set[str] = frozenset()) -> dict[str, int]:
     """Every data table's row count (readable at any revision: no column is named)."""
     with engine.connect() as conn:
         return {
-            table.name: conn.execute(select(func.count()).select_from(table)).scalar_one() for table in data_tables()
+            table.name: conn.execute(select(func.count()).select_from(table)).scalar_one()
+            for table in data_tables(without)
         }
 
 
@@ -263,6 +289,27 @@ def seed(engine: Engine) -> int:
              "created_at": now}
             for n in range(50)
         ])  # fmt: skip
+        put(Hiring, [
+            {"application_id": app, "job_id": job, "company_id": owner[job], "freelancer_id": free,
+             "state": "agendada", "inicio_em": now + timedelta(days=2), "fim_em": now + timedelta(days=2, hours=6),
+             "valor_hora_centavos": 4550, "created_at": now, "updated_at": now}
+            for app, job, free in accepted
+        ])  # fmt: skip
+        hirings = conn.execute(select(Hiring.id, Hiring.freelancer_id).order_by(Hiring.id)).all()
+        put(HiringEvent, [
+            {"hiring_id": hiring, "actor": "empresa", "action": "aceitar", "to_state": "agendada", "at": now}
+            for hiring, _free in hirings
+        ])  # fmt: skip
+        put(Falta, [
+            {"freelancer_id": free, "hiring_id": hiring, "pontos": 1, "motivo": "cancelamento",
+             "created_at": now, "expires_at": now + timedelta(days=90)}
+            for hiring, free in hirings[:50]
+        ])  # fmt: skip
+        put(ReviewRequest, [
+            {"hiring_id": hiring, "requested_by": free, "kind": "revisao", "motivo": "Eu avisei no chat.",
+             "created_at": now}
+            for hiring, free in hirings[:20]
+        ])  # fmt: skip
         put(StripeEvent, [{"id": f"evt_{n:08d}", "type": "invoice.paid", "processed_at": now} for n in range(50)])
     return sum(row_counts(engine).values())
 
@@ -291,18 +338,18 @@ def _fts_matches(engine: Engine, term: str) -> int | None:
 def test_downgrading_to_0001_and_upgrading_again_keeps_every_row(seeded, make_alembic_config):
     url, engine, _, total = seeded
     cfg = make_alembic_config(url)
-    checksums_before = checksums(engine, FRESH_AFTER_UPGRADE)
-    counts = row_counts(engine)
-    assert total >= 10_000 and all(counts.values()), counts
+    assert total >= 10_000 and all(row_counts(engine).values()), row_counts(engine)
+    checksums_before = checksums(engine, FRESH_AFTER_UPGRADE, DROPPED_BELOW_0013)
+    counts = row_counts(engine, DROPPED_BELOW_0013)
     matches = _fts_matches(engine, "garcom")
 
     for revision in DOWNGRADE_STEPS:
         command.downgrade(cfg, revision)
-        assert row_counts(engine) == counts, f"rows lost by the downgrade to {revision}"
+        assert row_counts(engine, DROPPED_BELOW_0013) == counts, f"rows lost by the downgrade to {revision}"
     command.upgrade(cfg, "head")
 
-    assert checksums(engine, FRESH_AFTER_UPGRADE) == checksums_before
-    assert sum(row_counts(engine).values()) == total
+    assert checksums(engine, FRESH_AFTER_UPGRADE, DROPPED_BELOW_0013) == checksums_before
+    assert sum(row_counts(engine, DROPPED_BELOW_0013).values()) == sum(counts.values())
     assert _fts_matches(engine, "garcom") == matches
     with engine.begin() as conn:  # ids continue after the highest one (sequences and rowids intact)
         new_job = conn.execute(insert(Job.__table__).values(_job_row(JOBS, 1, random.Random(1), utcnow())))
