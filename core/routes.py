@@ -119,7 +119,7 @@ DASHBOARD_TABS = {
         "profile",
         "settings",
     ),
-    "freelancer": ("overview", "jobs", "applications", "messages", "notifications", "profile", "settings"),
+    "freelancer": ("overview", "jobs", "applications", "shifts", "messages", "notifications", "profile", "settings"),
 }
 
 
@@ -205,6 +205,7 @@ class NoticeTarget(StrEnum):
     COMPANY_HIRINGS = "company_hirings"  # 'Contratações'
     FREELANCER_APPLICATIONS = "freelancer_applications"  # 'Minhas Candidaturas'
     FREELANCER_HOME = "freelancer_home"  # the freelancer's overview
+    FREELANCER_SHIFTS = "freelancer_shifts"  # 'Meus Turnos'
 
 
 def chat_target(role: str) -> NoticeTarget:
@@ -225,4 +226,5 @@ def notice_path(target: str, target_id: int | None) -> str:
         NoticeTarget.COMPANY_HIRINGS: dashboard_tab("client", "hirings"),
         NoticeTarget.FREELANCER_APPLICATIONS: dashboard_tab("freelancer", "applications"),
         NoticeTarget.FREELANCER_HOME: FREELANCER_DASHBOARD,
+        NoticeTarget.FREELANCER_SHIFTS: dashboard_tab("freelancer", "shifts"),
     }.get(target, "")

@@ -54,6 +54,7 @@ class NotificationType(StrEnum):
     APPLICATION_REJECTED = "application_rejected"
     JOB_ALERT = "job_alert"
     MESSAGE = "message"
+    SHIFT = "shift"  # a step of a hiring's shift or one of its reminders
     OTHER = "other"
 
 

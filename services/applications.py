@@ -26,7 +26,7 @@ from core.db import lock_for_write
 from core.formatting import hourly_pay, long_date, money
 from core.types import utcnow
 from models import Application, ApplicationStatus, Chat, Job, NotificationType, Profile
-from services import chats, job_lifecycle, ratings
+from services import chats, faltas, hiring_lifecycle, job_lifecycle, ratings, shift_pay
 from services.company_jobs import owned_job
 from services.errors import NotAllowed, ServiceError, require_id
 from services.notifications import notify
@@ -97,6 +97,7 @@ def apply(session: Session, freelancer_id: int, role: str, job_id: object, data:
     if role != "freelancer":
         raise NotAllowed(ONLY_FREELANCERS)
     form = parse(ApplicationForm, data)
+    faltas.check_may_apply(session, freelancer_id, utcnow())
     lock_for_write(session)  # SQLite: closing the job cannot slip between this check and the insert
     job = _open_job_for(session, require_id(job_id, JOB_UNAVAILABLE), freelancer_id)
     if job is None:
@@ -379,6 +380,7 @@ def accept(session: Session, company_id: int, application_id: object) -> int:
     if accepted > job.vagas_disponiveis:  # filled meanwhile where rows cannot be locked; the caller rolls back
         raise ServiceError(POSITIONS_FILLED)
     chat_id = _chat_for(session, application, job)
+    _hire(session, application, job)
     if accepted >= job.vagas_disponiveis:
         job_lifecycle.fill(job)
         session.add(job)
@@ -391,6 +393,26 @@ def accept(session: Session, company_id: int, application_id: object) -> int:
         chat_id,
     )
     return chat_id
+
+
+def _hire(session: Session, application: Application, job: Job) -> None:
+    """The shift of an application just accepted: times from the vaga, rate from the proposal (or the vaga)."""
+    rate = application.valor_proposto if application.valor_proposto is not None else job.valor_hora
+    hiring_lifecycle.create(
+        session,
+        {
+            "application_id": application.id,
+            "job_id": job.id,
+            "company_id": job.cliente_id,
+            "freelancer_id": application.freelancer_id,
+            "inicio_em": job.inicio_em,
+            "fim_em": job.fim_em,
+            "intervalo_min": job.intervalo_min,
+            "valor_hora_centavos": shift_pay.centavos(rate),
+        },
+        utcnow(),
+        job.cliente_id,
+    )
 
 
 def _current(session: Session, application_id: int) -> Application:

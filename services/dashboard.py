@@ -17,8 +17,8 @@ from core.catalog import CATEGORIES
 from core.display_names import CONFIDENTIAL_COMPANY
 from core.formatting import hourly_pay, long_date
 from core.text import fold
-from models import Application, ApplicationStatus, Chat, Job, JobStatus, Profile, Rating
-from services import job_lifecycle, paging
+from models import Application, ApplicationStatus, Chat, Hiring, Job, JobStatus, Profile, Rating
+from services import hiring_lifecycle, job_lifecycle, paging
 from services.paging import Page
 from services.profiles import get_own_profile
 
@@ -232,12 +232,13 @@ def _hirings_query(user_id: int, statuses: list[str], limit: int, offset: int = 
         offset,
     )
     return (
-        select(Application, Job.titulo, Job.status, Job.vaga_status, Profile.nome, Chat.id, Rating.stars)
+        select(Application, Job.titulo, Job.status, Job.vaga_status, Profile.nome, Chat.id, Rating.stars, Hiring.state)
         .join(page, page.c.id == Application.id)
         .join(Job, Job.id == Application.vaga_id)
         .join(Profile, Profile.user_id == Application.freelancer_id, isouter=True)
         .join(Chat, Chat.application_id == Application.id, isouter=True)
         .join(Rating, and_(Rating.application_id == Application.id, Rating.rater_id == user_id), isouter=True)
+        .join(Hiring, Hiring.application_id == Application.id, isouter=True)
         .order_by(*order)
     )
 
@@ -252,9 +253,9 @@ def _hiring_rows(session: Session, query) -> list[HiringRow]:
             confirmed=application.status == ApplicationStatus.ACCEPTED,
             date=long_date(application.updated_at),
             chat_id=chat_id or 0,
-            **_rating_fields(application, job_lifecycle.is_finished(vaga_status), stars),
+            **_rating_fields(application, _rating_open(vaga_status, shift), stars),
         )
-        for application, title, status, vaga_status, name, chat_id, stars in session.exec(query).all()
+        for application, title, status, vaga_status, name, chat_id, stars, shift in session.exec(query).all()
     ]
 
 
@@ -280,6 +281,11 @@ def company_hirings(session: Session, user_id: int, page: object = 1) -> Page[Hi
         return Page()
     query = _hirings_query(user_id, statuses, PAGE_SIZE, paging.offset(page, PAGE_SIZE))
     return Page(items=_hiring_rows(session, query), total=int(total), page=page, pages=pages)
+
+
+def _rating_open(vaga_status: str, shift_state: str | None) -> bool:
+    """Ratings open when the shift's hours are approved, or when the company closed the job."""
+    return job_lifecycle.is_finished(vaga_status) or hiring_lifecycle.is_ratable(shift_state or "")
 
 
 def _rating_fields(application: Application, job_finished: bool, given: int | None) -> dict:
@@ -408,12 +414,14 @@ def _applications_query(user_id: int, limit: int, offset: int = 0):
             Profile.nome,
             Chat.id,
             Rating.stars,
+            Hiring.state,
         )
         .join(page, page.c.id == Application.id)
         .join(Job, Job.id == Application.vaga_id)
         .join(Profile, Profile.user_id == Job.cliente_id, isouter=True)
         .join(Chat, Chat.application_id == Application.id, isouter=True)
         .join(Rating, and_(Rating.application_id == Application.id, Rating.rater_id == user_id), isouter=True)
+        .join(Hiring, Hiring.application_id == Application.id, isouter=True)
         .order_by(*order)
     )
 
@@ -430,9 +438,9 @@ def _application_rows(session: Session, query) -> list[ApplicationRow]:
             status=application.status,
             status_label=APPLICATION_STATUS_LABELS.get(application.status, application.status),
             chat_id=(chat_id or 0) if application.status == ApplicationStatus.ACCEPTED else 0,
-            **_rating_fields(application, job_lifecycle.is_finished(vaga_status), stars),
+            **_rating_fields(application, _rating_open(vaga_status, shift), stars),
         )
-        for application, title, status, vaga_status, anonymous, empresa, nome, chat_id, stars in rows
+        for application, title, status, vaga_status, anonymous, empresa, nome, chat_id, stars, shift in rows
     ]
 
 

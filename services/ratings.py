@@ -9,14 +9,15 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
 
 from core.routes import NoticeTarget
-from models import Application, ApplicationStatus, Job, NotificationType, Profile, Rating, Role
-from services import job_lifecycle
+from models import Application, ApplicationStatus, Hiring, Job, NotificationType, Profile, Rating, Role
+from services import hiring_lifecycle, job_lifecycle
 from services.errors import NotAllowed, ServiceError, require_id
 from services.notifications import notify
 from services.validation import RatingForm, parse
 
 CANNOT_RATE = "Não é possível avaliar este trabalho."
 ALREADY_RATED = "Você já avaliou este trabalho."
+NOT_YET = "A avaliação fica disponível quando as horas forem aprovadas ou a vaga for encerrada."
 RATEE_TARGETS = {True: NoticeTarget.COMPANY_HIRINGS, False: NoticeTarget.FREELANCER_HOME}
 DEFAULT_NAMES = {Role.CLIENT: "Empresa", Role.FREELANCER: "Freelancer"}
 
@@ -128,8 +129,9 @@ def _rateable(session: Session, user_id: int, application_id: object) -> tuple[A
         ratee = job.cliente_id
     else:
         raise NotAllowed(CANNOT_RATE)
-    if not job_lifecycle.is_finished(job.vaga_status):
-        raise ServiceError("A avaliação fica disponível quando a vaga for encerrada.")
+    shift = session.exec(select(Hiring.state).where(Hiring.application_id == application.id)).first()
+    if not (job_lifecycle.is_finished(job.vaga_status) or hiring_lifecycle.is_ratable(shift or "")):
+        raise ServiceError(NOT_YET)
     already = session.exec(
         select(Rating.id).where(Rating.application_id == application.id, Rating.rater_id == user_id)
     ).first()

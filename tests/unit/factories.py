@@ -112,6 +112,10 @@ def make_job(db: Session, company: User, title: str = "Garçom", hours_ago: int 
         "localizacao": "São Paulo",
         "valor_hora": Decimal("30.00"),
         "criado_em": utcnow() - timedelta(hours=hours_ago),
+        "inicio_em": (start := fields.get("inicio_em") or utcnow() + timedelta(days=3)),
+        "fim_em": start + timedelta(hours=8),
+        "intervalo_min": 60,
+        "endereco": "Av. Paulista, 1578 - Bela Vista, São Paulo",
         **fields,
     }
     job = Job(cliente_id=company.id, titulo=title, **values)

@@ -10,7 +10,7 @@ from services.errors import NotAllowed, ServiceError
 from tests.unit.factories import make_application, make_cast, make_job, snapshot, unusable_ids
 from tests.unit.state_harness import cookie_for, run, state_for, toasts
 
-NOT_CLOSED = "A avaliação fica disponível quando a vaga for encerrada."
+NOT_CLOSED = "A avaliação fica disponível quando as horas forem aprovadas ou a vaga for encerrada."
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from tests.unit.factories import (
     unusable_ids,
 )
 
-NOT_CLOSED = "A avaliação fica disponível quando a vaga for encerrada."
+NOT_CLOSED = "A avaliação fica disponível quando as horas forem aprovadas ou a vaga for encerrada."
 
 
 @pytest.fixture

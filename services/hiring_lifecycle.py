@@ -1,0 +1,384 @@
+"""The life of a hiring (one accepted application's shift): its states and the only way to move it.
+
+Every transition of the state table in docs/product.md "Turnos" is a row of `RULES`: the action,
+the states it leaves, the state it reaches, who may trigger it and the time window it needs. `move`
+is the only writer of `hirings.state`: it checks the rule, writes the new state with the values the
+step records under an optimistic `version` condition (so two clicks, two tabs or two workers move a
+hiring once), recomputes when the timer next has work with the row (`due_at`) and when the next
+reminder goes out (`remind_at`), and records the step in `hiring_events`. Callers check who is
+calling (services/shifts.py) and commit; a refused move raises and changes nothing.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import NamedTuple
+
+from sqlalchemy import insert, select, update
+from sqlmodel import Session
+
+from core import shift_rules as rules
+from models import Actor, Hiring, HiringEvent, HiringState
+
+S = HiringState
+E, P, T, TIMER = Actor.COMPANY, Actor.FREELANCER, Actor.STAFF, Actor.TIMER
+SCHEDULED = frozenset({S.SCHEDULED, S.CONFIRMED, S.UNCONFIRMED})
+TERMINAL = frozenset({S.PAID, S.CANCELLED_BY_FREELANCER, S.CANCELLED_BY_COMPANY, S.NO_SHOW, S.EXPIRED})
+RATABLE = frozenset({S.APPROVED, S.PAID})
+_HIRINGS = Hiring.__table__  # type: ignore[attr-defined]
+_EVENTS = HiringEvent.__table__  # type: ignore[attr-defined]
+
+STALE = "Este turno acabou de mudar. Atualize a página e tente de novo."
+NOT_NOW = "Esta ação não está disponível para este turno agora."
+
+
+class HiringMoveRefused(ValueError):
+    """The rule table does not allow this move now; `message` is what the person sees."""
+
+    def __init__(self, message: str = NOT_NOW):
+        super().__init__(message)
+        self.message = message
+
+
+class Window(NamedTuple):
+    """When an action may run, relative to the hiring's times; None bounds are open."""
+
+    opens: Callable[[Hiring], datetime] | None = None
+    closes: Callable[[Hiring], datetime] | None = None
+    early: str = NOT_NOW
+    late: str = NOT_NOW
+
+
+_ALWAYS = Window()
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One row of the state table: `action` by one of `actors` moves `sources` to `target` within `window`."""
+
+    action: str
+    sources: frozenset
+    target: str
+    actors: frozenset
+    window: Window = _ALWAYS
+
+
+def _start(h: Hiring) -> datetime:
+    return h.inicio_em
+
+
+def _end(h: Hiring) -> datetime:
+    return h.fim_em
+
+
+def _ended(h: Hiring) -> datetime:
+    """When the shift's work ended: the recorded exit or the scheduled end."""
+    return h.terminou_em or h.fim_em
+
+
+CONFIRM_EARLY = "Você poderá confirmar presença a partir de 48 horas antes do início do turno."
+CHECK_IN_EARLY = "O registro de chegada abre 60 minutos antes do início do turno."
+CHECK_IN_LATE = "O turno já terminou: use 'Não consigo registrar' ou fale com a empresa."
+SHIFT_STARTED = "O turno já começou: não é mais possível cancelar."
+NO_SHOW_EARLY = "Você poderá marcar 'Não compareceu' 30 minutos após o início do turno."
+HOURS_LATE = "O prazo para enviar as horas terminou; elas foram enviadas a partir dos registros."
+ADJUST_LATE = "O prazo de 48 horas para ajustar estas horas terminou."
+CONTEST_LATE = "O prazo de 48 horas para contestar terminou."
+
+_BEFORE_START = Window(closes=_start, late=SHIFT_STARTED)
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "confirmar",
+        frozenset({S.SCHEDULED, S.UNCONFIRMED}),
+        S.CONFIRMED,
+        frozenset({P}),
+        Window(lambda h: h.inicio_em - rules.CONFIRM_FROM, _start, CONFIRM_EARLY, SHIFT_STARTED),
+    ),
+    Rule(
+        "nao_confirmou",
+        frozenset({S.SCHEDULED}),
+        S.UNCONFIRMED,
+        frozenset({TIMER}),
+        Window(lambda h: h.inicio_em - rules.UNCONFIRMED_AT),
+    ),
+    Rule("cancelar_sem_custo", frozenset({S.UNCONFIRMED}), S.CANCELLED_BY_COMPANY, frozenset({E}), _BEFORE_START),
+    Rule("cancelar", SCHEDULED, S.CANCELLED_BY_FREELANCER, frozenset({P}), _BEFORE_START),
+    Rule("cancelar", SCHEDULED, S.CANCELLED_BY_COMPANY, frozenset({E}), _BEFORE_START),
+    Rule(
+        "chegada",
+        SCHEDULED,
+        S.IN_PROGRESS,
+        frozenset({P, E}),
+        Window(lambda h: h.inicio_em - rules.CHECK_IN_FROM, _end, CHECK_IN_EARLY, CHECK_IN_LATE),
+    ),
+    Rule("saida", frozenset({S.IN_PROGRESS}), S.ENDED, frozenset({P})),
+    Rule("dispensar", frozenset({S.IN_PROGRESS}), S.ENDED, frozenset({E})),
+    Rule(
+        "saida_nao_registrada",
+        frozenset({S.IN_PROGRESS}),
+        S.ENDED,
+        frozenset({TIMER}),
+        Window(lambda h: h.fim_em + rules.CHECK_OUT_MISSING),
+    ),
+    Rule(
+        "enviar_horas",
+        frozenset({S.ENDED}),
+        S.HOURS_SENT,
+        frozenset({P}),
+        Window(closes=lambda h: _ended(h) + rules.HOURS_DEADLINE, late=HOURS_LATE),
+    ),
+    Rule(
+        "horas_pelos_registros",
+        frozenset({S.ENDED}),
+        S.HOURS_SENT,
+        frozenset({TIMER}),
+        Window(lambda h: _ended(h) + rules.HOURS_DEADLINE),
+    ),
+    Rule("aprovar", frozenset({S.HOURS_SENT}), S.APPROVED, frozenset({E})),
+    Rule(
+        "aprovacao_automatica",
+        frozenset({S.HOURS_SENT}),
+        S.APPROVED,
+        frozenset({TIMER}),
+        Window(lambda h: h.horas_enviadas_em + rules.APPROVAL_WINDOW),
+    ),
+    Rule(
+        "ajustar",
+        frozenset({S.HOURS_SENT}),
+        S.ADJUSTMENT,
+        frozenset({E}),
+        Window(closes=lambda h: h.horas_enviadas_em + rules.APPROVAL_WINDOW, late=ADJUST_LATE),
+    ),
+    Rule("aceitar_ajuste", frozenset({S.ADJUSTMENT}), S.APPROVED, frozenset({P})),
+    Rule(
+        "contestar_ajuste",
+        frozenset({S.ADJUSTMENT}),
+        S.DISPUTED,
+        frozenset({P}),
+        Window(closes=lambda h: h.ajuste_em + rules.ADJUSTMENT_WINDOW, late=CONTEST_LATE),
+    ),
+    Rule(
+        "ajuste_aceito_automaticamente",
+        frozenset({S.ADJUSTMENT}),
+        S.APPROVED,
+        frozenset({TIMER}),
+        Window(lambda h: h.ajuste_em + rules.ADJUSTMENT_WINDOW),
+    ),
+    Rule(
+        "nao_compareceu",
+        SCHEDULED,
+        S.NO_SHOW,
+        frozenset({E}),
+        Window(lambda h: h.inicio_em + rules.NO_SHOW_FROM, early=NO_SHOW_EARLY),
+    ),
+    Rule(
+        "sem_registro", SCHEDULED, S.NO_SHOW, frozenset({TIMER}), Window(lambda h: h.fim_em + rules.NO_RECORD_NO_SHOW)
+    ),
+    Rule(
+        "contestar_falta",
+        frozenset({S.NO_SHOW}),
+        S.DISPUTED,
+        frozenset({P}),
+        Window(closes=lambda h: h.terminou_em + rules.CONTEST_WINDOW, late=CONTEST_LATE),
+    ),
+    Rule("decidir_aprovar", frozenset({S.DISPUTED}), S.APPROVED, frozenset({T})),
+    Rule("decidir_falta", frozenset({S.DISPUTED}), S.NO_SHOW, frozenset({T})),
+    Rule("marcar_pago", frozenset({S.APPROVED}), S.PAID, frozenset({E})),
+    Rule("confirmar_recebimento", frozenset({S.APPROVED}), S.PAID, frozenset({P})),
+    # The other side's confirmation of a payment already marked: recorded, the state stays.
+    Rule("marcar_pago", frozenset({S.PAID}), S.PAID, frozenset({E})),
+    Rule("confirmar_recebimento", frozenset({S.PAID}), S.PAID, frozenset({P})),
+)
+# What the timer does in each state, and from when (the rules above hold the windows).
+TIMER_ACTIONS = {
+    S.SCHEDULED: "nao_confirmou",
+    S.CONFIRMED: "sem_registro",
+    S.UNCONFIRMED: "sem_registro",
+    S.IN_PROGRESS: "saida_nao_registrada",
+    S.ENDED: "horas_pelos_registros",
+    S.HOURS_SENT: "aprovacao_automatica",
+    S.ADJUSTMENT: "ajuste_aceito_automaticamente",
+}
+
+
+def rule_for(action: str, state: str, actor: str) -> Rule | None:
+    """The rule that lets `actor` run `action` from `state`, or None."""
+    for rule in RULES:
+        if rule.action == action and state in rule.sources and actor in rule.actors:
+            return rule
+    return None
+
+
+def allowed_actions(h: Hiring, actor: str, now: datetime) -> list[str]:
+    """The actions `actor` may run on `h` at `now` (what the screens offer)."""
+    seen = []
+    for rule in RULES:
+        if rule.action in seen or h.state not in rule.sources or actor not in rule.actors:
+            continue
+        if _window_refusal(rule, h, now) is None:
+            seen.append(rule.action)
+    return seen
+
+
+def _window_refusal(rule: Rule, h: Hiring, now: datetime) -> str | None:
+    opens, closes = rule.window.opens, rule.window.closes
+    if opens is not None and now < opens(h):
+        return rule.window.early
+    if closes is not None and now >= closes(h):
+        return rule.window.late
+    return None
+
+
+def due_at(state: str, h: Hiring) -> datetime | None:
+    """When the timer next has work with a hiring in `state` (None when nothing is ever due)."""
+    action = TIMER_ACTIONS.get(state)
+    if action is None:
+        return None
+    rule = rule_for(action, state, TIMER)
+    return rule.window.opens(h)
+
+
+def remind_at(state: str, h: Hiring) -> datetime | None:
+    """When the next reminder of a hiring in `state` goes out (None when none is left).
+
+    Scheduled shifts remind the freelancer at I - 24 h and I - 2 h (`reminders_sent` counts those
+    gone); hours waiting for approval remind the company 6 h before the automatic approval.
+    """
+    if state in (S.SCHEDULED, S.CONFIRMED, S.UNCONFIRMED):
+        left = rules.FREELANCER_REMINDERS[h.reminders_sent :]
+        return h.inicio_em - left[0] if left else None
+    if state == S.HOURS_SENT and h.horas_enviadas_em is not None:
+        return h.horas_enviadas_em + rules.APPROVAL_WINDOW - rules.APPROVAL_REMINDER_BEFORE
+    return None
+
+
+class Moved(NamedTuple):
+    """A move that happened: the hiring as it is now and the state it left."""
+
+    hiring: Hiring
+    from_state: str
+
+
+def move(
+    session: Session,
+    hiring: Hiring,
+    action: str,
+    actor: str,
+    now: datetime,
+    *,
+    actor_id: int | None = None,
+    reason: str = "",
+    values: dict | None = None,
+) -> Moved:
+    """Run one transition of the state table on `hiring` as it was read (its `version`).
+
+    Args:
+        session: Open session (the caller commits, or rolls back on any error).
+        hiring: The hiring as read; its `version` is the one the move expects.
+        action: The action (a `Rule.action`).
+        actor: Who triggers it (models.Actor).
+        now: The time of the move (the timer passes the time it runs for).
+        actor_id: The user who acted (None for the timer).
+        reason: Why, shown in the 'Linha do tempo'.
+        values: Other columns the step records (times, minutes, amounts).
+
+    Returns:
+        The hiring re-read after the move, and the state it left.
+
+    Raises:
+        HiringMoveRefused: No rule allows it, it is outside its window, or another request moved
+            the hiring first (STALE).
+    """
+    rule = rule_for(action, hiring.state, actor)
+    if rule is None:
+        raise HiringMoveRefused()
+    refusal = _window_refusal(rule, hiring, now)
+    if refusal is not None:
+        raise HiringMoveRefused(refusal)
+    fields = dict(values or {})
+    after = Hiring.model_construct(**{**hiring.model_dump(), **fields, "state": rule.target})
+    if rule.target != hiring.state or "reminders_sent" in fields:
+        fields["remind_at"] = remind_at(rule.target, after)
+    fields["due_at"] = due_at(rule.target, after)
+    fields.update(state=rule.target, version=hiring.version + 1, updated_at=now)
+    changed = session.execute(
+        update(_HIRINGS)
+        .where(_HIRINGS.c.id == hiring.id, _HIRINGS.c.version == hiring.version)
+        .values(**fields)
+        .execution_options(synchronize_session=False)
+    ).rowcount
+    if not changed:
+        raise HiringMoveRefused(STALE)
+    record(session, hiring.id, action, actor, now, actor_id, hiring.state, rule.target, reason)
+    return Moved(reread(session, hiring.id), hiring.state)
+
+
+def record(
+    session: Session,
+    hiring_id: int,
+    action: str,
+    actor: str,
+    at: datetime,
+    actor_id: int | None = None,
+    from_state: str = "",
+    to_state: str = "",
+    reason: str = "",
+) -> None:
+    """Add one row to a hiring's 'Linha do tempo'."""
+    session.execute(
+        insert(_EVENTS).values(
+            hiring_id=hiring_id,
+            actor=actor,
+            actor_id=actor_id,
+            action=action,
+            from_state=from_state,
+            to_state=to_state,
+            reason=reason[:500],
+            at=at,
+        )
+    )
+
+
+def reread(session: Session, hiring_id: int) -> Hiring:
+    """The hiring as the database holds it now (not as this session first read it)."""
+    return session.exec(
+        select(Hiring).where(Hiring.id == hiring_id).execution_options(populate_existing=True)
+    ).scalar_one()
+
+
+def create(session: Session, values: dict, now: datetime, actor_id: int | None) -> Hiring:
+    """The hiring of an application just accepted: 'agendada', with its first event and deadlines.
+
+    Args:
+        session: Open session (the caller commits).
+        values: application_id, job_id, company_id, freelancer_id, inicio_em, fim_em,
+            intervalo_min and valor_hora_centavos.
+        now: The time of the acceptance.
+        actor_id: The company that accepted.
+    """
+    draft = Hiring(**values, state=S.SCHEDULED, created_at=now, updated_at=now)
+    draft.due_at = due_at(S.SCHEDULED, draft)
+    draft.remind_at = _next_reminder_after(draft, now)
+    session.add(draft)
+    session.flush()
+    record(session, draft.id, "aceitar", E, now, actor_id, "", S.SCHEDULED)
+    return draft
+
+
+def _next_reminder_after(h: Hiring, now: datetime) -> datetime | None:
+    """Skip the reminders whose time has passed already (a shift accepted 10 h before it starts)."""
+    while (
+        (at := remind_at(h.state, h)) is not None and at <= now and h.reminders_sent < len(rules.FREELANCER_REMINDERS)
+    ):
+        h.reminders_sent += 1
+    return remind_at(h.state, h)
+
+
+def is_ratable(state: str) -> bool:
+    """Ratings open once the hours are approved (docs/product.md "Turnos")."""
+    return state in RATABLE
+
+
+def scheduled_minutes(h: Hiring) -> int:
+    """The shift's paid minutes as scheduled: end - start - break."""
+    return max(int((h.fim_em - h.inicio_em) / timedelta(minutes=1)) - h.intervalo_min, 0)
