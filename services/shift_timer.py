@@ -139,7 +139,7 @@ def _after(db: Session, h: Hiring, action: str, at: datetime) -> None:
         to_freelancer = f'Horas do turno "{title}" aprovadas: {shift_pay.hours_text(h.minutos_aprovados)} = {money_cents(h.valor_centavos)}.'
         to_company = f'As horas do turno "{title}" foram aprovadas automaticamente: {money_cents(h.valor_centavos)}.'
     if to_company:
-        notify(db, h.company_id, NotificationType.SHIFT, to_company, routes.NoticeTarget.COMPANY_HIRINGS)
+        notify(db, h.company_id, NotificationType.SHIFT, to_company, routes.NoticeTarget.COMPANY_SHIFTS)
     if to_freelancer:
         notify(db, h.freelancer_id, NotificationType.SHIFT, to_freelancer, routes.NoticeTarget.FREELANCER_SHIFTS)
 
@@ -175,7 +175,7 @@ def _remind(scope: Callable, hiring_id: int, now: datetime) -> int:
                 h.company_id,
                 NotificationType.SHIFT,
                 f'Faltam 6 horas para a aprovação automática das horas do turno "{title}".',
-                routes.NoticeTarget.COMPANY_HIRINGS,
+                routes.NoticeTarget.COMPANY_SHIFTS,
             )
         else:
             notify(

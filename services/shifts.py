@@ -476,7 +476,7 @@ def _notify(session: Session, party: _Party, action: str, h: Hiring, data: dict)
             h.company_id,
             NotificationType.SHIFT,
             _TO_COMPANY[action].format(**words),
-            routes.NoticeTarget.COMPANY_HIRINGS,
+            routes.NoticeTarget.COMPANY_SHIFTS,
         )
     if party.actor != Actor.FREELANCER and action in _TO_FREELANCER:
         notify(
