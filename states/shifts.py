@@ -11,7 +11,7 @@ from typing import ClassVar
 import reflex as rx
 
 from core.db import session_scope
-from core.ids import valid_id
+from core.ids import id_from_text, valid_id
 from core.types import utcnow
 from models import Role
 from services import shift_views, shifts
@@ -86,7 +86,7 @@ class ShiftsMixin(AuthState, mixin=True):
     def _open_scanned_code(self) -> None:
         """A scanned QR opened ?vaga=&codigo=: open the check-in (or check-out) of that vaga's shift, code filled in."""
         query = self.router.url.query_parameters
-        job_id, code = valid_id(query.get("vaga")), str(query.get("codigo") or "")[:6]
+        job_id, code = id_from_text(query.get("vaga")), str(query.get("codigo") or "")[:6]
         if job_id is None:
             return
         for card in self.shifts_upcoming:

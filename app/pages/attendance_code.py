@@ -15,20 +15,21 @@ from components.dashboard import tab_heading
 from components.shift_card import shift_card, shift_dialog
 from core import routes
 from core.db import session_scope
-from core.ids import valid_id
+from core.ids import id_from_text
 from core.qr import qr_svg_data_uri
 from core.types import utcnow
 from models import Role
 from services import shift_views
 from services.errors import ServiceError
 from states.failures import recovers
+from states.auth import AuthState
 from states.shifts import ShiftsMixin
 
 REFRESH_MS = 5000
 LOAD_ERROR = "Erro ao carregar o código"
 
 
-class AttendanceCodeState(ShiftsMixin):
+class AttendanceCodeState(ShiftsMixin, AuthState):
     """The code screen of one of the signed-in company's vagas."""
 
     ROLE: ClassVar[Role] = Role.CLIENT
@@ -46,7 +47,7 @@ class AttendanceCodeState(ShiftsMixin):
     @recovers(LOAD_ERROR)
     def load(self):
         """Read the vaga from the URL, check it is the company's, and show its code and hired freelancers."""
-        self.job_id = valid_id(routes.last_segment(self.router.url.path)) or 0
+        self.job_id = id_from_text(routes.last_segment(self.router.url.path)) or 0
         self._refresh(with_shifts=True)
 
     @rx.event
