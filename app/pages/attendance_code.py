@@ -21,8 +21,8 @@ from core.types import utcnow
 from models import Role
 from services import shift_views
 from services.errors import ServiceError
-from states.failures import recovers
 from states.auth import AuthState
+from states.failures import recovers
 from states.shifts import ShiftsMixin
 
 REFRESH_MS = 5000
