@@ -229,9 +229,21 @@ def _window_refusal(rule: Rule, h: Hiring, now: datetime) -> str | None:
     return None
 
 
+def timer_action(state: str, h: Hiring) -> str | None:
+    """What the timer does next with a hiring in `state` (None: nothing, ever).
+
+    A shift accepted less than 12 hours before it starts is never marked 'nao_confirmada' (the
+    freelancer was hired after that deadline); its next timer step is the missing-record no-show.
+    """
+    action = TIMER_ACTIONS.get(state)
+    if action == "nao_confirmou" and h.created_at is not None and h.created_at > h.inicio_em - rules.UNCONFIRMED_AT:
+        return "sem_registro"
+    return action
+
+
 def due_at(state: str, h: Hiring) -> datetime | None:
     """When the timer next has work with a hiring in `state` (None when nothing is ever due)."""
-    action = TIMER_ACTIONS.get(state)
+    action = timer_action(state, h)
     if action is None:
         return None
     rule = rule_for(action, state, TIMER)

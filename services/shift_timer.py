@@ -79,7 +79,7 @@ def _advance(scope: Callable, hiring_id: int, now: datetime) -> int:
             h = db.get(Hiring, hiring_id, populate_existing=True)
             if h is None or h.due_at is None or h.due_at > now:
                 return 0
-            action = hiring_lifecycle.TIMER_ACTIONS[h.state]
+            action = hiring_lifecycle.timer_action(h.state, h)
             at = h.due_at
             moved = hiring_lifecycle.move(
                 db, h, action, Actor.TIMER, at, reason=_REASONS[action], values=_values(h, action, at)
