@@ -33,7 +33,7 @@ async def _loop() -> None:
 
 
 @contextlib.asynccontextmanager
-async def shift_timer(app: rx.App):  # noqa: ARG001 - Reflex passes the app by this name
+async def shift_timer(app: rx.App):
     """Run the timer loop while the server runs (not when TURNO_TIMER=off)."""
     if os.environ.get("TURNO_TIMER", "on").lower() == "off":
         yield
