@@ -126,9 +126,9 @@ FREELANCER_TABS = _tabs(
 MOBILE_TAB_ENTRIES = (
     ("overview", "Início", "house"),
     ("jobs", "Vagas", "briefcase"),
+    ("shifts", "Turnos", "calendar-clock"),
     ("messages", "Mensagens", "message-square"),
     ("notifications", "Alertas", "bell"),
-    ("profile", "Perfil", "user"),
 )
 CLIENT_BOTTOM_TABS = _tabs(Role.CLIENT, MOBILE_TAB_ENTRIES)
 FREELANCER_BOTTOM_TABS = _tabs(Role.FREELANCER, MOBILE_TAB_ENTRIES)

@@ -128,12 +128,19 @@ def _links(card: rx.Var, role: str) -> list[rx.Component]:
             live, rx.link("Código de presença", href=routes.attendance_code(card["job_id"].to(int)), size="2")
         )
         return [code, chat]
-    calendar = rx.link(
-        rx.icon("calendar-plus", size=14),
-        "Adicionar à agenda",
-        href=routes.shift_calendar(card["id"].to(int)),
-        size="2",
-        download=True,
+    scheduled = card["state"].to(str).contains("agendada") | card["state"].to(str).contains("confirmada")
+    calendar = rx.cond(
+        scheduled,
+        rx.link(
+            rx.icon("calendar-plus", size=14),
+            "Adicionar à agenda",
+            href=routes.shift_calendar(card["id"].to(int)),
+            size="2",
+            download=True,
+            display="inline-flex",
+            align_items="center",
+            gap="0.25rem",
+        ),
     )
     return [calendar, chat]
 

@@ -161,11 +161,11 @@ def _timelines(session: Session, ids: list[int]) -> dict[int, list[ShiftEvent]]:
 
 
 def _card(h: Hiring, job: Job, other: str, chat_id: int | None, actor: str, now: datetime, timeline) -> ShiftCard:
-    actions = [
-        ShiftAction(action=action, label=ACTION_LABELS[action])
-        for action in hiring_lifecycle.allowed_actions(h, actor, now)
-        if action in ACTION_LABELS and not _done_already(h, action)
+    allowed = [
+        a for a in hiring_lifecycle.allowed_actions(h, actor, now) if a in ACTION_LABELS and not _done_already(h, a)
     ]
+    allowed.sort(key=lambda action: action.startswith("cancelar"))  # the step forward first, cancelling last
+    actions = [ShiftAction(action=action, label=ACTION_LABELS[action]) for action in allowed]
     hours = h.minutos_aprovados if h.minutos_aprovados is not None else h.minutos_enviados
     return ShiftCard(
         id=h.id,
