@@ -185,7 +185,7 @@ def _hours_field(state, label: str) -> rx.Component:
 def _reason_field(label: str = "Motivo") -> rx.Component:
     return rx.vstack(
         rx.el.label(label, html_for="shift-reason", style={"fontWeight": "500"}),
-        rx.text_area(id="shift-reason", name="reason", min_length=10, max_length=500, required=True),
+        rx.text_area(id="shift-reason", name="reason", max_length=500, required=True),
         spacing="1",
         width="100%",
     )

@@ -99,6 +99,14 @@ def _hiring(job_id: int) -> Hiring:
         return db.exec(select(Hiring).where(Hiring.job_id == job_id)).one()
 
 
+def _hired_an_hour_ago(job_id: int) -> None:
+    """Past the 15 minutes after hiring in which a freelancer may cancel without a falta."""
+    with session_scope() as db:
+        hiring = db.exec(select(Hiring).where(Hiring.job_id == job_id)).one()
+        hiring.created_at = utcnow() - timedelta(hours=1)
+        db.add(hiring)
+
+
 def test_confirm_code_check_in_hours_adjustment_payment_and_ratings(browser: Browser, base_url: str, make_account):
     token = uuid.uuid4().hex[:6]
     title = f"Bartender corporativo {token}"
@@ -153,7 +161,7 @@ def test_confirm_code_check_in_hours_adjustment_payment_and_ratings(browser: Bro
 
         # The company adjusts with a reason; a short reason is refused in Portuguese.
         company_card = _my_shifts(company, "client", title)
-        expect(company_card.get_by_text("Registro manual")).to_be_visible()
+        expect(company_card.get_by_text("Registro manual", exact=True)).to_be_visible()
         company_card.get_by_role("button", name="Ajustar horas").click()
         dialog = company.get_by_role("dialog", name="Ajustar horas")
         dialog.get_by_label("Horas corretas").fill("5:00")
@@ -244,7 +252,8 @@ def test_late_cancellations_state_their_consequence(browser: Browser, base_url: 
         _apply_and_get_hired(freelancer, company, first_id, first, freelancer_email)
         _apply_and_get_hired(freelancer, company, second_id, second, freelancer_email)
 
-        # The freelancer, 10 h before: two faltas, said before confirming (at phone size).
+        # The freelancer, 10 h before and hired an hour ago: two faltas, said before confirming (at phone size).
+        _hired_an_hour_ago(first_id)
         card = _my_shifts(freelancer, "freelancer", first)
         card.get_by_role("button", name="Cancelar turno").click()
         dialog = freelancer.get_by_role("dialog", name="Cancelar turno")
