@@ -166,8 +166,67 @@ def shifts_tab(state, role: str, title: str, subtitle: str) -> rx.Component:
                 width="100%",
             ),
         ),
+        *([_faltas_section(state)] if role == "freelancer" else []),
         shift_dialog(state, role),
         spacing="3",
+        width="100%",
+    )
+
+
+def _faltas_section(state) -> rx.Component:
+    """The freelancer's own faltas (private), the suspension if any, and 'Pedir revisão humana'."""
+    return rx.vstack(
+        rx.cond(
+            state.suspended_until != "",
+            rx.callout(
+                "Você está com 3 faltas ativas e não pode se candidatar a novas vagas até "
+                + state.suspended_until
+                + ".",
+                icon="triangle-alert",
+                color_scheme="red",
+                id="suspension-banner",
+            ),
+        ),
+        rx.cond(
+            state.my_faltas.length() > 0,
+            rx.vstack(
+                rx.hstack(
+                    rx.heading("Minhas faltas (só você vê)", size="4"),
+                    rx.link("Como calculamos", href=routes.HOW_WE_CALCULATE, size="2"),
+                    align="center",
+                    wrap="wrap",
+                ),
+                rx.foreach(
+                    state.my_faltas,
+                    lambda falta: rx.hstack(
+                        rx.text(
+                            falta["date"].to(str),
+                            " · ",
+                            falta["reason"].to(str),
+                            " · ",
+                            falta["points"].to(str),
+                            " ponto(s)",
+                            rx.cond(falta["active"].to(bool), "", " · não conta mais"),
+                            size="2",
+                        ),
+                        rx.cond(
+                            falta["can_review"].to(bool),
+                            rx.button(
+                                "Pedir revisão humana",
+                                size="1",
+                                variant="soft",
+                                on_click=state.open_review(falta["id"].to(int)),
+                            ),
+                            rx.cond(falta["reviewed"].to(bool), rx.badge("Revisão pedida", variant="soft")),
+                        ),
+                        align="center",
+                        wrap="wrap",
+                        class_name="falta-row",
+                    ),
+                ),
+                width="100%",
+            ),
+        ),
         width="100%",
     )
 

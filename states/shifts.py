@@ -11,10 +11,11 @@ from typing import ClassVar
 import reflex as rx
 
 from core.db import session_scope
+from core.formatting import local
 from core.ids import id_from_text, valid_id
 from core.types import utcnow
 from models import Role
-from services import shift_views, shifts
+from services import faltas, shift_views, shifts
 from services.errors import ServiceError
 from services.shift_pay import DISMISS_REASONS
 from services.shift_views import ShiftCard
@@ -26,6 +27,7 @@ SHIFT_ERROR = "Não foi possível concluir"
 LOAD_ERROR = ("Erro ao carregar turnos", "Não foi possível carregar seus turnos.")
 LOCATION_FAILED = "Não conseguimos ler sua localização. Use o código da empresa ou 'Não consigo registrar'."
 # Actions that run at once; the others open the dialog (a method, hours, a reason or a confirmation).
+REVIEW = "revisao"  # the dialog's 'Pedir revisão humana' (its id is the falta's)
 DIRECT = frozenset({"confirmar", "aprovar", "aceitar_ajuste", "marcar_pago", "confirmar_recebimento"})
 DISMISS_KEYS = {label: key for key, label in DISMISS_REASONS.items()}
 _ONE_READING_JS = """new Promise((resolve) => {
@@ -44,6 +46,8 @@ class ShiftsMixin(AuthState, mixin=True):
 
     shifts_upcoming: list[ShiftCard] = []
     shifts_history: list[ShiftCard] = []
+    my_faltas: list[dict] = []
+    suspended_until: str = ""
     shift_dialog_open: bool = False
     shift_hiring: int = 0
     shift_action: str = ""
@@ -56,8 +60,25 @@ class ShiftsMixin(AuthState, mixin=True):
     shift_busy: bool = False
 
     def _load_shifts(self, db, user_id: int) -> None:
-        lister = shift_views.company_shifts if self.ROLE == Role.CLIENT else shift_views.freelancer_shifts
-        self.shifts_upcoming, self.shifts_history = lister(db, user_id, utcnow())
+        now = utcnow()
+        if self.ROLE == Role.CLIENT:
+            self.shifts_upcoming, self.shifts_history = shift_views.company_shifts(db, user_id, now)
+            return
+        self.shifts_upcoming, self.shifts_history = shift_views.freelancer_shifts(db, user_id, now)
+        self.my_faltas = faltas.for_freelancer(db, user_id, now)
+        until = faltas.suspended_until(db, user_id, now)
+        self.suspended_until = f"{local(until):%d/%m/%Y}" if until else ""
+
+    @rx.event
+    def open_review(self, falta_id: int):
+        """'Pedir revisão humana' of one of the freelancer's faltas: the dialog asks why."""
+        checked = valid_id(falta_id)
+        if checked is None or self.ROLE != Role.FREELANCER:
+            return rx.toast.error(SHIFT_ERROR, description=faltas.FALTA_NOT_FOUND)
+        self.shift_hiring, self.shift_action, self.shift_error = checked, REVIEW, ""
+        self.shift_title, self.shift_text = "Pedir revisão humana", ""
+        self.shift_dialog_open = True
+        return None
 
     def _card(self, hiring_id: int) -> ShiftCard | None:
         return next((card for card in self.shifts_upcoming if card["id"] == hiring_id), None)
@@ -140,7 +161,11 @@ class ShiftsMixin(AuthState, mixin=True):
             return None
         try:
             with session_scope() as db:
-                outcome = shifts.act(db, user.id, self.ROLE, hiring_id, action, data, utcnow())
+                if action == REVIEW:
+                    faltas.request_review(db, user.id, hiring_id, str(data.get("reason") or ""), utcnow())
+                    outcome = shifts.Outcome(True, "Pedido de revisão enviado")
+                else:
+                    outcome = shifts.act(db, user.id, self.ROLE, hiring_id, action, data, utcnow())
         except ServiceError as exc:
             if self.shift_dialog_open:
                 self.shift_error = exc.message
