@@ -302,19 +302,19 @@ POLICIES: dict[str, Policy] = {
     ),
     "app.pages.attendance_code.AttendanceCodeState.close_shift_dialog": Policy(SIGNED_IN),
     "app.pages.attendance_code.AttendanceCodeState.located": Policy(
-        SIGNED_IN, {"reading": {"error": "1"}}, page=CODE_PAGE
+        SIGNED_IN, {"reading": {"error": "1"}}, page=COMPANY_SHIFTS
     ),
     "app.pages.attendance_code.AttendanceCodeState.open_review": Policy(
-        FREELANCER, {"falta_id": Id("falta")}, page=CODE_PAGE
+        FREELANCER, {"falta_id": Id("falta")}, page=COMPANY_SHIFTS
     ),
     "app.pages.attendance_code.AttendanceCodeState.open_shift_action": Policy(
-        COMPANY, {"hiring_id": Id("hiring"), "action": SHIFT_ACTION[COMPANY]}, page=CODE_PAGE
+        COMPANY, {"hiring_id": Id("hiring"), "action": SHIFT_ACTION[COMPANY]}, page=COMPANY_SHIFTS
     ),
-    "app.pages.attendance_code.AttendanceCodeState.read_location": Policy(SIGNED_IN, page=CODE_PAGE),
+    "app.pages.attendance_code.AttendanceCodeState.read_location": Policy(SIGNED_IN, page=COMPANY_SHIFTS),
     "app.pages.attendance_code.AttendanceCodeState.submit_shift_action": Policy(
         COMPANY,
         {"form_data": {"reason": "Motivo com mais de dez letras."}},
-        page=CODE_PAGE,
+        page=COMPANY_SHIFTS,
         before=SHIFT_STEPS[COMPANY],
     ),
     "app.pages.attendance_code.AttendanceCodeState.load": Policy(COMPANY, page=CODE_PAGE),
