@@ -105,9 +105,7 @@ def test_the_records_prefill_the_hours(arrived, left, minutes):
         ("conduta", 0, 420, 0),
     ],
 )
-def test_a_dismissal_pays_the_minimum_only_when_the_company_no_longer_needs_the_person(
-    reason, worked, scheduled, paid
-):
+def test_a_dismissal_pays_the_minimum_only_when_the_company_no_longer_needs_the_person(reason, worked, scheduled, paid):
     assert shift_pay.dismissal_minutes(reason, worked, scheduled) == paid
 
 
