@@ -331,8 +331,9 @@ def move(
     ).rowcount
     if not changed:
         raise HiringMoveRefused(STALE)
-    record(session, hiring.id, action, actor, now, actor_id, hiring.state, rule.target, reason)
-    return Moved(reread(session, hiring.id), hiring.state)
+    from_state = hiring.state  # read before `reread` refreshes `hiring` itself (the same identity)
+    record(session, hiring.id, action, actor, now, actor_id, from_state, rule.target, reason)
+    return Moved(reread(session, hiring.id), from_state)
 
 
 def record(

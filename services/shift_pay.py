@@ -21,7 +21,8 @@ DISMISS_REASONS = {
 PAYS_MINIMUM = frozenset({"nao_precisamos"})
 MAX_SENT_MINUTES = 16 * 60
 HOURS_FORMAT = "Informe as horas no formato 7:30 (horas:minutos)."
-_HOURS = re.compile(r"^\s*(\d{1,2})(?:\s*[:h]\s*(\d{1,2}))?\s*(?:min)?\s*$", re.IGNORECASE)
+# '7', '7h', '7:30', '7h30', '7h30min'; 'min' only after the minutes ('5min' is not 5 hours).
+_HOURS = re.compile(r"^\s*(\d{1,2})(?:\s*[:h]\s*(\d{1,2})(?:\s*min)?|\s*h)?\s*$", re.IGNORECASE)
 _DECIMAL_HOURS = re.compile(r"^\s*(\d{1,2})[.,](\d{1,2})\s*$")
 
 

@@ -16,7 +16,7 @@ from sqlmodel import Session, select
 from core import geo, routes
 from core import shift_rules as rules
 from core.formatting import local, money
-from models import Actor, Hiring, HiringState, Job, NotificationType, Profile
+from models import Actor, Hiring, HiringState, Job, NotificationType, Profile, ReviewRequest
 from services import attendance_code, faltas, hiring_lifecycle, shift_pay
 from services.errors import NotAllowed, ServiceError, require_id
 from services.hiring_lifecycle import HiringMoveRefused
@@ -31,6 +31,7 @@ BAD_READING = "Não recebemos uma leitura de localização válida. Tente de nov
 REASON_SHORT = "Explique o motivo com pelo menos 10 caracteres."
 PICK_DISMISS_REASON = "Escolha o motivo da dispensa."
 PICK_DECISION = "Escolha a decisão."
+ALREADY_DECIDED = "A equipe Turno já decidiu a contestação deste turno."
 METHODS = {"codigo": "código", "local": "localização", "manual": "registro manual", "empresa": "pela empresa"}
 STAFF_ROLE = "admin"
 
@@ -361,6 +362,13 @@ def _accept_adjustment(session, party, user_id, data, now):
 def _contest(action: str):
     def contest(session, party, user_id, data, now):
         reason = _reason(data)
+        decided = select(ReviewRequest.id).where(
+            ReviewRequest.hiring_id == party.hiring.id,
+            ReviewRequest.kind == "disputa",
+            ReviewRequest.decided_at.is_not(None),  # type: ignore[union-attr]
+        )
+        if session.exec(decided).first() is not None:  # staff's decision is final: no second dispute
+            raise ServiceError(ALREADY_DECIDED)
         moved = _move(session, party, action, user_id, now, reason)
         faltas.open_review(session, moved, user_id, "disputa", reason, now)
         return moved
