@@ -88,7 +88,11 @@ def forgive_after_paid_streak(session: Session, freelancer_id: int, now: datetim
     streak = session.exec(
         select(func.count())
         .select_from(Hiring)
-        .where(Hiring.freelancer_id == freelancer_id, Hiring.state == HiringState.PAID, Hiring.updated_at > last)
+        .where(
+            Hiring.freelancer_id == freelancer_id,
+            Hiring.state == HiringState.PAID,
+            func.coalesce(Hiring.pago_em, Hiring.recebido_em) > last,
+        )
     ).one()
     if streak < rules.PAID_STREAK_FORGIVES:
         return

@@ -135,14 +135,14 @@ RULES: tuple[Rule, ...] = (
         frozenset({S.ENDED}),
         S.HOURS_SENT,
         frozenset({P}),
-        Window(closes=lambda h: _ended(h) + rules.HOURS_DEADLINE, late=HOURS_LATE),
+        Window(closes=lambda h: h.fim_em + rules.HOURS_DEADLINE, late=HOURS_LATE),
     ),
     Rule(
         "horas_pelos_registros",
         frozenset({S.ENDED}),
         S.HOURS_SENT,
         frozenset({TIMER}),
-        Window(lambda h: _ended(h) + rules.HOURS_DEADLINE),
+        Window(lambda h: h.fim_em + rules.HOURS_DEADLINE),
     ),
     Rule("aprovar", frozenset({S.HOURS_SENT}), S.APPROVED, frozenset({E})),
     Rule(

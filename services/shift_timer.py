@@ -88,6 +88,9 @@ def _advance(scope: Callable, hiring_id: int, now: datetime) -> int:
             return 1
     except HiringMoveRefused:
         return 0  # another worker or a person moved it first
+    except Exception:
+        log.exception("shift timer: hiring %s could not move; the next tick tries again", hiring_id)
+        return 0
 
 
 _REASONS = {

@@ -31,6 +31,7 @@ BAD_READING = "Não recebemos uma leitura de localização válida. Tente de nov
 REASON_SHORT = "Explique o motivo com pelo menos 10 caracteres."
 PICK_DISMISS_REASON = "Escolha o motivo da dispensa."
 PICK_DECISION = "Escolha a decisão."
+ARRIVAL_RECORDED = "Este turno tem registro de chegada: decida as horas, não a ausência."
 ALREADY_DECIDED = "A equipe Turno já decidiu a contestação deste turno."
 METHODS = {"codigo": "código", "local": "localização", "manual": "registro manual", "empresa": "pela empresa"}
 STAFF_ROLE = "admin"
@@ -397,15 +398,25 @@ def _decide(session, party, user_id, data, now):
     outcome, reason = str(data.get("decision") or ""), _reason(data)
     h = party.hiring
     if outcome == "aprovar":
-        minutes = _minutes(data) if data.get("hours") else (h.minutos_ajuste or h.minutos_enviados or 0)
+        minutes = _minutes(data) if data.get("hours") else _disputed_minutes(h)
         moved = _move(session, party, "decidir_aprovar", user_id, now, reason, **approved_values(h, minutes))
         faltas.lift_for_hiring(session, h.id, reason, now)
     elif outcome == "falta":
+        if h.chegada_em is not None:  # a dispute about hours: the freelancer came
+            raise ServiceError(ARRIVAL_RECORDED)
         moved = _move(session, party, "decidir_falta", user_id, now, reason)
     else:
         raise ServiceError(PICK_DECISION)
     faltas.close_reviews(session, h.id, user_id, outcome, reason, now)
     return moved
+
+
+def _disputed_minutes(h: Hiring) -> int:
+    """What approving a dispute pays without hours typed: the adjustment, the hours sent, else the schedule."""
+    for minutes in (h.minutos_ajuste, h.minutos_enviados):
+        if minutes is not None:
+            return minutes
+    return hiring_lifecycle.scheduled_minutes(h)
 
 
 _HANDLERS = {

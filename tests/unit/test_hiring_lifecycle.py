@@ -163,13 +163,12 @@ def inside(rule: hiring_lifecycle.Rule, h: Hiring) -> datetime:
 
 def expected_due(h: Hiring) -> datetime | None:
     """When the timer next has work with `h` (docs/product.md "Turnos", the S rows)."""
-    ended = h.terminou_em or h.fim_em
     return {
         S.SCHEDULED: h.inicio_em - 12 * H,
         S.CONFIRMED: h.fim_em + 12 * H,
         S.UNCONFIRMED: h.fim_em + 12 * H,
         S.IN_PROGRESS: h.fim_em + 4 * H,
-        S.ENDED: ended + 12 * H,
+        S.ENDED: h.fim_em + 12 * H,
         S.HOURS_SENT: h.horas_enviadas_em + 48 * H if h.horas_enviadas_em else None,
         S.ADJUSTMENT: h.ajuste_em + 48 * H if h.ajuste_em else None,
     }.get(h.state)
@@ -329,13 +328,21 @@ def test_a_window_closes_at_its_exact_second(db, state, action, actor, closes, m
     assert moved.hiring.state == ALLOWED[(action, state, actor)]
 
 
-def test_the_hours_deadline_runs_from_the_recorded_exit(db):
-    # an exit at F - 2 h: 'Enviar horas' closes 12 h after it, and the timer takes over then
+def test_the_hours_deadline_runs_from_the_scheduled_end_even_after_an_early_exit(db):
+    # an exit (or a dismissal) at F - 2 h does not shorten the freelancer's window: F + 12 h
     h = hiring_in(db, S.ENDED, saida_em=END - 2 * H, terminou_em=END - 2 * H)
 
-    assert hiring_lifecycle.due_at(S.ENDED, h) == END + 10 * H
+    assert hiring_lifecycle.due_at(S.ENDED, h) == END + 12 * H
+    move(
+        db,
+        hiring_in(db, S.ENDED, saida_em=END - 2 * H, terminou_em=END - 2 * H),
+        "enviar_horas",
+        P,
+        END + 10 * H,
+        values={"minutos_enviados": 300, "horas_enviadas_em": END + 10 * H},
+    )
     with pytest.raises(HiringMoveRefused) as caught:
-        move(db, h, "enviar_horas", P, END + 10 * H)
+        move(db, h, "enviar_horas", P, END + 12 * H)
     assert caught.value.message == HOURS_LATE
 
 
@@ -375,7 +382,7 @@ def test_due_at_and_remind_at_follow_every_step_of_a_loop(db):
         (S.SCHEDULED, START - 12 * H, START - 24 * H),
         (S.CONFIRMED, END + 12 * H, START - 24 * H),
         (S.IN_PROGRESS, END + 4 * H, None),
-        (S.ENDED, END + 5 * MIN + 12 * H, None),
+        (S.ENDED, END + 12 * H, None),
         (S.HOURS_SENT, sent + 48 * H, sent + 42 * H),
         (S.ADJUSTMENT, adjusted + 48 * H, None),
         (S.APPROVED, None, None),

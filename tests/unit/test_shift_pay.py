@@ -221,3 +221,21 @@ def test_enviar_horas_starts_from_the_records_or_from_what_a_dismissal_pays():
     assert prefilled_minutes(shift(chegada_em=START + 10 * MIN)) == 410
     dismissed = shift(chegada_em=START, saida_em=START + H, dispensa_motivo="nao_precisamos", minutos_enviados=240)
     assert prefilled_minutes(dismissed) == 240
+
+
+@pytest.mark.parametrize(
+    ("stay_min", "break_min", "prefilled"),
+    [
+        (60, 60, 60),  # a one-hour stay had no break
+        (240, 60, 240),  # up to 4 h nothing comes off
+        (270, 60, 240),  # past 4 h, the break comes off only as far as the stay goes past 4 h
+        (300, 60, 240),
+        (480, 60, 420),  # a whole shift: the whole break
+        (480, 0, 480),
+    ],
+)
+def test_prefilled_minutes_never_drop_when_the_stay_grows(stay_min, break_min, prefilled):
+    start = datetime(2031, 5, 12, 12, 0, tzinfo=UTC)
+    left = start + timedelta(minutes=stay_min)
+
+    assert shift_pay.recorded_minutes(start, start + timedelta(hours=8), break_min, start, left) == prefilled

@@ -625,3 +625,34 @@ def test_hours_are_checked_before_they_are_sent(db, cast):
 
     assert _frozen(db, s.hiring_id) == before
     assert hiring_lifecycle.allowed_actions(hiring(db, s.hiring_id), "freelancer", s.end + H) == ["enviar_horas"]
+
+
+def test_staff_approving_a_contested_no_show_without_hours_pays_the_schedule(db, cast):
+    s, _reason = _no_show_contested(db, cast)
+    staff = make_staff(db)
+    db.commit()
+
+    run(db, staff.id, "admin", s.hiring_id, "decidir", s.start + 20 * H, decision="aprovar",
+        reason="A empresa confirmou a presença por telefone.")  # fmt: skip
+
+    h = hiring(db, s.hiring_id)
+    assert (h.state, h.minutos_aprovados) == ("aprovada", 7 * 60)  # 8 h minus the 60-minute break
+
+
+def test_staff_cannot_turn_an_hours_dispute_into_a_no_show(db, cast):
+    s = hire(db, cast.company, cast.freelancer)
+    by_freelancer(db, s, "chegada", s.start, method="codigo", code=s.code(s.start))
+    by_freelancer(db, s, "saida", s.end, method="manual")
+    by_freelancer(db, s, "enviar_horas", s.end + H, hours="7:00")
+    by_company(db, s, "ajustar", s.end + 2 * H, hours="5:00", reason="Saiu duas horas antes do fim.")
+    by_freelancer(db, s, "contestar_ajuste", s.end + 3 * H, reason="Fiquei até o fim, a gerente viu.")
+    staff = make_staff(db)
+    db.commit()
+    before = (hiring(db, s.hiring_id).version, len(events(db, s.hiring_id)))
+
+    with pytest.raises(ServiceError) as refused:
+        run(db, staff.id, "admin", s.hiring_id, "decidir", s.end + 5 * H, decision="falta",
+            reason="Decidindo pela ausência por engano.")  # fmt: skip
+
+    assert refused.value.message == "Este turno tem registro de chegada: decida as horas, não a ausência."
+    assert (hiring(db, s.hiring_id).version, len(events(db, s.hiring_id))) == before
