@@ -32,6 +32,7 @@ FREELANCER_DASHBOARD = "/freelancer-dashboard"
 FREELANCER_CHATS = "/freelancer-dashboard/chats"
 FREELANCER_CHAT = "/freelancer-dashboard/chats/[chat_id]"
 DEV_MAILBOX = "/dev/mailbox"
+ADMIN = "/admin"
 
 API_LOGIN = "/api/auth/login"
 API_LOGOUT = "/api/auth/logout"
@@ -43,6 +44,11 @@ API_ACCOUNT_EXPORT = "/api/account/export"
 def register(kind: str) -> str:
     """Registration page with a tab preselected ('client' or 'freelancer')."""
     return f"{REGISTER}?{urlencode({'type': kind})}"
+
+
+def admin(page: int | None = None) -> str:
+    """Turno staff's back office: the open reviews (`page` of them omitted when it is the first)."""
+    return _with_page(ADMIN, page)
 
 
 def _with_page(base: str, page: int | None) -> str:
