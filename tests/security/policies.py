@@ -120,7 +120,18 @@ FREELANCER_CHAT = "/freelancer-dashboard/chats/{chat}"
 CHAT_PAGE = {FREELANCER: FREELANCER_CHAT, "*": COMPANY_CHAT}
 RATING_STEPS = (("open_rating", {"application_id": Id("rating")}), ("pick_stars", {"stars": 4}))
 
+ADMIN_DECISION_FORM = {
+    "request_id": "1",
+    "decision": "aprovar",
+    "hours": "8:00",
+    "reason": "Os registros confirmam a presença no turno.",
+}
+
 POLICIES: dict[str, Policy] = {
+    # Turno staff's back office (no caller of the matrix is staff: every call must change nothing).
+    "app.pages.admin.AdminState.decide": Policy(ADMIN, {"form_data": ADMIN_DECISION_FORM}, page="/admin"),
+    "app.pages.admin.AdminState.load": Policy(ADMIN, page="/admin"),
+    "app.pages.admin.AdminState.setvar": SETVAR,
     # Public pages.
     "app.pages.category.CategoryState.load": Policy(PUBLIC, page="/categories/eventos"),
     "app.pages.category.CategoryState.setvar": SETVAR,
