@@ -78,7 +78,7 @@ def test_staff_decides_a_contested_absence_and_the_freelancer_reads_the_reason(
         form.get_by_label("Email").fill(staff_email)
         form.get_by_label("Senha").fill(STAFF_PASSWORD)
         form.get_by_role("button", name="Entrar").click()
-        staff.wait_for_url("**/admin")
+        staff.wait_for_url(re.compile(r"/admin/?$"))
         expect(staff.get_by_role("heading", name="Equipe Turno", level=1)).to_be_visible()
         card = staff.locator(f"#review-{request_id}")
         expect(card).to_be_visible()
