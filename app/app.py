@@ -11,6 +11,7 @@ from app.api.upload_limit import limit_request_bodies
 from app.errors import frontend_exception, unexpected_error
 from app.layout import loading_page
 from app.pages import (  # noqa: F401  (pages register on import)
+    admin,
     attendance_code,
     category,
     chats,

@@ -34,6 +34,7 @@ FREELANCER_CHATS = "/freelancer-dashboard/chats"
 FREELANCER_CHAT = "/freelancer-dashboard/chats/[chat_id]"
 ATTENDANCE_CODE = "/client-dashboard/presenca/[job_id]"
 DEV_MAILBOX = "/dev/mailbox"
+ADMIN = "/admin"
 
 API_LOGIN = "/api/auth/login"
 API_LOGOUT = "/api/auth/logout"
@@ -46,6 +47,11 @@ API_SHIFT_CALENDAR = "/api/turnos/{hiring_id:int}.ics"
 def register(kind: str) -> str:
     """Registration page with a tab preselected ('client' or 'freelancer')."""
     return f"{REGISTER}?{urlencode({'type': kind})}"
+
+
+def admin(page: int | None = None) -> str:
+    """Turno staff's back office: the open reviews (`page` of them omitted when it is the first)."""
+    return _with_page(ADMIN, page)
 
 
 def _with_page(base: str, page: int | None) -> str:

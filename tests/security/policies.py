@@ -5,7 +5,8 @@ it to Reflex's full state path). A handler added to the app without an entry her
 tests/security/test_authorization_matrix.py until someone writes down its policy.
 
 Fields of a `Policy`:
-- `who`: who may call it: PUBLIC (anyone), SIGNED_IN (any account), FREELANCER or COMPANY.
+- `who`: who may call it: PUBLIC (anyone), SIGNED_IN (any account), FREELANCER, COMPANY or ADMIN
+  (Turno staff, a role none of the matrix's callers has: every call must change nothing).
 - `args`: the payload sent. `Id(kind)` marks an object id: the matrix sends, in turn, an id of an
   object of that kind the caller may use (own), of one they may not (foreign) and one that does
   not exist. Forms are dicts, as the browser sends them.
@@ -33,6 +34,7 @@ PUBLIC = "public"
 SIGNED_IN = "signed-in"
 FREELANCER = "freelancer"
 COMPANY = "company"
+ADMIN = "admin"
 
 
 @dataclass(frozen=True)
@@ -126,7 +128,18 @@ SHIFT_STEPS = {
 }
 RATING_STEPS = (("open_rating", {"application_id": Id("rating")}), ("pick_stars", {"stars": 4}))
 
+ADMIN_DECISION_FORM = {
+    "request_id": "1",
+    "decision": "aprovar",
+    "hours": "8:00",
+    "reason": "Os registros confirmam a presença no turno.",
+}
+
 POLICIES: dict[str, Policy] = {
+    # Turno staff's back office (no caller of the matrix is staff: every call must change nothing).
+    "app.pages.admin.AdminState.decide": Policy(ADMIN, {"form_data": ADMIN_DECISION_FORM}, page="/admin"),
+    "app.pages.admin.AdminState.load": Policy(ADMIN, page="/admin"),
+    "app.pages.admin.AdminState.setvar": SETVAR,
     # Public pages.
     "app.pages.category.CategoryState.load": Policy(PUBLIC, page="/categories/eventos"),
     "app.pages.category.CategoryState.setvar": SETVAR,
@@ -177,6 +190,7 @@ POLICIES: dict[str, Policy] = {
     "states.shell.ShellState.setvar": SETVAR,
     "states.shell.ShellState.toggle_menu": Policy(PUBLIC),
     # Session and guards.
+    "states.auth.AuthState.guard_admin": Policy(PUBLIC, page="/admin"),
     "states.auth.AuthState.guard_client": Policy(PUBLIC, page="/client-dashboard"),
     "states.auth.AuthState.guard_freelancer": Policy(PUBLIC, page="/freelancer-dashboard"),
     "states.auth.AuthState.guard_signed_in": Policy(PUBLIC, page="/client-dashboard"),
