@@ -65,3 +65,4 @@ WRONG_CODES_WINDOW = timedelta(minutes=10)
 # How often each worker runs the timer (services/shift_timer.py).
 TICK_SECONDS = 30
 TICK_BATCH = 500
+TICK_WORKERS = 4  # threads per tick on PostgreSQL (its time is round trips)

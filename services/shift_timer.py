@@ -1,7 +1,7 @@
 """The shift loop's timer: one idempotent `tick(now)` moves every hiring whose deadline has passed.
 
 Each hiring stores when the timer next has work with it (`due_at`) and when its next reminder goes
-out (`remind_at`). `tick` moves what is due, one hiring per transaction, through the same
+out (`remind_at`). `tick` moves what is due, in chunks (a savepoint per hiring), through the same
 `hiring_lifecycle.move` as the people do: its `version` condition lets exactly one of any number
 of workers running the tick at once (or a person clicking at the same moment) move a hiring; the
 others find it moved and go on. A hiring overdue by several steps (the server was down) takes them
@@ -14,6 +14,7 @@ It runs every TICK_SECONDS in each server process (app/timer.py) and by hand wit
 
 import logging
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import NamedTuple
 
@@ -32,6 +33,7 @@ from services.shifts import approved_values, money_cents, prefilled_minutes, whe
 log = logging.getLogger(__name__)
 _HIRINGS = Hiring.__table__  # type: ignore[attr-defined]
 MAX_ROUNDS = 20  # a hiring moves at most 6 times by the timer; the rest is headroom
+CHUNK = 50  # hirings per transaction
 
 
 class TickReport(NamedTuple):
@@ -41,56 +43,88 @@ class TickReport(NamedTuple):
     reminded: int
 
 
-def tick(now: datetime, batch: int = rules.TICK_BATCH, scope: Callable = session_scope) -> TickReport:
+def tick(
+    now: datetime, batch: int = rules.TICK_BATCH, scope: Callable = session_scope, workers: int | None = None
+) -> TickReport:
     """Move every hiring whose deadline is at or before `now`, and send the reminders due.
+
+    Due rows are read `batch` at a time and worked in chunks of CHUNK hirings, one transaction per
+    chunk and a savepoint per hiring (a hiring another worker moved first is skipped alone). On
+    PostgreSQL the chunks run on TICK_WORKERS threads (the time is round trips, not the database);
+    on SQLite, which has one writer, on one. A hiring that fails for any other reason is logged and
+    left for the next tick; it does not hold back the others.
 
     Args:
         now: The time the tick runs for (tests pass a fake clock).
         batch: Hirings read per query.
         scope: Opens a committing session (core.db.session_scope; tests pass their own engine's).
+        workers: Threads for the chunks (None: TICK_WORKERS on PostgreSQL, 1 on SQLite).
 
     Returns:
         How many moves and reminders this call made (0 and 0 when another worker did them).
     """
-    moved = reminded = 0
-    for _ in range(MAX_ROUNDS):
+    if workers is None:
         with scope() as db:
-            due = db.exec(
-                select(Hiring.id).where(Hiring.due_at <= now).order_by(Hiring.due_at, Hiring.id).limit(batch)
-            ).all()
-        if not due:
-            break
-        done = sum(_advance(scope, hiring_id, now) for hiring_id in due)
-        moved += done
-        if not done:
-            break
-    with scope() as db:
-        reminders = db.exec(
-            select(Hiring.id).where(Hiring.remind_at <= now).order_by(Hiring.remind_at, Hiring.id).limit(batch)
-        ).all()
-    reminded = sum(_remind(scope, hiring_id, now) for hiring_id in reminders)
+            workers = rules.TICK_WORKERS if db.get_bind().dialect.name == "postgresql" else 1
+    moved = _drain(scope, Hiring.due_at, now, batch, workers, _advance)
+    reminded = _drain(scope, Hiring.remind_at, now, batch, workers, _remind)
     return TickReport(moved, reminded)
 
 
-def _advance(scope: Callable, hiring_id: int, now: datetime) -> int:
-    """Run the timer's action of one due hiring, at its deadline; 1 when it moved."""
-    try:
+def _drain(scope: Callable, column, now: datetime, batch: int, workers: int, step: Callable) -> int:
+    """Run `step` on every hiring whose `column` is due, round after round, skipping the ones that failed."""
+    done, failed = 0, set()
+    for _ in range(MAX_ROUNDS):
         with scope() as db:
-            h = db.get(Hiring, hiring_id, populate_existing=True)
-            if h is None or h.due_at is None or h.due_at > now:
-                return 0
-            action = hiring_lifecycle.timer_action(h.state, h)
-            at = h.due_at
-            moved = hiring_lifecycle.move(
-                db, h, action, Actor.TIMER, at, reason=_REASONS[action], values=_values(h, action, at)
-            )
-            _after(db, moved.hiring, action, at)
-            return 1
-    except HiringMoveRefused:
-        return 0  # another worker or a person moved it first
-    except Exception:
-        log.exception("shift timer: hiring %s could not move; the next tick tries again", hiring_id)
-        return 0
+            query = select(Hiring.id).where(column <= now)
+            if failed:
+                query = query.where(Hiring.id.not_in(failed))
+            due = db.exec(query.order_by(column, Hiring.id).limit(batch)).all()
+        if not due:
+            break
+        chunks = [due[i : i + CHUNK] for i in range(0, len(due), CHUNK)]
+        if workers > 1 and len(chunks) > 1:
+            with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="shift-tick") as pool:
+                results = list(pool.map(lambda ids: _chunk(scope, ids, now, step), chunks))
+        else:
+            results = [_chunk(scope, ids, now, step) for ids in chunks]
+        round_done = 0
+        for outcome in results:
+            round_done += sum(outcome.values())
+            failed |= {hiring_id for hiring_id, ok in outcome.items() if not ok}
+        done += round_done
+    return done
+
+
+def _chunk(scope: Callable, ids: list[int], now: datetime, step: Callable) -> dict[int, bool]:
+    """One transaction over `ids`, a savepoint per hiring; whether each one was done."""
+    outcome: dict[int, bool] = {}
+    titles: dict[int, str] = {}
+    with scope() as db:
+        for hiring_id in ids:
+            try:
+                with db.begin_nested():
+                    outcome[hiring_id] = step(db, hiring_id, now, titles)
+            except HiringMoveRefused:
+                outcome[hiring_id] = False  # another worker or a person moved it first
+            except Exception:
+                log.exception("shift timer: hiring %s could not move; the next tick tries again", hiring_id)
+                outcome[hiring_id] = False
+    return outcome
+
+
+def _advance(db: Session, hiring_id: int, now: datetime, titles: dict[int, str]) -> bool:
+    """Run the timer's action of one due hiring, at its deadline; True when it moved."""
+    h = db.get(Hiring, hiring_id, populate_existing=True)
+    if h is None or h.due_at is None or h.due_at > now:
+        return False
+    action = hiring_lifecycle.timer_action(h.state, h)
+    at = h.due_at
+    moved = hiring_lifecycle.move(
+        db, h, action, Actor.TIMER, at, reason=_REASONS[action], values=_values(h, action, at)
+    )
+    _after(db, moved.hiring, action, at, titles)
+    return True
 
 
 _REASONS = {
@@ -117,13 +151,16 @@ def _values(h: Hiring, action: str, at: datetime) -> dict:
     return {}
 
 
-def _title(db: Session, h: Hiring) -> str:
-    return db.exec(select(Job.titulo).where(Job.id == h.job_id)).first() or ""
+def _title(db: Session, h: Hiring, titles: dict[int, str]) -> str:
+    """The vaga's title, read once per chunk."""
+    if h.job_id not in titles:
+        titles[h.job_id] = db.exec(select(Job.titulo).where(Job.id == h.job_id)).first() or ""
+    return titles[h.job_id]
 
 
-def _after(db: Session, h: Hiring, action: str, at: datetime) -> None:
+def _after(db: Session, h: Hiring, action: str, at: datetime, titles: dict[int, str]) -> None:
     """The falta and the notices of a timer step."""
-    title, start = _title(db, h), when(h)
+    title, start = _title(db, h, titles), when(h)
     to_company = to_freelancer = None
     if action == "nao_confirmou":
         to_company = f'O turno "{title}" de {start} ainda não foi confirmado. Você pode cancelar sem custo.'
@@ -147,45 +184,44 @@ def _after(db: Session, h: Hiring, action: str, at: datetime) -> None:
         notify(db, h.freelancer_id, NotificationType.SHIFT, to_freelancer, routes.NoticeTarget.FREELANCER_SHIFTS)
 
 
-def _remind(scope: Callable, hiring_id: int, now: datetime) -> int:
-    """Send the latest reminder due for one hiring, claimed by a conditional update; 1 when sent."""
-    with scope() as db:
-        h = db.get(Hiring, hiring_id, populate_existing=True)
-        if h is None or h.remind_at is None or h.remind_at > now:
-            return 0
-        claimed_at, sent = h.remind_at, h.reminders_sent
-        hours_wait = h.state == HiringState.HOURS_SENT
-        if not hours_wait:  # skip the reminders a downtime made pointless: send only the latest due
-            while (
-                sent + 1 < len(rules.FREELANCER_REMINDERS) and h.inicio_em - rules.FREELANCER_REMINDERS[sent + 1] <= now
-            ):
-                sent += 1
-        h.reminders_sent = sent + 1
-        following = None if hours_wait else hiring_lifecycle.remind_at(h.state, h)
-        changed = db.execute(
-            update(_HIRINGS)
-            .where(_HIRINGS.c.id == h.id, _HIRINGS.c.remind_at == claimed_at)
-            .values(remind_at=following, reminders_sent=sent + 1)
-            .execution_options(synchronize_session=False)
-        ).rowcount
-        if not changed:
-            db.rollback()
-            return 0
-        title, start = _title(db, h), when(h)
-        if hours_wait:
-            notify(
-                db,
-                h.company_id,
-                NotificationType.SHIFT,
-                f'Faltam 6 horas para a aprovação automática das horas do turno "{title}".',
-                routes.NoticeTarget.COMPANY_SHIFTS,
-            )
-        else:
-            notify(
-                db,
-                h.freelancer_id,
-                NotificationType.SHIFT,
-                f'Lembrete: seu turno "{title}" começa {start}.',
-                routes.NoticeTarget.FREELANCER_SHIFTS,
-            )
-        return 1
+def _remind(db: Session, hiring_id: int, now: datetime, titles: dict[int, str]) -> bool:
+    """Send the latest reminder due for one hiring, claimed by a conditional update; True when sent."""
+    h = db.get(Hiring, hiring_id, populate_existing=True)
+    if h is None or h.remind_at is None or h.remind_at > now:
+        return False
+    claimed_at, sent = h.remind_at, h.reminders_sent
+    hours_wait = h.state == HiringState.HOURS_SENT
+    if not hours_wait:  # skip the reminders a downtime made pointless: send only the latest due
+        while sent + 1 < len(rules.FREELANCER_REMINDERS) and h.inicio_em - rules.FREELANCER_REMINDERS[sent + 1] <= now:
+            sent += 1
+    after = Hiring.model_construct(**{**h.model_dump(), "reminders_sent": sent + 1})
+    following = None if hours_wait else hiring_lifecycle.remind_at(h.state, after)
+    changed = db.execute(
+        update(_HIRINGS)
+        .where(_HIRINGS.c.id == h.id, _HIRINGS.c.remind_at == claimed_at)
+        .values(remind_at=following, reminders_sent=sent + 1)
+        .execution_options(synchronize_session=False)
+    ).rowcount
+    if not changed:
+        return False
+    # After a downtime a reminder can come after what it warns about: claimed, not sent.
+    if (hours_wait and h.due_at is not None and h.due_at <= now) or (not hours_wait and h.inicio_em <= now):
+        return False
+    title, start = _title(db, h, titles), when(h)
+    if hours_wait:
+        notify(
+            db,
+            h.company_id,
+            NotificationType.SHIFT,
+            f'Faltam 6 horas para a aprovação automática das horas do turno "{title}".',
+            routes.NoticeTarget.COMPANY_SHIFTS,
+        )
+    else:
+        notify(
+            db,
+            h.freelancer_id,
+            NotificationType.SHIFT,
+            f'Lembrete: seu turno "{title}" começa {start}.',
+            routes.NoticeTarget.FREELANCER_SHIFTS,
+        )
+    return True
