@@ -276,7 +276,7 @@ async def live_updates(app: rx.App):
         _runtime.clear()
 
 
-DASHBOARD_LIVE_TABS = frozenset({"overview", "hirings", "freelancers", "applications", "messages"})
+DASHBOARD_LIVE_TABS = frozenset({"overview", "hirings", "shifts", "freelancers", "applications", "messages"})
 
 
 def refresh_dashboard_tab(state, db, user_id: int, chat_ids: frozenset[int], notices: bool) -> None:

@@ -48,14 +48,14 @@ class AttendanceCodeState(ShiftsMixin, AuthState):
     def load(self):
         """Read the vaga from the URL, check it is the company's, and show its code and hired freelancers."""
         self.job_id = id_from_text(routes.last_segment(self.router.url.path)) or 0
-        self._refresh(with_shifts=True)
+        self._refresh()
 
     @rx.event
     def refresh(self, _value=None):
-        """The timer: a fresh code (the list is refreshed by live updates and actions)."""
-        self._refresh(with_shifts=False)
+        """The timer: a fresh code, and the vaga's freelancers as they are now (a check-in shows at once)."""
+        self._refresh()
 
-    def _refresh(self, with_shifts: bool) -> None:
+    def _refresh(self) -> None:
         user = self._caller(Role.CLIENT)
         if user is None or not self.job_id:
             self.error = shift_views.NOT_FOUND
@@ -64,8 +64,7 @@ class AttendanceCodeState(ShiftsMixin, AuthState):
             with session_scope() as db:
                 now = utcnow()
                 screen = shift_views.attendance_screen(db, user.id, self.job_id, now, self.router.url.origin)
-                if with_shifts:
-                    self.shifts_upcoming = shift_views.job_shifts(db, user.id, self.job_id, now)
+                self.shifts_upcoming = shift_views.job_shifts(db, user.id, self.job_id, now)
         except ServiceError as exc:
             self.error, self.code, self.qr = exc.message, "", ""
             return
