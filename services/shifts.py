@@ -242,41 +242,20 @@ def _reading(party: _Party, session: Session, data: dict, now: datetime, action:
     raise ServiceError(hiring_lifecycle.NOT_NOW)
 
 
-def _check_in(session, party, user_id, data, now):
-    record = _reading(party, session, data, now, "chegada", user_id)
-    if isinstance(record, Outcome):
-        return record
-    reason = "Registro manual (sem código nem localização)." if record["method"] == "manual" else ""
-    return _move(
-        session,
-        party,
-        "chegada",
-        user_id,
-        now,
-        reason,
-        chegada_em=now,
-        chegada_metodo=record["method"],
-        chegada_distancia=record["distance"],
-    )
+def _attendance(action: str, column: str, ends: bool):
+    """'Registrar chegada' / 'Registrar saída': the record's time, method and distance bucket."""
 
+    def register(session, party, user_id, data, now):
+        record = _reading(party, session, data, now, action, user_id)
+        if isinstance(record, Outcome):
+            return record
+        reason = "Registro manual (sem código nem localização)." if record["method"] == "manual" else ""
+        values = {f"{column}_em": now, f"{column}_metodo": record["method"], f"{column}_distancia": record["distance"]}
+        if ends:
+            values["terminou_em"] = now
+        return _move(session, party, action, user_id, now, reason, **values)
 
-def _check_out(session, party, user_id, data, now):
-    record = _reading(party, session, data, now, "saida", user_id)
-    if isinstance(record, Outcome):
-        return record
-    reason = "Registro manual (sem código nem localização)." if record["method"] == "manual" else ""
-    return _move(
-        session,
-        party,
-        "saida",
-        user_id,
-        now,
-        reason,
-        saida_em=now,
-        saida_metodo=record["method"],
-        saida_distancia=record["distance"],
-        terminou_em=now,
-    )
+    return register
 
 
 def _dismiss(session, party, user_id, data, now):
@@ -423,8 +402,8 @@ _HANDLERS = {
     "confirmar": _confirm,
     "cancelar": _cancel,
     "cancelar_sem_custo": _cancel_free,
-    "chegada": _check_in,
-    "saida": _check_out,
+    "chegada": _attendance("chegada", "chegada", ends=False),
+    "saida": _attendance("saida", "saida", ends=True),
     "dispensar": _dismiss,
     "enviar_horas": _send_hours,
     "aprovar": _approve,
