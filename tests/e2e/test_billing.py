@@ -17,6 +17,7 @@ from core.db import session_scope
 from models import Subscription, User
 from services import billing, company_jobs, plans
 from tests.e2e.conftest import login
+from tests.shift_form import shift_fields
 from tests.support.fake_stripe import FakeStripe, event, invoice_failed, sign
 
 JOB = {
@@ -24,6 +25,7 @@ JOB = {
     "categoria": "eventos",
     "descricao": "Atendimento em evento corporativo de fim de ano.",
     "localizacao": "São Paulo, SP",
+    **shift_fields(),
 }
 
 

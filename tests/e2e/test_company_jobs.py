@@ -9,6 +9,7 @@ from core.db import session_scope
 from models import Application, Chat, Job, Profile, Role, User
 from services import applications, company_jobs
 from tests.e2e.conftest import login
+from tests.shift_form import shift_fields
 
 JOB = {
     "titulo": "Garçom para evento",
@@ -16,6 +17,7 @@ JOB = {
     "descricao": "Atendimento em evento corporativo de fim de ano.",
     "localizacao": "São Paulo, SP",
     "valor_hora": "30,00",
+    **shift_fields(),
 }
 JOBS_TAB = "/client-dashboard?tab=jobs"
 

@@ -11,6 +11,7 @@ from models import Application, Chat, Job, JobStatus, Message, Notification, Rat
 from services import company_jobs, jobs
 from services.company_jobs import JOB_NOT_FOUND, ONLY_COMPANIES
 from services.errors import NotAllowed, ServiceError, ValidationFailed
+from tests.shift_form import shift_fields
 from tests.unit.factories import (
     MISSING_ID,
     make_application,
@@ -28,6 +29,7 @@ FORM = {
     "categoria": "eventos",
     "descricao": "Serviço de mesa em casamento para 200 convidados.",
     "localizacao": "São Paulo",
+    **shift_fields(),
 }
 
 

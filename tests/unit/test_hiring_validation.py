@@ -9,6 +9,7 @@ from pydantic_core import PydanticCustomError
 from core.catalog import CATEGORIES
 from services.errors import ValidationFailed
 from services.validation import ApplicationForm, JobForm, RatingForm, comma_list, parse, parse_money
+from tests.shift_form import shift_fields
 
 TITLE_SHORT = "Título deve ter pelo menos 2 caracteres."
 CATEGORY_REQUIRED = "Por favor, selecione uma categoria."
@@ -25,6 +26,7 @@ JOB = {
     "categoria": "eventos",
     "descricao": "Serviço de mesa em casamento para 200 convidados.",
     "localizacao": "São Paulo",
+    **shift_fields(),
 }
 
 

@@ -13,6 +13,7 @@ from core.types import utcnow
 from models import JobStatus
 from services import company_jobs, plans
 from services.plans import PlanLimitReached
+from tests.shift_form import shift_fields
 from tests.unit.factories import make_cast, make_job, make_subscription, snapshot
 
 FORM = {
@@ -20,6 +21,7 @@ FORM = {
     "categoria": "eventos",
     "descricao": "Serviço de mesa em casamento para 200 convidados.",
     "localizacao": "São Paulo",
+    **shift_fields(),
 }
 FREE_LIMIT = "Seu plano Gratuito permite até 2 vagas ativas. Encerre ou arquive uma vaga, ou conheça os planos pagos."
 
