@@ -1,5 +1,6 @@
 """Input schemas with the exact messages of docs/product.md §3; every form is validated here, on the server."""
 
+import math
 import re
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
@@ -595,7 +596,10 @@ def local_datetime(value: Any) -> datetime | None:
             return None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=shift_rules.LOCAL_TZ)
-    return moment.astimezone(UTC)
+    try:
+        return moment.astimezone(UTC)
+    except (OverflowError, ValueError):  # the first or last day a datetime can hold
+        return None
 
 
 def check_shift_start(start: datetime, now: datetime) -> None:
@@ -626,15 +630,14 @@ def _coordinate(value: Any) -> float | str | None:
     """A hidden lat/lng field: None when blank, a float, or 'bad' when it is not a number."""
     if isinstance(value, bool):
         return "bad"
-    if isinstance(value, int | float):
-        return float(value)
-    text = _clean(value)
-    if not text:
+    text = value if isinstance(value, int | float) else _clean(value)
+    if text == "":
         return None
     try:
-        return float(text)
-    except ValueError:
+        number = float(text)
+    except (ValueError, OverflowError):
         return "bad"
+    return number if math.isfinite(number) else "bad"
 
 
 class JobForm(BaseModel):
@@ -723,7 +726,7 @@ class JobForm(BaseModel):
         text = _clean(value)
         if not text:
             return 0
-        if not text.isdigit() or not 0 <= int(text) <= shift_rules.MAX_BREAK_MIN:
+        if not (text.isascii() and text.isdigit() and len(text) <= 4) or int(text) > shift_rules.MAX_BREAK_MIN:
             raise _fail(SHIFT_BREAK)
         return int(text)
 
