@@ -45,11 +45,10 @@ def _point_field() -> rx.Component:
                 rx.text("Local marcado ✓", color=rx.color("grass", 11), weight="medium", id="job-point-marked"),
                 rx.link(
                     "Remover local",
-                    on_click=state.clear_point,
+                    on_click=[rx.prevent_default, state.clear_point],
                     href="#",
                     id="job-point-clear",
                     size="2",
-                    on_click_prevent_default=True,
                 ),
                 spacing="3",
                 align="center",
@@ -105,7 +104,7 @@ def _shift_fields() -> list[rx.Component]:
             errors["endereco"],
             field_id="job-endereco",
             placeholder="Rua, número, bairro, cidade",
-            max_length="200",
+            max_length=200,
         ),
         _point_field(),
     ]
