@@ -9,6 +9,7 @@ from core.db import session_scope
 from core.shift_format import map_url, shift_text
 from models import Application, Chat, Job, Profile, Role, Subscription, User
 from services import applications, company_jobs
+from services.validation import JobForm, parse
 from tests.e2e.conftest import login
 from tests.e2e.shift_support import fill_shift
 from tests.shift_form import shift_day, shift_fields
@@ -333,7 +334,8 @@ def test_an_accepted_applicant_keeps_its_place_among_many_and_more_brings_the_re
 def test_a_long_list_counts_every_job_and_loads_more_in_place(page: Page, make_account):
     email = make_account("client")
     company = user_id(email)
-    fields = {key: value for key, value in JOB.items() if key not in ("titulo", "valor_hora")}
+    values = parse(JobForm, JOB).job_values()  # the stored columns, shift times included
+    fields = {key: value for key, value in values.items() if key not in ("titulo", "valor_hora")}
     with session_scope() as db:  # straight into the table: the free plan would refuse this many
         db.add_all(Job(cliente_id=company, titulo=f"Vaga {n:02d}", **fields) for n in range(23))
     open_jobs_tab(page, email)
