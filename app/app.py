@@ -11,6 +11,8 @@ from app.api.upload_limit import limit_request_bodies
 from app.errors import frontend_exception, unexpected_error
 from app.layout import loading_page
 from app.pages import (  # noqa: F401  (pages register on import)
+    admin,
+    attendance_code,
     category,
     chats,
     client_dashboard,
@@ -28,6 +30,7 @@ from app.pages import (  # noqa: F401  (pages register on import)
     register,
 )
 from app.pages.not_found import NOT_FOUND_ON_LOAD, not_found_page
+from app.timer import shift_timer
 from core.audit import configure_security_log
 from core.settings import get_settings
 from states.live import live_updates
@@ -56,6 +59,7 @@ app = rx.App(
     ],
 )
 app.register_lifespan_task(live_updates)
+app.register_lifespan_task(shift_timer)
 app.add_middleware(SessionEndMiddleware(), index=0)  # before Reflex's hydrate sends the state
 app.add_page(
     not_found_page,

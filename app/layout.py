@@ -101,6 +101,7 @@ CLIENT_TABS = _tabs(
         ("overview", "Visão Geral", "layout-dashboard"),
         ("jobs", "Minhas Vagas", "briefcase"),
         ("hirings", "Contratações", "handshake"),
+        ("shifts", "Turnos", "calendar-clock"),
         ("freelancers", "Freelancers", "users"),
         ("messages", "Mensagens", "message-square"),
         ("notifications", "Notificações", "bell"),
@@ -115,6 +116,7 @@ FREELANCER_TABS = _tabs(
         ("overview", "Visão Geral", "layout-dashboard"),
         ("jobs", "Buscar Vagas", "search"),
         ("applications", "Minhas Candidaturas", "file-text"),
+        ("shifts", "Meus Turnos", "calendar-clock"),
         ("messages", "Mensagens", "message-square"),
         ("notifications", "Notificações", "bell"),
         ("profile", "Meu Perfil", "user"),
@@ -124,9 +126,9 @@ FREELANCER_TABS = _tabs(
 MOBILE_TAB_ENTRIES = (
     ("overview", "Início", "house"),
     ("jobs", "Vagas", "briefcase"),
+    ("shifts", "Turnos", "calendar-clock"),
     ("messages", "Mensagens", "message-square"),
     ("notifications", "Alertas", "bell"),
-    ("profile", "Perfil", "user"),
 )
 CLIENT_BOTTOM_TABS = _tabs(Role.CLIENT, MOBILE_TAB_ENTRIES)
 FREELANCER_BOTTOM_TABS = _tabs(Role.FREELANCER, MOBILE_TAB_ENTRIES)

@@ -1,9 +1,10 @@
 """Run every benchmark: `python -m bench` (what `make bench` does)."""
 
-from bench import chat_delivery, event_roundtrip, fanout, job_search, load_mixed, memory, page_load
+from bench import chat_delivery, event_roundtrip, fanout, job_search, load_mixed, memory, page_load, shift_tick
 
 if __name__ == "__main__":
     job_search.main()
+    shift_tick.main()
     chat_delivery.main()
     fanout.main()
     event_roundtrip.main()

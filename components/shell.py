@@ -74,7 +74,12 @@ def account_buttons(direction: str = "row") -> rx.Component:
                 "Meu painel",
                 variant="soft",
                 size="2",
-                href=rx.cond(AuthState.user_role == "client", routes.CLIENT_DASHBOARD, routes.FREELANCER_DASHBOARD),
+                href=rx.match(
+                    AuthState.user_role,
+                    ("client", routes.CLIENT_DASHBOARD),
+                    ("admin", routes.ADMIN),
+                    routes.FREELANCER_DASHBOARD,
+                ),
             ),
             rx.button("Sair", variant="outline", on_click=AuthState.logout),
             direction=direction,

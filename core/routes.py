@@ -18,6 +18,7 @@ CATEGORY = "/categories/[category]"
 FREELANCERS = "/freelancers"
 FREELANCER_PROFILE = "/freelancers/[id]"
 HOW_IT_WORKS = "/how-it-works"
+HOW_WE_CALCULATE = "/como-calculamos"
 PRICING = "/pricing"
 ABOUT = "/about"
 CONTACT = "/contact"
@@ -31,18 +32,26 @@ CLIENT_CHAT = "/client-dashboard/chats/[chat_id]"
 FREELANCER_DASHBOARD = "/freelancer-dashboard"
 FREELANCER_CHATS = "/freelancer-dashboard/chats"
 FREELANCER_CHAT = "/freelancer-dashboard/chats/[chat_id]"
+ATTENDANCE_CODE = "/client-dashboard/presenca/[job_id]"
 DEV_MAILBOX = "/dev/mailbox"
+ADMIN = "/admin"
 
 API_LOGIN = "/api/auth/login"
 API_LOGOUT = "/api/auth/logout"
 API_HEALTH = "/api/health"
 API_STRIPE_WEBHOOK = "/api/stripe/webhook"
 API_ACCOUNT_EXPORT = "/api/account/export"
+API_SHIFT_CALENDAR = "/api/turnos/{hiring_id:int}.ics"
 
 
 def register(kind: str) -> str:
     """Registration page with a tab preselected ('client' or 'freelancer')."""
     return f"{REGISTER}?{urlencode({'type': kind})}"
+
+
+def admin(page: int | None = None) -> str:
+    """Turno staff's back office: the open reviews (`page` of them omitted when it is the first)."""
+    return _with_page(ADMIN, page)
 
 
 def _with_page(base: str, page: int | None) -> str:
@@ -95,6 +104,21 @@ def job_detail(job_id) -> str:
     return f"{JOBS}/{job_id}"
 
 
+def attendance_code(job_id) -> str:
+    """The company's 'Código de presença' screen of one vaga (`job_id` may be a Var)."""
+    return f"{CLIENT_DASHBOARD}/presenca/{job_id}"
+
+
+def shift_calendar(hiring_id) -> str:
+    """'Adicionar à agenda': the .ics file of one of the freelancer's shifts (`hiring_id` may be a Var)."""
+    return f"/api/turnos/{hiring_id}.ics"
+
+
+def shift_check_in(job_id: int, code: str) -> str:
+    """What the QR on the code screen opens: the freelancer's shifts with the check-in code filled in."""
+    return f"{FREELANCER_DASHBOARD}?{urlencode({'tab': 'shifts', 'vaga': job_id, 'codigo': code})}"
+
+
 def job_id_from_path(path: str) -> int | None:
     """The job id at the end of a /jobs/{id} path, when it is a plausible id."""
     return id_from_text(last_segment(path))
@@ -112,6 +136,7 @@ DASHBOARD_TABS = {
         "overview",
         "jobs",
         "hirings",
+        "shifts",
         "freelancers",
         "messages",
         "notifications",
@@ -203,6 +228,7 @@ class NoticeTarget(StrEnum):
     JOB = "job"  # target_id: the job's public page
     COMPANY_JOBS = "company_jobs"  # 'Minhas Vagas'
     COMPANY_HIRINGS = "company_hirings"  # 'Contratações'
+    COMPANY_SHIFTS = "company_shifts"  # 'Turnos'
     FREELANCER_APPLICATIONS = "freelancer_applications"  # 'Minhas Candidaturas'
     FREELANCER_HOME = "freelancer_home"  # the freelancer's overview
     FREELANCER_SHIFTS = "freelancer_shifts"  # 'Meus Turnos'
@@ -224,6 +250,7 @@ def notice_path(target: str, target_id: int | None) -> str:
     return {
         NoticeTarget.COMPANY_JOBS: dashboard_tab("client", "jobs"),
         NoticeTarget.COMPANY_HIRINGS: dashboard_tab("client", "hirings"),
+        NoticeTarget.COMPANY_SHIFTS: dashboard_tab("client", "shifts"),
         NoticeTarget.FREELANCER_APPLICATIONS: dashboard_tab("freelancer", "applications"),
         NoticeTarget.FREELANCER_HOME: FREELANCER_DASHBOARD,
         NoticeTarget.FREELANCER_SHIFTS: dashboard_tab("freelancer", "shifts"),

@@ -11,10 +11,15 @@ from models.base import created_at_field, json_list_field, optional_datetime_fie
 
 
 class Role(StrEnum):
-    """The two kinds of user (profiles.tipo_usuario; docs/product.md §1)."""
+    """The kinds of user (profiles.tipo_usuario; docs/product.md §1).
+
+    ADMIN is Turno staff: created only from the command line (`python -m scripts.create_admin`),
+    never by a registration form; it has no profile dashboard, only the back office (/admin).
+    """
 
     CLIENT = "client"
     FREELANCER = "freelancer"
+    ADMIN = "admin"
 
 
 class User(SQLModel, table=True):

@@ -11,9 +11,12 @@ from core.security import hash_password
 from core.shift_rules import LOCAL_TZ
 from core.types import utcnow
 from models import (
+    Actor,
     Application,
     ApplicationStatus,
     Chat,
+    Hiring,
+    HiringState,
     Job,
     JobStatus,
     Message,
@@ -26,7 +29,7 @@ from models import (
     User,
     UserPreferences,
 )
-from services import attendance_code
+from services import attendance_code, hiring_lifecycle, shift_pay
 from services.validation import shift_derived
 
 DEMO_PASSWORD = "Turno2026!"
@@ -140,6 +143,7 @@ def seed(db: Session) -> None:
     if db.exec(select(Job.id).where(Job.cliente_id == company.id)).first() is None:
         _add_demo_jobs(db, company.id)
     _seed_activity(db, company.id, freelancer.id)
+    _seed_shifts(db, company.id, freelancer.id)
     _seed_subscription(db, company.id)
 
 
@@ -325,6 +329,85 @@ def _seed_notifications(
                     created_at=utcnow() - timedelta(hours=age),
                 )
             )
+
+
+SOON_JOB = "Bartender para festa de fim de ano"
+DONE_JOB = "Garçom para jantar de gala"
+
+
+def _seed_shifts(db: Session, company_id: int, freelancer_id: int) -> None:
+    """The demo hirings (idempotent).
+
+    A confirmed shift starting about 40 minutes after seeding, so check-in can be tried at once, and a
+    past shift with approved hours waiting for the direct payment to be marked.
+    """
+    jobs = {job.titulo: job for job in db.exec(select(Job).where(Job.cliente_id == company_id)).all()}
+    now = utcnow().replace(second=0, microsecond=0)
+    plans = {
+        SOON_JOB: (now + timedelta(minutes=40), HiringState.CONFIRMED),
+        DONE_JOB: (now - timedelta(days=2), HiringState.APPROVED),
+    }
+    for title, (start, state) in plans.items():
+        job = jobs.get(title)
+        if job is None:
+            continue
+        application = db.exec(
+            select(Application).where(Application.vaga_id == job.id, Application.freelancer_id == freelancer_id)
+        ).first()
+        if application is None or db.exec(select(Hiring.id).where(Hiring.application_id == application.id)).first():
+            continue
+        job.inicio_em, job.fim_em, job.intervalo_min = start, start + timedelta(hours=6), 30
+        job.data_necessaria, job.duracao = shift_derived(job.inicio_em, job.fim_em).values()
+        job.endereco = job.endereco or "Av. Paulista, 1578 - Bela Vista, São Paulo - SP"
+        job.ponto_lat, job.ponto_lng = -23.5614, -46.6559
+        job.codigo_segredo = job.codigo_segredo or attendance_code.new_secret()
+        db.add(job)
+        db.flush()
+        hiring = hiring_lifecycle.create(
+            db,
+            {
+                "application_id": application.id,
+                "job_id": job.id,
+                "company_id": company_id,
+                "freelancer_id": freelancer_id,
+                "inicio_em": job.inicio_em,
+                "fim_em": job.fim_em,
+                "intervalo_min": job.intervalo_min,
+                "valor_hora_centavos": shift_pay.centavos(job.valor_hora),
+            },
+            min(now, start - timedelta(days=1)),
+            company_id,
+        )
+        if state == HiringState.CONFIRMED:
+            hiring_lifecycle.move(
+                db, hiring, "confirmar", Actor.FREELANCER, now, actor_id=freelancer_id, values={"confirmed_at": now}
+            )
+        if state == HiringState.APPROVED:
+            _walk_to_approved(db, hiring, job, freelancer_id, company_id)
+
+
+def _walk_to_approved(db: Session, hiring: Hiring, job: Job, freelancer_id: int, company_id: int) -> None:
+    """Take a past demo shift through the real steps: confirmed, attended, hours sent and approved."""
+    start = hiring.inicio_em
+    steps = [
+        ("confirmar", Actor.FREELANCER, freelancer_id, start - timedelta(hours=20), {"confirmed_at": start - timedelta(hours=20)}),
+        ("chegada", Actor.FREELANCER, freelancer_id, start - timedelta(minutes=10),
+         {"chegada_em": start - timedelta(minutes=10), "chegada_metodo": "codigo", "chegada_distancia": "sem_leitura"}),
+        ("saida", Actor.FREELANCER, freelancer_id, hiring.fim_em,
+         {"saida_em": hiring.fim_em, "saida_metodo": "codigo", "saida_distancia": "sem_leitura", "terminou_em": hiring.fim_em}),
+    ]  # fmt: skip
+    for action, actor, user_id, at, values in steps:
+        hiring = hiring_lifecycle.move(db, hiring, action, actor, at, actor_id=user_id, values=values).hiring
+    minutes = hiring_lifecycle.scheduled_minutes(hiring)
+    sent = hiring.fim_em + timedelta(hours=1)
+    hiring = hiring_lifecycle.move(
+        db, hiring, "enviar_horas", Actor.FREELANCER, sent, actor_id=freelancer_id,
+        values={"minutos_enviados": minutes, "horas_enviadas_em": sent},
+    ).hiring  # fmt: skip
+    hiring_lifecycle.move(
+        db, hiring, "aprovar", Actor.COMPANY, sent + timedelta(hours=3), actor_id=company_id,
+        values={"minutos_aprovados": minutes, "valor_centavos": shift_pay.pay(minutes, hiring.valor_hora_centavos)},
+    )  # fmt: skip
 
 
 def _seed_subscription(db: Session, company_id: int) -> None:

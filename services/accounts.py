@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from sqlmodel import Session, select, update
 
-from core import audit
+from core import audit, routes
 from core.email import send_after_commit
 from core.security import hash_password, new_token, token_digest, verify_password
 from core.settings import get_settings
@@ -21,6 +21,7 @@ from services.validation import (
     LoginForm,
     PasswordChangeForm,
     ResetPasswordForm,
+    StaffAccountForm,
     parse,
 )
 
@@ -29,6 +30,8 @@ NOT_CONFIRMED = "Por favor, confirme seu email antes de fazer login."
 INVALID_LINK = "Este link é inválido ou expirou. Solicite um novo."
 WRONG_CURRENT_PASSWORD = "Senha atual incorreta."
 ACCOUNT_GONE = "Não foi possível carregar suas informações."
+EMAIL_OF_NON_STAFF = "Este e-mail já pertence a uma conta de empresa ou profissional."
+STAFF_NAME = "Equipe Turno"
 
 log = logging.getLogger(__name__)
 
@@ -282,8 +285,51 @@ def _failure_reason(user: User | None, password_ok: bool) -> str:
 
 
 def dashboard_for(role: str | None) -> str:
-    """The dashboard route of a role: clients to /client-dashboard, anyone else to freelancers."""
-    return "/client-dashboard" if role == Role.CLIENT else "/freelancer-dashboard"
+    """Where a role lands: clients on /client-dashboard, Turno staff on /admin, anyone else on freelancers'."""
+    if role == Role.CLIENT:
+        return routes.CLIENT_DASHBOARD
+    if role == Role.ADMIN:
+        return routes.ADMIN
+    return routes.FREELANCER_DASHBOARD
+
+
+def create_admin(session: Session, email: str, password: str) -> tuple[User, bool]:
+    """Create a Turno staff account (role 'admin'), or set a new password on an existing one.
+
+    Only the command line calls this (`python -m scripts.create_admin`); no form or handler does.
+    The e-mail counts as confirmed. An existing staff account gets the new password and every one
+    of its sessions ends; an e-mail of a company or freelancer account is refused.
+
+    Args:
+        session: Open database session (the caller commits).
+        email: The staff member's e-mail.
+        password: The password, under the same rules as registration's.
+
+    Returns:
+        The staff user, and True when it was created (False when its password was replaced).
+
+    Raises:
+        ValidationFailed: A bad e-mail or a weak password (messages by field).
+        ServiceError: The e-mail belongs to a company or freelancer account (EMAIL_OF_NON_STAFF).
+    """
+    form = parse(StaffAccountForm, {"email": email, "password": password})
+    existing = session.exec(select(User).where(User.email == form.email)).first()
+    if existing is not None and existing.role != Role.ADMIN:
+        raise ServiceError(EMAIL_OF_NON_STAFF)
+    password_hash = hash_password(form.password)
+    if existing is not None:
+        existing.password_hash = password_hash
+        session.add(existing)
+        sessions.revoke_all(session, existing.id)
+        session.flush()
+        return existing, False
+    user = User(email=form.email, password_hash=password_hash, role=Role.ADMIN, email_confirmed_at=utcnow())
+    session.add(user)
+    session.flush()
+    session.add(Profile(user_id=user.id, tipo_usuario=Role.ADMIN, nome=STAFF_NAME))
+    session.add(UserPreferences(user_id=user.id))
+    session.flush()
+    return user, True
 
 
 def request_password_reset(session: Session, data: dict) -> None:
@@ -438,14 +484,17 @@ def _consume_token(session: Session, token: str, purpose: TokenPurpose) -> int:
     return user_id
 
 
+AREAS = {Role.CLIENT: "empresas", Role.FREELANCER: "freelancers", Role.ADMIN: "a equipe Turno"}
+
+
 @dataclass(frozen=True)
 class GuardDecision:
     """Where a page guard sends the browser.
 
     Attributes:
         redirect_to: The route to go to, or None to stay on the page.
-        restricted_to: 'empresas' or 'freelancers' when the caller has the other role (the
-            'Acesso Restrito' notice), else None.
+        restricted_to: 'empresas', 'freelancers' or 'a equipe Turno' when the caller has another
+            role (the 'Acesso Restrito' notice), else None.
     """
 
     redirect_to: str | None = None
@@ -453,7 +502,7 @@ class GuardDecision:
 
 
 def guard(caller_role: str | None, required_role: str | None) -> GuardDecision:
-    """Decide a page guard (docs/product.md §1): no session -> /login; the other role -> own dashboard.
+    """Decide a page guard (docs/product.md §1): no session -> /login; another role -> where it lands.
 
     Args:
         caller_role: The signed-in user's role, or None for a visitor.
@@ -463,8 +512,8 @@ def guard(caller_role: str | None, required_role: str | None) -> GuardDecision:
         The decision; an empty one lets the caller stay.
     """
     if caller_role is None:
-        return GuardDecision(redirect_to="/login")
+        return GuardDecision(redirect_to=routes.LOGIN)
     if required_role is not None and caller_role != required_role:
-        area = "empresas" if required_role == Role.CLIENT else "freelancers"
+        area = AREAS.get(required_role, "freelancers")
         return GuardDecision(redirect_to=dashboard_for(caller_role), restricted_to=area)
     return GuardDecision()

@@ -88,7 +88,11 @@ def forgive_after_paid_streak(session: Session, freelancer_id: int, now: datetim
     streak = session.exec(
         select(func.count())
         .select_from(Hiring)
-        .where(Hiring.freelancer_id == freelancer_id, Hiring.state == HiringState.PAID, Hiring.updated_at > last)
+        .where(
+            Hiring.freelancer_id == freelancer_id,
+            Hiring.state == HiringState.PAID,
+            func.coalesce(Hiring.pago_em, Hiring.recebido_em) > last,
+        )
     ).one()
     if streak < rules.PAID_STREAK_FORGIVES:
         return
@@ -165,19 +169,33 @@ def request_review(session: Session, freelancer_id: int, falta_id: object, reaso
 def decide_review(
     session: Session, request_id: int, staff_id: int, remove: bool, reason: str, now: datetime
 ) -> ReviewRequest:
-    """Turno staff answers a review request: the falta is removed or kept, with a reason both sides see."""
-    request = session.get(ReviewRequest, request_id)
-    if request is None or request.decided_at is not None:
+    """Turno staff answers a review request: the falta is removed or kept, with a reason both sides see.
+
+    The decision is written only while the request is still open (a conditional UPDATE), so two
+    staff members deciding at once record one decision; the other gets "Este pedido já foi decidido.".
+    """
+    decided = session.execute(
+        update(ReviewRequest)
+        .where(ReviewRequest.id == request_id, ReviewRequest.decided_at.is_(None))  # type: ignore[union-attr]
+        .values(
+            decided_at=now,
+            decided_by=staff_id,
+            decisao="falta_removida" if remove else "falta_mantida",
+            decisao_motivo=reason[:1000],
+        )
+        .execution_options(synchronize_session=False)
+    ).rowcount
+    if not decided:
         raise ServiceError("Este pedido já foi decidido.")
-    request.decided_at, request.decided_by = now, staff_id
-    request.decisao, request.decisao_motivo = ("falta_removida" if remove else "falta_mantida"), reason[:1000]
+    request = session.exec(
+        select(ReviewRequest).where(ReviewRequest.id == request_id).execution_options(populate_existing=True)
+    ).one()
     if remove and request.falta_id is not None:
         session.execute(
             update(Falta)
             .where(Falta.id == request.falta_id)
             .values(removida_em=now, removida_motivo=reason[:500], suspende_ate=None)
         )
-    session.add(request)
     session.add(
         HiringEvent(
             hiring_id=request.hiring_id,

@@ -76,6 +76,16 @@ def _ended(h: Hiring) -> datetime:
     return h.terminou_em or h.fim_em
 
 
+def _sent(h: Hiring) -> datetime:
+    """When the hours were sent (the last change for a row that lacks it)."""
+    return h.horas_enviadas_em or h.updated_at
+
+
+def _adjusted(h: Hiring) -> datetime:
+    """When the adjustment was proposed (the last change for a row that lacks it)."""
+    return h.ajuste_em or h.updated_at
+
+
 CONFIRM_EARLY = "Você poderá confirmar presença a partir de 48 horas antes do início do turno."
 CHECK_IN_EARLY = "O registro de chegada abre 60 minutos antes do início do turno."
 CHECK_IN_LATE = "O turno já terminou: use 'Não consigo registrar' ou fale com a empresa."
@@ -125,14 +135,14 @@ RULES: tuple[Rule, ...] = (
         frozenset({S.ENDED}),
         S.HOURS_SENT,
         frozenset({P}),
-        Window(closes=lambda h: _ended(h) + rules.HOURS_DEADLINE, late=HOURS_LATE),
+        Window(closes=lambda h: h.fim_em + rules.HOURS_DEADLINE, late=HOURS_LATE),
     ),
     Rule(
         "horas_pelos_registros",
         frozenset({S.ENDED}),
         S.HOURS_SENT,
         frozenset({TIMER}),
-        Window(lambda h: _ended(h) + rules.HOURS_DEADLINE),
+        Window(lambda h: h.fim_em + rules.HOURS_DEADLINE),
     ),
     Rule("aprovar", frozenset({S.HOURS_SENT}), S.APPROVED, frozenset({E})),
     Rule(
@@ -140,14 +150,14 @@ RULES: tuple[Rule, ...] = (
         frozenset({S.HOURS_SENT}),
         S.APPROVED,
         frozenset({TIMER}),
-        Window(lambda h: h.horas_enviadas_em + rules.APPROVAL_WINDOW),
+        Window(lambda h: _sent(h) + rules.APPROVAL_WINDOW),
     ),
     Rule(
         "ajustar",
         frozenset({S.HOURS_SENT}),
         S.ADJUSTMENT,
         frozenset({E}),
-        Window(closes=lambda h: h.horas_enviadas_em + rules.APPROVAL_WINDOW, late=ADJUST_LATE),
+        Window(closes=lambda h: _sent(h) + rules.APPROVAL_WINDOW, late=ADJUST_LATE),
     ),
     Rule("aceitar_ajuste", frozenset({S.ADJUSTMENT}), S.APPROVED, frozenset({P})),
     Rule(
@@ -155,14 +165,14 @@ RULES: tuple[Rule, ...] = (
         frozenset({S.ADJUSTMENT}),
         S.DISPUTED,
         frozenset({P}),
-        Window(closes=lambda h: h.ajuste_em + rules.ADJUSTMENT_WINDOW, late=CONTEST_LATE),
+        Window(closes=lambda h: _adjusted(h) + rules.ADJUSTMENT_WINDOW, late=CONTEST_LATE),
     ),
     Rule(
         "ajuste_aceito_automaticamente",
         frozenset({S.ADJUSTMENT}),
         S.APPROVED,
         frozenset({TIMER}),
-        Window(lambda h: h.ajuste_em + rules.ADJUSTMENT_WINDOW),
+        Window(lambda h: _adjusted(h) + rules.ADJUSTMENT_WINDOW),
     ),
     Rule(
         "nao_compareceu",
@@ -179,7 +189,7 @@ RULES: tuple[Rule, ...] = (
         frozenset({S.NO_SHOW}),
         S.DISPUTED,
         frozenset({P}),
-        Window(closes=lambda h: h.terminou_em + rules.CONTEST_WINDOW, late=CONTEST_LATE),
+        Window(closes=lambda h: _ended(h) + rules.CONTEST_WINDOW, late=CONTEST_LATE),
     ),
     Rule("decidir_aprovar", frozenset({S.DISPUTED}), S.APPROVED, frozenset({T})),
     Rule("decidir_falta", frozenset({S.DISPUTED}), S.NO_SHOW, frozenset({T})),
@@ -229,9 +239,21 @@ def _window_refusal(rule: Rule, h: Hiring, now: datetime) -> str | None:
     return None
 
 
+def timer_action(state: str, h: Hiring) -> str | None:
+    """What the timer does next with a hiring in `state` (None: nothing, ever).
+
+    A shift accepted less than 12 hours before it starts is never marked 'nao_confirmada' (the
+    freelancer was hired after that deadline); its next timer step is the missing-record no-show.
+    """
+    action = TIMER_ACTIONS.get(state)
+    if action == "nao_confirmou" and h.created_at is not None and h.created_at > h.inicio_em - rules.UNCONFIRMED_AT:
+        return "sem_registro"
+    return action
+
+
 def due_at(state: str, h: Hiring) -> datetime | None:
     """When the timer next has work with a hiring in `state` (None when nothing is ever due)."""
-    action = TIMER_ACTIONS.get(state)
+    action = timer_action(state, h)
     if action is None:
         return None
     rule = rule_for(action, state, TIMER)
@@ -248,7 +270,7 @@ def remind_at(state: str, h: Hiring) -> datetime | None:
         left = rules.FREELANCER_REMINDERS[h.reminders_sent :]
         return h.inicio_em - left[0] if left else None
     if state == S.HOURS_SENT and h.horas_enviadas_em is not None:
-        return h.horas_enviadas_em + rules.APPROVAL_WINDOW - rules.APPROVAL_REMINDER_BEFORE
+        return _sent(h) + rules.APPROVAL_WINDOW - rules.APPROVAL_REMINDER_BEFORE
     return None
 
 
@@ -309,8 +331,9 @@ def move(
     ).rowcount
     if not changed:
         raise HiringMoveRefused(STALE)
-    record(session, hiring.id, action, actor, now, actor_id, hiring.state, rule.target, reason)
-    return Moved(reread(session, hiring.id), hiring.state)
+    from_state = hiring.state  # read before `reread` refreshes `hiring` itself (the same identity)
+    record(session, hiring.id, action, actor, now, actor_id, from_state, rule.target, reason)
+    return Moved(reread(session, hiring.id), from_state)
 
 
 def record(

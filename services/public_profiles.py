@@ -23,7 +23,7 @@ from core.display_names import CONFIDENTIAL_COMPANY
 from core.formatting import initials, short_date
 from core.ids import valid_id
 from models import Application, Chat, Job, Profile, Rating, Role, User
-from services import paging, ratings
+from services import paging, ratings, reliability
 from services.errors import NotAllowed
 from services.paging import Slice
 
@@ -79,6 +79,7 @@ class FreelancerPublicProfile(TypedDict):
     experience: str
     website: str
     rating: str
+    reliability: str
     rating_average: float
     rating_count: int
     reviews: list[PublicReview]
@@ -274,6 +275,7 @@ def freelancer_profile(
         experience=profile.experiencia_descricao,
         website=safe_website(profile.website),
         rating=summary.text,
+        reliability=reliability.summary(session, checked_id),
         rating_average=float(summary.average or 0),
         rating_count=summary.count,
         reviews=_reviews(session, checked_id, page) if summary.count else [],

@@ -20,8 +20,10 @@ DISMISS_REASONS = {
 }
 PAYS_MINIMUM = frozenset({"nao_precisamos"})
 MAX_SENT_MINUTES = 16 * 60
+BREAK_AFTER_MIN = 4 * 60  # (P) a stay up to 4 h had no break to take off
 HOURS_FORMAT = "Informe as horas no formato 7:30 (horas:minutos)."
-_HOURS = re.compile(r"^\s*(\d{1,2})(?:\s*[:h]\s*(\d{1,2}))?\s*(?:min)?\s*$", re.IGNORECASE)
+# '7', '7h', '7:30', '7h30', '7h30min'; 'min' only after the minutes ('5min' is not 5 hours).
+_HOURS = re.compile(r"^\s*(\d{1,2})(?:\s*[:h]\s*(\d{1,2})(?:\s*min)?|\s*h)?\s*$", re.IGNORECASE)
 _DECIMAL_HOURS = re.compile(r"^\s*(\d{1,2})[.,](\d{1,2})\s*$")
 
 
@@ -53,11 +55,13 @@ def recorded_minutes(
     """The minutes the records show, to prefill 'Enviar horas'.
 
     Work counts from the later of the arrival and the start (arriving early is not paid) to the
-    exit, or to the scheduled end when no exit was registered; the scheduled break comes off.
+    exit, or to the scheduled end when no exit was registered. The scheduled break comes off only
+    from what a stay lasts past BREAK_AFTER_MIN (a short stay had no break), so more time never
+    prefills fewer minutes.
     """
     begin = max(arrived, start) if arrived else start
-    finish = left or end
-    return max(minutes_between(begin, finish) - break_min, 0)
+    stay = minutes_between(begin, left or end)
+    return stay - min(max(stay - BREAK_AFTER_MIN, 0), break_min)
 
 
 def dismissal_minutes(reason: str, worked: int, scheduled: int) -> int:

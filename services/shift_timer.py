@@ -79,7 +79,7 @@ def _advance(scope: Callable, hiring_id: int, now: datetime) -> int:
             h = db.get(Hiring, hiring_id, populate_existing=True)
             if h is None or h.due_at is None or h.due_at > now:
                 return 0
-            action = hiring_lifecycle.TIMER_ACTIONS[h.state]
+            action = hiring_lifecycle.timer_action(h.state, h)
             at = h.due_at
             moved = hiring_lifecycle.move(
                 db, h, action, Actor.TIMER, at, reason=_REASONS[action], values=_values(h, action, at)
@@ -88,6 +88,9 @@ def _advance(scope: Callable, hiring_id: int, now: datetime) -> int:
             return 1
     except HiringMoveRefused:
         return 0  # another worker or a person moved it first
+    except Exception:
+        log.exception("shift timer: hiring %s could not move; the next tick tries again", hiring_id)
+        return 0
 
 
 _REASONS = {
@@ -139,7 +142,7 @@ def _after(db: Session, h: Hiring, action: str, at: datetime) -> None:
         to_freelancer = f'Horas do turno "{title}" aprovadas: {shift_pay.hours_text(h.minutos_aprovados)} = {money_cents(h.valor_centavos)}.'
         to_company = f'As horas do turno "{title}" foram aprovadas automaticamente: {money_cents(h.valor_centavos)}.'
     if to_company:
-        notify(db, h.company_id, NotificationType.SHIFT, to_company, routes.NoticeTarget.COMPANY_HIRINGS)
+        notify(db, h.company_id, NotificationType.SHIFT, to_company, routes.NoticeTarget.COMPANY_SHIFTS)
     if to_freelancer:
         notify(db, h.freelancer_id, NotificationType.SHIFT, to_freelancer, routes.NoticeTarget.FREELANCER_SHIFTS)
 
@@ -175,7 +178,7 @@ def _remind(scope: Callable, hiring_id: int, now: datetime) -> int:
                 h.company_id,
                 NotificationType.SHIFT,
                 f'Faltam 6 horas para a aprovação automática das horas do turno "{title}".',
-                routes.NoticeTarget.COMPANY_HIRINGS,
+                routes.NoticeTarget.COMPANY_SHIFTS,
             )
         else:
             notify(

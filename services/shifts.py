@@ -16,7 +16,7 @@ from sqlmodel import Session, select
 from core import geo, routes
 from core import shift_rules as rules
 from core.formatting import local, money
-from models import Actor, Hiring, HiringState, Job, NotificationType, Profile
+from models import Actor, Hiring, HiringState, Job, NotificationType, Profile, ReviewRequest
 from services import attendance_code, faltas, hiring_lifecycle, shift_pay
 from services.errors import NotAllowed, ServiceError, require_id
 from services.hiring_lifecycle import HiringMoveRefused
@@ -31,6 +31,8 @@ BAD_READING = "Não recebemos uma leitura de localização válida. Tente de nov
 REASON_SHORT = "Explique o motivo com pelo menos 10 caracteres."
 PICK_DISMISS_REASON = "Escolha o motivo da dispensa."
 PICK_DECISION = "Escolha a decisão."
+ARRIVAL_RECORDED = "Este turno tem registro de chegada: decida as horas, não a ausência."
+ALREADY_DECIDED = "A equipe Turno já decidiu a contestação deste turno."
 METHODS = {"codigo": "código", "local": "localização", "manual": "registro manual", "empresa": "pela empresa"}
 STAFF_ROLE = "admin"
 
@@ -361,6 +363,13 @@ def _accept_adjustment(session, party, user_id, data, now):
 def _contest(action: str):
     def contest(session, party, user_id, data, now):
         reason = _reason(data)
+        decided = select(ReviewRequest.id).where(
+            ReviewRequest.hiring_id == party.hiring.id,
+            ReviewRequest.kind == "disputa",
+            ReviewRequest.decided_at.is_not(None),  # type: ignore[union-attr]
+        )
+        if session.exec(decided).first() is not None:  # staff's decision is final: no second dispute
+            raise ServiceError(ALREADY_DECIDED)
         moved = _move(session, party, action, user_id, now, reason)
         faltas.open_review(session, moved, user_id, "disputa", reason, now)
         return moved
@@ -389,15 +398,25 @@ def _decide(session, party, user_id, data, now):
     outcome, reason = str(data.get("decision") or ""), _reason(data)
     h = party.hiring
     if outcome == "aprovar":
-        minutes = _minutes(data) if data.get("hours") else (h.minutos_ajuste or h.minutos_enviados or 0)
+        minutes = _minutes(data) if data.get("hours") else _disputed_minutes(h)
         moved = _move(session, party, "decidir_aprovar", user_id, now, reason, **approved_values(h, minutes))
         faltas.lift_for_hiring(session, h.id, reason, now)
     elif outcome == "falta":
+        if h.chegada_em is not None:  # a dispute about hours: the freelancer came
+            raise ServiceError(ARRIVAL_RECORDED)
         moved = _move(session, party, "decidir_falta", user_id, now, reason)
     else:
         raise ServiceError(PICK_DECISION)
     faltas.close_reviews(session, h.id, user_id, outcome, reason, now)
     return moved
+
+
+def _disputed_minutes(h: Hiring) -> int:
+    """What approving a dispute pays without hours typed: the adjustment, the hours sent, else the schedule."""
+    for minutes in (h.minutos_ajuste, h.minutos_enviados):
+        if minutes is not None:
+            return minutes
+    return hiring_lifecycle.scheduled_minutes(h)
 
 
 _HANDLERS = {
@@ -476,7 +495,7 @@ def _notify(session: Session, party: _Party, action: str, h: Hiring, data: dict)
             h.company_id,
             NotificationType.SHIFT,
             _TO_COMPANY[action].format(**words),
-            routes.NoticeTarget.COMPANY_HIRINGS,
+            routes.NoticeTarget.COMPANY_SHIFTS,
         )
     if party.actor != Actor.FREELANCER and action in _TO_FREELANCER:
         notify(

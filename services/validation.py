@@ -225,6 +225,23 @@ class EmailForm(_Form):
         return normalize_email(v)
 
 
+class StaffAccountForm(_Form):
+    """A Turno staff account typed at the command line (scripts/create_admin.py): e-mail and password."""
+
+    email: str
+    password: str
+
+    @field_validator("email")
+    @classmethod
+    def _email(cls, v: str) -> str:
+        return normalize_email(v)
+
+    @field_validator("password")
+    @classmethod
+    def _password(cls, v: str) -> str:
+        return _password_rules(v)
+
+
 class ResetPasswordForm(_Form):
     """New password chosen through a reset link."""
 

@@ -139,6 +139,11 @@ class AuthState(rx.State):
         return self._guard(Role.FREELANCER)
 
     @rx.event
+    def guard_admin(self):
+        """Page guard for Turno staff's back office (/admin)."""
+        return self._guard(Role.ADMIN)
+
+    @rx.event
     def guard_signed_in(self):
         """Page guard for pages any signed-in user may open."""
         return self._guard(None)

@@ -6,6 +6,7 @@ from starlette.routing import Route
 from app.api.account import export_data
 from app.api.auth import login, logout
 from app.api.health import health
+from app.api.shift_calendar import shift_calendar
 from app.api.stripe_webhook import stripe_webhook
 from core import routes
 
@@ -16,5 +17,6 @@ api = Starlette(
         Route(routes.API_HEALTH, health, methods=["GET"]),
         Route(routes.API_STRIPE_WEBHOOK, stripe_webhook, methods=["POST"]),
         Route(routes.API_ACCOUNT_EXPORT, export_data, methods=["GET"]),
+        Route(routes.API_SHIFT_CALENDAR, shift_calendar, methods=["GET"]),
     ]
 )

@@ -24,6 +24,7 @@ from components.privacy import privacy_section
 from components.profile_forms import company_profile_form
 from components.rating import rating_control, rating_dialog
 from components.settings_panel import settings_panel
+from components.shift_card import shifts_tab
 from components.ui import empty_state
 from core import routes
 from models import Role
@@ -35,6 +36,7 @@ from states.billing import BillingState
 from states.dashboard import DashboardState
 from states.dashboard_tabs import DashboardTabs
 from states.ratings import RatingMixin
+from states.shifts import ShiftsMixin
 
 LOAD_ERRORS = {
     "jobs": ("Erro ao carregar vagas", "Não foi possível carregar suas vagas. Por favor, tente novamente."),
@@ -46,7 +48,7 @@ def _tab(name: str) -> str:
 
 
 @live.refresher
-class ClientDashboardState(DashboardTabs, RatingMixin, AuthState):
+class ClientDashboardState(DashboardTabs, RatingMixin, ShiftsMixin, AuthState):
     """The selected tab (from ?tab=) and the data it shows, loaded for the signed-in company."""
 
     ROLE: ClassVar[Role] = Role.CLIENT
@@ -75,6 +77,8 @@ class ClientDashboardState(DashboardTabs, RatingMixin, AuthState):
             self.active_hiring_rows = overview["hirings"]
         elif self.tab == "hirings":
             self.hirings = self._paged(dashboard.company_hirings(db, user_id, self._page())).items
+        elif self.tab == "shifts":
+            self._load_shifts(db, user_id)
         elif self.tab == "freelancers":
             self.freelancers = self._paged(dashboard.company_freelancers(db, user_id, self._page())).items
         else:
@@ -354,6 +358,12 @@ def client_dashboard_page() -> rx.Component:
             state.tab,
             ("jobs", jobs_tab()),
             ("hirings", hirings_tab()),
+            (
+                "shifts",
+                shifts_tab(
+                    state, Role.CLIENT, "Turnos", "Confirmações, registros de chegada e saída, horas e pagamentos."
+                ),
+            ),
             ("freelancers", freelancers_tab()),
             ("messages", messages_tab(state, Role.CLIENT, "Converse com os freelancers contratados.")),
             ("notifications", _notifications_tab()),

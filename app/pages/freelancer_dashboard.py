@@ -25,6 +25,7 @@ from components.privacy import privacy_section
 from components.profile_forms import freelancer_profile_form
 from components.rating import rating_control, rating_dialog
 from components.settings_panel import settings_panel
+from components.shift_card import shifts_tab
 from components.ui import empty_state
 from core import routes
 from core.db import session_scope
@@ -40,6 +41,7 @@ from states.failures import failed, recovers
 from states.job_search import JobFilters, chosen_category, typed_search
 from states.messages import UNEXPECTED_MESSAGE as UNEXPECTED
 from states.ratings import RatingMixin
+from states.shifts import ShiftsMixin
 
 LOAD_ERRORS = {
     "jobs": ("Erro ao carregar vagas", "Não foi possível carregar as vagas disponíveis."),
@@ -54,7 +56,7 @@ def _tab(name: str) -> str:
 
 
 @live.refresher
-class FreelancerDashboardState(DashboardTabs, RatingMixin, ApplyState):
+class FreelancerDashboardState(DashboardTabs, RatingMixin, ShiftsMixin, ApplyState):
     """The selected tab (from ?tab=) and the data it shows, loaded for the signed-in freelancer.
 
     It extends the shared apply form (ApplyState), so applying from the 'Buscar Vagas' dialog and
@@ -99,6 +101,9 @@ class FreelancerDashboardState(DashboardTabs, RatingMixin, ApplyState):
             self._search_jobs(db, user_id)
         elif self.tab == "applications":
             self._load_applications(db, user_id)
+        elif self.tab == "shifts":
+            self._load_shifts(db, user_id)
+            self._open_scanned_code()
         else:
             super()._load_tab(db, user_id)
 
@@ -525,6 +530,12 @@ def freelancer_dashboard_page() -> rx.Component:
             state.tab,
             ("jobs", jobs_tab()),
             ("applications", applications_tab()),
+            (
+                "shifts",
+                shifts_tab(
+                    state, Role.FREELANCER, "Meus Turnos", "Seus próximos turnos, registros, horas e pagamentos."
+                ),
+            ),
             (
                 "messages",
                 messages_tab(state, Role.FREELANCER, "Converse com as empresas que aceitaram sua candidatura."),

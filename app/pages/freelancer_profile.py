@@ -42,6 +42,7 @@ EMPTY_PROFILE = FreelancerPublicProfile(
     experience="",
     website="",
     rating="",
+    reliability="",
     rating_average=0.0,
     rating_count=0,
     reviews=[],
@@ -243,6 +244,15 @@ def _header() -> rx.Component:
                     spacing="2",
                     align="center",
                     wrap="wrap",
+                ),
+                rx.cond(
+                    profile["reliability"] != "",
+                    rx.hstack(
+                        rx.text(profile["reliability"], size="2", id="profile-reliability"),
+                        rx.link("Como calculamos", href=routes.HOW_WE_CALCULATE, size="2"),
+                        spacing="2",
+                        wrap="wrap",
+                    ),
                 ),
                 spacing="1",
                 align=rx.breakpoints(initial="center", sm="start"),

@@ -25,7 +25,7 @@ STEPS = [
     ("Cadastre-se", "Crie sua conta como empresa ou freelancer."),
     ("Publique ou busque", "Empresas publicam vagas e freelancers buscam oportunidades."),
     ("Candidate-se", "Freelancers enviam propostas personalizadas e as empresas avaliam."),
-    ("Trabalhe", "Comunicação direta, check-in geolocalizado e pagamentos seguros."),
+    ("Trabalhe", "Comunicação direta, registro de chegada por código ou localização e horas aprovadas no app."),
 ]
 
 

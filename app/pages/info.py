@@ -1,9 +1,9 @@
-"""Institutional and legal pages: /about, /terms, /privacy and /cookies."""
+"""Institutional and legal pages: /about, /terms, /privacy, /cookies and /como-calculamos."""
 
 import reflex as rx
 
 from app.layout import public_page
-from components.content import MUTED, card_grid, feature_card, legal_page, paragraph, section
+from components.content import MUTED, bullet_list, card_grid, feature_card, legal_page, paragraph, section
 from components.links import link_button
 from components.ui import page_heading
 from core import routes
@@ -533,4 +533,56 @@ def cookies_page() -> rx.Component:
         ),
         max_width="900px",
         width="100%",
+    )
+
+
+@public_page(routes.HOW_WE_CALCULATE, "Como calculamos")
+def how_we_calculate_page() -> rx.Component:
+    """How comparecimento, pontualidade and faltas are computed, and how to ask for a human review (LGPD art. 20)."""
+    return rx.box(
+        page_heading(
+            "Como calculamos",
+            "Comparecimento, pontualidade e faltas: o que entra em cada número e como pedir uma revisão humana.",
+        ),
+        section(
+            "Comparecimento e pontualidade",
+            bullet_list(
+                [
+                    "Contamos os seus últimos 20 turnos que aconteceram ou deveriam ter acontecido: com registro "
+                    "de chegada, ou marcados como 'Não compareceu'.",
+                    "Comparecimento: a parte desses turnos com registro de chegada.",
+                    "Pontualidade: a parte das chegadas registradas até 5 minutos depois do início do turno. Um "
+                    "registro manual ('Não consigo registrar') vale pelo horário do servidor.",
+                    "Os números aparecem no seu perfil a partir de 3 turnos, por exemplo: 'Comparecimento 95% · "
+                    "Pontualidade 90% · 20 turnos'.",
+                ]
+            ),
+            section_id="numeros",
+        ),
+        section(
+            "Faltas",
+            bullet_list(
+                [
+                    "Cancelar até 15 minutos depois de ser contratado, ou mais de 48 horas antes do início: nenhuma "
+                    "falta.",
+                    "Cancelar entre 48 e 12 horas antes: 1 falta. Menos de 12 horas antes: 2 faltas.",
+                    "Não confirmar a presença e a empresa cancelar sem custo: 1 falta. Não comparecer: 3 faltas.",
+                    "Com 3 faltas ativas, você fica 14 dias sem novas candidaturas; os turnos já confirmados "
+                    "continuam.",
+                    "Uma falta deixa de contar depois de 90 dias, e 8 turnos pagos seguidos removem a mais antiga.",
+                    "As faltas são privadas: só você as vê. As empresas veem apenas comparecimento e pontualidade.",
+                ]
+            ),
+            section_id="faltas",
+        ),
+        section(
+            "Revisão humana",
+            paragraph(
+                "Você pode pedir que uma pessoa da equipe Turno revise qualquer falta, ausência ou suspensão em até "
+                "7 dias, em 'Meus Turnos'. Conforme o art. 20 da LGPD, você tem direito a pedir a revisão de "
+                "decisões tomadas com base em tratamento automatizado de dados. A decisão e o motivo ficam "
+                "registrados na linha do tempo do turno, visíveis para você e para a empresa."
+            ),
+            section_id="revisao",
+        ),
     )

@@ -96,7 +96,7 @@ def test_mobile_frame_has_top_bar_profile_sheet_and_bottom_bar(browser, base_url
         page = context.new_page()
         login(page, email)
         bottom = page.get_by_role("navigation", name="Navegação principal")
-        for label in ("Início", "Vagas", "Mensagens", "Perfil"):
+        for label in ("Início", "Vagas", "Turnos", "Mensagens"):
             expect(bottom.get_by_role("link", name=label, exact=True)).to_be_visible()
         alerts = bottom.get_by_role("link", name="Alertas: 3 não lidas")
         expect(alerts).to_have_text(re.compile(r"3\s*Alertas"))

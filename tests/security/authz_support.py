@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 import reflex as rx
 from sqlalchemy import text
@@ -24,7 +25,7 @@ from core.db import session_scope
 from core.security import hash_password
 from core.settings import get_settings
 from core.types import utcnow
-from models import Chat, Message, Notification, Profile, Rating, Role, User, UserPreferences
+from models import Chat, Falta, Hiring, Message, Notification, Profile, Rating, Role, User, UserPreferences
 from services import sessions
 from tests.unit.factories import make_application, make_job
 
@@ -44,6 +45,8 @@ OWNER_TABLES = (
     "messages",
     "notifications",
     "ratings",
+    "hirings",
+    "faltas",
 )
 # Columns no handler may ever change: who owns a row, the account's role, the plan.
 IMMUTABLE = {
@@ -56,6 +59,8 @@ IMMUTABLE = {
     "messages": ("chat_id", "sender_id", "content"),
     "notifications": ("user_id",),
     "ratings": ("application_id", "rater_id", "ratee_id", "stars", "comment"),
+    "hirings": ("application_id", "job_id", "company_id", "freelancer_id", "valor_hora_centavos"),
+    "faltas": ("freelancer_id", "pontos"),
 }
 OWNER_COLUMNS = ("user_id", "cliente_id", "freelancer_id", "client_id", "rater_id", "ratee_id", "sender_id", "vaga_id")
 
@@ -211,6 +216,30 @@ def _seed_world(db, world: World, tag: str, base: int) -> tuple[int, int]:
         ),
     )
     _add(db, Rating(id=base + 602, application_id=done.id, rater_id=freelancer.id, ratee_id=company.id, stars=4))
+    shift = _add(
+        db,
+        Hiring(
+            id=base + 701,
+            application_id=hired.id,
+            job_id=closed.id,
+            company_id=company.id,
+            freelancer_id=freelancer.id,
+            inicio_em=utcnow() + timedelta(hours=30),
+            fim_em=utcnow() + timedelta(hours=36),
+            valor_hora_centavos=3000,
+        ),
+    )
+    falta = _add(
+        db,
+        Falta(
+            id=base + 801,
+            freelancer_id=freelancer.id,
+            hiring_id=shift.id,
+            pontos=1,
+            created_at=utcnow(),
+            expires_at=utcnow() + timedelta(days=90),
+        ),
+    )
     for job in (open_job, second, archived, closed, rated):
         is_public = job.status == "open" and not job.is_archived
         applicants = {freelancer.id}  # the freelancer applied to every job of their world
@@ -225,6 +254,8 @@ def _seed_world(db, world: World, tag: str, base: int) -> tuple[int, int]:
         Obj("notification", company_notice.id, frozenset({company.id})),
         Obj("notification", freelancer_notice.id, frozenset({freelancer.id})),
         Obj("freelancer", freelancer.id, members),
+        Obj("hiring", shift.id, members),
+        Obj("falta", falta.id, frozenset({freelancer.id})),
     ]
     for canary in (
         f"canary-{tag}-company@",
@@ -307,6 +338,10 @@ def _owners(table: str, row: dict, job_owner: dict, chat_members: dict) -> froze
         return chat_members.get(row["chat_id"], frozenset())
     if table == "ratings":
         return frozenset({row["rater_id"], row["ratee_id"]})
+    if table == "hirings":
+        return frozenset({row["company_id"], row["freelancer_id"]})
+    if table == "faltas":
+        return frozenset({row["freelancer_id"]})
     if table == "notifications" and row.get("target") in ("client_chat", "freelancer_chat"):
         # 'Nova mensagem' notices are kept one per conversation: either participant's message updates it.
         return frozenset({row["user_id"]}) | chat_members.get(row.get("target_id") or 0, frozenset())

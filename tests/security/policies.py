@@ -5,7 +5,8 @@ it to Reflex's full state path). A handler added to the app without an entry her
 tests/security/test_authorization_matrix.py until someone writes down its policy.
 
 Fields of a `Policy`:
-- `who`: who may call it: PUBLIC (anyone), SIGNED_IN (any account), FREELANCER or COMPANY.
+- `who`: who may call it: PUBLIC (anyone), SIGNED_IN (any account), FREELANCER, COMPANY or ADMIN
+  (Turno staff, a role none of the matrix's callers has: every call must change nothing).
 - `args`: the payload sent. `Id(kind)` marks an object id: the matrix sends, in turn, an id of an
   object of that kind the caller may use (own), of one they may not (foreign) and one that does
   not exist. Forms are dicts, as the browser sends them.
@@ -19,7 +20,8 @@ Kinds of objects: job (a company's job, any status), public_job (anyone may read
 foreign means another company's archived or closed job), application (the freelancer's and the
 job's company's), rating (an accepted application of a closed job, rated by either side), chat
 (its two participants), notification (its user), freelancer (a freelancer's profile: themselves
-and the companies they applied to).
+and the companies they applied to), hiring (an accepted application's shift: its company and
+freelancer), falta (the freelancer's own).
 
 The rating dialog (RatingMixin) is shared by both dashboards and rates the other side of the
 caller's own hiring, so either side may call it from either dashboard's state (the service checks
@@ -34,6 +36,7 @@ PUBLIC = "public"
 SIGNED_IN = "signed-in"
 FREELANCER = "freelancer"
 COMPANY = "company"
+ADMIN = "admin"
 
 
 @dataclass(frozen=True)
@@ -117,9 +120,27 @@ CONTACT_FORM = {
 COMPANY_CHAT = "/client-dashboard/chats/{chat}"
 FREELANCER_CHAT = "/freelancer-dashboard/chats/{chat}"
 CHAT_PAGE = {FREELANCER: FREELANCER_CHAT, "*": COMPANY_CHAT}
+FREELANCER_SHIFTS = "/freelancer-dashboard?tab=shifts"
+COMPANY_SHIFTS = "/client-dashboard?tab=shifts"
+CODE_PAGE = "/client-dashboard/presenca/{job}"
+SHIFT_ACTION = {FREELANCER: "cancelar", COMPANY: "cancelar"}  # a dialog action: the submit reaches the server
+SHIFT_STEPS = {
+    role: (("open_shift_action", {"hiring_id": Id("hiring"), "action": "cancelar"}),) for role in (FREELANCER, COMPANY)
+}
 RATING_STEPS = (("open_rating", {"application_id": Id("rating")}), ("pick_stars", {"stars": 4}))
 
+ADMIN_DECISION_FORM = {
+    "request_id": "1",
+    "decision": "aprovar",
+    "hours": "8:00",
+    "reason": "Os registros confirmam a presença no turno.",
+}
+
 POLICIES: dict[str, Policy] = {
+    # Turno staff's back office (no caller of the matrix is staff: every call must change nothing).
+    "app.pages.admin.AdminState.decide": Policy(ADMIN, {"form_data": ADMIN_DECISION_FORM}, page="/admin"),
+    "app.pages.admin.AdminState.load": Policy(ADMIN, page="/admin"),
+    "app.pages.admin.AdminState.setvar": SETVAR,
     # Public pages.
     "app.pages.category.CategoryState.load": Policy(PUBLIC, page="/categories/eventos"),
     "app.pages.category.CategoryState.setvar": SETVAR,
@@ -170,6 +191,7 @@ POLICIES: dict[str, Policy] = {
     "states.shell.ShellState.setvar": SETVAR,
     "states.shell.ShellState.toggle_menu": Policy(PUBLIC),
     # Session and guards.
+    "states.auth.AuthState.guard_admin": Policy(PUBLIC, page="/admin"),
     "states.auth.AuthState.guard_client": Policy(PUBLIC, page="/client-dashboard"),
     "states.auth.AuthState.guard_freelancer": Policy(PUBLIC, page="/freelancer-dashboard"),
     "states.auth.AuthState.guard_signed_in": Policy(PUBLIC, page="/client-dashboard"),
@@ -272,6 +294,61 @@ POLICIES: dict[str, Policy] = {
     "app.pages.company_jobs.state.CompanyJobsState.set_search": Policy(COMPANY, {"value": "gar"}),
     "app.pages.company_jobs.state.CompanyJobsState.setvar": SETVAR,
     "app.pages.company_jobs.state.CompanyJobsState.view_profile": Policy(COMPANY, {"freelancer_id": Id("freelancer")}),
+    # Shift cards (ShiftsMixin): each side acts on its own hirings; the freelancer asks reviews of their faltas.
+    "app.pages.freelancer_dashboard.FreelancerDashboardState.close_shift_dialog": Policy(SIGNED_IN),
+    "app.pages.freelancer_dashboard.FreelancerDashboardState.located": Policy(
+        SIGNED_IN, {"reading": {"error": "1"}}, page=FREELANCER_SHIFTS
+    ),
+    "app.pages.freelancer_dashboard.FreelancerDashboardState.open_review": Policy(
+        FREELANCER, {"falta_id": Id("falta")}, page=FREELANCER_SHIFTS
+    ),
+    "app.pages.freelancer_dashboard.FreelancerDashboardState.open_shift_action": Policy(
+        FREELANCER, {"hiring_id": Id("hiring"), "action": SHIFT_ACTION[FREELANCER]}, page=FREELANCER_SHIFTS
+    ),
+    "app.pages.freelancer_dashboard.FreelancerDashboardState.read_location": Policy(SIGNED_IN, page=FREELANCER_SHIFTS),
+    "app.pages.freelancer_dashboard.FreelancerDashboardState.submit_shift_action": Policy(
+        FREELANCER,
+        {"form_data": {"reason": "Motivo com mais de dez letras."}},
+        page=FREELANCER_SHIFTS,
+        before=SHIFT_STEPS[FREELANCER],
+    ),
+    "app.pages.client_dashboard.ClientDashboardState.close_shift_dialog": Policy(SIGNED_IN),
+    "app.pages.client_dashboard.ClientDashboardState.located": Policy(
+        SIGNED_IN, {"reading": {"error": "1"}}, page=COMPANY_SHIFTS
+    ),
+    "app.pages.client_dashboard.ClientDashboardState.open_review": Policy(
+        FREELANCER, {"falta_id": Id("falta")}, page=COMPANY_SHIFTS
+    ),
+    "app.pages.client_dashboard.ClientDashboardState.open_shift_action": Policy(
+        COMPANY, {"hiring_id": Id("hiring"), "action": SHIFT_ACTION[COMPANY]}, page=COMPANY_SHIFTS
+    ),
+    "app.pages.client_dashboard.ClientDashboardState.read_location": Policy(SIGNED_IN, page=COMPANY_SHIFTS),
+    "app.pages.client_dashboard.ClientDashboardState.submit_shift_action": Policy(
+        COMPANY,
+        {"form_data": {"reason": "Motivo com mais de dez letras."}},
+        page=COMPANY_SHIFTS,
+        before=SHIFT_STEPS[COMPANY],
+    ),
+    "app.pages.attendance_code.AttendanceCodeState.close_shift_dialog": Policy(SIGNED_IN),
+    "app.pages.attendance_code.AttendanceCodeState.located": Policy(
+        SIGNED_IN, {"reading": {"error": "1"}}, page=COMPANY_SHIFTS
+    ),
+    "app.pages.attendance_code.AttendanceCodeState.open_review": Policy(
+        FREELANCER, {"falta_id": Id("falta")}, page=COMPANY_SHIFTS
+    ),
+    "app.pages.attendance_code.AttendanceCodeState.open_shift_action": Policy(
+        COMPANY, {"hiring_id": Id("hiring"), "action": SHIFT_ACTION[COMPANY]}, page=COMPANY_SHIFTS
+    ),
+    "app.pages.attendance_code.AttendanceCodeState.read_location": Policy(SIGNED_IN, page=COMPANY_SHIFTS),
+    "app.pages.attendance_code.AttendanceCodeState.submit_shift_action": Policy(
+        COMPANY,
+        {"form_data": {"reason": "Motivo com mais de dez letras."}},
+        page=COMPANY_SHIFTS,
+        before=SHIFT_STEPS[COMPANY],
+    ),
+    "app.pages.attendance_code.AttendanceCodeState.load": Policy(COMPANY, page=CODE_PAGE),
+    "app.pages.attendance_code.AttendanceCodeState.refresh": Policy(COMPANY, {"_value": 1}, page=CODE_PAGE),
+    "app.pages.attendance_code.AttendanceCodeState.setvar": SETVAR,
     # Conversations.
     "app.pages.chats.ChatListState.load_client": Policy(COMPANY, page="/client-dashboard/chats"),
     "app.pages.chats.ChatListState.load_freelancer": Policy(FREELANCER, page="/freelancer-dashboard/chats"),

@@ -25,13 +25,25 @@ def test_company_on_freelancer_area_is_restricted_and_sent_home():
     assert guard("client", "freelancer") == GuardDecision("/client-dashboard", "freelancers")
 
 
+@pytest.mark.parametrize("required", ["client", "freelancer"])
+def test_staff_on_a_dashboard_is_restricted_and_sent_to_the_back_office(required):
+    assert guard("admin", required) == GuardDecision("/admin", "empresas" if required == "client" else "freelancers")
+
+
+@pytest.mark.parametrize(("caller", "home"), [("client", "/client-dashboard"), ("freelancer", "/freelancer-dashboard")])
+def test_companies_and_freelancers_on_the_back_office_are_restricted(caller, home):
+    assert guard(caller, "admin") == GuardDecision(home, "a equipe Turno")
+    assert guard(None, "admin") == GuardDecision(redirect_to="/login")
+
+
 @pytest.mark.parametrize(
     ("role", "route"),
     [
         ("client", "/client-dashboard"),
         ("freelancer", "/freelancer-dashboard"),
         ("", "/freelancer-dashboard"),
-        ("admin", "/freelancer-dashboard"),
+        ("staff", "/freelancer-dashboard"),
+        ("admin", "/admin"),
     ],
 )
 def test_dashboard_for_defaults_to_freelancer(role, route):

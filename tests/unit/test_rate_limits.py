@@ -98,7 +98,9 @@ def test_one_address_gets_at_most_the_hourly_account_emails(db, limits, monkeypa
     for _ in range(3):
         _recover("ana@hotel.com.br")
 
-    mails = db.exec(select(OutboxEmail.subject).where(OutboxEmail.to_email == "ana@hotel.com.br")).all()
+    mails = db.exec(
+        select(OutboxEmail.subject).where(OutboxEmail.to_email == "ana@hotel.com.br").order_by(OutboxEmail.id)
+    ).all()
     assert len(mails) == 2
     assert mails[0].startswith("Confirme seu email")
 

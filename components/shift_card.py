@@ -1,0 +1,379 @@
+"""A hiring's shift card (both sides) and the dialog its actions open."""
+
+import reflex as rx
+
+from components.dashboard import tab_heading
+from components.forms import field_error
+from components.ui import empty_state
+from core import routes
+from services.shift_pay import DISMISS_REASONS
+
+MUTED = rx.color("gray", 11)
+
+
+def _line(icon: str, *children) -> rx.Component:
+    return rx.hstack(rx.icon(icon, size=14, flex_shrink="0"), rx.text(*children, size="2"), align="center", spacing="2")
+
+
+def _timeline(card: rx.Var) -> rx.Component:
+    return rx.el.details(
+        rx.el.summary("Linha do tempo", style={"cursor": "pointer", "fontSize": "0.875rem"}),
+        rx.el.ol(
+            rx.foreach(
+                card["timeline"].to(list[dict]),
+                lambda event: rx.el.li(
+                    rx.text(
+                        rx.text.strong(event["at"].to(str)),
+                        " · ",
+                        event["who"].to(str),
+                        ": ",
+                        event["text"].to(str),
+                        size="2",
+                    ),
+                    rx.cond(event["reason"].to(str) != "", rx.text(event["reason"].to(str), size="1", color=MUTED)),
+                ),
+            ),
+            style={"paddingLeft": "1.2rem", "marginTop": "0.4rem"},
+        ),
+        class_name="shift-timeline",
+    )
+
+
+def shift_card(card: rx.Var, state, role: str) -> rx.Component:
+    """One hiring: the shift, its state, the records, hours and money, the actions and the timeline.
+
+    Args:
+        card: A services.shift_views.ShiftCard.
+        state: The dashboard state (mixes states.shifts.ShiftsMixin in).
+        role: 'client' or 'freelancer' (what the card links to).
+    """
+    other_label = "Profissional: " if role == "client" else "Empresa: "
+    return rx.card(
+        rx.vstack(
+            rx.hstack(
+                rx.vstack(
+                    rx.text(card["title"].to(str), weight="bold"),
+                    rx.text(other_label, card["other"].to(str), size="2", color=MUTED),
+                    spacing="0",
+                    flex="1",
+                ),
+                rx.badge(
+                    card["state_label"].to(str),
+                    color_scheme=card["tone"].to(str),
+                    variant="soft",
+                    class_name="shift-state",
+                ),
+                width="100%",
+                align="start",
+            ),
+            _line("calendar", card["day"].to(str), " · ", card["time"].to(str)),
+            rx.hstack(
+                _line("map-pin", card["address"].to(str)),
+                rx.cond(
+                    card["map_url"].to(str) != "",
+                    rx.link("Ver no mapa", href=card["map_url"].to(str), is_external=True, size="2"),
+                ),
+                wrap="wrap",
+                spacing="2",
+            ),
+            rx.cond(card["arrival"].to(str) != "", _line("log-in", "Chegada: ", card["arrival"].to(str))),
+            rx.cond(card["departure"].to(str) != "", _line("log-out", "Saída: ", card["departure"].to(str))),
+            rx.cond(
+                card["manual"].to(bool),
+                rx.badge("Registro manual", color_scheme="amber", variant="outline", width="fit-content"),
+            ),
+            rx.cond(card["hours"].to(str) != "", _line("clock", "Horas: ", card["hours"].to(str))),
+            rx.cond(card["adjustment"].to(str) != "", _line("pencil", "Ajuste proposto: ", card["adjustment"].to(str))),
+            rx.cond(card["amount"].to(str) != "", _line("banknote", "Valor: ", card["amount"].to(str))),
+            rx.cond(
+                card["fee"].to(str) != "", _line("banknote", "Valor do cancelamento tardio: ", card["fee"].to(str))
+            ),
+            rx.flex(
+                rx.foreach(
+                    card["actions"].to(list[dict]),
+                    lambda item: rx.button(
+                        item["label"].to(str),
+                        size="2",
+                        variant=rx.cond(item["action"].to(str).contains("cancelar"), "soft", "solid"),
+                        color_scheme=rx.cond(item["action"].to(str).contains("cancelar"), "red", "accent"),
+                        on_click=state.open_shift_action(card["id"].to(int), item["action"].to(str)),
+                    ),
+                ),
+                *_links(card, role),
+                wrap="wrap",
+                gap="0.5rem",
+                align="center",
+            ),
+            _timeline(card),
+            spacing="2",
+            width="100%",
+        ),
+        width="100%",
+        class_name="shift-card",
+    )
+
+
+def _links(card: rx.Var, role: str) -> list[rx.Component]:
+    chat = rx.cond(
+        card["chat_id"].to(int) > 0,
+        rx.link("Abrir conversa", href=routes.chat(role, card["chat_id"].to(int)), size="2"),
+    )
+    if role == "client":
+        live = (
+            card["state"].to(str).contains("agendada")
+            | card["state"].to(str).contains("confirmada")
+            | (card["state"].to(str) == "em_andamento")
+        )
+        code = rx.cond(
+            live, rx.link("Código de presença", href=routes.attendance_code(card["job_id"].to(int)), size="2")
+        )
+        return [code, chat]
+    scheduled = card["state"].to(str).contains("agendada") | card["state"].to(str).contains("confirmada")
+    calendar = rx.cond(
+        scheduled,
+        rx.link(
+            rx.icon("calendar-plus", size=14),
+            "Adicionar à agenda",
+            href=routes.shift_calendar(card["id"].to(int)),
+            size="2",
+            download=True,
+            display="inline-flex",
+            align_items="center",
+            gap="0.25rem",
+        ),
+    )
+    return [calendar, chat]
+
+
+def shifts_tab(state, role: str, title: str, subtitle: str) -> rx.Component:
+    """The shift tab of a dashboard: what is still moving, then the history, and the action dialog."""
+    return rx.vstack(
+        tab_heading(title, subtitle),
+        rx.cond(
+            state.shifts_upcoming.length() > 0,
+            rx.vstack(rx.foreach(state.shifts_upcoming, lambda card: shift_card(card, state, role)), width="100%"),
+            empty_state(
+                "calendar-clock",
+                "Nenhum turno por vir",
+                "Quando uma candidatura for aceita, o turno aparece aqui com data, horário e endereço.",
+            ),
+        ),
+        rx.cond(
+            state.shifts_history.length() > 0,
+            rx.vstack(
+                rx.heading("Histórico", size="4"),
+                rx.foreach(state.shifts_history, lambda card: shift_card(card, state, role)),
+                width="100%",
+            ),
+        ),
+        *([_faltas_section(state)] if role == "freelancer" else []),
+        shift_dialog(state, role),
+        spacing="3",
+        width="100%",
+    )
+
+
+def _faltas_section(state) -> rx.Component:
+    """The freelancer's own faltas (private), the suspension if any, and 'Pedir revisão humana'."""
+    return rx.vstack(
+        rx.cond(
+            state.suspended_until != "",
+            rx.callout(
+                "Você está com 3 faltas ativas e não pode se candidatar a novas vagas até "
+                + state.suspended_until
+                + ".",
+                icon="triangle-alert",
+                color_scheme="red",
+                id="suspension-banner",
+            ),
+        ),
+        rx.cond(
+            state.my_faltas.length() > 0,
+            rx.vstack(
+                rx.hstack(
+                    rx.heading("Minhas faltas (só você vê)", size="4"),
+                    rx.link("Como calculamos", href=routes.HOW_WE_CALCULATE, size="2"),
+                    align="center",
+                    wrap="wrap",
+                ),
+                rx.foreach(
+                    state.my_faltas,
+                    lambda falta: rx.hstack(
+                        rx.text(
+                            falta["date"].to(str),
+                            " · ",
+                            falta["reason"].to(str),
+                            " · ",
+                            falta["points"].to(str),
+                            " ponto(s)",
+                            rx.cond(falta["active"].to(bool), "", " · não conta mais"),
+                            size="2",
+                        ),
+                        rx.cond(
+                            falta["can_review"].to(bool),
+                            rx.button(
+                                "Pedir revisão humana",
+                                size="1",
+                                variant="soft",
+                                on_click=state.open_review(falta["id"].to(int)),
+                            ),
+                            rx.cond(falta["reviewed"].to(bool), rx.badge("Revisão pedida", variant="soft")),
+                        ),
+                        align="center",
+                        wrap="wrap",
+                        class_name="falta-row",
+                    ),
+                ),
+                width="100%",
+            ),
+        ),
+        width="100%",
+    )
+
+
+def _hours_field(state, label: str) -> rx.Component:
+    return rx.vstack(
+        rx.el.label(label, html_for="shift-hours", style={"fontWeight": "500"}),
+        rx.input(id="shift-hours", name="hours", default_value=state.shift_prefill, placeholder="7:30", required=True),
+        rx.text("Horas trabalhadas, sem o intervalo (ex.: 7:30).", size="1", color=MUTED),
+        spacing="1",
+        width="100%",
+    )
+
+
+def _reason_field(label: str = "Motivo") -> rx.Component:
+    return rx.vstack(
+        rx.el.label(label, html_for="shift-reason", style={"fontWeight": "500"}),
+        rx.text_area(id="shift-reason", name="reason", max_length=500, required=True),
+        spacing="1",
+        width="100%",
+    )
+
+
+def _submit(label: str, **extra) -> rx.Component:
+    return rx.flex(
+        rx.button("Voltar", type="button", variant="soft", color_scheme="gray", on_click=extra.pop("on_close")),
+        rx.button(label, type="submit", **extra),
+        justify="end",
+        spacing="3",
+        width="100%",
+    )
+
+
+def _attendance_body(state, role: str) -> rx.Component:
+    """Check-in/out: the company registers for the freelancer; the freelancer uses code, location or manual."""
+    if role == "client":
+        return rx.vstack(
+            rx.text("Registre a chegada do profissional em nome dele (comprovação do serviço).", size="2"),
+            rx.el.input(type="hidden", name="method", value="empresa"),
+            _submit("Registrar", on_close=state.close_shift_dialog),
+            width="100%",
+        )
+    return rx.vstack(
+        rx.text("Registro de chegada/saída (comprovação do serviço).", size="2", color=MUTED),
+        rx.el.label("Código de presença", html_for="shift-code", style={"fontWeight": "500"}),
+        rx.input(
+            id="shift-code",
+            name="code",
+            default_value=state.shift_code,
+            input_mode="numeric",
+            auto_complete="one-time-code",
+            max_length=6,
+            placeholder="000000",
+        ),
+        rx.text("Digite o código da tela da empresa ou escaneie o QR com a câmera.", size="1", color=MUTED),
+        rx.el.input(type="hidden", name="method", value="codigo"),
+        _submit("Registrar com código", on_close=state.close_shift_dialog),
+        rx.cond(
+            state.shift_has_point,
+            rx.button(
+                rx.icon("locate", size=14),
+                "Usar minha localização (uma única leitura)",
+                type="button",
+                variant="outline",
+                loading=state.shift_busy,
+                on_click=state.read_location,
+                width="100%",
+            ),
+        ),
+        rx.button(
+            "Não consigo registrar",
+            type="button",
+            variant="ghost",
+            on_click=state.submit_shift_action({"method": "manual"}),
+            width="100%",
+        ),
+        rx.text("O registro manual guarda o horário do servidor e não bloqueia seu pagamento.", size="1", color=MUTED),
+        width="100%",
+    )
+
+
+def _dialog_body(state, role: str) -> rx.Component:
+    close = state.close_shift_dialog
+    return rx.match(
+        state.shift_action,
+        ("chegada", _attendance_body(state, role)),
+        ("saida", _attendance_body(state, role)),
+        (
+            "enviar_horas",
+            rx.vstack(_hours_field(state, "Horas trabalhadas"), _submit("Enviar horas", on_close=close), width="100%"),
+        ),
+        (
+            "ajustar",
+            rx.vstack(
+                _hours_field(state, "Horas corretas"),
+                _reason_field("Motivo do ajuste (o profissional verá)"),
+                _submit("Enviar ajuste", on_close=close),
+                width="100%",
+            ),
+        ),
+        (
+            "dispensar",
+            rx.vstack(
+                rx.radio_group(list(DISMISS_REASONS.values()), name="reason_label", direction="column", required=True),
+                rx.text(
+                    "'Não precisamos mais' paga no mínimo 4 horas (ou o turno, se for menor).", size="1", color=MUTED
+                ),
+                _submit("Dispensar agora", color_scheme="red", on_close=close),
+                width="100%",
+            ),
+        ),
+        (
+            "contestar_ajuste",
+            rx.vstack(_reason_field("Por que você contesta?"), _submit("Contestar", on_close=close), width="100%"),
+        ),
+        (
+            "contestar_falta",
+            rx.vstack(_reason_field("Por que você contesta?"), _submit("Contestar", on_close=close), width="100%"),
+        ),
+        rx.vstack(
+            rx.cond(
+                state.shift_text != "",
+                rx.callout(state.shift_text, icon="info", color_scheme="amber", class_name="shift-consequence"),
+            ),
+            _submit("Confirmar", color_scheme="red", on_close=close),
+            width="100%",
+        ),
+    )
+
+
+def shift_dialog(state, role: str) -> rx.Component:
+    """The dialog of the action chosen on a card; its error shows inside."""
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title(state.shift_title),
+            rx.form(
+                rx.vstack(
+                    _dialog_body(state, role),
+                    field_error(state.shift_error, "shift-dialog"),
+                    spacing="3",
+                    width="100%",
+                ),
+                on_submit=state.submit_shift_action,
+                reset_on_submit=False,
+            ),
+            max_width="480px",
+        ),
+        open=state.shift_dialog_open,
+        on_open_change=lambda _open: state.close_shift_dialog(),
+    )

@@ -1,0 +1,314 @@
+"""What the shift screens show: cards for 'Meus Turnos' and the company's 'Turnos', each with its timeline.
+
+Read-only; every list is filtered by the caller's id from the server-side session. Actions offered on
+a card are exactly the ones services/hiring_lifecycle.py would accept from that side at that moment,
+so a button is never shown for a step the server would refuse (the server checks again anyway).
+"""
+
+from datetime import datetime
+from typing import TypedDict
+from urllib.parse import quote_plus
+
+from babel.dates import format_date
+from sqlalchemy import and_
+from sqlmodel import Session, select
+
+from core import geo, routes
+from core.formatting import local
+from models import Actor, Chat, Hiring, HiringEvent, Job, Profile
+from services import attendance_code, hiring_lifecycle, shift_pay
+from services.calendar_file import shift_ics
+from services.errors import NotAllowed
+from services.shifts import METHODS, NOT_FOUND, STATE_LABELS, cancel_consequence, money_cents, prefilled_minutes
+
+HISTORY_SIZE = 20
+ACTION_LABELS = {
+    "confirmar": "Confirmar presença",
+    "chegada": "Registrar chegada",
+    "saida": "Registrar saída",
+    "enviar_horas": "Enviar horas",
+    "aceitar_ajuste": "Aceitar ajuste",
+    "contestar_ajuste": "Contestar ajuste",
+    "contestar_falta": "Contestar ausência",
+    "confirmar_recebimento": "Confirmar recebimento",
+    "aprovar": "Aprovar horas",
+    "ajustar": "Ajustar horas",
+    "dispensar": "Dispensar agora",
+    "nao_compareceu": "Não compareceu",
+    "marcar_pago": "Marcar como pago",
+    "cancelar_sem_custo": "Cancelar sem custo",
+    "cancelar": "Cancelar turno",
+}
+TONES = {
+    "agendada": "blue",
+    "confirmada": "green",
+    "nao_confirmada": "amber",
+    "em_andamento": "green",
+    "encerrada": "blue",
+    "horas_enviadas": "amber",
+    "ajuste_proposto": "amber",
+    "em_disputa": "red",
+    "aprovada": "green",
+    "paga": "gray",
+    "cancelada_freelancer": "gray",
+    "cancelada_empresa": "gray",
+    "nao_compareceu": "red",
+    "expirada": "gray",
+}
+WHO = {
+    Actor.COMPANY: "Empresa",
+    Actor.FREELANCER: "Profissional",
+    Actor.TIMER: "Turno (automático)",
+    Actor.STAFF: "Equipe Turno",
+}
+EVENT_TEXT = {
+    "aceitar": "Candidatura aceita: turno agendado",
+    "migracao": "Registro criado a partir de uma contratação anterior",
+    "codigo_incorreto": "Código de presença incorreto",
+    "revisao": "Revisão humana",
+}
+
+
+class ShiftEvent(TypedDict):
+    """One line of the 'Linha do tempo'."""
+
+    at: str
+    who: str
+    text: str
+    reason: str
+
+
+class ShiftAction(TypedDict):
+    """A button on a card: the action key and its label."""
+
+    action: str
+    label: str
+
+
+class ShiftCard(TypedDict):
+    """One hiring as one side sees it."""
+
+    id: int
+    job_id: int
+    title: str
+    other: str
+    day: str
+    time: str
+    address: str
+    map_url: str
+    state: str
+    state_label: str
+    tone: str
+    actions: list[ShiftAction]
+    arrival: str
+    departure: str
+    manual: bool
+    hours: str
+    adjustment: str
+    amount: str
+    fee: str
+    prefill: str
+    cancel_text: str
+    chat_id: int
+    has_point: bool
+    timeline: list[ShiftEvent]
+
+
+def day_text(value: datetime) -> str:
+    """'sáb., 28/11' in São Paulo time."""
+    return format_date(local(value).date(), "EEE, dd/MM", locale="pt_BR")
+
+
+def time_text(start: datetime, end: datetime) -> str:
+    """'18:00–02:00' in São Paulo time."""
+    return f"{local(start):%H:%M}–{local(end):%H:%M}"
+
+
+def map_url(address: str, lat: float | None, lng: float | None) -> str:
+    """A Google Maps search link for the shift's point, or its address."""
+    query = f"{lat:.6f},{lng:.6f}" if lat is not None and lng is not None else address
+    return f"https://www.google.com/maps/search/?api=1&query={quote_plus(query)}" if query else ""
+
+
+def _record(at: datetime | None, method: str, distance: str) -> str:
+    if at is None:
+        return ""
+    parts = [f"{local(at):%d/%m %H:%M}", METHODS.get(method, method)]
+    if distance and distance != "sem_leitura":
+        parts.append(geo.bucket_label(distance))
+    return " · ".join(part for part in parts if part)
+
+
+def _event(event: HiringEvent) -> ShiftEvent:
+    text = EVENT_TEXT.get(event.action)
+    if text is None:
+        text = ACTION_LABELS.get(event.action) or STATE_LABELS.get(event.to_state, event.action)
+        if event.to_state and event.to_state != event.from_state:
+            text = f"{text} → {STATE_LABELS.get(event.to_state, event.to_state)}"
+    return ShiftEvent(at=f"{local(event.at):%d/%m %H:%M}", who=WHO.get(event.actor, ""), text=text, reason=event.reason)
+
+
+def _timelines(session: Session, ids: list[int]) -> dict[int, list[ShiftEvent]]:
+    if not ids:
+        return {}
+    events = session.exec(
+        select(HiringEvent).where(HiringEvent.hiring_id.in_(ids)).order_by(HiringEvent.at, HiringEvent.id)
+    ).all()
+    found: dict[int, list[ShiftEvent]] = {hiring_id: [] for hiring_id in ids}
+    for event in events:
+        found[event.hiring_id].append(_event(event))
+    return found
+
+
+def _card(h: Hiring, job: Job, other: str, chat_id: int | None, actor: str, now: datetime, timeline) -> ShiftCard:
+    allowed = [
+        a for a in hiring_lifecycle.allowed_actions(h, actor, now) if a in ACTION_LABELS and not _done_already(h, a)
+    ]
+    allowed.sort(key=lambda action: action.startswith("cancelar"))  # the step forward first, cancelling last
+    actions = [ShiftAction(action=action, label=ACTION_LABELS[action]) for action in allowed]
+    hours = h.minutos_aprovados if h.minutos_aprovados is not None else h.minutos_enviados
+    return ShiftCard(
+        id=h.id,
+        job_id=h.job_id,
+        title=job.titulo,
+        other=other,
+        day=day_text(h.inicio_em),
+        time=time_text(h.inicio_em, h.fim_em),
+        address=job.endereco or job.localizacao,
+        map_url=map_url(job.endereco or job.localizacao, job.ponto_lat, job.ponto_lng),
+        state=h.state,
+        state_label=STATE_LABELS.get(h.state, h.state),
+        tone=TONES.get(h.state, "gray"),
+        actions=actions,
+        arrival=_record(h.chegada_em, h.chegada_metodo, h.chegada_distancia),
+        departure=_record(h.saida_em, h.saida_metodo, h.saida_distancia),
+        manual="manual" in (h.chegada_metodo, h.saida_metodo),
+        hours=shift_pay.hours_text(hours) if hours is not None else "",
+        adjustment=f"{shift_pay.hours_text(h.minutos_ajuste)}: {h.ajuste_motivo}"
+        if h.minutos_ajuste is not None
+        else "",
+        amount=money_cents(h.valor_centavos) if h.valor_centavos is not None else "",
+        fee=money_cents(h.taxa_cancelamento_centavos) if h.taxa_cancelamento_centavos else "",
+        prefill=shift_pay.hours_text(prefilled_minutes(h)).replace("h", ":"),
+        cancel_text=cancel_consequence(h, actor, now) if "cancelar" in [a["action"] for a in actions] else "",
+        chat_id=chat_id or 0,
+        has_point=job.ponto_lat is not None,
+        timeline=timeline,
+    )
+
+
+def _done_already(h: Hiring, action: str) -> bool:
+    """In 'paga', each side's confirmation is offered only until it is given."""
+    return (action == "marcar_pago" and h.pago_em is not None) or (
+        action == "confirmar_recebimento" and h.recebido_em is not None
+    )
+
+
+def _rows(session: Session, where, other_id, limit: int):
+    return session.exec(
+        select(Hiring, Job, Profile.nome, Profile.empresa, Chat.id)
+        .join(Job, Job.id == Hiring.job_id)
+        .join(Profile, Profile.user_id == other_id, isouter=True)
+        .join(Chat, Chat.application_id == Hiring.application_id, isouter=True)
+        .where(*where)
+        .order_by(Hiring.inicio_em, Hiring.id)
+        .limit(limit)
+    ).all()
+
+
+def _cards(session: Session, rows, actor: str, now: datetime) -> list[ShiftCard]:
+    timelines = _timelines(session, [row[0].id for row in rows])
+    cards = []
+    for h, job, name, empresa, chat_id in rows:
+        other = (empresa or name or "Empresa") if actor == Actor.FREELANCER else (name or "Profissional")
+        cards.append(_card(h, job, other, chat_id, actor, now, timelines[h.id]))
+    return cards
+
+
+def freelancer_shifts(session: Session, freelancer_id: int, now: datetime) -> tuple[list[ShiftCard], list[ShiftCard]]:
+    """The freelancer's 'Próximos turnos' (every hiring still moving, soonest first) and the last finished ones."""
+    mine = Hiring.freelancer_id == freelancer_id
+    live = ~Hiring.state.in_(hiring_lifecycle.TERMINAL) | and_(Hiring.state == "paga", Hiring.recebido_em.is_(None))
+    upcoming = _rows(session, [mine, live], Hiring.company_id, 200)
+    done = session.exec(
+        select(Hiring.id).where(mine, ~live).order_by(Hiring.inicio_em.desc()).limit(HISTORY_SIZE)
+    ).all()
+    history = _rows(session, [Hiring.id.in_(done)], Hiring.company_id, HISTORY_SIZE) if done else []
+    return _cards(session, upcoming, Actor.FREELANCER, now), list(
+        reversed(_cards(session, history, Actor.FREELANCER, now))
+    )
+
+
+def company_shifts(session: Session, company_id: int, now: datetime) -> tuple[list[ShiftCard], list[ShiftCard]]:
+    """The company's hirings still moving (soonest first) and the last finished ones."""
+    mine = Hiring.company_id == company_id
+    live = ~Hiring.state.in_(hiring_lifecycle.TERMINAL) | and_(Hiring.state == "paga", Hiring.pago_em.is_(None))
+    upcoming = _rows(session, [mine, live], Hiring.freelancer_id, 200)
+    done = session.exec(
+        select(Hiring.id).where(mine, ~live).order_by(Hiring.inicio_em.desc()).limit(HISTORY_SIZE)
+    ).all()
+    history = _rows(session, [Hiring.id.in_(done)], Hiring.freelancer_id, HISTORY_SIZE) if done else []
+    return _cards(session, upcoming, Actor.COMPANY, now), list(reversed(_cards(session, history, Actor.COMPANY, now)))
+
+
+def calendar_file(session: Session, user_id: int, hiring_id: int, site_url: str) -> str | None:
+    """'Adicionar à agenda': the .ics of one of the caller's shifts (None when it is not theirs)."""
+    row = session.exec(select(Hiring, Job).join(Job, Job.id == Hiring.job_id).where(Hiring.id == hiring_id)).first()
+    if row is None or user_id not in (row[0].company_id, row[0].freelancer_id):
+        return None
+    h, job = row
+    link = f"{site_url.rstrip('/')}{routes.dashboard_tab('freelancer', 'shifts')}"
+    return calendar_file_text(h, job, link)
+
+
+def calendar_file_text(h: Hiring, job: Job, link: str) -> str:
+    """The .ics text of a hiring's shift."""
+    address = job.endereco or job.localizacao
+    return shift_ics(
+        uid=f"turno-{h.id}@turno",
+        start=h.inicio_em,
+        end=h.fim_em,
+        summary=f"Turno: {job.titulo}",
+        location=address,
+        description=f"Intervalo: {h.intervalo_min} min. Endereço: {address}. Registre chegada e saída no app.",
+        url=link,
+        stamp=h.updated_at,
+    )
+
+
+class AttendanceScreen(TypedDict):
+    """The company's 'Código de presença' screen of one vaga."""
+
+    title: str
+    day: str
+    time: str
+    code: str
+    seconds_left: int
+    link: str
+
+
+def attendance_screen(session: Session, company_id: int, job_id: int, now: datetime, origin: str) -> AttendanceScreen:
+    """The rotating code of one of the company's vagas and the link its QR opens.
+
+    Raises:
+        NotAllowed: Not the company's vaga.
+    """
+    job = session.get(Job, job_id)
+    if job is None or job.cliente_id != company_id or not job.codigo_segredo:
+        raise NotAllowed(NOT_FOUND, target=f"attendance code of job {job_id}")
+    code = attendance_code.code_at(job.codigo_segredo, now)
+    start, end = job.inicio_em or now, job.fim_em or now
+    return AttendanceScreen(
+        title=job.titulo,
+        day=day_text(start),
+        time=time_text(start, end),
+        code=code,
+        seconds_left=attendance_code.seconds_left(now),
+        link=f"{origin.rstrip('/')}{routes.shift_check_in(job.id, code)}",
+    )
+
+
+def job_shifts(session: Session, company_id: int, job_id: int, now: datetime) -> list[ShiftCard]:
+    """The company's hirings of one vaga that are still moving (for the code screen)."""
+    mine = (Hiring.company_id == company_id, Hiring.job_id == job_id, ~Hiring.state.in_(hiring_lifecycle.TERMINAL))
+    return _cards(session, _rows(session, mine, Hiring.freelancer_id, 200), Actor.COMPANY, now)

@@ -1,0 +1,260 @@
+"""The shift loop's timer (services/shift_timer.py `tick`) with a fake clock, on SQLite and PostgreSQL.
+
+Each hiring comes from services.applications.accept; the clock is the `now` passed to each tick
+(never a sleep). A deadline is met at its exact second, not one before; a second tick at the same
+moment does nothing; a tick after a downtime takes every missed step at its own deadline.
+"""
+
+from datetime import timedelta
+
+import pytest
+from sqlmodel import select
+
+from models import Falta
+from services.shift_timer import TickReport, tick
+from services.shifts import when
+from tests.unit.factories import make_cast
+from tests.unit.shift_helpers import MIN, SEC, H, by_company, by_freelancer, event_rows, events, hire, hiring, notices
+
+
+@pytest.fixture
+def cast(db):
+    return make_cast(db)
+
+
+def steps(db, hiring_id) -> list[tuple]:
+    """(action, actor, from, to, at) of each event after the acceptance."""
+    return [(e.action, e.actor, e.from_state, e.to_state, e.at) for e in event_rows(db, hiring_id)[1:]]
+
+
+def test_an_unconfirmed_shift_is_marked_at_i_minus_12_hours_not_a_second_before(db, cast):
+    s = hire(db, cast.company, cast.freelancer)
+    deadline = s.start - 12 * H
+
+    assert tick(deadline - SEC).moved == 0
+    assert hiring(db, s.hiring_id).state == "agendada"
+
+    assert tick(deadline) == TickReport(1, 0)
+    h = hiring(db, s.hiring_id)
+    assert (h.state, h.version, h.due_at) == ("nao_confirmada", 2, s.end + 12 * H)
+    assert steps(db, s.hiring_id) == [("nao_confirmou", "sistema", "agendada", "nao_confirmada", deadline)]
+    assert event_rows(db, s.hiring_id)[-1].actor_id is None
+    assert notices(db, cast.company.id) == [
+        f'O turno "Garçom" de {when(h)} ainda não foi confirmado. Você pode cancelar sem custo.'
+    ]
+    assert notices(db, cast.freelancer.id)[-1] == f'Confirme sua presença no turno "Garçom" de {when(h)}.'
+    assert tick(deadline) == TickReport(0, 0)
+
+
+@pytest.mark.parametrize("confirmed", [True, False])
+def test_no_record_at_f_plus_12_hours_is_a_no_show_with_three_falta_points(db, cast, confirmed):
+    s = hire(db, cast.company, cast.freelancer)
+    if confirmed:
+        by_freelancer(db, s, "confirmar", s.start - 40 * H)
+    tick(s.start - 12 * H)
+    deadline = s.end + 12 * H
+
+    assert tick(deadline - SEC).moved == 0
+    assert tick(deadline).moved == 1
+
+    h = hiring(db, s.hiring_id)
+    assert (h.state, h.terminou_em, h.due_at, h.remind_at) == ("nao_compareceu", deadline, None, None)
+    left = "confirmada" if confirmed else "nao_confirmada"
+    assert steps(db, s.hiring_id)[-1] == ("sem_registro", "sistema", left, "nao_compareceu", deadline)
+    [falta] = db.exec(select(Falta)).all()
+    assert (falta.freelancer_id, falta.hiring_id, falta.pontos, falta.motivo, falta.created_at) == (
+        cast.freelancer.id,
+        s.hiring_id,
+        3,
+        "nao_compareceu",
+        deadline,
+    )
+    assert falta.suspende_ate == deadline + timedelta(days=14)
+    assert (
+        notices(db, cast.company.id)[-1] == 'Nenhum registro de chegada no turno "Garçom": marcado como não compareceu.'
+    )
+    assert notices(db, cast.freelancer.id)[-1] == (
+        'Sem registro de chegada no turno "Garçom": marcado como não compareceu. Você pode contestar em até 48 horas.'
+    )
+    assert tick(deadline + H).moved == 0
+
+
+def test_a_shift_without_exit_ends_at_f_plus_4_hours_and_its_hours_go_from_the_records_at_f_plus_12(db, cast):
+    s = hire(db, cast.company, cast.freelancer)
+    by_freelancer(db, s, "confirmar", s.start - 40 * H)
+    by_freelancer(db, s, "chegada", s.start + 10 * MIN, method="manual")
+
+    assert tick(s.end + 4 * H - SEC).moved == 0
+    assert tick(s.end + 4 * H).moved == 1
+    h = hiring(db, s.hiring_id)
+    assert (h.state, h.terminou_em, h.saida_em, h.due_at) == ("encerrada", s.end, None, s.end + 12 * H)
+    assert notices(db, cast.freelancer.id)[-1] == 'Sua saída do turno "Garçom" não foi registrada. Envie suas horas.'
+
+    assert tick(s.end + 12 * H - SEC).moved == 0
+    assert tick(s.end + 12 * H).moved == 1
+    h = hiring(db, s.hiring_id)
+    sent = s.end + 12 * H
+    assert (h.state, h.minutos_enviados, h.horas_enviadas_em) == ("horas_enviadas", 410, sent)  # 8 h - 10 min - break
+    assert (h.due_at, h.remind_at) == (sent + 48 * H, sent + 42 * H)
+    assert notices(db, cast.company.id)[-1] == 'Horas do turno "Garçom" enviadas a partir dos registros: 6h50.'
+
+    assert tick(sent + 48 * H - SEC) == TickReport(0, 1)  # the company reminder went at +42 h
+    assert tick(sent + 48 * H) == TickReport(1, 0)
+    h = hiring(db, s.hiring_id)
+    assert (h.state, h.minutos_aprovados, h.valor_centavos, h.due_at, h.remind_at) == (
+        "aprovada",
+        410,
+        20500,
+        None,
+        None,
+    )
+    assert [step[0] for step in steps(db, s.hiring_id)] == [
+        "confirmar",
+        "chegada",
+        "saida_nao_registrada",
+        "horas_pelos_registros",
+        "aprovacao_automatica",
+    ]
+    assert [step[4] for step in steps(db, s.hiring_id)][2:] == [s.end + 4 * H, sent, sent + 48 * H]
+    assert notices(db, cast.freelancer.id)[-1] == 'Horas do turno "Garçom" aprovadas: 6h50 = R$ 205,00.'
+    assert notices(db, cast.company.id)[-1] == 'As horas do turno "Garçom" foram aprovadas automaticamente: R$ 205,00.'
+
+
+def _hours_sent(db, cast):
+    s = hire(db, cast.company, cast.freelancer)
+    by_freelancer(db, s, "confirmar", s.start - 40 * H)
+    by_freelancer(db, s, "chegada", s.start, method="manual")
+    by_freelancer(db, s, "saida", s.end, method="manual")
+    by_freelancer(db, s, "enviar_horas", s.end + H, hours="8:00")
+    return s, s.end + H
+
+
+def test_hours_sent_are_approved_48_hours_after_sending(db, cast):
+    s, sent = _hours_sent(db, cast)
+
+    assert tick(sent + 48 * H - SEC).moved == 0
+    assert tick(sent + 48 * H).moved == 1
+
+    h = hiring(db, s.hiring_id)
+    assert (h.state, h.minutos_aprovados, h.valor_centavos) == ("aprovada", 480, 24000)
+    assert steps(db, s.hiring_id)[-1] == (
+        "aprovacao_automatica",
+        "sistema",
+        "horas_enviadas",
+        "aprovada",
+        sent + 48 * H,
+    )
+
+
+def test_an_adjustment_is_accepted_48_hours_after_it_was_proposed(db, cast):
+    s, sent = _hours_sent(db, cast)
+    adjusted = sent + 10 * H
+    by_company(db, s, "ajustar", adjusted, hours="7:30", reason="Intervalo maior que o combinado.")
+
+    assert tick(sent + 48 * H).moved == 0  # the approval deadline of the hours sent no longer counts
+    assert tick(adjusted + 48 * H - SEC).moved == 0
+    assert tick(adjusted + 48 * H).moved == 1
+
+    h = hiring(db, s.hiring_id)
+    assert (h.state, h.minutos_aprovados, h.valor_centavos) == ("aprovada", 450, 22500)
+    assert steps(db, s.hiring_id)[-1] == (
+        "ajuste_aceito_automaticamente",
+        "sistema",
+        "ajuste_proposto",
+        "aprovada",
+        adjusted + 48 * H,
+    )
+    assert notices(db, cast.freelancer.id)[-1] == 'Horas do turno "Garçom" aprovadas: 7h30 = R$ 225,00.'
+
+
+def test_a_second_tick_at_the_same_moment_moves_and_reminds_nothing(db, cast):
+    hirings = [hire(db, cast.company, cast.freelancer), hire(db, cast.company, cast.other)]
+    now = hirings[0].start - 12 * H
+
+    first = tick(now)
+    assert first.moved == 2
+    assert first.reminded == 2  # the I - 24 h reminders
+    before = [(events(db, s.hiring_id), hiring(db, s.hiring_id).version) for s in hirings]
+    told = notices(db, cast.freelancer.id) + notices(db, cast.company.id)
+
+    assert tick(now) == TickReport(0, 0)
+    assert tick(now - H) == TickReport(0, 0)
+    assert [(events(db, s.hiring_id), hiring(db, s.hiring_id).version) for s in hirings] == before
+    assert notices(db, cast.freelancer.id) + notices(db, cast.company.id) == told
+
+
+def test_after_a_downtime_every_missed_step_is_taken_at_its_own_deadline(db, cast):
+    s = hire(db, cast.company, cast.freelancer)
+
+    report = tick(s.end + timedelta(days=3))
+
+    assert report == TickReport(2, 0)
+    h = hiring(db, s.hiring_id)
+    assert (h.state, h.version, h.terminou_em, h.due_at, h.remind_at) == (
+        "nao_compareceu",
+        3,
+        s.end + 12 * H,
+        None,
+        None,
+    )
+    assert steps(db, s.hiring_id) == [
+        ("nao_confirmou", "sistema", "agendada", "nao_confirmada", s.start - 12 * H),
+        ("sem_registro", "sistema", "nao_confirmada", "nao_compareceu", s.end + 12 * H),
+    ]
+    assert db.exec(select(Falta.pontos, Falta.created_at)).all() == [(3, s.end + 12 * H)]
+    assert notices(db, cast.freelancer.id) == [
+        f'Confirme sua presença no turno "Garçom" de {when(h)}.',
+        'Sem registro de chegada no turno "Garçom": marcado como não compareceu. Você pode contestar em até 48 horas.',
+    ]
+
+
+def test_the_freelancer_is_reminded_at_i_minus_24_and_i_minus_2_hours_once_each(db, cast):
+    s = hire(db, cast.company, cast.freelancer)
+    by_freelancer(db, s, "confirmar", s.start - 40 * H)
+    reminder = f'Lembrete: seu turno "Garçom" começa {when(hiring(db, s.hiring_id))}.'
+
+    assert tick(s.start - 24 * H - SEC).reminded == 0
+    assert tick(s.start - 24 * H).reminded == 1
+    assert tick(s.start - 24 * H).reminded == 0
+    assert tick(s.start - 2 * H - SEC).reminded == 0
+    assert tick(s.start - 2 * H).reminded == 1
+    assert tick(s.start - H).reminded == 0
+
+    assert notices(db, cast.freelancer.id) == [reminder, reminder]
+    h = hiring(db, s.hiring_id)
+    assert (h.reminders_sent, h.remind_at, h.state) == (2, None, "confirmada")
+
+
+def test_after_a_downtime_only_the_latest_reminder_goes(db, cast):
+    s = hire(db, cast.company, cast.freelancer)
+    by_freelancer(db, s, "confirmar", s.start - 40 * H)
+
+    assert tick(s.start - H) == TickReport(0, 1)
+    assert tick(s.start - H) == TickReport(0, 0)
+
+    assert len(notices(db, cast.freelancer.id)) == 1
+    h = hiring(db, s.hiring_id)
+    assert (h.reminders_sent, h.remind_at) == (2, None)
+
+
+def test_the_company_is_reminded_six_hours_before_the_automatic_approval(db, cast):
+    s, sent = _hours_sent(db, cast)
+    before = len(notices(db, cast.company.id))
+
+    assert tick(sent + 42 * H - SEC) == TickReport(0, 0)
+    assert tick(sent + 42 * H) == TickReport(0, 1)
+    assert tick(sent + 43 * H) == TickReport(0, 0)
+
+    assert notices(db, cast.company.id)[before:] == [
+        'Faltam 6 horas para a aprovação automática das horas do turno "Garçom".'
+    ]
+    assert hiring(db, s.hiring_id).remind_at is None
+
+
+def test_an_approval_before_the_reminder_cancels_it(db, cast):
+    s, sent = _hours_sent(db, cast)
+    by_company(db, s, "aprovar", sent + 5 * H)
+    before = len(notices(db, cast.company.id))
+
+    assert tick(sent + 50 * H) == TickReport(0, 0)
+    assert len(notices(db, cast.company.id)) == before
