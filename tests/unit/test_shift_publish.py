@@ -93,7 +93,8 @@ def test_a_shift_of_seven_and_a_half_hours_reads_7h30():
         ({"ponto_lat": "", "ponto_lng": "-46.65"}, {"ponto_lng": SHIFT_POINT}),
         ({"ponto_lat": "91", "ponto_lng": "-46.65"}, {"ponto_lng": SHIFT_POINT}),
         ({"ponto_lat": "-23.56", "ponto_lng": "181"}, {"ponto_lng": SHIFT_POINT}),
-        ({"ponto_lat": "nan", "ponto_lng": "-46.65"}, {"ponto_lng": SHIFT_POINT}),
+        ({"ponto_lat": "nan", "ponto_lng": "-46.65"}, {"ponto_lat": SHIFT_POINT}),
+        ({"ponto_lat": "-23.56", "ponto_lng": "1e400"}, {"ponto_lng": SHIFT_POINT}),
         ({"ponto_lat": "abc", "ponto_lng": "-46.65"}, {"ponto_lat": SHIFT_POINT}),
     ],
 )
