@@ -1,6 +1,6 @@
 """Load demo data (idempotent): one company and one freelancer with confirmed e-mails, and jobs."""
 
-from datetime import date, timedelta
+from datetime import UTC, datetime, time, timedelta
 from decimal import Decimal
 
 from sqlmodel import Session, select
@@ -8,6 +8,7 @@ from sqlmodel import Session, select
 from core.db import session_scope
 from core.routes import NoticeTarget
 from core.security import hash_password
+from core.shift_rules import LOCAL_TZ
 from core.types import utcnow
 from models import (
     Actor,
@@ -29,18 +30,73 @@ from models import (
     UserPreferences,
 )
 from services import attendance_code, hiring_lifecycle, shift_pay
+from services.validation import shift_derived
 
 DEMO_PASSWORD = "Turno2026!"
 DEMO_COMPANY_EMAIL = "empresa@demo.turno.com.br"
 DEMO_FREELANCER_EMAIL = "freelancer@demo.turno.com.br"
 
+# (title, category, city, hourly pay, (local start hour, hours, unpaid break in minutes), work address)
 DEMO_JOBS = [
-    ("Garçom para evento corporativo", "eventos", "São Paulo", Decimal("35.00"), "8 horas"),
-    ("Recepcionista de hotel (fim de semana)", "hotel", "Rio de Janeiro", Decimal("28.50"), "2 dias"),
-    ("Chef de cozinha italiana", "gastronomia", "São Paulo", Decimal("60.00"), "1 semana"),
-    ("Auxiliar de cozinha", "restaurante", "Curitiba", None, "4 horas"),
-    ("Fotógrafo para casamento", "fotografia", "Belo Horizonte", Decimal("120.00"), "6 horas"),
+    (
+        "Garçom para evento corporativo",
+        "eventos",
+        "São Paulo",
+        Decimal("35.00"),
+        (18, 8, 60),
+        "Av. Paulista, 1578 - Bela Vista, São Paulo - SP",
+    ),
+    (
+        "Recepcionista de hotel (fim de semana)",
+        "hotel",
+        "Rio de Janeiro",
+        Decimal("28.50"),
+        (7, 8, 60),
+        "Av. Atlântica, 1702 - Copacabana, Rio de Janeiro - RJ",
+    ),
+    (
+        "Chef de cozinha italiana",
+        "gastronomia",
+        "São Paulo",
+        Decimal("60.00"),
+        (11, 10, 90),
+        "Rua Oscar Freire, 725 - Jardins, São Paulo - SP",
+    ),
+    (
+        "Auxiliar de cozinha",
+        "restaurante",
+        "Curitiba",
+        None,
+        (10, 4, 0),
+        "Rua XV de Novembro, 300 - Centro, Curitiba - PR",
+    ),
+    (
+        "Fotógrafo para casamento",
+        "fotografia",
+        "Belo Horizonte",
+        Decimal("120.00"),
+        (16, 6, 30),
+        "Av. Afonso Pena, 1500 - Centro, Belo Horizonte - MG",
+    ),
 ]
+DEMO_ADDRESS = "Rua Augusta, 100 - Consolação, São Paulo - SP"
+
+
+def demo_shift(days: int, hour: int, hours: int, break_min: int) -> dict:
+    """A demo job's shift columns: `days` days from today at `hour`:00 São Paulo time, with its secret.
+
+    `data_necessaria` and `duracao` are derived as the job form derives them.
+    """
+    day = datetime.now(LOCAL_TZ).date() + timedelta(days=days)
+    start = datetime.combine(day, time(hour), tzinfo=LOCAL_TZ).astimezone(UTC)
+    end = start + timedelta(hours=hours)
+    return {
+        "inicio_em": start,
+        "fim_em": end,
+        "intervalo_min": break_min,
+        **shift_derived(start, end),
+        "codigo_segredo": attendance_code.new_secret(),
+    }
 
 
 def _account(db: Session, email: str, role: Role, profile: Profile) -> User:
@@ -92,7 +148,7 @@ def seed(db: Session) -> None:
 
 
 def _add_demo_jobs(db: Session, company_id: int) -> None:
-    for offset, (title, category, city, pay, duration) in enumerate(DEMO_JOBS):
+    for offset, (title, category, city, pay, (hour, hours, break_min), address) in enumerate(DEMO_JOBS):
         db.add(
             Job(
                 cliente_id=company_id,
@@ -101,8 +157,8 @@ def _add_demo_jobs(db: Session, company_id: int) -> None:
                 descricao=f"{title} em {city}. Procuramos profissional pontual, comunicativo e com experiência.",
                 localizacao=city,
                 valor_hora=pay,
-                duracao=duration,
-                data_necessaria=date.today() + timedelta(days=7 + offset),
+                endereco=address,
+                **demo_shift(7 + offset, hour, hours, break_min),
                 habilidades_necessarias=["Pontualidade", "Trabalho em equipe"],
                 vale_transporte=offset % 2 == 0,
                 refeicao_local=True,
@@ -140,8 +196,8 @@ def _activity_job(db: Session, company_id: int, title: str, status: JobStatus, p
         descricao=f"{title}. Procuramos profissional pontual, comunicativo e com experiência em eventos.",
         localizacao="São Paulo",
         valor_hora=pay,
-        duracao="6 horas",
-        data_necessaria=date.today() + timedelta(days=10) if status != JobStatus.CLOSED else date.today(),
+        endereco=DEMO_ADDRESS,
+        **demo_shift(10 if status != JobStatus.CLOSED else 3, 18, 6, 30),
         habilidades_necessarias=["Atendimento", "Coquetelaria"],
         refeicao_local=True,
         status=status,
@@ -301,6 +357,7 @@ def _seed_shifts(db: Session, company_id: int, freelancer_id: int) -> None:
         if application is None or db.exec(select(Hiring.id).where(Hiring.application_id == application.id)).first():
             continue
         job.inicio_em, job.fim_em, job.intervalo_min = start, start + timedelta(hours=6), 30
+        job.data_necessaria, job.duracao = shift_derived(job.inicio_em, job.fim_em).values()
         job.endereco = job.endereco or "Av. Paulista, 1578 - Bela Vista, São Paulo - SP"
         job.ponto_lat, job.ponto_lng = -23.5614, -46.6559
         job.codigo_segredo = job.codigo_segredo or attendance_code.new_secret()

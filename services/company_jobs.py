@@ -1,19 +1,30 @@
-"""A company managing its own jobs: publish, archive, restore, duplicate, close and delete.
+"""A company managing its own jobs: publish, edit, archive, restore, duplicate, close and delete.
 
 Every function takes the acting company's id (from the server-side session) and loads the job by
 id AND owner, so another company's job and a missing one get the same answer.
 """
 
+from datetime import UTC, date, datetime
+
 from sqlmodel import Session, col, delete, func, select, update
 
+from core import shift_rules
 from core.db import lock_for_write
 from core.routes import NoticeTarget
 from core.types import utcnow
 from models import Application, ApplicationStatus, Job, NotificationType, Role, User
-from services import job_lifecycle, plans
-from services.errors import NotAllowed, ServiceError, require_id
+from services import attendance_code, job_lifecycle, plans
+from services.errors import NotAllowed, ServiceError, ValidationFailed, require_id
 from services.notifications import alert_new_job, notify
-from services.validation import JobForm, parse
+from services.validation import (
+    SHIFT_LENGTH,
+    SHIFT_START_MISSING,
+    JobForm,
+    check_shift_start,
+    parse,
+    shift_derived,
+    shift_length_ok,
+)
 
 JOB_NOT_FOUND = "Vaga não encontrada."
 ONLY_COMPANIES = "Apenas empresas podem publicar vagas."
@@ -21,6 +32,28 @@ FILLED_CANNOT_REOPEN = (
     "Todas as posições desta vaga já foram preenchidas, por isso ela não volta a receber candidaturas. "
     "Para contratar mais pessoas, use 'Duplicar'."
 )
+DATES_FIELD = "datas"
+NO_DATES = "Escolha pelo menos uma data."
+TOO_MANY_DATES = f"Escolha no máximo {shift_rules.MAX_COPIES} datas."
+BAD_DATE = "Informe uma data válida."
+REPEATED_DATES = "Escolha datas diferentes."
+# Columns a copy does not take from its original: its own identity, state, times and secret.
+NOT_COPIED = {
+    "id",
+    "status",
+    "vaga_status",
+    "is_archived",
+    "criado_em",
+    "updated_at",
+    "busca",
+    "cidade_busca",
+    "inicio_em",
+    "fim_em",
+    "data_necessaria",
+    "duracao",
+    "serie_id",
+    "codigo_segredo",
+}
 
 
 def owned_job(session: Session, company_id: int, job_id: object, *, lock: bool = False) -> Job:
@@ -63,7 +96,7 @@ def create_job(session: Session, company_id: int, data: dict) -> int:
         raise NotAllowed(ONLY_COMPANIES)
     form = parse(JobForm, data)
     plans.ensure_can_publish(session, company_id)
-    job = Job(cliente_id=company_id, **form.model_dump())
+    job = Job(cliente_id=company_id, codigo_segredo=attendance_code.new_secret(), **form.job_values())
     session.add(job)
     session.flush()
     notify(
@@ -109,21 +142,99 @@ def restore_job(session: Session, company_id: int, job_id: object) -> None:
     session.add(job)
 
 
-def duplicate_job(session: Session, company_id: int, job_id: object) -> int:
-    """Create a new open job with the same fields, no applications, created now.
+def update_job(session: Session, company_id: int, job_id: object, data: dict) -> None:
+    """Save the edited form of one of the company's jobs (the same rules as publishing).
+
+    Only the job's own columns change (its state, series and secret stay): hirings already accepted
+    keep the times they copied at acceptance.
+
+    Raises:
+        NotAllowed: The job is not one of the company's.
+        ValidationFailed: The job-form messages.
+    """
+    job = owned_job(session, company_id, job_id, lock=True)
+    form = parse(JobForm, data)
+    for name, value in form.job_values().items():
+        setattr(job, name, value)
+    job.updated_at = utcnow()
+    session.add(job)
+
+
+def _copy_dates(values: object) -> list[date]:
+    """The distinct dates 'Duplicar' was given ('YYYY-MM-DD'), or ValidationFailed on the dates field."""
+    texts = [value.strip() for value in values if isinstance(value, str)] if isinstance(values, list | tuple) else []
+    texts = [text for text in texts if text]
+    if not texts:
+        raise ValidationFailed({DATES_FIELD: NO_DATES})
+    if len(texts) > shift_rules.MAX_COPIES:
+        raise ValidationFailed({DATES_FIELD: TOO_MANY_DATES})
+    try:
+        days = [date.fromisoformat(text) for text in texts]
+    except ValueError:
+        raise ValidationFailed({DATES_FIELD: BAD_DATE}) from None
+    if len(set(days)) != len(days):
+        raise ValidationFailed({DATES_FIELD: REPEATED_DATES})
+    return days
+
+
+def duplicate_job(
+    session: Session, company_id: int, job_id: object, dates: object, now: datetime | None = None
+) -> list[int]:
+    """'Duplicar': copy a job to up to 8 new dates, the same local start and end times, all or none.
+
+    Each copy is an independent open job without applications, with its own secret, in the
+    original's series (`serie_id`: the original's series, or the original itself). Every date is
+    checked against the shift rules and the plan must allow all the copies; one failure writes nothing.
+
+    Args:
+        session: Open database session (the caller commits).
+        company_id: The acting company.
+        job_id: The job to copy.
+        dates: The new dates, 'YYYY-MM-DD' text.
+        now: The instant the start rules are judged at (the clock when None).
 
     Returns:
-        The copy's id.
+        The copies' ids, in the order of the dates.
+
+    Raises:
+        NotAllowed: The job is not one of the company's.
+        ValidationFailed: On the `datas` field: no date, more than 8, a bad or repeated date, a date
+            whose shift would start too soon or too late.
+        PlanLimitReached: The plan does not allow that many more jobs.
     """
     job = owned_job(session, company_id, job_id)
-    plans.ensure_can_publish(session, company_id)
-    fields = job.model_dump(
-        exclude={"id", "status", "vaga_status", "is_archived", "criado_em", "updated_at", "busca", "cidade_busca"}
-    )
-    copy = Job(**fields)
-    session.add(copy)
+    now = now or utcnow()
+    days = _copy_dates(dates)
+    if job.inicio_em is None or job.fim_em is None:
+        raise ValidationFailed({DATES_FIELD: SHIFT_START_MISSING})
+    length = job.fim_em - job.inicio_em
+    if not shift_length_ok(job.inicio_em, job.fim_em):
+        raise ValidationFailed({DATES_FIELD: SHIFT_LENGTH})
+    local_start = job.inicio_em.astimezone(shift_rules.LOCAL_TZ)
+    starts = []
+    for day in days:
+        start = datetime.combine(day, local_start.timetz().replace(tzinfo=None), tzinfo=shift_rules.LOCAL_TZ)
+        try:
+            check_shift_start(start, now)
+        except ValueError as exc:  # PydanticCustomError: its message, naming the date
+            raise ValidationFailed({DATES_FIELD: f"{day:%d/%m/%Y}: {exc.message()}"}) from None
+        starts.append(start.astimezone(UTC))
+    plans.ensure_can_publish(session, company_id, count=len(starts))
+    fields = job.model_dump(exclude=NOT_COPIED)
+    copies = []
+    for start in starts:
+        copy = Job(
+            **fields,
+            inicio_em=start,
+            fim_em=start + length,
+            **shift_derived(start, start + length),
+            serie_id=job.serie_id or job.id,
+            codigo_segredo=attendance_code.new_secret(),
+        )
+        session.add(copy)
+        copies.append(copy)
     session.flush()
-    return copy.id
+    return [copy.id for copy in copies]
 
 
 def close_job(session: Session, company_id: int, job_id: object) -> None:

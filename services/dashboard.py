@@ -16,6 +16,7 @@ from sqlmodel import Session, col, func, select
 from core.catalog import CATEGORIES
 from core.display_names import CONFIDENTIAL_COMPANY
 from core.formatting import hourly_pay, long_date
+from core.shift_format import shift_text
 from core.text import fold
 from models import Application, ApplicationStatus, Chat, Hiring, Job, JobStatus, Profile, Rating
 from services import hiring_lifecycle, job_lifecycle, paging
@@ -59,6 +60,7 @@ class JobRow(TypedDict):
     category: str
     pay: str
     location: str
+    shift: str
     created: str
     status: str
     status_label: str
@@ -148,6 +150,7 @@ def _job_row(job: Job, applications: int | None) -> JobRow:
         category=CATEGORIES.get(job.categoria, job.categoria),
         pay=hourly_pay(job.valor_hora),
         location=job.localizacao,
+        shift=shift_text(job.inicio_em, job.fim_em, job.intervalo_min),
         created=long_date(job.criado_em),
         status=job.status,
         status_label=JOB_STATUS_LABELS.get(job.status, job.status),

@@ -16,6 +16,7 @@ from core import list_version
 from core.catalog import CATEGORIES, JOBS_PAGE_SIZE, canonical_category
 from core.display_names import CONFIDENTIAL_COMPANY
 from core.formatting import hourly_pay, long_date
+from core.shift_format import map_url, shift_text
 from core.text import fold
 from models import Job, Profile
 from models.job import SEARCH_INDEX_TABLE, SEARCH_SEPARATOR
@@ -42,6 +43,7 @@ class JobListItem(TypedDict):
     company_photo: str
     location: str
     pay: str
+    shift: str
     posted: str
 
 
@@ -76,6 +78,9 @@ class JobDetail(TypedDict):
     pay: str
     date_needed: str
     duration: str
+    shift: str
+    address: str
+    map_url: str
     description: str
     skills: list[str]
     transport_voucher: bool
@@ -210,6 +215,9 @@ def page_statement(conditions: list, page: int):
             Job.localizacao,
             Job.valor_hora,
             Job.criado_em,
+            Job.inicio_em,
+            Job.fim_em,
+            Job.intervalo_min,
             Job.anuncio_anonimo,
             Profile.empresa,
             Profile.nome,
@@ -241,6 +249,7 @@ def _page_items(db: Session, conditions: list, page: int) -> list[JobListItem]:
             company_photo="" if row.anuncio_anonimo else (row.foto_url or ""),
             location=row.localizacao,
             pay=hourly_pay(row.valor_hora),
+            shift=shift_text(row.inicio_em, row.fim_em, row.intervalo_min),
             posted=long_date(row.criado_em),
         )
         for row in rows
@@ -355,6 +364,12 @@ _PUBLIC_JOB = (
         _JOBS.c.valor_hora,
         _JOBS.c.data_necessaria,
         _JOBS.c.duracao,
+        _JOBS.c.inicio_em,
+        _JOBS.c.fim_em,
+        _JOBS.c.intervalo_min,
+        _JOBS.c.endereco,
+        _JOBS.c.ponto_lat,
+        _JOBS.c.ponto_lng,
         _JOBS.c.descricao,
         _JOBS.c.habilidades_necessarias,
         _JOBS.c.vale_transporte,
@@ -415,6 +430,9 @@ def _public_job(db: Session, job_id: int) -> JobDetail | None:
         pay=hourly_pay(row.valor_hora),
         date_needed=long_date(row.data_necessaria) if row.data_necessaria else "",
         duration=row.duracao,
+        shift=shift_text(row.inicio_em, row.fim_em, row.intervalo_min),
+        address=row.endereco or "",
+        map_url=map_url(row.endereco, row.ponto_lat, row.ponto_lng),
         description=row.descricao,
         skills=[skill for skill in row.habilidades_necessarias or [] if isinstance(skill, str) and skill.strip()],
         transport_voucher=row.vale_transporte,

@@ -87,8 +87,10 @@ def usage(session: Session, company_id: int) -> PlanUsage:
     return PlanUsage(plan=current_plan(session, company_id), active_jobs=active, created_this_month=created)
 
 
-def ensure_can_publish_active(session: Session, company_id: int, state: PlanUsage | None = None) -> None:
-    """Refuse one more active (open) job beyond the plan's active-job limit.
+def ensure_can_publish_active(
+    session: Session, company_id: int, state: PlanUsage | None = None, count: int = 1
+) -> None:
+    """Refuse `count` more active (open) jobs beyond the plan's active-job limit.
 
     Raises:
         PlanLimitReached: With a Portuguese explanation naming the plan and its limit.
@@ -97,15 +99,15 @@ def ensure_can_publish_active(session: Session, company_id: int, state: PlanUsag
         _hold_company(session, company_id)
         state = usage(session, company_id)
     plan = state.plan
-    if plan.active_job_limit is not None and state.active_jobs >= plan.active_job_limit:
+    if plan.active_job_limit is not None and state.active_jobs + count > plan.active_job_limit:
         raise PlanLimitReached(
             f"Seu plano {plan.name} permite até {plan.active_job_limit} vagas ativas. "
             "Encerre ou arquive uma vaga, ou conheça os planos pagos."
         )
 
 
-def ensure_can_publish(session: Session, company_id: int) -> None:
-    """Refuse a newly created job beyond the plan's active or monthly limits.
+def ensure_can_publish(session: Session, company_id: int, count: int = 1) -> None:
+    """Refuse `count` newly created jobs ('Duplicar' creates several) beyond the plan's active or monthly limits.
 
     The company's publications are serialised until the caller's transaction ends (see
     `_hold_company`), so the caller should create the job in that same transaction.
@@ -116,8 +118,8 @@ def ensure_can_publish(session: Session, company_id: int) -> None:
     _hold_company(session, company_id)
     state = usage(session, company_id)
     plan = state.plan
-    ensure_can_publish_active(session, company_id, state)
-    if plan.monthly_job_limit is not None and state.created_this_month >= plan.monthly_job_limit:
+    ensure_can_publish_active(session, company_id, state, count)
+    if plan.monthly_job_limit is not None and state.created_this_month + count > plan.monthly_job_limit:
         raise PlanLimitReached(
             f"Seu plano {plan.name} permite até {plan.monthly_job_limit} vagas publicadas por mês. "
             + (MONTHLY_AT_TOP if plan.slug == PLANS[-1].slug else MONTHLY_UPGRADE)

@@ -1,16 +1,21 @@
 """Input schemas with the exact messages of docs/product.md §3; every form is validated here, on the server."""
 
+import math
 import re
-from datetime import date
+from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
 from numbers import Number
 from typing import Any, TypeVar
 
 from email_validator import EmailNotValidError, validate_email
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
+from core import shift_rules
 from core.catalog import CATEGORIES, CONTACT_SUBJECTS, INDUSTRIES, PASSWORD_MIN
+from core.geo import valid_point
+from core.shift_format import duration_text
+from core.types import utcnow
 from services.errors import ValidationFailed
 
 T = TypeVar("T", bound=BaseModel)
@@ -481,12 +486,13 @@ class AppearanceForm(_Form):
 CONFIRM_MISMATCH = "As senhas não conferem"
 
 
-def parse(schema: type[T], data: Any) -> T:
+def parse(schema: type[T], data: Any, now: datetime | None = None) -> T:
     """Validate form data against a schema, raising ValidationFailed with the messages of docs/product.md §3.
 
     Args:
         schema: The form schema class.
         data: The submitted mapping (any shape; non-mappings are refused).
+        now: The instant time rules are judged at (JobForm's shift start); the clock when None.
 
     Returns:
         The validated, cleaned form.
@@ -498,7 +504,7 @@ def parse(schema: type[T], data: Any) -> T:
         data = {}
     data = {key: value for key, value in data.items() if isinstance(key, str)}
     try:
-        return schema.model_validate(data)
+        return schema.model_validate(data, context={"now": now or utcnow()})
     except ValidationError as exc:
         errors: dict[str, str] = {}
         for error in exc.errors():
@@ -576,8 +582,88 @@ def _checked(value: Any) -> bool:
     return _clean(value).lower() in {"on", "true", "1", "yes", "sim"}
 
 
+SHIFT_START_MISSING = "Informe o início do turno."
+SHIFT_END_MISSING = "Informe o fim do turno."
+SHIFT_LENGTH = "O turno deve durar entre 2 e 12 horas."
+SHIFT_TOO_SOON = "O turno deve começar pelo menos 2 horas a partir de agora."
+SHIFT_TOO_LATE = "O turno deve começar em até 60 dias."
+SHIFT_BREAK = "O intervalo deve ser de 0 a 120 minutos."
+SHIFT_ADDRESS = "Informe o endereço do turno."
+SHIFT_POINT = "Localização marcada inválida."
+ADDRESS_MIN, ADDRESS_MAX = 5, 200
+
+
+def local_datetime(value: Any) -> datetime | None:
+    """Read a 'datetime-local' value ('2026-12-05T18:00') as São Paulo time, returned in UTC.
+
+    An aware datetime is taken as it is; a naive one, like the text, is local time.
+
+    Returns:
+        The instant in UTC, or None when the value is blank or not a date and time.
+    """
+    if isinstance(value, datetime):
+        moment = value
+    else:
+        text = _clean(value)
+        if not text or ("T" not in text and " " not in text):
+            return None
+        try:
+            moment = datetime.fromisoformat(text)
+        except ValueError:
+            return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=shift_rules.LOCAL_TZ)
+    try:
+        return moment.astimezone(UTC)
+    except (OverflowError, ValueError):  # the first or last day a datetime can hold
+        return None
+
+
+def check_shift_start(start: datetime, now: datetime) -> None:
+    """Refuse a start before now + 2 h or after now + 60 days (core/shift_rules.py).
+
+    Raises:
+        PydanticCustomError: SHIFT_TOO_SOON or SHIFT_TOO_LATE.
+    """
+    if start < now + shift_rules.MIN_LEAD:
+        raise _fail(SHIFT_TOO_SOON)
+    if start > now + shift_rules.MAX_LEAD:
+        raise _fail(SHIFT_TOO_LATE)
+
+
+def shift_length_ok(start: datetime, end: datetime) -> bool:
+    """Whether the shift lasts from 2 to 12 hours (end after start; it may cross midnight)."""
+    return shift_rules.MIN_DURATION <= end - start <= shift_rules.MAX_DURATION
+
+
+def _now(info: ValidationInfo) -> datetime:
+    """The instant the shift rules are judged at: `now` of the validation context, else the clock."""
+    context = info.context if isinstance(info.context, dict) else {}
+    now = context.get("now")
+    return now if isinstance(now, datetime) else utcnow()
+
+
+def _coordinate(value: Any) -> float | str | None:
+    """A hidden lat/lng field: None when blank, a float, or 'bad' when it is not a number."""
+    if isinstance(value, bool):
+        return "bad"
+    text = value if isinstance(value, int | float) else _clean(value)
+    if text == "":
+        return None
+    try:
+        number = float(text)
+    except (ValueError, OverflowError):
+        return "bad"
+    return number if math.isfinite(number) else "bad"
+
+
 class JobForm(BaseModel):
-    """'Publicar Nova Vaga' payload (docs/product.md §3 job form, §4 jobs)."""
+    """'Publicar Nova Vaga' payload (docs/product.md §3 job form, §4 jobs, "Turnos").
+
+    The shift: `inicio_em` and `fim_em` arrive as 'datetime-local' text in São Paulo time and are
+    kept in UTC; `data_necessaria` and `duracao` are no longer typed but derived (`job_values`).
+    Validate with `parse(JobForm, data, now=...)` to judge the start against another instant.
+    """
 
     model_config = ConfigDict(extra="ignore")
 
@@ -586,8 +672,12 @@ class JobForm(BaseModel):
     descricao: str
     localizacao: str
     valor_hora: Decimal | None = None
-    duracao: str = ""
-    data_necessaria: date | None = None
+    inicio_em: datetime
+    fim_em: datetime
+    intervalo_min: int = 0
+    endereco: str
+    ponto_lat: float | None = None
+    ponto_lng: float | None = None
     habilidades_necessarias: list[str] = []
     vale_transporte: bool = False
     refeicao_local: bool = False
@@ -595,7 +685,7 @@ class JobForm(BaseModel):
     anuncio_anonimo: bool = False
     vagas_disponiveis: int = 1
 
-    @field_validator("titulo", "categoria", "descricao", "localizacao", "duracao", mode="before")
+    @field_validator("titulo", "categoria", "descricao", "localizacao", "endereco", mode="before")
     @classmethod
     def _text(cls, value: Any) -> str:
         return _clean(value)
@@ -622,26 +712,66 @@ class JobForm(BaseModel):
     def _localizacao(cls, v: str) -> str:
         return _min_len(v, 2, "Localização deve ter pelo menos 2 caracteres.")[:120]
 
-    @field_validator("duracao")
-    @classmethod
-    def _duracao(cls, v: str) -> str:
-        return v[:120]
-
     @field_validator("valor_hora", mode="before")
     @classmethod
     def _valor(cls, value: Any) -> Decimal | None:
         return parse_money(value, "Informe um valor por hora válido.")
 
-    @field_validator("data_necessaria", mode="before")
+    @field_validator("inicio_em", mode="before")
     @classmethod
-    def _data(cls, value: Any) -> date | None:
+    def _inicio(cls, value: Any, info: ValidationInfo) -> datetime:
+        start = local_datetime(value)
+        if start is None:
+            raise _fail(SHIFT_START_MISSING)
+        check_shift_start(start, _now(info))
+        return start
+
+    @field_validator("fim_em", mode="before")
+    @classmethod
+    def _fim(cls, value: Any, info: ValidationInfo) -> datetime:
+        end = local_datetime(value)
+        if end is None:
+            raise _fail(SHIFT_END_MISSING)
+        start = info.data.get("inicio_em")
+        if start is not None and not shift_length_ok(start, end):
+            raise _fail(SHIFT_LENGTH)
+        return end
+
+    @field_validator("intervalo_min", mode="before")
+    @classmethod
+    def _intervalo(cls, value: Any) -> int:
         text = _clean(value)
         if not text:
-            return None
-        try:
-            return date.fromisoformat(text[:10])
-        except ValueError:
-            raise _fail("Informe uma data válida.") from None
+            return 0
+        if not (text.isascii() and text.isdigit() and len(text) <= 4) or int(text) > shift_rules.MAX_BREAK_MIN:
+            raise _fail(SHIFT_BREAK)
+        return int(text)
+
+    @field_validator("endereco")
+    @classmethod
+    def _endereco(cls, v: str) -> str:
+        if not ADDRESS_MIN <= len(v) <= ADDRESS_MAX:
+            raise _fail(SHIFT_ADDRESS)
+        return v
+
+    @field_validator("ponto_lat", mode="before")
+    @classmethod
+    def _lat(cls, value: Any) -> float | None:
+        lat = _coordinate(value)
+        if lat == "bad":
+            raise _fail(SHIFT_POINT)
+        return lat
+
+    @field_validator("ponto_lng", mode="before")
+    @classmethod
+    def _lng(cls, value: Any, info: ValidationInfo) -> float | None:
+        lng = _coordinate(value)
+        if "ponto_lat" not in info.data:
+            return None  # the latitude failed: its message stands alone
+        lat = info.data["ponto_lat"]
+        if lng == "bad" or (lat is None) != (lng is None) or (lat is not None and not valid_point(lat, lng)):
+            raise _fail(SHIFT_POINT)
+        return lng
 
     @field_validator("habilidades_necessarias", mode="before")
     @classmethod
@@ -664,6 +794,20 @@ class JobForm(BaseModel):
         if not text.isdigit() or not 1 <= int(text) <= 100:
             raise _fail("O número de vagas deve estar entre 1 e 100.")
         return int(text)
+
+    def job_values(self) -> dict[str, Any]:
+        """The job's columns: every field plus the derived `data_necessaria` and `duracao`."""
+        values = self.model_dump()
+        values.update(shift_derived(self.inicio_em, self.fim_em))
+        return values
+
+
+def shift_derived(start: datetime, end: datetime) -> dict[str, Any]:
+    """The old columns a shift now sets: the local date of its start and its length as text."""
+    return {
+        "data_necessaria": start.astimezone(shift_rules.LOCAL_TZ).date(),
+        "duracao": duration_text(end - start),
+    }
 
 
 class ApplicationForm(BaseModel):

@@ -281,6 +281,15 @@ def _job_result_card(job: rx.Var) -> rx.Component:
                     align="center",
                     wrap="wrap",
                 ),
+                rx.cond(
+                    job["shift"] != "",
+                    rx.hstack(
+                        rx.icon("calendar-clock", size=14),
+                        rx.text(job["shift"], size="2", class_name="job-shift"),
+                        align="center",
+                        color=rx.color("gray", 11),
+                    ),
+                ),
                 rx.flex(
                     rx.hstack(rx.icon("map-pin", size=14), rx.text(job["location"], size="2"), align="center"),
                     rx.hstack(rx.icon("wallet", size=14), rx.text(job["pay"], size="2"), align="center"),

@@ -35,6 +35,9 @@ EMPTY_JOB = JobDetail(
     pay="",
     date_needed="",
     duration="",
+    shift="",
+    address="",
+    map_url="",
     description="",
     skills=[],
     transport_voucher=False,
@@ -256,12 +259,34 @@ def detail() -> rx.Component:
         rx.grid(
             fact("map-pin", "Local", job["location"]),
             fact("banknote", "Valor por hora", job["pay"]),
-            fact(
-                "calendar",
-                "Data necessária",
-                rx.cond(job["date_needed"] != "", job["date_needed"], NOT_INFORMED),
+            rx.box(
+                fact(
+                    "calendar-clock",
+                    "Turno",
+                    rx.cond(
+                        job["shift"] != "",
+                        job["shift"],
+                        rx.cond(job["date_needed"] != "", job["date_needed"], NOT_INFORMED),
+                    ),
+                ),
+                id="job-shift",
             ),
-            fact("clock", "Duração", rx.cond(job["duration"] != "", job["duration"], NOT_INFORMED)),
+            rx.box(
+                fact("navigation", "Endereço do turno", rx.cond(job["address"] != "", job["address"], NOT_INFORMED)),
+                rx.cond(
+                    job["map_url"] != "",
+                    rx.link(
+                        "Ver no mapa",
+                        href=job["map_url"].to(str),
+                        is_external=True,
+                        rel="noopener noreferrer nofollow",
+                        size="2",
+                        margin_left="calc(20px + var(--space-3))",
+                        id="job-map-link",
+                    ),
+                ),
+                id="job-address",
+            ),
             fact("users", "Vagas disponíveis", job["positions"].to(str)),
             fact("calendar-plus", "Postado em", job["posted"]),
             columns=rx.breakpoints(initial="1", sm="2", md="3"),

@@ -191,6 +191,10 @@ def job_row(job: rx.Var) -> rx.Component:
                     align="center",
                     wrap="wrap",
                 ),
+                rx.cond(
+                    job["shift"] != "",
+                    rx.text(job["shift"], size="2", color=rx.color("gray", 11), class_name="job-shift"),
+                ),
                 rx.flex(
                     rx.text(job["location"]),
                     rx.text("·", aria_hidden="true"),

@@ -14,6 +14,7 @@ from core.types import utcnow
 from models import User
 from services import accounts, applications, company_jobs
 from tests.e2e.conftest import PASSWORD, login, unique_email
+from tests.shift_form import shift_fields
 
 JOB_FORM = {
     "titulo": "Bartender para evento",
@@ -22,6 +23,7 @@ JOB_FORM = {
     "localizacao": "São Paulo, SP",
     "valor_hora": "60",
     "vagas_disponiveis": 3,
+    **shift_fields(),
 }
 
 

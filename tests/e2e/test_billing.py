@@ -17,6 +17,8 @@ from core.db import session_scope
 from models import Subscription, User
 from services import billing, company_jobs, plans
 from tests.e2e.conftest import login
+from tests.e2e.shift_support import fill_shift
+from tests.shift_form import shift_fields
 from tests.support.fake_stripe import FakeStripe, event, invoice_failed, sign
 
 JOB = {
@@ -24,6 +26,7 @@ JOB = {
     "categoria": "eventos",
     "descricao": "Atendimento em evento corporativo de fim de ano.",
     "localizacao": "São Paulo, SP",
+    **shift_fields(),
 }
 
 
@@ -67,6 +70,7 @@ def _publish_in_dashboard(page: Page, title: str):
     dialog.get_by_label("Categoria").select_option(label="Eventos")
     dialog.get_by_label("Descrição").fill("Atendimento em evento corporativo de fim de ano.")
     dialog.get_by_label("Localização").fill("São Paulo, SP")
+    fill_shift(dialog)
     dialog.get_by_role("button", name="Publicar Vaga").click()
     return dialog
 

@@ -6,9 +6,13 @@ from playwright.sync_api import Locator, Page, expect
 from sqlmodel import func, select
 
 from core.db import session_scope
-from models import Application, Chat, Job, Profile, Role, User
+from core.shift_format import map_url, shift_text
+from models import Application, Chat, Job, Profile, Role, Subscription, User
 from services import applications, company_jobs
+from services.validation import JobForm, parse
 from tests.e2e.conftest import login
+from tests.e2e.shift_support import fill_shift
+from tests.shift_form import shift_day, shift_fields
 
 JOB = {
     "titulo": "Garçom para evento",
@@ -16,6 +20,7 @@ JOB = {
     "descricao": "Atendimento em evento corporativo de fim de ano.",
     "localizacao": "São Paulo, SP",
     "valor_hora": "30,00",
+    **shift_fields(),
 }
 JOBS_TAB = "/client-dashboard?tab=jobs"
 
@@ -76,7 +81,7 @@ def test_company_publishes_a_job_through_the_dialog_after_seeing_the_validation_
     dialog.get_by_label("Descrição").fill("Preparo de drinks clássicos para 150 convidados.")
     dialog.get_by_label("Localização").fill("Recife, PE")
     dialog.get_by_label("Valor por hora (R$)").fill("45,50")
-    dialog.get_by_label("Data necessária").fill("2030-06-15")
+    fill_shift(dialog, days=4, hour=18, hours=8, break_min=60)
     dialog.get_by_label("Habilidades necessárias").fill("drinks, coquetelaria")
     dialog.get_by_label("Vale-transporte").check()
     dialog.get_by_label("Refeição no local").check()
@@ -93,6 +98,68 @@ def test_company_publishes_a_job_through_the_dialog_after_seeing_the_validation_
 
     page.goto("/jobs")
     expect(page.get_by_text("Bartender para festa de casamento").first).to_be_visible()
+
+
+def test_a_published_shift_reads_on_the_job_page_and_a_one_hour_shift_is_refused(page: Page, make_account):
+    email = make_account("client")
+    open_jobs_tab(page, email)
+    page.locator("#publish-job").click()
+    dialog = page.get_by_role("dialog", name="Publicar Nova Vaga")
+    dialog.get_by_label("Título da vaga").fill("Garçom para jantar de gala")
+    dialog.get_by_label("Categoria").select_option(label="Eventos")
+    dialog.get_by_label("Descrição").fill("Serviço à francesa para 80 convidados.")
+    dialog.get_by_label("Localização").fill("São Paulo, SP")
+
+    fill_shift(dialog, days=4, hour=19, hours=1)
+    dialog.get_by_role("button", name="Publicar Vaga").click()
+    expect(dialog.get_by_text("O turno deve durar entre 2 e 12 horas.")).to_be_visible()
+    assert job_count(user_id(email)) == 0
+
+    fields = fill_shift(dialog, days=4, hour=19, hours=8, break_min=60)
+    dialog.get_by_role("button", name="Publicar Vaga").click()
+    expect(toast(page, "Vaga criada com sucesso!")).to_be_visible()
+    with session_scope() as db:
+        job = db.exec(select(Job).where(Job.cliente_id == user_id(email))).one()
+        text = shift_text(job.inicio_em, job.fim_em, job.intervalo_min)
+    assert text.endswith("19:00–03:00 (8h, intervalo 60 min)")
+    expect(page.locator("#active-jobs-table")).to_contain_text(text)
+
+    page.goto(f"/jobs/{job.id}")
+    expect(page.locator("#job-shift")).to_contain_text(text)
+    expect(page.locator("#job-address")).to_contain_text(fields["endereco"])
+    expect(page.locator("#job-map-link")).to_have_attribute("href", map_url(fields["endereco"]))
+
+
+def test_duplicating_to_two_dates_lists_two_more_jobs(page: Page, make_account):
+    email = make_account("client")
+    company = user_id(email)
+    with session_scope() as db:
+        db.add(Subscription(user_id=company, tier="premium", status="active"))
+    job_id = publish(company, titulo="Recepcionista de evento")
+    open_jobs_tab(page, email)
+    expect(page.get_by_role("tab", name="Ativas (1)")).to_be_visible()
+
+    row(page, job_id).get_by_role("button", name="Duplicar").click()
+    dialog = page.get_by_role("dialog", name="Duplicar vaga")
+    expect(dialog).to_contain_text("Recepcionista de evento")
+    dialog.get_by_label("Nova data 1").fill(shift_day(8).isoformat())
+    dialog.get_by_role("button", name="Adicionar data").click()
+    dialog.get_by_label("Nova data 2").fill(shift_day(8).isoformat())
+    dialog.get_by_role("button", name="Duplicar").click()
+    expect(dialog.get_by_text("Escolha datas diferentes.")).to_be_visible()
+    assert job_count(company) == 1
+
+    dialog.get_by_label("Nova data 2").fill(shift_day(15).isoformat())
+    dialog.get_by_role("button", name="Duplicar").click()
+    expect(toast(page, "Vaga duplicada para 2 datas")).to_be_visible()
+    expect(dialog).to_be_hidden()
+    expect(page.get_by_role("tab", name="Ativas (3)")).to_be_visible()
+    table = page.locator("#active-jobs-table")
+    expect(table.get_by_role("row", name=re.compile("Recepcionista de evento"))).to_have_count(3)
+    with session_scope() as db:
+        copies = db.exec(select(Job).where(Job.cliente_id == company, Job.id != job_id)).all()
+    assert sorted(copy.data_necessaria for copy in copies) == [shift_day(8), shift_day(15)]
+    assert {copy.serie_id for copy in copies} == {job_id}
 
 
 def test_header_new_job_button_opens_the_dialog(page: Page, make_account):
@@ -151,7 +218,10 @@ def test_archive_restore_duplicate_close_and_delete(page: Page, make_account):
     page.get_by_role("tab", name="Ativas (1)").click()
 
     row(page, job_id).get_by_role("button", name="Duplicar").click()
-    expect(toast(page, "Vaga duplicada")).to_be_visible()
+    duplicate = page.get_by_role("dialog", name="Duplicar vaga")
+    duplicate.get_by_label("Nova data 1").fill(shift_day(9).isoformat())
+    duplicate.get_by_role("button", name="Duplicar").click()
+    expect(toast(page, "Vaga duplicada para 1 data")).to_be_visible()
     expect(page.get_by_role("tab", name="Ativas (2)")).to_be_visible()
 
     row(page, job_id).get_by_role("button", name="Ver candidaturas").click()
@@ -264,7 +334,8 @@ def test_an_accepted_applicant_keeps_its_place_among_many_and_more_brings_the_re
 def test_a_long_list_counts_every_job_and_loads_more_in_place(page: Page, make_account):
     email = make_account("client")
     company = user_id(email)
-    fields = {key: value for key, value in JOB.items() if key not in ("titulo", "valor_hora")}
+    values = parse(JobForm, JOB).job_values()  # the stored columns, shift times included
+    fields = {key: value for key, value in values.items() if key not in ("titulo", "valor_hora")}
     with session_scope() as db:  # straight into the table: the free plan would refuse this many
         db.add_all(Job(cliente_id=company, titulo=f"Vaga {n:02d}", **fields) for n in range(23))
     open_jobs_tab(page, email)
@@ -290,6 +361,7 @@ def test_free_company_at_its_limit_sees_the_plan_message_with_a_pricing_link(pag
     dialog.get_by_label("Categoria").select_option(label="Hotelaria")
     dialog.get_by_label("Descrição").fill("Camareira para alta temporada de verão.")
     dialog.get_by_label("Localização").fill("Natal, RN")
+    fill_shift(dialog)
     dialog.get_by_role("button", name="Publicar Vaga").click()
 
     limit = dialog.locator("#publish-plan-limit")

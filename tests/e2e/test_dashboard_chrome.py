@@ -11,6 +11,7 @@ from core.db import session_scope
 from models import Notification, NotificationType, Profile, User
 from tests.e2e.chat_support import person
 from tests.e2e.conftest import login
+from tests.e2e.shift_support import fill_shift
 
 
 def _user_id(email: str) -> int:
@@ -139,6 +140,7 @@ def test_a_freelancer_of_the_city_sees_a_new_job_alert_arrive_while_on_the_overv
         dialog.get_by_label("Categoria").select_option(label="Eventos")
         dialog.get_by_label("Descrição").fill("Atendimento no camarote durante os quatro dias de festa.")
         dialog.get_by_label("Localização").fill("Olinda, PE")
+        fill_shift(dialog)
         dialog.get_by_role("button", name="Publicar Vaga").click()
         expect(company.get_by_text("Vaga criada com sucesso!")).to_be_visible()
 

@@ -10,6 +10,7 @@ from core.db import session_scope
 from models import Application, User
 from services import applications, company_jobs
 from tests.e2e.conftest import login
+from tests.shift_form import shift_fields
 
 DASHBOARD = "/freelancer-dashboard"
 
@@ -26,6 +27,7 @@ def publish(company_email: str, title: str, **fields) -> int:
         "categoria": "eventos",
         "descricao": "Atendimento em evento corporativo de fim de ano.",
         "localizacao": "São Paulo, SP",
+        **shift_fields(),
         **fields,
     }
     with session_scope() as db:

@@ -14,6 +14,7 @@ from sqlmodel import select
 from core.db import session_scope
 from models import Application, Job, User
 from tests.e2e.conftest import login
+from tests.e2e.shift_support import fill_shift
 
 
 def _toast(page: Page, text: str) -> Locator:
@@ -50,6 +51,7 @@ def _publish(page: Page, title: str) -> int:
     dialog.get_by_label("Descrição").fill("Voz e violão para cerimônia e coquetel, repertório de MPB.")
     dialog.get_by_label("Localização").fill("Salvador")
     dialog.get_by_label("Valor por hora (R$)").fill("80")
+    fill_shift(dialog)
     dialog.get_by_role("button", name="Publicar Vaga").click()
     expect(_toast(page, "Vaga criada com sucesso!")).to_be_visible()
     expect(page.get_by_role("tab", name="Ativas (1)")).to_be_visible()

@@ -23,6 +23,7 @@ from core.security import new_token, token_digest
 from core.settings import get_settings
 from core.types import utcnow
 from models import Application, EmailToken, Job, Profile, Role, TokenPurpose, User
+from tests.shift_form import shift_fields
 from tests.unit.conftest import alembic_config
 
 FREE_LIMIT_MESSAGE = (
@@ -33,6 +34,7 @@ JOB_FORM = {
     "categoria": "eventos",
     "descricao": "Serviço de mesa em casamento para 200 convidados.",
     "localizacao": "São Paulo",
+    **shift_fields(),
 }
 ENGINES = [
     pytest.param("sqlite", id="sqlite"),

@@ -26,6 +26,7 @@ from sqlmodel import Session, func, select
 
 from bench import harness
 from bench.wsclient import AUTH, CHROME, TIMEOUT, Delta, Tab
+from tests.shift_form import shift_fields
 
 ROOM = f"{AUTH}.app___pages___chats____chat_room_state"
 COMPANY_JOBS = f"{AUTH}.app___pages___company_jobs___state____company_jobs_state"
@@ -100,6 +101,7 @@ def _job(db: Session, company_id: int, positions: int, title: str) -> int:
         "descricao": "Vaga do teste de durabilidade. " * 2,
         "localizacao": "Recife",
         "vagas_disponiveis": positions,
+        **shift_fields(),
     }
     return company_jobs.create_job(db, company_id, data)
 

@@ -30,6 +30,8 @@ that the caller took part in the application).
 
 from dataclasses import dataclass, field
 
+from tests.shift_form import shift_day, shift_fields
+
 PUBLIC = "public"
 SIGNED_IN = "signed-in"
 FREELANCER = "freelancer"
@@ -63,8 +65,7 @@ JOB_FORM = {
     "descricao": "Servir mesas em um casamento no sábado.",
     "localizacao": "São Paulo",
     "valor_hora": "35",
-    "duracao": "6 horas",
-    "data_necessaria": "",
+    **shift_fields(),
     "habilidades_necessarias": "Bandeja",
     "vagas_disponiveis": "2",
 }
@@ -256,7 +257,21 @@ POLICIES: dict[str, Policy] = {
     ),
     "app.pages.company_jobs.state.CompanyJobsState.close_job": Policy(COMPANY, {"job_id": Id("job")}),
     "app.pages.company_jobs.state.CompanyJobsState.delete_job": Policy(COMPANY, {"job_id": Id("job")}),
-    "app.pages.company_jobs.state.CompanyJobsState.duplicate": Policy(COMPANY, {"job_id": Id("job")}),
+    "app.pages.company_jobs.state.CompanyJobsState.add_duplicate_date": Policy(COMPANY),
+    "app.pages.company_jobs.state.CompanyJobsState.ask_duplicate": Policy(
+        COMPANY, {"job_id": Id("job")}, page="/client-dashboard?tab=jobs", before=(("load", {}),)
+    ),
+    "app.pages.company_jobs.state.CompanyJobsState.clear_point": Policy(COMPANY),
+    "app.pages.company_jobs.state.CompanyJobsState.duplicate": Policy(
+        COMPANY,
+        {"form_data": {"data_0": shift_day(5).isoformat()}},
+        page="/client-dashboard?tab=jobs",
+        before=(("load", {}), ("ask_duplicate", {"job_id": Id("job")})),
+    ),
+    "app.pages.company_jobs.state.CompanyJobsState.point_marked": Policy(
+        COMPANY, {"reading": {"lat": -23.5614, "lng": -46.6558}}
+    ),
+    "app.pages.company_jobs.state.CompanyJobsState.set_duplicate_open": Policy(COMPANY, {"value": False}),
     "app.pages.company_jobs.state.CompanyJobsState.load": Policy(COMPANY, page="/client-dashboard?tab=jobs"),
     "app.pages.company_jobs.state.CompanyJobsState.more_active_jobs": Policy(COMPANY, before=(("load", {}),)),
     "app.pages.company_jobs.state.CompanyJobsState.more_applicants": Policy(

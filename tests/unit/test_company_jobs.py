@@ -1,6 +1,6 @@
 """services/company_jobs.py: a company publishes, archives, restores, duplicates, closes and deletes its jobs."""
 
-from datetime import date, timedelta
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
@@ -11,6 +11,7 @@ from models import Application, Chat, Job, JobStatus, Message, Notification, Rat
 from services import company_jobs, jobs
 from services.company_jobs import JOB_NOT_FOUND, ONLY_COMPANIES
 from services.errors import NotAllowed, ServiceError, ValidationFailed
+from tests.shift_form import ADDRESS, shift_day, shift_fields
 from tests.unit.factories import (
     MISSING_ID,
     make_application,
@@ -23,11 +24,13 @@ from tests.unit.factories import (
     unusable_ids,
 )
 
+NEW_PER_COPY = {"inicio_em", "fim_em", "data_necessaria", "duracao", "serie_id", "codigo_segredo"}
 FORM = {
     "titulo": "Garçom para casamento",
     "categoria": "eventos",
     "descricao": "Serviço de mesa em casamento para 200 convidados.",
     "localizacao": "São Paulo",
+    **shift_fields(),
 }
 
 
@@ -52,7 +55,11 @@ def test_create_job_saves_the_form_with_spec_defaults(db, cast):
 
     job = db.get(Job, job_id)
     assert job.cliente_id == cast.company.id
-    assert (job.titulo, job.categoria, job.descricao, job.localizacao) == tuple(FORM.values())
+    assert (job.titulo, job.categoria, job.descricao, job.localizacao) == tuple(FORM.values())[:4]
+    assert (job.endereco, job.intervalo_min, job.duracao, job.data_necessaria) == (ADDRESS, 60, "8 horas", shift_day(3))
+    assert job.fim_em - job.inicio_em == timedelta(hours=8)
+    assert len(job.codigo_segredo) == 40
+    assert job.serie_id is None
     assert (job.status, job.vaga_status, job.vagas_disponiveis, job.is_archived) == ("open", "open", 1, False)
     assert job.valor_hora is None
     assert job.habilidades_necessarias == []
@@ -88,8 +95,8 @@ def test_create_job_saves_every_optional_field(db, cast):
 
     job = db.get(Job, job_id)
     assert job.valor_hora == Decimal("1234.56")
-    assert job.duracao == "8 horas"
-    assert job.data_necessaria == date(2026, 12, 20)
+    assert job.duracao == "8 horas"  # derived from the shift, the typed text is ignored
+    assert job.data_necessaria == shift_day(3)
     assert job.habilidades_necessarias == ["Bandeja", "Inglês"]
     assert (job.vale_transporte, job.refeicao_local, job.possui_intervalo, job.anuncio_anonimo) == (
         True,
@@ -258,8 +265,6 @@ def test_duplicate_copies_the_fields_as_a_new_open_job_created_now(db, cast):
         hours_ago=24 * 20,
         categoria="gastronomia",
         valor_hora=Decimal("45.50"),
-        duracao="6 horas",
-        data_necessaria=date(2026, 12, 31),
         habilidades_necessarias=["Drinks", "Inglês"],
         vale_transporte=True,
         refeicao_local=True,
@@ -269,18 +274,21 @@ def test_duplicate_copies_the_fields_as_a_new_open_job_created_now(db, cast):
         status=JobStatus.ARCHIVED,
         vaga_status=JobStatus.ARCHIVED,
         is_archived=True,
+        codigo_segredo="a" * 40,
     )
     make_application(db, original, cast.freelancer)
 
-    copy_id = company_jobs.duplicate_job(db, cast.company.id, original.id)
+    [copy_id] = company_jobs.duplicate_job(db, cast.company.id, original.id, [shift_day(9).isoformat()])
     db.commit()
     db.expire_all()
 
     copy = db.get(Job, copy_id)
     assert copy_id != original.id
-    kept = {"id", "status", "vaga_status", "is_archived", "criado_em", "updated_at"}
+    kept = {"id", "status", "vaga_status", "is_archived", "criado_em", "updated_at", *NEW_PER_COPY}
     assert copy.model_dump(exclude=kept) == db.get(Job, original.id).model_dump(exclude=kept)
     assert (copy.status, copy.vaga_status, copy.is_archived) == ("open", "open", False)
+    assert copy.serie_id == original.id
+    assert copy.codigo_segredo not in {"", "a" * 40}
     assert abs(copy.criado_em - utcnow()) < timedelta(minutes=1)
     assert db.exec(select(Application).where(Application.vaga_id == copy_id)).all() == []
     assert db.get(Job, original.id).status == "archived"
@@ -363,7 +371,10 @@ ACTIONS = {
     "owned_job": company_jobs.owned_job,
     "archive_job": company_jobs.archive_job,
     "restore_job": company_jobs.restore_job,
-    "duplicate_job": company_jobs.duplicate_job,
+    "duplicate_job": lambda db, actor, job_id: company_jobs.duplicate_job(
+        db, actor, job_id, [shift_day(5).isoformat(), shift_day(6).isoformat()]
+    ),
+    "update_job": lambda db, actor, job_id: company_jobs.update_job(db, actor, job_id, {**FORM, "titulo": "Mudada"}),
     "close_job": company_jobs.close_job,
     "delete_job": company_jobs.delete_job,
 }

@@ -5,16 +5,16 @@ freelancer, a visitor and a bad id all get the answer of a missing id, and nothi
 """
 
 import json
-from datetime import date
 from decimal import Decimal
 
 import pytest
 from sqlmodel import select
 
 from app.pages.client_dashboard import ClientDashboardState
-from app.pages.company_jobs.state import CompanyJobsState
+from app.pages.company_jobs.state import POINT_FAILED, CompanyJobsState
 from models import Application, Chat, Job
 from services import company_jobs
+from tests.shift_form import shift_day, shift_fields
 from tests.unit.factories import (
     MISSING_ID,
     make_application,
@@ -32,8 +32,7 @@ FORM = {
     "descricao": "Serviço de mesa em casamento para 200 convidados.",
     "localizacao": "São Paulo, SP",
     "valor_hora": "25,00",
-    "duracao": "6 horas",
-    "data_necessaria": "2030-05-01",
+    **shift_fields(days=3, hours=6),
     "habilidades_necessarias": "bandeja, inglês, , vinhos",
     "vagas_disponiveis": "2",
     "vale_transporte": "on",
@@ -46,7 +45,7 @@ SPEC_MESSAGES = {
     "descricao": "Descrição deve ter pelo menos 10 caracteres.",
     "localizacao": "Localização deve ter pelo menos 2 caracteres.",
 }
-JOB_ACTIONS = ["archive", "restore", "duplicate", "close_job", "delete_job"]
+JOB_ACTIONS = ["archive", "restore", "ask_duplicate", "close_job", "delete_job"]
 CALLERS = ["rival", "freelancer", "visitor"]
 
 
@@ -91,7 +90,7 @@ def test_publish_saves_every_field_closes_the_dialog_and_reloads_the_list(db, ca
         "6 horas",
     )
     assert job.valor_hora == Decimal("25.00")
-    assert job.data_necessaria == date(2030, 5, 1)
+    assert job.data_necessaria == shift_day(3)
     assert job.habilidades_necessarias == ["bandeja", "inglês", "vinhos"]
     assert job.vagas_disponiveis == 2
     assert (job.vale_transporte, job.refeicao_local, job.possui_intervalo, job.anuncio_anonimo) == (
@@ -307,13 +306,92 @@ def test_restoring_a_filled_job_explains_why_and_keeps_it_archived(db, cast):
     assert db.get(Job, job.id).status == "archived"
 
 
-def test_duplicate_adds_an_open_copy(db, cast):
+def _ask_duplicate(db, user, job_id) -> tuple[CompanyJobsState, list[str]]:
+    state = _state(db, user)
+    run(state, CompanyJobsState.load)
+    return state, toasts(run(state, CompanyJobsState.ask_duplicate, job_id))
+
+
+def test_duplicate_opens_the_dialog_then_adds_an_open_copy_per_date(db, cast):
+    job = make_job(db, cast.company, "Bartender")
+    db.commit()
+    state, shown = _ask_duplicate(db, cast.company, job.id)
+    assert shown == []
+    assert (state.duplicate_open, state.duplicate_title, state.duplicate_slots) == (True, "Bartender", [0])
+
+    run(state, CompanyJobsState.add_duplicate_date)
+    assert state.duplicate_slots == [0, 1]
+    form = {"data_0": shift_day(6).isoformat(), "data_1": ""}
+    assert toasts(run(state, CompanyJobsState.duplicate, form)) == ["success: Vaga duplicada para 1 data"]
+    assert state.duplicate_open is False
+    assert [row["title"] for row in state.active_jobs] == ["Bartender", "Bartender"]
+    copy = _jobs(db, cast.company)[-1]
+    assert (copy.serie_id, copy.data_necessaria) == (job.id, shift_day(6))
+
+
+def test_duplicate_beyond_the_plan_shows_why_in_the_dialog_and_adds_nothing(db, cast):
+    job = make_job(db, cast.company, "Bartender")
+    db.commit()
+    state, _ = _ask_duplicate(db, cast.company, job.id)
+
+    form = {"data_0": shift_day(6).isoformat(), "data_1": shift_day(7).isoformat()}
+    assert toasts(run(state, CompanyJobsState.duplicate, form)) == []
+    assert state.duplicate_error.startswith("Seu plano Gratuito permite até 2 vagas ativas.")
+    assert state.duplicate_open is True
+    assert len(_jobs(db, cast.company)) == 1
+
+
+def test_duplicate_with_repeated_dates_shows_the_message(db, cast):
+    job = make_job(db, cast.company, "Bartender")
+    db.commit()
+    state, _ = _ask_duplicate(db, cast.company, job.id)
+
+    day = shift_day(6).isoformat()
+    assert toasts(run(state, CompanyJobsState.duplicate, {"data_0": day, "data_1": day})) == []
+    assert state.duplicate_error == "Escolha datas diferentes."
+    assert len(_jobs(db, cast.company)) == 1
+
+
+def test_duplicate_without_the_dialog_does_nothing(db, cast):
     job = make_job(db, cast.company, "Bartender")
     db.commit()
     state = _state(db, cast.company)
+    state.duplicate_job_id = job.id  # as a crafted setvar could; the dialog was never opened
 
-    assert toasts(run(state, CompanyJobsState.duplicate, job.id)) == ["success: Vaga duplicada"]
-    assert [row["title"] for row in state.active_jobs] == ["Bartender", "Bartender"]
+    assert run(state, CompanyJobsState.duplicate, {"data_0": shift_day(6).isoformat()}) == []
+    assert len(_jobs(db, cast.company)) == 1
+
+
+def test_a_one_hour_shift_shows_the_length_message_under_the_end(db, cast):
+    db.commit()
+    state, shown = _publish(db, cast.company, {**FORM, **shift_fields(hours=1)})
+
+    assert shown == []
+    assert state.form_errors["fim_em"] == "O turno deve durar entre 2 e 12 horas."
+    assert _jobs(db, cast.company) == []
+
+
+def test_the_marked_point_is_kept_and_published(db, cast):
+    db.commit()
+    state = _state(db, cast.company)
+    run(state, CompanyJobsState.open_publish)
+
+    assert run(state, CompanyJobsState.point_marked, {"lat": -23.5614141, "lng": -46.6558819}) == []
+    assert (state.point_lat, state.point_lng) == ("-23.561414", "-46.655882")
+    run(state, CompanyJobsState.clear_point)
+    assert (state.point_lat, state.point_lng) == ("", "")
+
+
+@pytest.mark.parametrize("reading", [{"error": "1"}, {"lat": 91, "lng": 0}, {"lat": "x", "lng": 1}, "nada", None])
+def test_a_failed_location_reading_says_so_and_keeps_no_point(db, cast, reading):
+    db.commit()
+    state = _state(db, cast.company)
+    run(state, CompanyJobsState.open_publish)
+
+    shown = toasts(run(state, CompanyJobsState.point_marked, reading))
+
+    assert shown == [f"error: Erro | {POINT_FAILED}"]
+    assert (state.point_lat, state.point_lng) == ("", "")
 
 
 def test_close_asks_first_then_closes_and_rejects_pending_applications(db, cast):

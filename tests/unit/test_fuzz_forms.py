@@ -97,6 +97,7 @@ from states.apply import ApplyState
 from states.profile import ProfileEditState
 from states.settings import SettingsState
 from states.shell import ShellState
+from tests.shift_form import shift_fields
 from tests.unit.factories import (
     COMPANY_PROFILE_FORM,
     FREELANCER_PROFILE_FORM,
@@ -679,8 +680,9 @@ JOB_FORM = {
     "descricao": "Servir 150 convidados em um casamento no sábado.",
     "localizacao": "São Paulo",
     "valor_hora": "35,50",
-    "duracao": "8 horas",
-    "data_necessaria": "2030-05-10",
+    **shift_fields(),
+    "ponto_lat": "-23.561414",
+    "ponto_lng": "-46.655882",
     "habilidades_necessarias": "Bandeja, Vinhos",
     "vale_transporte": "on",
     "refeicao_local": "on",
@@ -688,7 +690,7 @@ JOB_FORM = {
     "anuncio_anonimo": "",
     "vagas_disponiveis": "3",
 }
-JOB_TEXT = ("titulo", "categoria", "descricao", "localizacao", "duracao", "habilidades_necessarias")
+JOB_TEXT = ("titulo", "categoria", "descricao", "localizacao", "endereco", "habilidades_necessarias")
 JOB_FLAGS = ("vale_transporte", "refeicao_local", "possui_intervalo", "anuncio_anonimo")
 
 
@@ -698,7 +700,10 @@ def _jobs_are_valid(session: Session) -> None:
         assert_skills(job.habilidades_necessarias, JOB_SKILLS_MAX)
         form = {name: getattr(job, name) for name in JOB_TEXT + JOB_FLAGS}
         form["valor_hora"] = job.valor_hora
-        form["data_necessaria"] = job.data_necessaria.isoformat() if job.data_necessaria else ""
+        form.update(inicio_em=job.inicio_em, fim_em=job.fim_em, intervalo_min=str(job.intervalo_min))
+        form.update(
+            {name: "" if getattr(job, name) is None else getattr(job, name) for name in ("ponto_lat", "ponto_lng")}
+        )
         form["vagas_disponiveis"] = str(job.vagas_disponiveis)
         revalidates(JobForm, form)
 
@@ -723,7 +728,7 @@ def test_job_create(company, submission):
 JOB_ACTIONS = (
     CompanyJobsState.archive,
     CompanyJobsState.restore,
-    CompanyJobsState.duplicate,
+    CompanyJobsState.ask_duplicate,
     CompanyJobsState.close_job,
     CompanyJobsState.delete_job,
     CompanyJobsState.ask_close,
@@ -747,7 +752,7 @@ def sometimes(valid: st.SearchStrategy) -> st.SearchStrategy:
 @FUZZ
 @given(action=st.sampled_from(JOB_ACTIONS), argument=sometimes(st.just(OWN_JOB)))
 def test_job_actions(company, action, argument):
-    """The company's changes to its jobs (there is no edit form: archive, restore, duplicate, close, delete...)."""
+    """The company's changes to its jobs (there is no edit form: archive, restore, Duplicar's dialog, close, delete...)."""
     argument = company.job.id if argument == OWN_JOB else argument
     state = state_for(CompanyJobsState, company.cookie, "/client-dashboard")
     run(state, CompanyJobsState.load)

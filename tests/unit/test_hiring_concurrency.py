@@ -18,6 +18,7 @@ from services import applications, company_jobs, plans
 from services.applications import NOT_FOUND, NOT_PENDING, POSITIONS_FILLED
 from services.errors import ServiceError
 from services.plans import PlanLimitReached
+from tests.shift_form import shift_fields
 from tests.unit.factories import make_application, make_cast, make_freelancer, make_job, make_subscription
 
 
@@ -173,6 +174,7 @@ FORM = {
     "categoria": "eventos",
     "descricao": "Serviço de mesa em casamento para 200 convidados.",
     "localizacao": "São Paulo",
+    **shift_fields(),
 }
 
 

@@ -1,6 +1,5 @@
 """Schemas of the hiring loop: the job form, an application, a rating, amounts and comma lists."""
 
-from datetime import date
 from decimal import Decimal
 
 import pytest
@@ -9,13 +8,13 @@ from pydantic_core import PydanticCustomError
 from core.catalog import CATEGORIES
 from services.errors import ValidationFailed
 from services.validation import ApplicationForm, JobForm, RatingForm, comma_list, parse, parse_money
+from tests.shift_form import shift_day, shift_fields
 
 TITLE_SHORT = "Título deve ter pelo menos 2 caracteres."
 CATEGORY_REQUIRED = "Por favor, selecione uma categoria."
 DESCRIPTION_SHORT = "Descrição deve ter pelo menos 10 caracteres."
 LOCATION_SHORT = "Localização deve ter pelo menos 2 caracteres."
 AMOUNT_INVALID = "Informe um valor por hora válido."
-DATE_INVALID = "Informe uma data válida."
 POSITIONS_INVALID = "O número de vagas deve estar entre 1 e 100."
 MESSAGE_LONG = "A mensagem deve ter no máximo 2000 caracteres."
 STARS_INVALID = "Escolha de 1 a 5 estrelas."
@@ -25,6 +24,7 @@ JOB = {
     "categoria": "eventos",
     "descricao": "Serviço de mesa em casamento para 200 convidados.",
     "localizacao": "São Paulo",
+    **shift_fields(),
 }
 
 
@@ -113,9 +113,12 @@ def test_job_form_minimal_payload_gets_the_defaults():
 
     assert form.model_dump() == {
         **JOB,
+        "inicio_em": form.inicio_em,
+        "fim_em": form.fim_em,
+        "intervalo_min": 60,
+        "ponto_lat": None,
+        "ponto_lng": None,
         "valor_hora": None,
-        "duracao": "",
-        "data_necessaria": None,
         "habilidades_necessarias": [],
         "vale_transporte": False,
         "refeicao_local": False,
@@ -132,7 +135,7 @@ def test_job_form_full_payload():
             **JOB,
             "titulo": "  Bartender  ",
             "valor_hora": "1.234,56",
-            "duracao": " 6 horas ",
+            "duracao": "1 semana",
             "data_necessaria": "2026-12-20",
             "habilidades_necessarias": "Drinks, , Inglês,",
             "vale_transporte": "on",
@@ -145,8 +148,9 @@ def test_job_form_full_payload():
 
     assert form.titulo == "Bartender"
     assert form.valor_hora == Decimal("1234.56")
-    assert form.duracao == "6 horas"
-    assert form.data_necessaria == date(2026, 12, 20)
+    values = form.job_values()  # the typed date and duration are ignored: derived from the shift
+    assert values["duracao"] == "8 horas"
+    assert values["data_necessaria"] == shift_day(3)
     assert form.habilidades_necessarias == ["Drinks", "Inglês"]
     assert (form.vale_transporte, form.refeicao_local, form.possui_intervalo, form.anuncio_anonimo) == (
         True,
@@ -157,12 +161,15 @@ def test_job_form_full_payload():
     assert form.vagas_disponiveis == 3
 
 
-def test_job_form_empty_payload_lists_the_four_spec_messages():
+def test_job_form_empty_payload_lists_every_required_message():
     assert _errors(JobForm, {}) == {
         "titulo": TITLE_SHORT,
         "categoria": CATEGORY_REQUIRED,
         "descricao": DESCRIPTION_SHORT,
         "localizacao": LOCATION_SHORT,
+        "inicio_em": "Informe o início do turno.",
+        "fim_em": "Informe o fim do turno.",
+        "endereco": "Informe o endereço do turno.",
     }
 
 
@@ -182,8 +189,6 @@ def test_job_form_empty_payload_lists_the_four_spec_messages():
         ("localizacao", {"cidade": "São Paulo"}, LOCATION_SHORT),
         ("valor_hora", "abc", AMOUNT_INVALID),
         ("valor_hora", "-1", AMOUNT_INVALID),
-        ("data_necessaria", "20/12/2026", DATE_INVALID),
-        ("data_necessaria", "2026-13-01", DATE_INVALID),
         ("vagas_disponiveis", "0", POSITIONS_INVALID),
         ("vagas_disponiveis", "101", POSITIONS_INVALID),
         ("vagas_disponiveis", "-1", POSITIONS_INVALID),

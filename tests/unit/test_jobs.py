@@ -1,6 +1,6 @@
 """Public job browsing: list filters, paging, company names, category companies and the detail."""
 
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from itertools import count
 
@@ -60,7 +60,17 @@ def test_only_open_non_archived_jobs_are_listed(db):
 
 def test_list_item_fields_are_formatted(db):
     owner = company(db)
-    created = job(db, owner, titulo="Chef", categoria="gastronomia", valor_hora=Decimal("60"))
+    start = datetime(2026, 11, 28, 21, 0, tzinfo=UTC)  # sábado 18:00 in São Paulo
+    created = job(
+        db,
+        owner,
+        titulo="Chef",
+        categoria="gastronomia",
+        valor_hora=Decimal("60"),
+        inicio_em=start,
+        fim_em=start + timedelta(hours=8),
+        intervalo_min=60,
+    )
     job(db, owner, titulo="Auxiliar", categoria="restaurante", valor_hora=None)
 
     items = jobs.list_public_jobs(db).items
@@ -76,8 +86,10 @@ def test_list_item_fields_are_formatted(db):
         "company_photo": "",
         "location": "São Paulo",
         "pay": "R$ 60,00/hora",
+        "shift": "sáb., 28/11 · 18:00–02:00 (8h, intervalo 60 min)",
         "posted": jobs.long_date(created.criado_em),
     }
+    assert items[0]["shift"] == ""  # a row without shift times (none are left after alembic 0013)
     assert " de " in items[1]["posted"]
 
 
@@ -267,8 +279,12 @@ def test_public_job_detail_has_every_field(db):
         titulo="Chef",
         categoria="gastronomy",
         descricao="Cozinha <b>italiana</b>.",
-        duracao="1 semana",
+        duracao="8 horas",
         data_necessaria=date(2026, 12, 5),
+        inicio_em=datetime(2026, 12, 5, 21, 0, tzinfo=UTC),
+        fim_em=datetime(2026, 12, 6, 5, 0, tzinfo=UTC),
+        intervalo_min=30,
+        endereco="Rua Augusta, 100 - Consolação",
         habilidades_necessarias=["Massas", " ", "Pontualidade"],
         vale_transporte=True,
         refeicao_local=False,
@@ -293,7 +309,10 @@ def test_public_job_detail_has_every_field(db):
         "location": "São Paulo",
         "pay": "R$ 35,00/hora",
         "date_needed": "5 de dezembro de 2026",
-        "duration": "1 semana",
+        "duration": "8 horas",
+        "shift": "sáb., 05/12 · 18:00–02:00 (8h, intervalo 30 min)",
+        "address": "Rua Augusta, 100 - Consolação",
+        "map_url": "https://www.google.com/maps/search/?api=1&query=Rua%20Augusta%2C%20100%20-%20Consola%C3%A7%C3%A3o",
         "description": "Cozinha <b>italiana</b>.",
         "skills": ["Massas", "Pontualidade"],
         "transport_voucher": True,

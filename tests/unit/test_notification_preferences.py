@@ -16,6 +16,7 @@ from core.types import utcnow
 from models import Message, Notification, NotificationType, OutboxEmail, Profile, Role, User, UserPreferences
 from services import applications, chats, company_jobs, notifications
 from services.errors import NotAllowed
+from tests.shift_form import shift_fields
 from tests.unit.factories import (
     make_application,
     make_cast,
@@ -31,6 +32,7 @@ JOB_FORM = {
     "categoria": "eventos",
     "descricao": "Evento corporativo no centro, traje social.",
     "localizacao": "São Paulo",
+    **shift_fields(),
 }
 APPLICATION_KINDS = [
     NotificationType.NEW_APPLICATION,

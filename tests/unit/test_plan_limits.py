@@ -13,6 +13,7 @@ from core.types import utcnow
 from models import JobStatus
 from services import company_jobs, plans
 from services.plans import PlanLimitReached
+from tests.shift_form import shift_day, shift_fields
 from tests.unit.factories import make_cast, make_job, make_subscription, snapshot
 
 FORM = {
@@ -20,6 +21,7 @@ FORM = {
     "categoria": "eventos",
     "descricao": "Serviço de mesa em casamento para 200 convidados.",
     "localizacao": "São Paulo",
+    **shift_fields(),
 }
 FREE_LIMIT = "Seu plano Gratuito permite até 2 vagas ativas. Encerre ou arquive uma vaga, ou conheça os planos pagos."
 
@@ -121,7 +123,7 @@ def test_free_company_publishes_two_jobs_and_the_third_is_refused(db, cast):
     company_jobs.create_job(db, cast.company.id, {**FORM, "titulo": "Segunda"})
 
     _refused(db, lambda: company_jobs.create_job(db, cast.company.id, {**FORM, "titulo": "Terceira"}), FREE_LIMIT)
-    _refused(db, lambda: company_jobs.duplicate_job(db, cast.company.id, first), FREE_LIMIT)
+    _refused(db, lambda: company_jobs.duplicate_job(db, cast.company.id, first, [shift_day(5).isoformat()]), FREE_LIMIT)
     company_jobs.create_job(db, cast.rival.id, dict(FORM))
 
 
@@ -204,7 +206,7 @@ def test_paid_plan_publishes_up_to_its_monthly_limit(db, cast, tier, limit, stat
     message = f"Seu plano {name} permite até {limit} vagas publicadas por mês. {hint}"
 
     _refused(db, lambda: company_jobs.create_job(db, cast.company.id, dict(FORM)), message)
-    _refused(db, lambda: company_jobs.duplicate_job(db, cast.company.id, last), message)
+    _refused(db, lambda: company_jobs.duplicate_job(db, cast.company.id, last, [shift_day(5).isoformat()]), message)
     assert plans.usage(db, cast.company.id).created_this_month == limit
 
 

@@ -8,12 +8,14 @@ import reflex as rx
 
 from app.pages.company_jobs.applicants import applications_dialog
 from app.pages.company_jobs.publish_form import plan_callout, publish_dialog
-from app.pages.company_jobs.state import CompanyJobsState
+from app.pages.company_jobs.state import DUPLICATE_FIELD, CompanyJobsState
 from components.dashboard import loading, status_badge, tab_heading
+from components.forms import dialog_buttons, field_error
 from components.pager import load_more
 from components.shell import DESKTOP, MOBILE
 from components.ui import empty_state
 from core import routes
+from core.shift_rules import MAX_COPIES
 
 TABLE_COLUMNS = ("Vaga", "Categoria", "Valor/hora", "Local", "Criada em", "Status", "Candidaturas", "Ações")
 
@@ -61,7 +63,7 @@ def _job_actions(job: rx.Var, compact: bool) -> list[rx.Component]:
             button("Restaurar", "archive-restore", state.restore(job_id), "restore"),
             button("Arquivar", "archive", state.archive(job_id), "archive"),
         ),
-        button("Duplicar", "copy", state.duplicate(job_id), "duplicate"),
+        button("Duplicar", "copy", state.ask_duplicate(job_id), "duplicate"),
         rx.cond(_can_close(job), button("Encerrar vaga", "circle-stop", state.ask_close(job_id), "close", "amber")),
         button("Excluir", "trash-2", state.ask_delete(job_id), "delete", "red"),
     ]
@@ -70,7 +72,13 @@ def _job_actions(job: rx.Var, compact: bool) -> list[rx.Component]:
 def job_table_row(job: rx.Var) -> rx.Component:
     """One job in the desktop table."""
     return rx.table.row(
-        rx.table.row_header_cell(rx.link(job["title"], href=routes.job_detail(job["id"]), weight="medium")),
+        rx.table.row_header_cell(
+            rx.vstack(
+                rx.link(job["title"], href=routes.job_detail(job["id"]), weight="medium"),
+                rx.text(job["shift"], size="1", color=rx.color("gray", 11), class_name="job-shift"),
+                spacing="0",
+            )
+        ),
         rx.table.cell(job["category"]),
         rx.table.cell(job["pay"], white_space="nowrap"),
         rx.table.cell(job["location"]),
@@ -94,6 +102,7 @@ def job_card(job: rx.Var) -> rx.Component:
                 align="start",
             ),
             rx.text(job["category"], " · ", job["location"], size="2", color=rx.color("gray", 11)),
+            rx.text(job["shift"], size="2", class_name="job-shift"),
             rx.text(job["pay"], size="2"),
             rx.hstack(
                 rx.text("Criada em ", job["created"], size="1", color=rx.color("gray", 11)),
@@ -242,6 +251,7 @@ def jobs_tab() -> rx.Component:
             loading("Carregando vagas..."),
         ),
         publish_dialog(),
+        duplicate_dialog(),
         confirm_dialog(),
         applications_dialog(),
         spacing="3",
@@ -295,4 +305,63 @@ def confirm_dialog() -> rx.Component:
         ),
         open=state.confirm_kind != "",
         on_open_change=state.set_confirm_open,
+    )
+
+
+def _duplicate_date(slot: rx.Var) -> rx.Component:
+    field_id = "duplicate-date-" + slot.to_string()
+    return rx.vstack(
+        rx.el.label("Nova data ", (slot + 1).to_string(), html_for=field_id, style={"fontSize": "0.9rem"}),
+        rx.input(type="date", name=DUPLICATE_FIELD + slot.to_string(), id=field_id, size="3", width="100%"),
+        spacing="1",
+        width="100%",
+    )
+
+
+def duplicate_dialog() -> rx.Component:
+    """'Duplicar': up to 8 new dates, each a new open vaga with the same times and everything else."""
+    state = CompanyJobsState
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title("Duplicar vaga"),
+            rx.dialog.description(
+                "Escolha até ",
+                str(MAX_COPIES),
+                " novas datas para “",
+                state.duplicate_title,
+                "”. Cada data vira uma vaga aberta, com o mesmo horário e os mesmos dados.",
+                size="2",
+                color=rx.color("gray", 11),
+                margin_bottom="1rem",
+            ),
+            rx.form(
+                rx.vstack(
+                    rx.foreach(state.duplicate_slots, _duplicate_date),
+                    rx.cond(
+                        state.duplicate_slots.length() < MAX_COPIES,
+                        rx.button(
+                            rx.icon("plus", size=14),
+                            "Adicionar data",
+                            type="button",
+                            variant="ghost",
+                            size="2",
+                            on_click=state.add_duplicate_date,
+                            id="duplicate-add-date",
+                        ),
+                    ),
+                    field_error(state.duplicate_error, "duplicate-dates"),
+                    dialog_buttons("Duplicar", "Duplicando...", state.duplicating, "duplicate-submit"),
+                    spacing="3",
+                    width="100%",
+                    align="start",
+                ),
+                on_submit=state.duplicate,
+                reset_on_submit=False,
+                no_validate=True,
+                id="duplicate-job-form",
+            ),
+            max_width="480px",
+        ),
+        open=state.duplicate_open,
+        on_open_change=state.set_duplicate_open,
     )

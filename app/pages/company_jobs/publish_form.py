@@ -2,10 +2,11 @@
 
 import reflex as rx
 
-from app.pages.company_jobs.state import CompanyJobsState
-from components.forms import dialog_buttons, select_field, text_area, text_field
+from app.pages.company_jobs.state import READ_POINT_SCRIPT, CompanyJobsState
+from components.forms import dialog_buttons, field_error, select_field, text_area, text_field
 from core import routes
 from core.catalog import CATEGORIES
+from core.shift_rules import MAX_BREAK_MIN
 
 
 def plan_callout(message: rx.Var, element_id: str, icon: str, **props) -> rx.Component:
@@ -29,6 +30,84 @@ def _checkbox(label: str, name: str) -> rx.Component:
         as_="label",
         size="2",
     )
+
+
+def _point_field() -> rx.Component:
+    """'Marcar local do turno': one browser location reading into hidden fields, or 'Remover local'."""
+    state = CompanyJobsState
+    marked = state.point_lat != ""
+    return rx.vstack(
+        rx.el.input(type="hidden", name="ponto_lat", value=state.point_lat, id="job-ponto_lat"),
+        rx.el.input(type="hidden", name="ponto_lng", value=state.point_lng, id="job-ponto_lng"),
+        rx.cond(
+            marked,
+            rx.hstack(
+                rx.text("Local marcado ✓", color=rx.color("grass", 11), weight="medium", id="job-point-marked"),
+                rx.link(
+                    "Remover local",
+                    on_click=[rx.prevent_default, state.clear_point],
+                    href="#",
+                    id="job-point-clear",
+                    size="2",
+                ),
+                spacing="3",
+                align="center",
+            ),
+            rx.button(
+                rx.icon("map-pin", size=16),
+                "Marcar local do turno",
+                type="button",
+                variant="soft",
+                on_click=rx.call_script(READ_POINT_SCRIPT, callback=state.point_marked),
+                id="job-point-mark",
+            ),
+        ),
+        rx.text(
+            "Opcional: no local do turno, use uma única leitura da localização do navegador.",
+            size="1",
+            color=rx.color("gray", 11),
+        ),
+        field_error(state.form_errors["ponto_lat"], "job-ponto_lat"),
+        field_error(state.form_errors["ponto_lng"], "job-ponto_lng"),
+        spacing="1",
+        width="100%",
+    )
+
+
+def _shift_fields() -> list[rx.Component]:
+    """The shift: start, end, unpaid break, work address and the optional marked point."""
+    errors = CompanyJobsState.form_errors
+    return [
+        rx.grid(
+            text_field(
+                "Início do turno", "inicio_em", errors["inicio_em"], type="datetime-local", field_id="job-inicio_em"
+            ),
+            text_field("Fim do turno", "fim_em", errors["fim_em"], type="datetime-local", field_id="job-fim_em"),
+            columns=rx.breakpoints(initial="1", sm="2"),
+            spacing="3",
+            width="100%",
+        ),
+        text_field(
+            "Intervalo (minutos, não remunerado)",
+            "intervalo_min",
+            errors["intervalo_min"],
+            type="number",
+            field_id="job-intervalo_min",
+            default_value="0",
+            min="0",
+            max=str(MAX_BREAK_MIN),
+            hint="Horário de Brasília. O turno dura de 2 a 12 horas e pode terminar no dia seguinte.",
+        ),
+        text_field(
+            "Endereço do turno",
+            "endereco",
+            errors["endereco"],
+            field_id="job-endereco",
+            placeholder="Rua, número, bairro, cidade",
+            max_length=200,
+        ),
+        _point_field(),
+    ]
 
 
 def _publish_fields() -> list[rx.Component]:
@@ -62,10 +141,6 @@ def _publish_fields() -> list[rx.Component]:
                 placeholder="25,00",
                 input_mode="decimal",
             ),
-            text_field("Duração", "duracao", errors["duracao"], field_id="job-duracao", placeholder="Ex.: 6 horas"),
-            text_field(
-                "Data necessária", "data_necessaria", errors["data_necessaria"], type="date", field_id="job-data"
-            ),
             text_field(
                 "Vagas disponíveis",
                 "vagas_disponiveis",
@@ -80,6 +155,7 @@ def _publish_fields() -> list[rx.Component]:
             spacing="3",
             width="100%",
         ),
+        *_shift_fields(),
         text_field(
             "Habilidades necessárias",
             "habilidades_necessarias",

@@ -14,7 +14,9 @@ from sqlmodel import Session
 
 from core import routes
 from core.db import session_scope
+from core.geo import valid_point
 from core.ids import valid_id
+from core.shift_rules import MAX_COPIES
 from models import Role
 from services import applications, company_jobs, dashboard
 from services.applications import ApplicantCard, FreelancerProfileView
@@ -33,11 +35,27 @@ JOB_FIELDS = (
     "descricao",
     "localizacao",
     "valor_hora",
-    "duracao",
-    "data_necessaria",
+    "inicio_em",
+    "fim_em",
+    "intervalo_min",
+    "endereco",
+    "ponto_lat",
+    "ponto_lng",
     "habilidades_necessarias",
     "vagas_disponiveis",
 )
+POINT_FAILED = "Não foi possível ler sua localização. Verifique a permissão de localização do navegador."
+# One location reading ('Marcar local do turno'), never a watch: resolves {lat, lng} or {error}.
+READ_POINT_SCRIPT = """new Promise((resolve) => {
+  if (!navigator.geolocation) { resolve({error: "unsupported"}); return; }
+  navigator.geolocation.getCurrentPosition(
+    (p) => resolve({lat: p.coords.latitude, lng: p.coords.longitude}),
+    (e) => resolve({error: String(e && e.code)}),
+    {enableHighAccuracy: true, timeout: 20000, maximumAge: 0}
+  );
+})"""
+DUPLICATE_FIELD = "data_"
+DUPLICATE_FAILED = ("Erro ao duplicar vaga", "Não foi possível duplicar a vaga. Tente novamente.")
 ERROR = "Erro"
 DELETE_FAILED = ("Erro ao excluir vaga", "Não foi possível excluir a vaga. Por favor, tente novamente.")
 LOAD_JOBS_FAILED = ("Erro ao carregar vagas", "Não foi possível carregar suas vagas. Por favor, tente novamente.")
@@ -81,6 +99,15 @@ class CompanyJobsState(AuthState):
     publishing: bool = False
     form_errors: dict[str, str] = _blank_errors()
     publish_error: str = ""
+    point_lat: str = ""
+    point_lng: str = ""
+
+    duplicate_open: bool = False
+    duplicating: bool = False
+    duplicate_job_id: int = 0
+    duplicate_title: str = ""
+    duplicate_slots: list[int] = [0]
+    duplicate_error: str = ""
 
     confirm_kind: str = ""
     confirm_job_id: int = 0
@@ -175,6 +202,7 @@ class CompanyJobsState(AuthState):
         self.applications_open = False
         self.profile_open = False
         self.publish_open = False
+        self.duplicate_open = False
         events = self._load_jobs(company_id, keep_shown=False)
         if self.router.url.query_parameters.get("nova") == "1":
             self._open_form()
@@ -197,6 +225,26 @@ class CompanyJobsState(AuthState):
         self.publish_open = True
         self.form_errors = _blank_errors()
         self.publish_error = ""
+        self.point_lat = self.point_lng = ""
+
+    @rx.event
+    def point_marked(self, reading: dict):
+        """The one browser location reading of 'Marcar local do turno': kept for the hidden fields.
+
+        Only the reading's numbers are kept, rounded to 6 decimals; anything else is refused with a toast.
+        """
+        reading = reading if isinstance(reading, dict) else {}
+        lat, lng = reading.get("lat"), reading.get("lng")
+        if self._company_id() is None or not valid_point(lat, lng):
+            self.point_lat = self.point_lng = ""
+            return rx.toast.error(ERROR, description=POINT_FAILED)
+        self.point_lat, self.point_lng = f"{float(lat):.6f}", f"{float(lng):.6f}"
+        return None
+
+    @rx.event
+    def clear_point(self):
+        """'Remover local': the shift has no marked point."""
+        self.point_lat = self.point_lng = ""
 
     @rx.event
     def open_publish(self):
@@ -285,9 +333,64 @@ class CompanyJobsState(AuthState):
         return self._job_action(job_id, company_jobs.restore_job, "Vaga restaurada")
 
     @rx.event
-    def duplicate(self, job_id: int):
-        """'Duplicar': a new open copy without applications (within the plan's limit)."""
-        return self._job_action(job_id, company_jobs.duplicate_job, "Vaga duplicada")
+    def ask_duplicate(self, job_id: int):
+        """'Duplicar': the dialog to pick up to 8 new dates for a copy of the job."""
+        checked_id = valid_id(job_id)
+        title = self._job_title(checked_id) if checked_id is not None and self._company_id() is not None else None
+        if title is None:
+            return rx.toast.error(ERROR, description=JOB_NOT_FOUND)
+        self.duplicate_job_id = checked_id
+        self.duplicate_title = title
+        self.duplicate_slots = [0]
+        self.duplicate_error = ""
+        self.duplicate_open = True
+        return None
+
+    @rx.event
+    def add_duplicate_date(self):
+        """'Adicionar data': one more date field, up to 8."""
+        if len(self.duplicate_slots) < MAX_COPIES:
+            self.duplicate_slots = [*self.duplicate_slots, len(self.duplicate_slots)]
+
+    @rx.event
+    def set_duplicate_open(self, value: bool):
+        """Close the 'Duplicar' dialog (Esc, overlay, 'Cancelar')."""
+        if value is not True:
+            self.duplicate_open = False
+            self.duplicate_job_id = 0
+            self.duplicate_error = ""
+
+    @rx.event
+    @recovers(*DUPLICATE_FAILED, reset={"duplicating": False})
+    def duplicate(self, form_data: dict):
+        """Copy the dialog's job to the dates of the form (data_0 ... data_7), all or none."""
+        company_id = self._company_id()
+        job_id = self.duplicate_job_id
+        if company_id is None or not job_id or not self.duplicate_open or self.duplicating:
+            return
+        data = form_data if isinstance(form_data, dict) else {}
+        dates = [data.get(f"{DUPLICATE_FIELD}{slot}") for slot in range(MAX_COPIES)]
+        self.duplicating = True
+        self.duplicate_error = ""
+        yield
+        try:
+            with session_scope() as db:
+                copies = company_jobs.duplicate_job(db, company_id, job_id, dates)
+        except PlanLimitReached as exc:
+            self.plan_message = exc.message
+            self.duplicate_error = exc.message
+            return
+        except ServiceError as exc:
+            self.duplicate_error = next(iter(exc.field_errors.values()), exc.message)
+            return
+        finally:
+            self.duplicating = False
+        self.duplicate_open = False
+        self.duplicate_job_id = 0
+        self.plan_message = ""
+        count = len(copies)
+        yield rx.toast.success(f"Vaga duplicada para {count} {'data' if count == 1 else 'datas'}")
+        yield from self._load_jobs(company_id)
 
     @rx.event
     def close_job(self, job_id: int):
