@@ -27,6 +27,9 @@ from models import (
     Chat,
     ContactMessage,
     EmailToken,
+    Falta,
+    Hiring,
+    HiringEvent,
     Job,
     LoginAttempt,
     Message,
@@ -94,7 +97,7 @@ def export_user_data(session: Session, user_id: int) -> dict[str, Any]:
 
     Returns:
         The data, with top-level keys produto, gerado_em, conta, perfil, preferencias, sessoes,
-        vagas, candidaturas, conversas, notificacoes, avaliacoes, assinatura,
+        vagas, candidaturas, conversas, notificacoes, avaliacoes, turnos, faltas, assinatura,
         mensagens_de_contato and tentativas_de_login.
 
     Raises:
@@ -137,6 +140,8 @@ def export_user_data(session: Session, user_id: int) -> dict[str, Any]:
             ).all()
         ],
         "avaliacoes": _export_ratings(session, user_id),
+        "turnos": _export_hirings(session, user_id),
+        "faltas": _export_faltas(session, user_id) if user.role == Role.FREELANCER else [],
         "assinatura": _export_subscription(session, user_id),
         "mensagens_de_contato": [
             {
@@ -201,6 +206,63 @@ def _export_preferences(prefs: UserPreferences) -> dict[str, Any]:
     }
 
 
+def _export_hirings(session: Session, user_id: int) -> list[dict[str, Any]]:
+    """The shifts the user took part in, with the records, hours, money and the whole timeline."""
+    hirings = session.exec(
+        select(Hiring)
+        .where(or_(Hiring.company_id == user_id, Hiring.freelancer_id == user_id))
+        .order_by(col(Hiring.inicio_em))
+    ).all()
+    events: dict[int, list] = {h.id: [] for h in hirings}
+    if hirings:
+        for event in session.exec(
+            select(HiringEvent).where(col(HiringEvent.hiring_id).in_(list(events))).order_by(col(HiringEvent.at))
+        ).all():
+            events[event.hiring_id].append(
+                {"quando": _iso(event.at), "quem": event.actor, "acao": event.action, "para": event.to_state,
+                 "motivo": event.reason}
+            )  # fmt: skip
+    return [
+        {
+            "vaga_id": h.job_id,
+            "estado": h.state,
+            "inicio_em": _iso(h.inicio_em),
+            "fim_em": _iso(h.fim_em),
+            "intervalo_min": h.intervalo_min,
+            "valor_hora_centavos": h.valor_hora_centavos,
+            "chegada": {"em": _iso(h.chegada_em), "metodo": h.chegada_metodo, "distancia": h.chegada_distancia},
+            "saida": {"em": _iso(h.saida_em), "metodo": h.saida_metodo, "distancia": h.saida_distancia},
+            "minutos_enviados": h.minutos_enviados,
+            "minutos_ajuste": h.minutos_ajuste,
+            "ajuste_motivo": h.ajuste_motivo,
+            "minutos_aprovados": h.minutos_aprovados,
+            "valor_centavos": h.valor_centavos,
+            "taxa_cancelamento_centavos": h.taxa_cancelamento_centavos,
+            "pago_em": _iso(h.pago_em),
+            "recebido_em": _iso(h.recebido_em),
+            "linha_do_tempo": events[h.id],
+        }
+        for h in hirings
+    ]
+
+
+def _export_faltas(session: Session, freelancer_id: int) -> list[dict[str, Any]]:
+    """The freelancer's faltas (private to them) and what became of each."""
+    rows = session.exec(select(Falta).where(Falta.freelancer_id == freelancer_id).order_by(col(Falta.created_at))).all()
+    return [
+        {
+            "pontos": f.pontos,
+            "motivo": f.motivo,
+            "criada_em": _iso(f.created_at),
+            "expira_em": _iso(f.expires_at),
+            "suspensao_ate": _iso(f.suspende_ate),
+            "removida_em": _iso(f.removida_em),
+            "removida_motivo": f.removida_motivo,
+        }
+        for f in rows
+    ]
+
+
 def _export_jobs(session: Session, company_id: int) -> list[dict[str, Any]]:
     counts = dict(
         session.exec(
@@ -221,6 +283,11 @@ def _export_jobs(session: Session, company_id: int) -> list[dict[str, Any]]:
             "valor_hora": _money(job.valor_hora),
             "duracao": job.duracao,
             "data_necessaria": _iso(job.data_necessaria),
+            "inicio_em": _iso(job.inicio_em),
+            "fim_em": _iso(job.fim_em),
+            "intervalo_min": job.intervalo_min,
+            "endereco": job.endereco,
+            "ponto_marcado": job.ponto_lat is not None,
             "habilidades_necessarias": list(job.habilidades_necessarias or []),
             "vale_transporte": job.vale_transporte,
             "refeicao_local": job.refeicao_local,

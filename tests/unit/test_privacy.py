@@ -70,6 +70,8 @@ EXPORT_KEYS = {
     "conversas",
     "notificacoes",
     "avaliacoes",
+    "turnos",
+    "faltas",
     "assinatura",
     "mensagens_de_contato",
     "tentativas_de_login",
@@ -764,3 +766,28 @@ def test_the_section_renders_with_its_stable_ids():
     assert "download:true" in rendered
     assert "reloadDocument:true" in rendered
     assert "Privacidade e dados" in rendered
+
+
+def test_the_export_holds_the_shifts_with_their_timeline_and_the_freelancers_faltas(db):
+    from models import Hiring
+    from services import faltas
+    from tests.unit.factories import make_application, make_company, make_freelancer, make_job
+
+    company, freelancer = make_company(db), make_freelancer(db)
+    job = make_job(db, company, "Garçom de gala")
+    application = make_application(db, job, freelancer)
+    applications.accept(db, company.id, application.id)
+    hiring_id = db.exec(select(Hiring.id)).one()
+    faltas.add(db, freelancer.id, hiring_id, 2, "cancelamento", utcnow())
+    db.commit()
+
+    mine = privacy.export_user_data(db, freelancer.id)
+    theirs = privacy.export_user_data(db, company.id)
+
+    [shift] = mine["turnos"]
+    assert (shift["vaga_id"], shift["estado"]) == (job.id, "agendada")
+    assert [step["acao"] for step in shift["linha_do_tempo"]] == ["aceitar"]
+    assert [(f["pontos"], f["motivo"]) for f in mine["faltas"]] == [(2, "cancelamento")]
+    assert [s["vaga_id"] for s in theirs["turnos"]] == [job.id]
+    assert theirs["faltas"] == []  # private to the freelancer
+    assert theirs["vagas"][0]["endereco"] == job.endereco
