@@ -41,7 +41,7 @@ from models import (
     User,
     UserPreferences,
 )
-from services import company_jobs, devices, job_lifecycle, throttle
+from services import company_jobs, devices, hiring_lifecycle, job_lifecycle, shifts, throttle
 from services.billing import _is_live, _subscription_of
 from services.errors import ServiceError
 
@@ -472,8 +472,24 @@ def delete_account(session: Session, user_id: int, password: object, address: st
     return _remove(session, user)
 
 
+def _cancel_shifts_ahead(session: Session, user: User, now) -> None:
+    """A removed account's shifts that have not started are cancelled, and the other side told.
+
+    Through the same 'Cancelar turno' as the person would click (services/shifts.py), so a company
+    that leaves within 24 h of a shift still owes the freelancer the late-cancellation amount.
+    Shifts already under way keep their records, hours and payment for the other side.
+    """
+    mine = or_(Hiring.company_id == user.id, Hiring.freelancer_id == user.id)
+    ahead = session.exec(
+        select(Hiring.id).where(mine, col(Hiring.state).in_(hiring_lifecycle.SCHEDULED), Hiring.inicio_em > now)
+    ).all()
+    for hiring_id in ahead:
+        shifts.act(session, user.id, user.role, hiring_id, "cancelar", {}, now)
+
+
 def _remove(session: Session, user: User) -> str:
     user_id = user.id
+    _cancel_shifts_ahead(session, user, utcnow())
     if user.role == Role.CLIENT:
         live_jobs = session.exec(select(Job.id).where(Job.cliente_id == user_id, job_lifecycle.unfinished())).all()
         for job_id in live_jobs:

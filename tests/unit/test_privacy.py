@@ -791,3 +791,27 @@ def test_the_export_holds_the_shifts_with_their_timeline_and_the_freelancers_fal
     assert [s["vaga_id"] for s in theirs["turnos"]] == [job.id]
     assert theirs["faltas"] == []  # private to the freelancer
     assert theirs["vagas"][0]["endereco"] == job.endereco
+
+
+def test_removing_an_account_cancels_its_shifts_ahead_and_tells_the_other_side(db):
+    from datetime import timedelta as delta
+
+    from models import Hiring
+    from tests.unit.factories import make_application, make_company, make_freelancer, make_job
+
+    company, freelancer = make_company(db), make_freelancer(db)
+    soon = make_job(db, company, "Turno amanhã", inicio_em=utcnow() + delta(hours=10))
+    later = make_job(db, company, "Turno em uma semana", inicio_em=utcnow() + delta(days=7))
+    for job in (soon, later):
+        applications.accept(db, company.id, make_application(db, job, freelancer).id)
+    db.commit()
+
+    privacy._remove(db, db.get(User, company.id))
+    db.commit()
+
+    states = dict(db.exec(select(Hiring.job_id, Hiring.state)).all())
+    assert states == {soon.id: "cancelada_empresa", later.id: "cancelada_empresa"}
+    fees = dict(db.exec(select(Hiring.job_id, Hiring.taxa_cancelamento_centavos)).all())
+    assert fees[later.id] == 0 and fees[soon.id] == 12000  # 4 h at R$ 30,00: left within 24 h
+    told = db.exec(select(Notification.message).where(Notification.user_id == freelancer.id)).all()
+    assert sum("A empresa cancelou o turno" in message for message in told) == 2
