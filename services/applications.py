@@ -26,7 +26,7 @@ from core.db import lock_for_write
 from core.formatting import hourly_pay, long_date, money
 from core.types import utcnow
 from models import Application, ApplicationStatus, Chat, Job, NotificationType, Profile
-from services import chats, faltas, hiring_lifecycle, job_lifecycle, ratings, shift_pay
+from services import chats, company_jobs, faltas, hiring_lifecycle, job_lifecycle, ratings, shift_pay
 from services.company_jobs import owned_job
 from services.errors import NotAllowed, ServiceError, require_id
 from services.notifications import notify
@@ -397,6 +397,8 @@ def accept(session: Session, company_id: int, application_id: object) -> int:
 
 def _hire(session: Session, application: Application, job: Job) -> None:
     """The shift of an application just accepted: times from the vaga, rate from the proposal (or the vaga)."""
+    company_jobs.ensure_shift(job, utcnow())
+    session.add(job)
     rate = application.valor_proposto if application.valor_proposto is not None else job.valor_hora
     hiring_lifecycle.create(
         session,

@@ -4,7 +4,8 @@ Every function takes the acting company's id (from the server-side session) and 
 id AND owner, so another company's job and a missing one get the same answer.
 """
 
-from datetime import UTC, date, datetime
+import re
+from datetime import UTC, date, datetime, time, timedelta
 
 from sqlmodel import Session, col, delete, func, select, update
 
@@ -269,3 +270,26 @@ def delete_job(session: Session, company_id: int, job_id: object) -> None:
     job = owned_job(session, company_id, job_id)
     session.exec(delete(Application).where(Application.vaga_id == job.id))
     session.delete(job)
+
+
+_LEGACY_HOURS = re.compile(r"(\d{1,2})\s*(?:h|hora)", re.IGNORECASE)
+
+
+def ensure_shift(job: Job, now: datetime) -> None:
+    """Give a job written without shift times (bulk loads, rows inserted by hand) the rule of alembic 0013.
+
+    The form always sets them; this covers rows that bypassed it, so accepting never meets a vaga
+    without a shift: 09:00 (São Paulo) on its `data_necessaria`, else the day after `now`, for the
+    hours its free-text `duracao` names (2-12), else 8; a 60-minute break when `possui_intervalo`;
+    the location as the address; a fresh attendance secret.
+    """
+    if job.inicio_em is not None and job.fim_em is not None:
+        return
+    day = job.data_necessaria or (now.astimezone(shift_rules.LOCAL_TZ).date() + timedelta(days=1))
+    match = _LEGACY_HOURS.search(job.duracao or "")
+    hours = min(max(int(match.group(1)), 2), 12) if match else shift_rules.LEGACY_HOURS
+    start = datetime.combine(day, time(shift_rules.LEGACY_START_HOUR), tzinfo=shift_rules.LOCAL_TZ).astimezone(UTC)
+    job.inicio_em, job.fim_em = start, start + timedelta(hours=hours)
+    job.intervalo_min = 60 if job.possui_intervalo else 0
+    job.endereco = job.endereco or (job.localizacao or "")[:200]
+    job.codigo_segredo = job.codigo_segredo or attendance_code.new_secret()

@@ -7,7 +7,6 @@ so a button is never shown for a step the server would refuse (the server checks
 
 from datetime import datetime
 from typing import TypedDict
-from urllib.parse import quote_plus
 
 from babel.dates import format_date
 from sqlalchemy import and_
@@ -15,6 +14,7 @@ from sqlmodel import Session, select
 
 from core import geo, routes
 from core.formatting import local
+from core.shift_format import map_url
 from models import Actor, Chat, Hiring, HiringEvent, Job, Profile
 from services import attendance_code, hiring_lifecycle, shift_pay
 from services.calendar_file import shift_ics
@@ -122,12 +122,6 @@ def day_text(value: datetime) -> str:
 def time_text(start: datetime, end: datetime) -> str:
     """'18:00–02:00' in São Paulo time."""
     return f"{local(start):%H:%M}–{local(end):%H:%M}"
-
-
-def map_url(address: str, lat: float | None, lng: float | None) -> str:
-    """A Google Maps search link for the shift's point, or its address."""
-    query = f"{lat:.6f},{lng:.6f}" if lat is not None and lng is not None else address
-    return f"https://www.google.com/maps/search/?api=1&query={quote_plus(query)}" if query else ""
 
 
 def _record(at: datetime | None, method: str, distance: str) -> str:

@@ -6,13 +6,14 @@ the title (or a unique company) and filters by it; the counts it asserts are the
 
 import re
 import uuid
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 
 from playwright.sync_api import Page, expect
 
 from core.db import session_scope
-from core.formatting import long_date
+from core.formatting import LOCAL_TZ, long_date
+from core.shift_format import shift_text
 from core.types import utcnow
 from models import Job
 from services import accounts, company_jobs
@@ -174,6 +175,10 @@ def test_job_detail_shows_every_field_and_invites_visitors_to_sign_in(page: Page
         valor_hora=Decimal("42.50"),
         duracao="6 horas",
         data_necessaria=needed,
+        inicio_em=(start := datetime.combine(needed, time(18), tzinfo=LOCAL_TZ).astimezone(UTC)),
+        fim_em=start + timedelta(hours=8),
+        intervalo_min=60,
+        endereco="Rua XV de Novembro, 700 - Centro, Curitiba",
         habilidades_necessarias=["Coquetelaria", "Atendimento"],
         vale_transporte=True,
         refeicao_local=False,
@@ -186,9 +191,11 @@ def test_job_detail_shows_every_field_and_invites_visitors_to_sign_in(page: Page
     expect(page).to_have_url(re.compile(rf"/jobs/{job_id}$"))
     expect(page.get_by_role("heading", name=f"Bartender {token}", level=1)).to_be_visible()
     expect(page.locator("#job-company")).to_have_text(f"Eventos {token}")
-    for text in ("Curitiba", "R$ 42,50/hora", long_date(needed), "6 horas", "Coquetelaria", "Atendimento"):
+    shift = shift_text(start, start + timedelta(hours=8), 60)  # e.g. 'ter., 08/12 · 18:00–02:00 (8h, intervalo 60 min)'
+    for text in ("Curitiba", "R$ 42,50/hora", shift, "Coquetelaria", "Atendimento"):
         expect(page.get_by_role("main").get_by_text(text, exact=True).first).to_be_visible()
     expect(page.locator("#job-description")).to_have_text("Preparar drinks clássicos e autorais para 200 convidados.")
+    expect(page.locator("#job-address")).to_contain_text("Rua XV de Novembro, 700 - Centro, Curitiba")
     expect(page.get_by_text("Vale-transporte: Sim")).to_be_visible()
     expect(page.get_by_text("Refeição no local: Não")).to_be_visible()
     expect(page.get_by_text("Intervalo: Sim")).to_be_visible()

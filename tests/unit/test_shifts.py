@@ -15,11 +15,11 @@ from sqlalchemy import select
 from sqlmodel import SQLModel, func
 
 from core.formatting import local
-from models import Falta, HiringEvent, Job, Notification, ReviewRequest
+from models import Falta, Hiring, HiringEvent, Job, Notification, ReviewRequest
 from services import applications, hiring_lifecycle, ratings, shift_timer, shifts
 from services.errors import NotAllowed, ServiceError
 from services.shifts import Outcome, when
-from tests.unit.factories import make_cast, make_company, make_job, unusable_ids
+from tests.unit.factories import make_application, make_cast, make_company, make_job, unusable_ids
 from tests.unit.shift_helpers import (
     MIN,
     SEC,
@@ -656,3 +656,25 @@ def test_staff_cannot_turn_an_hours_dispute_into_a_no_show(db, cast):
 
     assert refused.value.message == "Este turno tem registro de chegada: decida as horas, não a ausência."
     assert (hiring(db, s.hiring_id).version, len(events(db, s.hiring_id))) == before
+
+
+def test_accepting_a_vaga_written_without_shift_times_gives_it_the_legacy_shift(db, cast):
+    from datetime import date
+
+    from core.formatting import LOCAL_TZ
+
+    job = make_job(db, cast.company, "Copeiro", inicio_em=None, fim_em=None, data_necessaria=date(2031, 3, 7),
+                   duracao="5 horas", possui_intervalo=True, codigo_segredo="")  # fmt: skip
+    job.inicio_em = job.fim_em = None  # as a bulk load or a row inserted by hand leaves it
+    db.add(job)
+    application = make_application(db, job, cast.freelancer)
+    db.commit()
+
+    applications.accept(db, cast.company.id, application.id)
+    db.commit()
+
+    db.refresh(job)
+    h = db.exec(select(Hiring).where(Hiring.application_id == application.id)).scalars().one()
+    assert job.inicio_em.astimezone(LOCAL_TZ).replace(tzinfo=None).isoformat() == "2031-03-07T09:00:00"
+    assert (job.fim_em - job.inicio_em, job.intervalo_min, len(job.codigo_segredo)) == (5 * H, 60, 40)
+    assert (h.inicio_em, h.fim_em, h.intervalo_min) == (job.inicio_em, job.fim_em, 60)
