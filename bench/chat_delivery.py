@@ -236,6 +236,7 @@ def _create_pairs(database_url: str, count: int) -> list[tuple[str, str, int]]:
                     "descricao": "Bench " * 5,
                     "localizacao": "Recife",
                     "vagas_disponiveis": 2,
+                    **harness.shift_fields(),
                 },
             )
             application_id = applications.apply(db, freelancer.id, "freelancer", job_id, {})

@@ -33,6 +33,7 @@ JOB_FORM = {
     "descricao": "Serviço de salão para 200 convidados, traje social.",
     "localizacao": "Recife",
     "vagas_disponiveis": "3",
+    **harness.shift_fields(),
 }
 
 

@@ -15,11 +15,14 @@ import urllib.request
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import NullPool
+
+from core.shift_rules import LOCAL_TZ
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = ROOT / ".venv" / "bin"
@@ -265,3 +268,18 @@ def pct(samples: list[float], q: float) -> float:
 def summary(samples: list[float]) -> str:
     """'p50 / p95 / p99' of `samples`, two decimals."""
     return f"{statistics.median(samples):.2f} / {pct(samples, 95):.2f} / {pct(samples, 99):.2f}"
+
+
+def shift_fields(days: int = 3, hours: int = 8) -> dict[str, str]:
+    """The shift part of a valid 'Publicar Nova Vaga' form: 18:00 (São Paulo) `days` from today, `hours` long.
+
+    The form takes `datetime-local` text in São Paulo time (services/validation.py JobForm).
+    """
+    day = datetime.now(LOCAL_TZ).date() + timedelta(days=days)
+    start = datetime.combine(day, datetime.min.time(), tzinfo=LOCAL_TZ).replace(hour=18)
+    return {
+        "inicio_em": start.strftime("%Y-%m-%dT%H:%M"),
+        "fim_em": (start + timedelta(hours=hours)).strftime("%Y-%m-%dT%H:%M"),
+        "intervalo_min": "60",
+        "endereco": "Av. Boa Viagem, 1000 - Boa Viagem, Recife",
+    }
