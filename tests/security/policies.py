@@ -123,10 +123,27 @@ CHAT_PAGE = {FREELANCER: FREELANCER_CHAT, "*": COMPANY_CHAT}
 FREELANCER_SHIFTS = "/freelancer-dashboard?tab=shifts"
 COMPANY_SHIFTS = "/client-dashboard?tab=shifts"
 CODE_PAGE = "/client-dashboard/presenca/{job}"
-SHIFT_ACTION = {FREELANCER: "cancelar", COMPANY: "cancelar"}  # a dialog action: the submit reaches the server
-SHIFT_STEPS = {
-    role: (("open_shift_action", {"hiring_id": Id("hiring"), "action": "cancelar"}),) for role in (FREELANCER, COMPANY)
-}
+
+
+def shift_policies(state: str, role: str, page: str) -> dict[str, Policy]:
+    """The ShiftsMixin handlers of one state: `role` acts on its own hirings from `page`.
+
+    'Cancelar turno' opens a dialog; its submit is what reaches the server, so the matrix opens it
+    first with the id under test. 'Pedir revisão humana' is the freelancer's, whatever the state.
+    """
+    opened = (("open_shift_action", {"hiring_id": Id("hiring"), "action": "cancelar"}),)
+    return {
+        f"{state}.close_shift_dialog": Policy(SIGNED_IN),
+        f"{state}.located": Policy(SIGNED_IN, {"reading": {"error": "1"}}, page=page),
+        f"{state}.open_review": Policy(FREELANCER, {"falta_id": Id("falta")}, page=page),
+        f"{state}.open_shift_action": Policy(role, {"hiring_id": Id("hiring"), "action": "cancelar"}, page=page),
+        f"{state}.read_location": Policy(SIGNED_IN, page=page),
+        f"{state}.submit_shift_action": Policy(
+            role, {"form_data": {"reason": "Motivo com mais de dez letras."}}, page=page, before=opened
+        ),
+    }
+
+
 RATING_STEPS = (("open_rating", {"application_id": Id("rating")}), ("pick_stars", {"stars": 4}))
 
 ADMIN_DECISION_FORM = {
@@ -295,57 +312,9 @@ POLICIES: dict[str, Policy] = {
     "app.pages.company_jobs.state.CompanyJobsState.setvar": SETVAR,
     "app.pages.company_jobs.state.CompanyJobsState.view_profile": Policy(COMPANY, {"freelancer_id": Id("freelancer")}),
     # Shift cards (ShiftsMixin): each side acts on its own hirings; the freelancer asks reviews of their faltas.
-    "app.pages.freelancer_dashboard.FreelancerDashboardState.close_shift_dialog": Policy(SIGNED_IN),
-    "app.pages.freelancer_dashboard.FreelancerDashboardState.located": Policy(
-        SIGNED_IN, {"reading": {"error": "1"}}, page=FREELANCER_SHIFTS
-    ),
-    "app.pages.freelancer_dashboard.FreelancerDashboardState.open_review": Policy(
-        FREELANCER, {"falta_id": Id("falta")}, page=FREELANCER_SHIFTS
-    ),
-    "app.pages.freelancer_dashboard.FreelancerDashboardState.open_shift_action": Policy(
-        FREELANCER, {"hiring_id": Id("hiring"), "action": SHIFT_ACTION[FREELANCER]}, page=FREELANCER_SHIFTS
-    ),
-    "app.pages.freelancer_dashboard.FreelancerDashboardState.read_location": Policy(SIGNED_IN, page=FREELANCER_SHIFTS),
-    "app.pages.freelancer_dashboard.FreelancerDashboardState.submit_shift_action": Policy(
-        FREELANCER,
-        {"form_data": {"reason": "Motivo com mais de dez letras."}},
-        page=FREELANCER_SHIFTS,
-        before=SHIFT_STEPS[FREELANCER],
-    ),
-    "app.pages.client_dashboard.ClientDashboardState.close_shift_dialog": Policy(SIGNED_IN),
-    "app.pages.client_dashboard.ClientDashboardState.located": Policy(
-        SIGNED_IN, {"reading": {"error": "1"}}, page=COMPANY_SHIFTS
-    ),
-    "app.pages.client_dashboard.ClientDashboardState.open_review": Policy(
-        FREELANCER, {"falta_id": Id("falta")}, page=COMPANY_SHIFTS
-    ),
-    "app.pages.client_dashboard.ClientDashboardState.open_shift_action": Policy(
-        COMPANY, {"hiring_id": Id("hiring"), "action": SHIFT_ACTION[COMPANY]}, page=COMPANY_SHIFTS
-    ),
-    "app.pages.client_dashboard.ClientDashboardState.read_location": Policy(SIGNED_IN, page=COMPANY_SHIFTS),
-    "app.pages.client_dashboard.ClientDashboardState.submit_shift_action": Policy(
-        COMPANY,
-        {"form_data": {"reason": "Motivo com mais de dez letras."}},
-        page=COMPANY_SHIFTS,
-        before=SHIFT_STEPS[COMPANY],
-    ),
-    "app.pages.attendance_code.AttendanceCodeState.close_shift_dialog": Policy(SIGNED_IN),
-    "app.pages.attendance_code.AttendanceCodeState.located": Policy(
-        SIGNED_IN, {"reading": {"error": "1"}}, page=COMPANY_SHIFTS
-    ),
-    "app.pages.attendance_code.AttendanceCodeState.open_review": Policy(
-        FREELANCER, {"falta_id": Id("falta")}, page=COMPANY_SHIFTS
-    ),
-    "app.pages.attendance_code.AttendanceCodeState.open_shift_action": Policy(
-        COMPANY, {"hiring_id": Id("hiring"), "action": SHIFT_ACTION[COMPANY]}, page=COMPANY_SHIFTS
-    ),
-    "app.pages.attendance_code.AttendanceCodeState.read_location": Policy(SIGNED_IN, page=COMPANY_SHIFTS),
-    "app.pages.attendance_code.AttendanceCodeState.submit_shift_action": Policy(
-        COMPANY,
-        {"form_data": {"reason": "Motivo com mais de dez letras."}},
-        page=COMPANY_SHIFTS,
-        before=SHIFT_STEPS[COMPANY],
-    ),
+    **shift_policies("app.pages.freelancer_dashboard.FreelancerDashboardState", FREELANCER, FREELANCER_SHIFTS),
+    **shift_policies("app.pages.client_dashboard.ClientDashboardState", COMPANY, COMPANY_SHIFTS),
+    **shift_policies("app.pages.attendance_code.AttendanceCodeState", COMPANY, COMPANY_SHIFTS),
     "app.pages.attendance_code.AttendanceCodeState.load": Policy(COMPANY, page=CODE_PAGE),
     "app.pages.attendance_code.AttendanceCodeState.refresh": Policy(COMPANY, {"_value": 1}, page=CODE_PAGE),
     "app.pages.attendance_code.AttendanceCodeState.setvar": SETVAR,
