@@ -88,7 +88,7 @@ class ShiftsMixin(AuthState, mixin=True):
     def open_shift_action(self, hiring_id: int, action: str):
         """A card's button: run a one-click action, or open the dialog the action needs."""
         checked = valid_id(hiring_id)
-        if checked is None or action not in shift_views.ACTION_LABELS:
+        if checked is None or not isinstance(action, str) or action not in shift_views.ACTION_LABELS:
             return rx.toast.error(SHIFT_ERROR, description=shifts.NOT_FOUND)
         if action in DIRECT:
             return self._act(checked, action, {})
@@ -127,7 +127,7 @@ class ShiftsMixin(AuthState, mixin=True):
     @recovers(SHIFT_ERROR, UNEXPECTED_MESSAGE, reset={"shift_busy": False})
     def submit_shift_action(self, form_data: dict):
         """The dialog's confirmation: the action with what the dialog asked (method, code, hours, reason)."""
-        data = dict(form_data)
+        data = dict(form_data) if isinstance(form_data, dict) else {}
         label = data.pop("reason_label", None)
         if label is not None:
             data["reason"] = DISMISS_KEYS.get(label, "")

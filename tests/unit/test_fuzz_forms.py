@@ -1051,3 +1051,51 @@ def _without_echo(url: str, typed: list[str]) -> str:
         if not (value and any(value in text for text in typed))
     ]
     return parts.path + ("?" + "&".join(kept) if kept else "")
+
+
+# --- the shift dialog ('Enviar horas', 'Ajustar horas') ----------------------------------------------------
+
+
+@pytest.fixture
+def ended_shift(db: Session) -> Scene:
+    """A signed-in freelancer whose shift just ended, so 'Enviar horas' is open."""
+    from datetime import timedelta
+
+    from core.types import utcnow
+    from models import Actor, Hiring
+    from services import applications, hiring_lifecycle
+
+    company_user, freelancer_user = make_company(db), make_freelancer(db)
+    start = utcnow() - timedelta(hours=3)
+    job = make_job(db, company_user, "Garçom", inicio_em=start)
+    application = make_application(db, job, freelancer_user)
+    db.commit()
+    applications.accept(db, company_user.id, application.id)
+    hiring = db.exec(select(Hiring)).one()
+    arrived = {"chegada_em": start, "chegada_metodo": "manual", "chegada_distancia": "sem_leitura"}
+    hiring = hiring_lifecycle.move(db, hiring, "chegada", Actor.FREELANCER, start, values=arrived).hiring
+    left = {"saida_em": utcnow(), "saida_metodo": "manual", "saida_distancia": "sem_leitura", "terminou_em": utcnow()}
+    hiring_lifecycle.move(db, hiring, "saida", Actor.FREELANCER, utcnow(), values=left)
+    cookie = cookie_for(db, freelancer_user)
+    return Scene(World(db), freelancer_user, cookie, job, application_id=hiring.id)
+
+
+def _sent_hours_are_valid(session: Session) -> None:
+    from models import Hiring
+
+    for hiring in session.exec(select(Hiring)).all():
+        assert hiring.minutos_enviados is None or 0 < hiring.minutos_enviados <= 16 * 60
+
+
+@FUZZ
+@given(submission=submissions(("hours", "reason", "method")))
+def test_shift_hours(ended_shift, submission):
+    state = state_for(FreelancerDashboardState, ended_shift.cookie, "/freelancer-dashboard", {"tab": "shifts"})
+    run(state, FreelancerDashboardState.load)
+    run(state, FreelancerDashboardState.open_shift_action, ended_shift.application_id, "enviar_horas")
+    before = ended_shift.world.read()
+
+    events = run(state, FreelancerDashboardState.submit_shift_action, submission.on({"hours": "7:30"}))
+
+    outcome = Outcome(success(events, "Horas enviadas"), [*toasts(events), state.shift_error])
+    judge(ended_shift.world, before, outcome, _sent_hours_are_valid)

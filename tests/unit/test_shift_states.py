@@ -178,3 +178,15 @@ def test_the_code_screen_is_the_owners_only(db, hired):
         other = state_for(AttendanceCodeState, cookie_for(db, user), path)
         run(other, AttendanceCodeState.load)
         assert other.code == "" and other.shifts_upcoming == []
+
+
+@pytest.mark.parametrize("action", [["confirmar"], {"a": 1}, None, 7, "apagar"])
+def test_a_hostile_action_name_is_refused_in_portuguese(db, hired, action):
+    cast, _job, hiring_id = hired
+    before = _tables(db)
+    state = _freelancer(db, cast.freelancer)
+
+    events = run(state, FreelancerDashboardState.open_shift_action, hiring_id, action)
+
+    assert toasts(events) == ["error: Não foi possível concluir | Turno não encontrado."]
+    assert _tables(db) == before
