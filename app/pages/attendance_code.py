@@ -58,7 +58,7 @@ class AttendanceCodeState(ShiftsMixin, AuthState):
     def _refresh(self) -> None:
         user = self._caller(Role.CLIENT)
         if user is None or not self.job_id:
-            self.error = shift_views.NOT_FOUND
+            self._forget(shift_views.NOT_FOUND)
             return
         try:
             with session_scope() as db:
@@ -66,7 +66,7 @@ class AttendanceCodeState(ShiftsMixin, AuthState):
                 screen = shift_views.attendance_screen(db, user.id, self.job_id, now, self.router.url.origin)
                 self.shifts_upcoming = shift_views.job_shifts(db, user.id, self.job_id, now)
         except ServiceError as exc:
-            self.error, self.code, self.qr = exc.message, "", ""
+            self._forget(exc.message)
             return
         if screen["code"] != self.code:
             self.qr = qr_svg_data_uri(screen["link"])
@@ -76,6 +76,12 @@ class AttendanceCodeState(ShiftsMixin, AuthState):
 
     def _load_shifts(self, db, user_id: int) -> None:
         self.shifts_upcoming = shift_views.job_shifts(db, user_id, self.job_id, utcnow())
+
+    def _forget(self, message: str) -> None:
+        """A refused refresh (the session ended, the vaga is not the caller's): the tab keeps nothing."""
+        self.error, self.code, self.qr, self.seconds_left = message, "", "", 0
+        self.title = self.day = self.time = ""
+        self.shifts_upcoming = []
 
 
 def _code_panel() -> rx.Component:

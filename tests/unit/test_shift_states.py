@@ -7,6 +7,7 @@ other side for the other side's action, a visitor and a bad id change nothing.
 from datetime import timedelta
 
 import pytest
+from sqlmodel import delete
 
 from app.pages.attendance_code import AttendanceCodeState
 from app.pages.client_dashboard import ClientDashboardState
@@ -190,3 +191,19 @@ def test_a_hostile_action_name_is_refused_in_portuguese(db, hired, action):
 
     assert toasts(events) == ["error: Não foi possível concluir | Turno não encontrado."]
     assert _tables(db) == before
+
+
+def test_the_code_screen_keeps_nothing_once_the_session_ends(db, hired):
+    from models import AuthSession
+
+    cast, job, _hiring_id = hired
+    state = state_for(AttendanceCodeState, cookie_for(db, cast.company), f"/client-dashboard/presenca/{job.id}")
+    run(state, AttendanceCodeState.load)
+    assert len(state.code) == 6 and len(state.shifts_upcoming) == 1
+
+    db.exec(delete(AuthSession).where(AuthSession.user_id == cast.company.id))  # signed out elsewhere
+    db.commit()
+    run(state, AttendanceCodeState.refresh, 1)
+
+    assert (state.code, state.qr, state.title, state.shifts_upcoming) == ("", "", "", [])
+    assert state.error == "Turno não encontrado."
