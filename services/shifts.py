@@ -209,7 +209,7 @@ def _cancel_free(session, party, user_id, data, now):
     return moved
 
 
-def _reading(party: _Party, session: Session, data: dict, now: datetime, action: str, user_id: int) -> dict | Outcome:
+def _reading(party: _Party, session: Session, data: dict, now: datetime, user_id: int) -> dict | Outcome:
     """The attendance record of a check-in or check-out: method, time and distance bucket.
 
     Raw coordinates are compared and forgotten here; only the bucket is kept.
@@ -246,7 +246,7 @@ def _attendance(action: str, column: str, ends: bool):
     """'Registrar chegada' / 'Registrar saída': the record's time, method and distance bucket."""
 
     def register(session, party, user_id, data, now):
-        record = _reading(party, session, data, now, action, user_id)
+        record = _reading(party, session, data, now, user_id)
         if isinstance(record, Outcome):
             return record
         reason = "Registro manual (sem código nem localização)." if record["method"] == "manual" else ""
