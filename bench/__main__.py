@@ -1,6 +1,16 @@
 """Run every benchmark: `python -m bench` (what `make bench` does)."""
 
-from bench import chat_delivery, event_roundtrip, fanout, job_search, load_mixed, memory, page_load, shift_tick
+from bench import (
+    chat_delivery,
+    event_roundtrip,
+    fanout,
+    job_search,
+    load_mixed,
+    memory,
+    page_load,
+    reminder_burst,
+    shift_tick,
+)
 
 if __name__ == "__main__":
     job_search.main()
@@ -8,6 +18,7 @@ if __name__ == "__main__":
     chat_delivery.main()
     fanout.main()
     event_roundtrip.main()
+    reminder_burst.main()
     memory.main()
     page_load.main()
     load_mixed.main()

@@ -10,7 +10,13 @@ goes through, one event at a time, each event doing its real work:
 3. opening a job (`JobDetailState.load` on /jobs/{id});
 4. the job page's apply box (`ApplyState.load_for_job`: has this freelancer applied?);
 5. applying to that job (`ApplyState.submit_application`). Each freelancer applies to jobs it
-   never applied to, so every apply succeeds; the application rows are counted afterwards.
+   never applied to, so every apply succeeds; the application rows are counted afterwards;
+6. every few rounds, 'Registrar chegada' by code on one of its confirmed shifts (bench.shift_pool:
+   real vagas, applications accepted and presence confirmed, starting 30 minutes after the seed):
+   the dashboard's `open_shift_action` opens the dialog (untimed), and the timed event is
+   `submit_shift_action` with the code the company's screen shows at that moment. Each freelancer
+   has CHECKINS_PER_SCENARIO shifts per scenario, spread over its rounds; the check-ins recorded
+   are counted afterwards.
 
 Users send on a Poisson schedule (exponential gaps, mean 1/rate), each starting at a random
 point of the round. Like a browser tab, a user sends its next event only after the previous one
@@ -34,12 +40,15 @@ run while working on one of them; a goal's ratio then shows '-' for the baseline
 """
 
 import asyncio
+import math
 import os
 import random
 import tempfile
+import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 from typing import Protocol
 from urllib.parse import urlencode
@@ -59,13 +68,19 @@ from bench.harness import (
     summary,
 )
 from bench.population import Population, count_applications, populate
+from bench.shift_pool import OpenShift, confirmed_shifts, count_check_ins
 from bench.wsclient import AUTH, STATE, EventError, Predicate, Tab, has
 from core.catalog import CITIES
+from core.types import utcnow
 
 JOBS = f"{STATE}.app___pages___jobs____jobs_state"
 DETAIL = f"{STATE}.app___pages___job_detail____job_detail_state"
 APPLY = f"{AUTH}.states___apply____apply_state"
-KINDS = ("jobs list page", "search + city + category", "open job", "apply box", "apply")
+DASHBOARD = f"{APPLY}.app___pages___freelancer_dashboard____freelancer_dashboard_state"
+KINDS = ("jobs list page", "search + city + category", "open job", "apply box", "apply", "check-in (code)")
+ROUND = 5  # the page kinds of one round; the check-in comes between rounds
+CHECKINS_PER_SCENARIO = 2 if quick() else int(os.environ.get("BENCH_CHECKINS") or 4)
+SHIFTS_START_IN = timedelta(minutes=30)
 LIST_PAGES = 20
 SEARCHES = [  # (term, category): a job title word and its category, as seed_large writes them
     ("garcom", "restaurante"),
@@ -128,6 +143,7 @@ class Step:
     payload: dict
     done: Predicate
     check: Callable[[], str] = lambda: ""  # after the round trip: '' or what went wrong
+    before: tuple[tuple[str, dict, Predicate], ...] = ()  # untimed events that lead to this one
 
 
 class User(Protocol):
@@ -150,7 +166,9 @@ class Outcome:
     errors: Counter = field(default_factory=Counter)
     sent: int = 0
     applied: int = 0
+    checked_in: int = 0
     client_lag: list[float] = field(default_factory=list)
+    stamps: list[tuple[float, float]] = field(default_factory=list)  # (wall-clock time sent, ms) of each sample
 
     def all(self) -> list[float]:
         """Every round trip (ms), whatever the kind."""
@@ -180,27 +198,40 @@ class CounterUser:
 
 @dataclass
 class FreelancerUser:
-    """A signed-in freelancer going round the job pages (see the module docstring)."""
+    """A signed-in freelancer going round the job pages, checking in now and then (see the module docstring).
+
+    Attributes:
+        shifts: Its confirmed shifts left for this scenario (one check-in each).
+        every: A check-in after every `every` rounds while shifts are left.
+    """
 
     tab: Tab
     jobs: Iterator[int]
     rng: random.Random
+    shifts: list[OpenShift] = field(default_factory=list)
+    every: int = 1
     position: int = 0
     job_id: int = 0
     outcome: Outcome | None = None
     _status: str = ""
+    _shift_error: str | None = None
+    _checkin_at_round: int = -1
 
     async def prepare(self) -> None:
         """Connect on /jobs, load the list and open a first job with its apply box, so any step can come first."""
         await self.tab.connect()
         for step in (self._list(), self._open(), self._apply_box()):
             await self.tab.call(step.event, step.payload, step.done)
-        self.position = self.rng.randrange(len(KINDS))
+        self.position = self.rng.randrange(ROUND)
 
     def step(self) -> Step:
-        """The next step of the round: list, search, open, apply box, apply."""
+        """The next step of the round: list, search, open, apply box, apply; a check-in between rounds."""
+        rounds, place = divmod(self.position, ROUND)
+        if place == 0 and self.shifts and rounds % self.every == 0 and self._checkin_at_round != rounds:
+            self._checkin_at_round = rounds
+            return self._check_in()
         makers = (self._list, self._search, self._open, self._apply_box, self._apply)
-        step = makers[self.position % len(makers)]()
+        step = makers[place]()
         self.position += 1
         return step
 
@@ -245,6 +276,31 @@ class FreelancerUser:
         message = {"valor_proposto": "", "mensagem": "Tenho experiência e disponibilidade."}
         return Step(KINDS[4], f"{APPLY}.submit_application", {"form_data": message}, finished, check)
 
+    def _check_in(self) -> Step:
+        shift = self.shifts.pop(0)
+        self._shift_error = None
+        self.tab.set_page("/freelancer-dashboard?tab=shifts", "/freelancer-dashboard")
+
+        def opened(delta: dict) -> bool:
+            return (delta.get(DASHBOARD) or {}).get("shift_dialog_open_rx_state_") is True
+
+        def finished(delta: dict) -> bool:
+            changes = delta.get(DASHBOARD) or {}
+            if changes.get("shift_error_rx_state_"):
+                self._shift_error = changes["shift_error_rx_state_"]
+                return True
+            if changes.get("shift_dialog_open_rx_state_") is False:
+                self._shift_error = ""
+                return True
+            return False
+
+        def check() -> str:
+            return "" if self._shift_error == "" else f"check-in refused: {self._shift_error}"
+
+        payload = {"form_data": {"method": "codigo", "code": shift.code(utcnow())}}
+        open_dialog = (f"{DASHBOARD}.open_shift_action", {"hiring_id": shift.hiring_id, "action": "chegada"}, opened)
+        return Step(KINDS[5], f"{DASHBOARD}.submit_shift_action", payload, finished, check, before=(open_dialog,))
+
 
 async def _limited(coroutines: list, limit: int = CONNECT_AT_ONCE) -> list:
     """Run `coroutines` at most `limit` at a time; exceptions are returned, not raised."""
@@ -261,7 +317,10 @@ async def _send(user: User, outcome: Outcome) -> None:
     """Send the user's next event, wait for its result, and file the time or the error."""
     step = user.step()
     outcome.sent += 1
+    sent_at = time.time()
     try:
+        for event, payload, done in step.before:
+            await user.tab.call(event, payload, done)
         elapsed = await user.tab.call(step.event, step.payload, step.done)
     except TimeoutError:
         outcome.errors[f"{step.kind}: timeout"] += 1
@@ -277,8 +336,11 @@ async def _send(user: User, outcome: Outcome) -> None:
         outcome.errors[f"{step.kind}: {problem}"] += 1
         return
     outcome.samples.setdefault(step.kind, []).append(elapsed)
+    outcome.stamps.append((sent_at, elapsed))
     if step.kind == "apply":
         outcome.applied += 1
+    elif step.kind == KINDS[5]:
+        outcome.checked_in += 1
 
 
 async def _run_user(user: User, rate: float, deadline: float, rng: random.Random, outcome: Outcome) -> None:
@@ -294,10 +356,11 @@ async def _run_user(user: User, rate: float, deadline: float, rng: random.Random
 async def _warm_up(user: User, outcome: Outcome) -> None:
     """One untimed round of the user's events (first calls pay for imports, caches and connections)."""
     warm = Outcome()
-    for _ in range(len(KINDS)):
+    for _ in range(ROUND):
         await _send(user, warm)
     outcome.errors.update(warm.errors)
     outcome.applied += warm.applied
+    outcome.checked_in += warm.checked_in
 
 
 async def _prepare_all(users: list[User], outcome: Outcome) -> list[User]:
@@ -322,14 +385,30 @@ async def _watch_client(deadline: float, lags: list[float], tick: float = 0.01) 
         lags.append((loop.time() - start - tick) * 1000)
 
 
-async def measure(users: list[User], rate: float, duration: float, seed: int = 1) -> Outcome:
-    """Prepare every user, then run them all for `duration` seconds at `rate` events/s each."""
+async def measure(
+    users: list[User],
+    rate: float,
+    duration: float,
+    seed: int = 1,
+    alongside: Callable[[], Awaitable[None]] | None = None,
+) -> Outcome:
+    """Prepare every user, then run them all for `duration` seconds at `rate` events/s each.
+
+    Args:
+        users: The simulated users.
+        rate: Events per second per user (Poisson).
+        duration: Seconds of sending, after every user is prepared.
+        seed: The schedule's seed.
+        alongside: Work started with the users (bench/reminder_burst.py makes reminders due in it).
+    """
     outcome = Outcome()
     ready = await _prepare_all(users, outcome)
     rng = random.Random(seed)
     deadline = asyncio.get_running_loop().time() + duration
+    extra = [alongside()] if alongside else []
     try:
         await asyncio.gather(
+            *extra,
             _watch_client(deadline, outcome.client_lag),
             *(_run_user(u, rate, deadline, random.Random(rng.random()), outcome) for u in ready),
         )
@@ -338,7 +417,7 @@ async def measure(users: list[User], rate: float, duration: float, seed: int = 1
     return outcome
 
 
-def _counter_users(url: str, count: int) -> list[User]:
+def _counter_users(url: str, count: int, _rate: float = 0.0) -> list[User]:
     return [CounterUser(Tab(url, "/")) for _ in range(count)]
 
 
@@ -348,18 +427,37 @@ class AppUsers:
 
     url: str
     population: Population
+    duration: float
+    shifts: dict[int, list[OpenShift]] = field(default_factory=dict)
     sequences: dict[int, Iterator[int]] = field(default_factory=dict)
 
-    def make(self, count: int) -> list[User]:
-        """`count` users, the i-th signed in as the i-th freelancer."""
+    def make(self, count: int, rate: float) -> list[User]:
+        """`count` users, the i-th signed in as the i-th freelancer, with this scenario's share of its shifts."""
         if count > len(self.population.cookies):
             raise ValueError(f"{count} users but only {len(self.population.cookies)} freelancers seeded")
+        rounds = max(1, math.floor(self.duration * rate / ROUND))
+        every = max(1, rounds // max(1, CHECKINS_PER_SCENARIO))
         users: list[User] = []
         for index in range(count):
             rng = random.Random(index)
             jobs = self.sequences.setdefault(index, self.population.jobs_to_apply(index, rng))
-            users.append(FreelancerUser(Tab(self.url, "/jobs", self.population.cookies[index]), jobs, rng))
+            left = self.shifts.get(self.population.freelancer_ids[index], [])
+            mine, self.shifts[self.population.freelancer_ids[index]] = (
+                left[:CHECKINS_PER_SCENARIO],
+                left[CHECKINS_PER_SCENARIO:],
+            )
+            tab = Tab(self.url, "/jobs", self.population.cookies[index])
+            users.append(FreelancerUser(tab, jobs, rng, shifts=mine, every=every))
         return users
+
+
+def shifts_needed(cfg: Config) -> dict[int, int]:
+    """Per user index, the confirmed shifts its scenarios will check in to."""
+    needed: dict[int, int] = {}
+    for users, _ in cfg.scenarios:
+        for index in range(users):
+            needed[index] = needed.get(index, 0) + CHECKINS_PER_SCENARIO
+    return needed
 
 
 @dataclass
@@ -376,10 +474,10 @@ def _scenario_label(users: int, rate: float) -> str:
     return f"{users} users x {rate:g} event/s"
 
 
-def _measure_all(url: str, make: Callable[[int], list[User]], cfg: Config, mode: str, target: str) -> list[Row]:
+def _measure_all(url: str, make: Callable[[int, float], list[User]], cfg: Config, mode: str, target: str) -> list[Row]:
     rows = []
     for users, rate in cfg.scenarios:
-        outcome = asyncio.run(measure(make(users), rate, cfg.duration))
+        outcome = asyncio.run(measure(make(users, rate), rate, cfg.duration))
         rows.append(Row(mode, _scenario_label(users, rate), target, outcome))
     return rows
 
@@ -389,7 +487,7 @@ def _echo_rows(workdir: Path, cfg: Config) -> list[Row]:
     server = serve_echo(workdir, port)
     try:
         url = f"http://127.0.0.1:{port}"
-        return _measure_all(url, lambda n: _counter_users(url, n), cfg, "any", "bare socketio echo")
+        return _measure_all(url, lambda n, _rate: _counter_users(url, n), cfg, "any", "bare socketio echo")
     finally:
         stop(server)
 
@@ -399,7 +497,7 @@ def _blank_rows(workdir: Path, cfg: Config, mode: str, extra: dict[str, str]) ->
     server = serve_blank(blank_project(workdir), blank_env(**extra), port)
     try:
         url = f"http://127.0.0.1:{port}"
-        return _measure_all(url, lambda n: _counter_users(url, n), cfg, mode, "blank Reflex app")
+        return _measure_all(url, lambda n, _rate: _counter_users(url, n), cfg, mode, "blank Reflex app")
     finally:
         stop(server)
 
@@ -410,19 +508,31 @@ def _app_rows(workdir: Path, cfg: Config, mode: str, extra: dict[str, str]) -> l
         env = app_env(url, **extra)
         migrate(env)
         population = populate(url, cfg.jobs, max(users for users, _ in cfg.scenarios))
-        before = count_applications(url)
+        needed = shifts_needed(cfg)
+        shifts = confirmed_shifts(
+            url, population.freelancer_ids[: len(needed)], max(needed.values(), default=0), utcnow() + SHIFTS_START_IN
+        )
+        before = count_applications(url), count_check_ins(url)
         port = free_port()
         server = serve_app(env, port)
         try:
-            users = AppUsers(f"http://127.0.0.1:{port}", population)
+            users = AppUsers(f"http://127.0.0.1:{port}", population, cfg.duration, shifts)
             rows = _measure_all(users.url, users.make, cfg, mode, "Turno")
         finally:
             stop(server)
-        written = count_applications(url) - before
-        applied = sum(row.outcome.applied for row in rows)
-        if written != applied:
-            rows[-1].outcome.errors[f"application rows {written} != applies {applied}"] += 1
+        _check_writes(url, rows, before)
         return rows
+
+
+def _check_writes(url: str, rows: list[Row], before: tuple[int, int]) -> None:
+    """Count the rows the applies and check-ins wrote; a difference is an error of the last row."""
+    applied = sum(row.outcome.applied for row in rows)
+    checked_in = sum(row.outcome.checked_in for row in rows)
+    written = count_applications(url) - before[0], count_check_ins(url) - before[1]
+    if written[0] != applied:
+        rows[-1].outcome.errors[f"application rows {written[0]} != applies {applied}"] += 1
+    if written[1] != checked_in:
+        rows[-1].outcome.errors[f"check-ins recorded {written[1]} != check-ins answered {checked_in}"] += 1
 
 
 def modes(engines: frozenset[str] = frozenset(ENGINES)) -> list[tuple[str, dict[str, str]]]:

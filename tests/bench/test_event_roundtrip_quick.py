@@ -12,7 +12,8 @@ from bench import event_roundtrip
 rows = event_roundtrip.main()
 print("RESULT " + json.dumps([
     {"mode": r.mode, "target": r.target, "sent": r.outcome.sent, "errors": dict(r.outcome.errors),
-     "samples": len(r.outcome.all()), "applied": r.outcome.applied}
+     "samples": len(r.outcome.all()), "applied": r.outcome.applied,
+     "checked_in": r.outcome.checked_in}
     for r in rows
 ]))
 """
@@ -28,3 +29,4 @@ def test_quick_event_roundtrip_completes_without_errors():
         assert row["samples"] == row["sent"], row
     turno = [row for row in rows if row["target"] == "Turno"]
     assert all(row["applied"] > 0 for row in turno), turno  # applies went through and their rows were counted
+    assert all(row["checked_in"] > 0 for row in turno), turno  # so did check-ins by code (rows counted too)
