@@ -1,9 +1,11 @@
-"""Lifespan task: every server process runs the shift loop's timer (services/shift_timer.py).
+"""Lifespan task: each server process starts the shift loop's timer process beside itself.
 
-Each process ticks every TICK_SECONDS; the tick's conditional updates let any number of processes
-run it at once, and a process that starts after a downtime catches up on its first tick. A tick
-that fails is logged and the next one tries again. `TURNO_TIMER=off` turns it off (the browser
-tests drive the timer themselves with `python -m scripts.tick`-equivalent calls), and
+The timer (`python -m scripts.tick --every N --parent PID`, services/shift_timer.py) runs in its own
+process so a burst of work (1,000 reminders at once) never holds the interpreter lock the server's
+event loop needs: bench/reminder_burst.py measured other users' p95 rising 20 to 50 times while
+the same burst ran on a thread of the server (docs/performance.md). It ticks every TICK_SECONDS,
+paces itself, lets one process tick at a time on PostgreSQL, and ends when the server does (it
+is stopped here, and it also watches its parent). `TURNO_TIMER=off` starts none, and
 `TURNO_TICK_SECONDS` sets another interval (bench/reminder_burst.py ticks every second).
 """
 
@@ -12,15 +14,17 @@ import contextlib
 import logging
 import math
 import os
+import subprocess
+import sys
+from pathlib import Path
 
 import reflex as rx
-from starlette.concurrency import run_in_threadpool
 
 from core import shift_rules
-from core.types import utcnow
-from services import shift_timer as timer
 
 log = logging.getLogger(__name__)
+ROOT = Path(__file__).resolve().parents[1]
+STOP_SECONDS = 5.0
 
 
 def interval() -> float:
@@ -32,28 +36,35 @@ def interval() -> float:
     return seconds if math.isfinite(seconds) and seconds > 0 else float(shift_rules.TICK_SECONDS)
 
 
-async def _loop() -> None:
-    pause = interval()
-    while True:
-        try:
-            report = await run_in_threadpool(timer.tick, utcnow())
-            if report.moved or report.reminded:
-                log.info("shift timer: %d moved, %d reminders", report.moved, report.reminded)
-        except Exception:
-            log.exception("shift timer tick failed; the next one tries again")
-        await asyncio.sleep(pause)
+def command() -> list[str]:
+    """The timer process's command line, for this server process."""
+    return [sys.executable, "-m", "scripts.tick", "--every", f"{interval():g}", "--parent", str(os.getpid())]
+
+
+def start() -> subprocess.Popen:
+    """Start the timer process (same environment, project root as its directory)."""
+    return subprocess.Popen(command(), cwd=ROOT)  # noqa: S603 (our interpreter, our module, numbers)
+
+
+def stop(process: subprocess.Popen) -> None:
+    """Ask the timer process to end; kill it when it does not within STOP_SECONDS."""
+    process.terminate()
+    try:
+        process.wait(STOP_SECONDS)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 @contextlib.asynccontextmanager
 async def shift_timer(app: rx.App):
-    """Run the timer loop while the server runs (not when TURNO_TIMER=off)."""
+    """Run the timer process while the server runs (not when TURNO_TIMER=off)."""
     if os.environ.get("TURNO_TIMER", "on").lower() == "off":
         yield
         return
-    task = asyncio.create_task(_loop())
+    process = start()
+    log.info("shift timer process %d started, every %g s", process.pid, interval())
     try:
         yield
     finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        await asyncio.to_thread(stop, process)

@@ -66,3 +66,5 @@ WRONG_CODES_WINDOW = timedelta(minutes=10)
 TICK_SECONDS = 30
 TICK_BATCH = 500
 TICK_WORKERS = 4  # threads per tick on PostgreSQL (its time is round trips)
+TIMER_PROCESS_WORKERS = 2  # threads of the timer process's ticks on PostgreSQL (a burst beside live traffic)
+TICK_PACE = 1.0  # the timer process rests as long as each chunk took, leaving the cores to requests in a burst

@@ -97,11 +97,11 @@ def apply(session: Session, freelancer_id: int, role: str, job_id: object, data:
     if role != "freelancer":
         raise NotAllowed(ONLY_FREELANCERS)
     form = parse(ApplicationForm, data)
-    faltas.check_may_apply(session, freelancer_id, utcnow())
     lock_for_write(session)  # SQLite: closing the job cannot slip between this check and the insert
     job = _open_job_for(session, require_id(job_id, JOB_UNAVAILABLE), freelancer_id)
     if job is None:
         raise NotAllowed(JOB_UNAVAILABLE)
+    faltas.refuse_if_suspended(job.suspended_until)
     if job.applied:
         raise ServiceError(ALREADY_APPLIED)
     try:
@@ -134,6 +134,7 @@ class _JobToApply(NamedTuple):
     titulo: str
     applied: bool
     applicant: str | None
+    suspended_until: datetime | None
 
 
 # Applying runs these two statements, built once (SQLAlchemy reuses their compiled form and cache
@@ -148,6 +149,7 @@ _OPEN_JOB_FOR = (
             _APPLICATIONS.c.vaga_id == _JOBS.c.id, _APPLICATIONS.c.freelancer_id == bindparam("freelancer_id")
         ),
         sa_select(_PROFILES.c.nome).where(_PROFILES.c.user_id == bindparam("freelancer_id")).scalar_subquery(),
+        faltas.SUSPENDED_UNTIL,
     )
     .where(_JOBS.c.id == bindparam("job_id"), job_lifecycle.public())
     .with_for_update(read=True, of=_JOBS)
@@ -156,12 +158,12 @@ _INSERT_APPLICATION = insert(_APPLICATIONS).returning(_APPLICATIONS.c.id)
 
 
 def _open_job_for(session: Session, job_id: int, freelancer_id: int) -> _JobToApply | None:
-    """The open, non-archived job, whether the freelancer already applied to it, and their name (one query).
+    """The open, non-archived job, whether the freelancer already applied to it, their name and suspension (one query).
 
     On PostgreSQL the job row is share-locked (FOR SHARE OF jobs): closing the job waits for this
     application, so it rejects it too. On SQLite the caller's `lock_for_write` does that.
     """
-    row = session.execute(_OPEN_JOB_FOR, {"job_id": job_id, "freelancer_id": freelancer_id}).first()
+    row = session.execute(_OPEN_JOB_FOR, {"job_id": job_id, "freelancer_id": freelancer_id, "now": utcnow()}).first()
     return _JobToApply(*row) if row is not None else None
 
 

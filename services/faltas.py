@@ -9,7 +9,8 @@ when a step causes one.
 
 from datetime import datetime
 
-from sqlalchemy import func, update
+from sqlalchemy import bindparam, func, update
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, select
 
 from core import shift_rules as rules
@@ -60,20 +61,27 @@ def add(session: Session, freelancer_id: int, hiring_id: int | None, points: int
     return falta
 
 
+_FALTAS = Falta.__table__  # type: ignore[attr-defined]
+# The end of a running suspension (NULL when none), built once: applying asks it on every apply
+# as a column of its one job query (services/applications.py).
+SUSPENDED_UNTIL = (
+    sa_select(func.max(_FALTAS.c.suspende_ate))
+    .where(
+        _FALTAS.c.freelancer_id == bindparam("freelancer_id"),
+        _FALTAS.c.removida_em.is_(None),
+        _FALTAS.c.suspende_ate > bindparam("now", type_=_FALTAS.c.suspende_ate.type),
+    )
+    .scalar_subquery()
+)
+
+
 def suspended_until(session: Session, freelancer_id: int, now: datetime) -> datetime | None:
     """The end of the freelancer's suspension, or None when they may apply."""
-    return session.exec(
-        select(func.max(Falta.suspende_ate)).where(
-            Falta.freelancer_id == freelancer_id,
-            Falta.removida_em.is_(None),  # type: ignore[union-attr]
-            Falta.suspende_ate > now,
-        )
-    ).one()
+    return session.execute(sa_select(SUSPENDED_UNTIL), {"freelancer_id": freelancer_id, "now": now}).scalar()
 
 
-def check_may_apply(session: Session, freelancer_id: int, now: datetime) -> None:
-    """Raises ServiceError(SUSPENDED) while a suspension runs."""
-    until = suspended_until(session, freelancer_id, now)
+def refuse_if_suspended(until: datetime | None) -> None:
+    """Raises ServiceError(SUSPENDED) when `until` (a suspension's end, read with SUSPENDED_UNTIL) is set."""
     if until is not None:
         raise ServiceError(SUSPENDED.format(ate=f"{local(until):%d/%m/%Y}"))
 

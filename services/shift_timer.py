@@ -8,17 +8,19 @@ others find it moved and go on. A hiring overdue by several steps (the server wa
 one after the other, each at its own deadline, so a missed minute is caught up and never skipped.
 Reminders are claimed the same way, by a conditional update of `remind_at`.
 
-It runs every TICK_SECONDS in each server process (app/timer.py) and by hand with
-`python -m scripts.tick`.
+It runs every TICK_SECONDS in a timer process beside each server process (app/timer.py starts
+`python -m scripts.tick --every ...`, which paces itself and, on PostgreSQL, lets one process tick
+at a time: `tick_alone`), and by hand with `python -m scripts.tick`.
 """
 
 import logging
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import update
+from sqlalchemy import text, update
 from sqlmodel import Session, select
 
 from core import routes
@@ -33,7 +35,9 @@ from services.shifts import approved_values, money_cents, prefilled_minutes, whe
 log = logging.getLogger(__name__)
 _HIRINGS = Hiring.__table__  # type: ignore[attr-defined]
 MAX_ROUNDS = 20  # a hiring moves at most 6 times by the timer; the rest is headroom
-CHUNK = 50  # hirings per transaction
+CHUNK = 50  # hirings per transaction on PostgreSQL (row locks: other requests wait only for those rows)
+SQLITE_CHUNK = 5  # on SQLite a transaction holds the one write lock: keep each short (docs/performance.md)
+TIMER_LOCK_KEY = 0x7475726E6F  # pg_try_advisory_lock key of the timer ('turno')
 
 
 class TickReport(NamedTuple):
@@ -43,35 +47,75 @@ class TickReport(NamedTuple):
     reminded: int
 
 
+class _Pace(NamedTuple):
+    """How the chunks run: threads, hirings per transaction, and the rest after each chunk."""
+
+    workers: int
+    chunk: int
+    pace: float  # after a chunk, sleep `pace` times as long as it took
+    sleep: Callable[[float], None]
+
+
 def tick(
-    now: datetime, batch: int = rules.TICK_BATCH, scope: Callable = session_scope, workers: int | None = None
+    now: datetime,
+    batch: int = rules.TICK_BATCH,
+    scope: Callable = session_scope,
+    workers: int | None = None,
+    pace: float = 0.0,
+    sleep: Callable[[float], None] = time.sleep,
 ) -> TickReport:
     """Move every hiring whose deadline is at or before `now`, and send the reminders due.
 
-    Due rows are read `batch` at a time and worked in chunks of CHUNK hirings, one transaction per
-    chunk and a savepoint per hiring (a hiring another worker moved first is skipped alone). On
-    PostgreSQL the chunks run on TICK_WORKERS threads (the time is round trips, not the database);
-    on SQLite, which has one writer, on one. A hiring that fails for any other reason is logged and
-    left for the next tick; it does not hold back the others.
+    Due rows are read `batch` at a time and worked in chunks, one transaction per chunk and a
+    savepoint per hiring (a hiring another worker moved first is skipped alone): CHUNK hirings on
+    PostgreSQL, on TICK_WORKERS threads (the time is round trips, not the database); SQLITE_CHUNK on
+    SQLite, on one thread (it has one writer, and a transaction holds it). A hiring that fails for
+    any other reason is logged and left for the next tick; it does not hold back the others.
 
     Args:
         now: The time the tick runs for (tests pass a fake clock).
         batch: Hirings read per query.
         scope: Opens a committing session (core.db.session_scope; tests pass their own engine's).
         workers: Threads for the chunks (None: TICK_WORKERS on PostgreSQL, 1 on SQLite).
+        pace: After each chunk, rest `pace` times as long as the chunk took (the timer process uses
+            TICK_PACE so a burst leaves the cores to the people's requests; 0: no rest).
+        sleep: How to rest (tests pass a recorder).
 
     Returns:
         How many moves and reminders this call made (0 and 0 when another worker did them).
     """
+    with scope() as db:
+        postgres = db.get_bind().dialect.name == "postgresql"
     if workers is None:
-        with scope() as db:
-            workers = rules.TICK_WORKERS if db.get_bind().dialect.name == "postgresql" else 1
-    moved = _drain(scope, Hiring.due_at, now, batch, workers, _advance)
-    reminded = _drain(scope, Hiring.remind_at, now, batch, workers, _remind)
+        workers = rules.TICK_WORKERS if postgres else 1
+    how = _Pace(workers, CHUNK if postgres else SQLITE_CHUNK, pace, sleep)
+    moved = _drain(scope, Hiring.due_at, now, batch, how, _advance)
+    reminded = _drain(scope, Hiring.remind_at, now, batch, how, _remind)
     return TickReport(moved, reminded)
 
 
-def _drain(scope: Callable, column, now: datetime, batch: int, workers: int, step: Callable) -> int:
+def tick_alone(now: datetime, pace: float = rules.TICK_PACE) -> TickReport | None:
+    """`tick` on core.db's database, unless another process is ticking it (None then).
+
+    On PostgreSQL a session-level advisory lock (`pg_try_advisory_lock`) lets one timer process work
+    at a time: every server process has one, and two at once would only share a burst's CPU. The lock
+    goes with its connection, so a process that dies frees it. SQLite runs one server process.
+    """
+    from core.db import get_engine
+
+    engine = get_engine()
+    if engine.dialect.name != "postgresql":
+        return tick(now, pace=pace)
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        if not conn.execute(text("SELECT pg_try_advisory_lock(:key)"), {"key": TIMER_LOCK_KEY}).scalar():
+            return None
+        try:
+            return tick(now, pace=pace, workers=rules.TIMER_PROCESS_WORKERS)
+        finally:
+            conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": TIMER_LOCK_KEY})
+
+
+def _drain(scope: Callable, column, now: datetime, batch: int, how: _Pace, step: Callable) -> int:
     """Run `step` on every hiring whose `column` is due, round after round, skipping the ones that failed."""
     done, failed = 0, set()
     for _ in range(MAX_ROUNDS):
@@ -82,18 +126,27 @@ def _drain(scope: Callable, column, now: datetime, batch: int, workers: int, ste
             due = db.exec(query.order_by(column, Hiring.id).limit(batch)).all()
         if not due:
             break
-        chunks = [due[i : i + CHUNK] for i in range(0, len(due), CHUNK)]
-        if workers > 1 and len(chunks) > 1:
-            with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="shift-tick") as pool:
-                results = list(pool.map(lambda ids: _chunk(scope, ids, now, step), chunks))
+        chunks = [due[i : i + how.chunk] for i in range(0, len(due), how.chunk)]
+        if how.workers > 1 and len(chunks) > 1:
+            with ThreadPoolExecutor(max_workers=how.workers, thread_name_prefix="shift-tick") as pool:
+                results = list(pool.map(lambda ids: _paced_chunk(scope, ids, now, step, how), chunks))
         else:
-            results = [_chunk(scope, ids, now, step) for ids in chunks]
+            results = [_paced_chunk(scope, ids, now, step, how) for ids in chunks]
         round_done = 0
         for outcome in results:
             round_done += sum(outcome.values())
             failed |= {hiring_id for hiring_id, ok in outcome.items() if not ok}
         done += round_done
     return done
+
+
+def _paced_chunk(scope: Callable, ids: list[int], now: datetime, step: Callable, how: _Pace) -> dict[int, bool]:
+    """`_chunk`, then the rest its time asks for."""
+    started = time.perf_counter()
+    outcome = _chunk(scope, ids, now, step)
+    if how.pace > 0:
+        how.sleep((time.perf_counter() - started) * how.pace)
+    return outcome
 
 
 def _chunk(scope: Callable, ids: list[int], now: datetime, step: Callable) -> dict[int, bool]:

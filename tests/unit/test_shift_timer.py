@@ -8,13 +8,27 @@ moment does nothing; a tick after a downtime takes every missed step at its own 
 from datetime import timedelta
 
 import pytest
+from sqlalchemy import text
 from sqlmodel import select
 
+from core.db import get_engine
 from models import Falta
-from services.shift_timer import TickReport, tick
+from services.shift_timer import CHUNK, SQLITE_CHUNK, TIMER_LOCK_KEY, TickReport, tick, tick_alone
 from services.shifts import when
 from tests.unit.factories import make_cast
-from tests.unit.shift_helpers import MIN, SEC, H, by_company, by_freelancer, event_rows, events, hire, hiring, notices
+from tests.unit.shift_helpers import (
+    MIN,
+    SEC,
+    H,
+    by_company,
+    by_freelancer,
+    event_rows,
+    events,
+    hire,
+    hiring,
+    notices,
+    shift_start,
+)
 
 
 @pytest.fixture
@@ -258,3 +272,43 @@ def test_an_approval_before_the_reminder_cancels_it(db, cast):
 
     assert tick(sent + 50 * H) == TickReport(0, 0)
     assert len(notices(db, cast.company.id)) == before
+
+
+def test_a_paced_tick_rests_after_each_chunk_as_long_as_it_took(db, cast):
+    start = shift_start()
+    shifts = [hire(db, cast.company, freelancer, start=start) for freelancer in (cast.freelancer, cast.other) * 4]
+    per_chunk = CHUNK if db.get_bind().dialect.name == "postgresql" else SQLITE_CHUNK
+    rests: list[float] = []
+
+    report = tick(shifts[0].start - 12 * H, pace=1.0, sleep=rests.append, workers=1)
+
+    assert report == TickReport(8, 8)  # 'nao_confirmou' and the I - 24 h reminder of each
+    assert len(rests) == 2 * -(-8 // per_chunk)  # one rest per chunk, moves and reminders
+    assert all(rest > 0 for rest in rests)
+    assert {hiring(db, s.hiring_id).state for s in shifts} == {"nao_confirmada"}
+
+
+def test_an_unpaced_tick_never_rests(db, cast):
+    s = hire(db, cast.company, cast.freelancer)
+    rests: list[float] = []
+
+    assert tick(s.start - 12 * H, sleep=rests.append) == TickReport(1, 1)
+    assert rests == []
+
+
+def test_tick_alone_waits_for_no_one_on_sqlite_and_skips_while_another_timer_holds_postgresql(db, cast):
+    s = hire(db, cast.company, cast.freelancer)
+    now = s.start - 12 * H
+    engine = get_engine()
+    if engine.dialect.name != "postgresql":
+        assert tick_alone(now, pace=0) == TickReport(1, 1)
+        return
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as other:
+        other.execute(text("SELECT pg_advisory_lock(:key)"), {"key": TIMER_LOCK_KEY})
+        assert tick_alone(now, pace=0) is None  # another server's timer process is ticking
+        assert hiring(db, s.hiring_id).state == "agendada"
+        other.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": TIMER_LOCK_KEY})
+
+    assert tick_alone(now, pace=0) == TickReport(1, 1)
+    assert hiring(db, s.hiring_id).state == "nao_confirmada"
+    assert tick_alone(now, pace=0) == TickReport(0, 0)  # the lock was released after the tick
