@@ -25,7 +25,9 @@ NICENESS = 10  # the timer process's CPU priority below the server's (docs/perfo
 def once() -> None:
     """Tick once and print the moves and reminders it made."""
     report = tick(utcnow())
-    print(f"{report.moved} turnos movidos, {report.reminded} lembretes enviados")
+    moved = "1 turno movido" if report.moved == 1 else f"{report.moved} turnos movidos"
+    reminded = "1 lembrete enviado" if report.reminded == 1 else f"{report.reminded} lembretes enviados"
+    print(f"{moved}, {reminded}")
 
 
 def loop(

@@ -182,5 +182,5 @@ def test_once_by_hand_sends_what_is_due_and_says_so(db, capsys):
     db.commit()
 
     tick_script.main([])
-    assert capsys.readouterr().out == "0 turnos movidos, 1 lembretes enviados\n"
+    assert capsys.readouterr().out == "0 turnos movidos, 1 lembrete enviado\n"
     assert hiring(db, s.hiring_id).reminders_sent == 1
