@@ -17,8 +17,19 @@ FEATURES = [
     ("search", "Busca avançada", "Encontre vagas por cidade, categoria e palavra-chave."),
     ("messages-square", "Chat integrado", "Converse e combine os detalhes sem sair da plataforma."),
     ("star", "Sistema de avaliações", "Avaliações mútuas ao fim de cada trabalho."),
-    ("shield-check", "Pagamentos seguros", "Assinaturas e pagamentos processados com segurança."),
-    ("calendar-check", "Gestão de disponibilidade", "Freelancers escolhem quando e onde querem trabalhar."),
+    # docs/product.md: the home promises only what the product does. 'Pagamentos seguros' comes back
+    # with 'Pagamento garantido pelo Turno'; 'Gestão de disponibilidade' with an availability feature.
+    (
+        "calendar-check",
+        "Turnos do início ao fim",
+        "Confirmação de presença, chegada por código ou localização e horas aprovadas no app.",
+    ),
+    (
+        "shield-check",
+        "Assinaturas pelo Stripe",
+        "Os planos das empresas são pagos com segurança pelo Stripe; o valor de cada turno é combinado "
+        "e confirmado pelos dois lados.",
+    ),
 ]
 
 STEPS = [

@@ -37,6 +37,24 @@ def test_public_route_shows_its_heading(page: Page, route: str):
     expect(page.get_by_role("heading", name="Página não encontrada")).to_have_count(0)
 
 
+def test_the_home_promises_only_what_the_product_does(page: Page):
+    page.goto("/")
+    expect(page.get_by_role("heading", name="Perfis verificados")).to_be_visible()
+    features = [heading.strip() for heading in page.get_by_role("heading", level=3).all_inner_texts()]
+
+    assert features[:6] == [
+        "Perfis verificados",
+        "Busca avançada",
+        "Chat integrado",
+        "Sistema de avaliações",
+        "Turnos do início ao fim",
+        "Assinaturas pelo Stripe",
+    ]
+    expect(page.get_by_text("código ou localização e horas aprovadas no app").first).to_be_visible()
+    for promise in ("Pagamentos seguros", "Gestão de disponibilidade", "geolocalizado"):
+        expect(page.get_by_text(promise)).to_have_count(0)
+
+
 def test_unknown_path_shows_not_found_with_link_home(page: Page):
     page.goto("/nao-existe/de-jeito-nenhum")
     expect(page.get_by_role("heading", name="Página não encontrada")).to_be_visible()
