@@ -1,6 +1,46 @@
 """Form building blocks: every control has a visible label tied to it by id."""
 
+import json
+
 import reflex as rx
+
+SHOW_PASSWORD, HIDE_PASSWORD = "Mostrar senha", "Ocultar senha"
+# Runs in the browser only (Reflex handles `_call_script` there): the typed password never travels
+# for this. The button's name is a hidden span, not an aria-label, so the field's label ('Senha')
+# names only the input.
+_TOGGLE_JS = """(() => {
+  const input = document.getElementById(%(id)s);
+  const button = document.getElementById(%(id)s + "-toggle");
+  const name = document.getElementById(%(id)s + "-toggle-name");
+  if (!input || !button || !name) return;
+  const show = input.type === "password";
+  input.type = show ? "text" : "password";
+  button.setAttribute("aria-pressed", String(show));
+  name.textContent = show ? %(hide)s : %(show)s;
+})()"""
+
+
+def password_toggle(field_id: str) -> rx.Component:
+    """The show/hide button at the end of the password input `field_id` (SPEC: show/hide toggle)."""
+    script = _TOGGLE_JS % {
+        "id": json.dumps(field_id),
+        "show": json.dumps(SHOW_PASSWORD),
+        "hide": json.dumps(HIDE_PASSWORD),
+    }
+    return rx.input.slot(
+        rx.icon_button(
+            rx.icon("eye", size=18, aria_hidden="true"),
+            rx.el.span(SHOW_PASSWORD, id=f"{field_id}-toggle-name", class_name="sr-only"),
+            type="button",
+            id=f"{field_id}-toggle",
+            variant="ghost",
+            color_scheme="gray",
+            aria_pressed="false",
+            aria_controls=field_id,
+            on_click=rx.call_script(script),
+        ),
+        side="right",
+    )
 
 
 def field_error(message: rx.Var | str, field_id: str) -> rx.Component:
@@ -41,10 +81,12 @@ def text_field(
 ) -> rx.Component:
     """A labelled single-line input named `name` (its id defaults to the name)."""
     field_id = field_id or name
+    slots = [password_toggle(field_id)] if type == "password" else []
     return labelled(
         label,
         field_id,
         rx.input(
+            *slots,
             id=field_id,
             name=name,
             type=type,

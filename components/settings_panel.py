@@ -4,7 +4,7 @@ import reflex as rx
 from reflex.style import set_color_mode
 
 from components.dashboard import detail_item, detail_list, detail_row, loading, section_card, tab_heading
-from components.forms import labelled, submit_button
+from components.forms import labelled, password_toggle, submit_button
 from services.profiles import THEME_LABELS
 from states.dashboard import DashboardState
 from states.settings import SettingsState
@@ -108,6 +108,7 @@ def _password_input(label: str, name: str, auto_complete: str) -> rx.Component:
         label,
         field_id,
         rx.input(
+            password_toggle(field_id),
             id=field_id,
             name=name,
             type="password",

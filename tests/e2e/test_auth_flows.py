@@ -223,3 +223,33 @@ def test_unknown_email_gets_the_same_recovery_answer(page: Page):
     page.get_by_label("Email").fill(unique_email("ninguem"))
     page.get_by_role("button", name="Enviar link de recuperação").click()
     expect(page.get_by_text("Email enviado com sucesso!")).to_be_visible()
+
+
+def test_the_password_can_be_shown_and_hidden_again(page: Page):
+    page.goto("/login")
+    field = page.locator("#login-password")
+    field.fill("Segredo123")
+    expect(field).to_have_attribute("type", "password")
+
+    page.get_by_role("button", name="Mostrar senha").click()
+    expect(field).to_have_attribute("type", "text")
+    expect(field).to_have_value("Segredo123")
+    hide = page.get_by_role("button", name="Ocultar senha")
+    expect(hide).to_have_attribute("aria-pressed", "true")
+
+    hide.click()
+    expect(field).to_have_attribute("type", "password")
+    expect(page.get_by_role("button", name="Mostrar senha")).to_have_attribute("aria-pressed", "false")
+    expect(field).to_have_value("Segredo123")
+
+
+def test_each_password_field_of_the_sign_up_form_has_its_own_toggle(page: Page):
+    page.goto("/register?type=freelancer")
+    form = page.locator("#freelancer-form")
+    password, confirm = form.get_by_label("Senha", exact=True), form.get_by_label("Confirmar senha")
+    expect(form.get_by_role("button", name="Mostrar senha")).to_have_count(2)
+
+    form.get_by_role("button", name="Mostrar senha").last.click()
+
+    expect(confirm).to_have_attribute("type", "text")
+    expect(password).to_have_attribute("type", "password")
