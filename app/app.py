@@ -52,6 +52,8 @@ app = rx.App(
         security_headers,
     ],
     hydrate_fallback=loading_page,
+    # Sonner names its toast region 'Notifications' for screen readers; ours speaks Portuguese.
+    toaster=rx.toast.provider(custom_attrs={"containerAriaLabel": "Notificações"}),
     backend_exception_handler=unexpected_error,
     frontend_exception_handler=frontend_exception,
     head_components=[

@@ -55,6 +55,13 @@ def test_the_home_promises_only_what_the_product_does(page: Page):
         expect(page.get_by_text(promise)).to_have_count(0)
 
 
+def test_the_toast_region_is_named_in_portuguese_for_screen_readers(page: Page):
+    page.goto("/login")
+
+    expect(page.locator("section[aria-label^='Notificações']")).to_have_count(1)
+    expect(page.locator("section[aria-label^='Notifications']")).to_have_count(0)
+
+
 def test_unknown_path_shows_not_found_with_link_home(page: Page):
     page.goto("/nao-existe/de-jeito-nenhum")
     expect(page.get_by_role("heading", name="Página não encontrada")).to_be_visible()
