@@ -7,7 +7,7 @@ changed without touching code.
 from functools import lru_cache
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -17,7 +17,8 @@ class Settings(BaseSettings):
     Attributes:
         product_name: The name shown to users (working name, rename here only).
         app_env: development (dev mailbox on), test, or production (secure cookies, no mailbox).
-        site_url: Public origin of the site, used in e-mail links and CORS.
+        site_url: Public origin of the site, used in e-mail links and CORS; when SITE_URL is
+            unset, http://localhost:{port}, so `PORT=8080 make run` mails links that work.
         port: The port `make run` serves on (PORT); outside production its localhost origins may
             also read the backend across origins (`cors_origins`).
         database_url: SQLAlchemy URL; SQLite by default, PostgreSQL in production.
@@ -53,7 +54,7 @@ class Settings(BaseSettings):
 
     product_name: str = "Turno"
     app_env: Literal["development", "test", "production"] = "development"
-    site_url: str = "http://localhost:3000"
+    site_url: str = ""  # unset: http://localhost:{port} (see _site_url_from_port)
     port: int = 3000
     database_url: str = "sqlite:///turno.db"
     redis_url: str | None = Field(default=None, validation_alias="REFLEX_REDIS_URL")
@@ -95,6 +96,13 @@ class Settings(BaseSettings):
     registrations_per_address_hour: int = 20
     recoveries_per_address_hour: int = 20
     account_mails_per_recipient_hour: int = 3
+
+    @model_validator(mode="after")
+    def _site_url_from_port(self) -> "Settings":
+        """Without SITE_URL, links point at the port the app is served on (`PORT=8080 make run`)."""
+        if not self.site_url.strip():
+            self.site_url = f"http://localhost:{self.port}"
+        return self
 
     @property
     def is_production(self) -> bool:

@@ -54,11 +54,8 @@ def test_production_accepts_websockets_only_from_the_site_origin():
 def test_development_allows_only_its_own_local_origins_never_a_wildcard():
     """With '*' Starlette echoed any local site's Origin with credentials: another dev server could read the export."""
     assert _config()["origins"] == ["http://127.0.0.1:3000", "http://localhost:3000"]
-    assert _config(PORT="8080")["origins"] == [
-        "http://127.0.0.1:8080",
-        "http://localhost:3000",
-        "http://localhost:8080",
-    ]
+    # Without SITE_URL the site is the port's own origin: nothing on :3000 may read an app on :8080.
+    assert _config(PORT="8080")["origins"] == ["http://127.0.0.1:8080", "http://localhost:8080"]
     assert _config(APP_ENV="test", SITE_URL="http://192.168.0.10:3000/", PORT="3000")["origins"] == [
         "http://127.0.0.1:3000",
         "http://192.168.0.10:3000",
