@@ -365,7 +365,7 @@ def bells(session: Session, user_ids: Iterable[int]) -> dict[int, Bell]:
 
 
 def alert_new_job(session: Session, job_id: int, titulo: str, city: str, company_id: int) -> int:
-    """'Alertas de novas vagas': notify the freelancers of the job's city who keep the alerts on.
+    """'Alertas de novas vagas': notify the confirmed freelancers of the job's city who keep the alerts on.
 
     The city part of the job's location is compared, ignoring case and accents, with the city
     part of the freelancer's profile location (core.text.city_key; 'São Paulo, SP' matches
@@ -393,6 +393,7 @@ def alert_new_job(session: Session, job_id: int, titulo: str, city: str, company
             User.role == Role.FREELANCER,
             User.deleted_at.is_(None),
             User.is_active.is_(True),
+            User.email_confirmed_at.is_not(None),  # an address nobody confirmed gets no alerts
             User.id != company_id,
             Profile.cidade_busca == city,
             or_(UserPreferences.user_id.is_(None), UserPreferences.new_job_alerts.is_(True)),

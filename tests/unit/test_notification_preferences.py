@@ -308,6 +308,7 @@ def city(db):
         "no_city": make_freelancer(db, nome="Gil Sem Cidade", localizacao=""),
         "removed": make_freelancer(db, nome="Hugo Removido", localizacao="São Paulo"),
         "inactive": make_freelancer(db, nome="Iara Inativa", localizacao="São Paulo"),
+        "unconfirmed": make_freelancer(db, nome="Jonas Sem Confirmar", localizacao="São Paulo"),
         "company": make_company(db, nome="Rui Rival", empresa="Outro Hotel", localizacao="São Paulo"),
         "publisher": make_company(db, nome="Mariana Costa", empresa="Hotel Atlântico", localizacao="São Paulo"),
     }
@@ -315,6 +316,8 @@ def city(db):
     set_prefs(db, people["alerts_off"], new_job_alerts=False)
     remove(db, people["removed"])
     deactivate(db, people["inactive"])
+    people["unconfirmed"].email_confirmed_at = None  # signed up, never opened the confirmation link
+    db.flush()
     return people
 
 
