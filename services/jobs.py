@@ -200,6 +200,30 @@ def list_public_jobs(
     return JobPage(items=[JobListItem(**item) for item in items], total=total, page=page, pages=pages)
 
 
+SIMILAR_JOBS = 4
+
+
+def similar_to_unavailable(db: Session, job_id: int) -> list[JobListItem] | None:
+    """For a job that exists but is no longer public: up to SIMILAR_JOBS open jobs like it.
+
+    Same category in the same city first, then the same category anywhere, newest first (through
+    `list_public_jobs`, so its cache serves most of them). An old alert or a shared link to a
+    closed vaga leads somewhere useful instead of a dead end.
+
+    Returns:
+        The similar open jobs (maybe none), or None when there is no such job at all.
+    """
+    row = db.exec(select(Job.categoria, Job.cidade_busca).where(Job.id == job_id)).first()
+    if row is None:
+        return None
+    slug = canonical_category(row.categoria) or ""
+    found = list_public_jobs(db, city=row.cidade_busca or "", category=slug).items[:SIMILAR_JOBS]
+    if len(found) < SIMILAR_JOBS and row.cidade_busca:
+        shown = {item["id"] for item in found}
+        found += [item for item in list_public_jobs(db, category=slug).items if item["id"] not in shown]
+    return [item for item in found if item["id"] != job_id][:SIMILAR_JOBS]
+
+
 def count_statement(conditions: list):
     """How many jobs meet `conditions` (the list's count; bench/job_search.py runs it bare)."""
     return select(func.count()).select_from(Job).where(*conditions)

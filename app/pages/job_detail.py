@@ -10,7 +10,7 @@ from core import routes
 from core.db import session_scope
 from models import Role
 from services import applications, jobs
-from services.jobs import JobDetail
+from services.jobs import JobDetail, JobListItem
 from states.apply import ApplyState
 from states.auth import AuthState
 from states.failures import recovers
@@ -54,21 +54,26 @@ class JobDetailState(rx.State):
     job: JobDetail = EMPTY_JOB
     found: bool = False
     loading: bool = True
+    gone: bool = False  # the job exists but is closed, archived or filled: 'não está mais disponível'
+    similar: list[JobListItem] = []
 
     @rx.event
-    @recovers(*LOAD_ERROR, reset={"job": EMPTY_JOB, "found": False, "loading": False})
+    @recovers(*LOAD_ERROR, reset={"job": EMPTY_JOB, "found": False, "loading": False, "gone": False, "similar": []})
     def load(self):
-        """Load the job of the URL; a missing or non-public job shows 'Vaga não encontrada'."""
+        """Load the job of the URL; a closed one shows similar open jobs, a missing one 'Vaga não encontrada'."""
         job_id = routes.job_id_from_path(self.router.url.path)
         if job_id is None or job_id != self.job["id"]:
             self.loading = True
             yield
-        detail = None
+        detail, similar = None, None
         if job_id is not None:
             with session_scope() as db:
                 detail = jobs.get_public_job(db, job_id)
+                if detail is None:
+                    similar = jobs.similar_to_unavailable(db, job_id)
         self.job = detail or EMPTY_JOB
         self.found = detail is not None
+        self.gone, self.similar = similar is not None, similar or []
         self.loading = False
 
 
@@ -340,8 +345,55 @@ def detail() -> rx.Component:
     )
 
 
+def similar_job(job: rx.Var) -> rx.Component:
+    """One open job like the unavailable one: title, company, place and pay, linking to its page."""
+    return rx.link(
+        rx.card(
+            rx.vstack(
+                rx.text(job["title"], weight="bold", size="3"),
+                rx.text(
+                    job["company"], " · ", job["location"], " · ", job["pay"], size="2", color=rx.color("gray", 11)
+                ),
+                rx.cond(job["shift"] != "", rx.text(job["shift"], size="2", color=rx.color("gray", 11))),
+                spacing="1",
+            ),
+            width="100%",
+        ),
+        href="/jobs/" + job["id"].to(str),
+        underline="none",
+        color="inherit",
+        width="100%",
+    )
+
+
+def unavailable() -> rx.Component:
+    """A job that existed and is no longer open: say so, and offer similar open jobs."""
+    return rx.vstack(
+        rx.heading("Esta vaga não está mais disponível", as_="h1", size="8"),
+        rx.text(
+            "A empresa encerrou, preencheu ou arquivou esta vaga.",
+            color=rx.color("gray", 11),
+        ),
+        rx.cond(
+            JobDetailState.similar.length() > 0,
+            rx.vstack(
+                rx.heading("Vagas parecidas abertas agora", as_="h2", size="5"),
+                rx.foreach(JobDetailState.similar, similar_job),
+                spacing="3",
+                width="100%",
+                id="similar-jobs",
+            ),
+            rx.text("Nenhuma vaga parecida aberta agora.", color=rx.color("gray", 11)),
+        ),
+        link_button("Ver vagas disponíveis", href=routes.JOBS),
+        spacing="4",
+        width="100%",
+        align="stretch",
+    )
+
+
 def not_found() -> rx.Component:
-    """A missing, closed or archived job."""
+    """A job id that never existed (or was deleted)."""
     return rx.vstack(
         rx.heading("Vaga não encontrada", as_="h1", size="8"),
         empty_state(
@@ -361,5 +413,5 @@ def job_detail_page() -> rx.Component:
     return rx.cond(
         JobDetailState.loading,
         rx.text("Carregando vaga...", role="status", color=rx.color("gray", 11)),
-        rx.cond(JobDetailState.found, detail(), not_found()),
+        rx.cond(JobDetailState.found, detail(), rx.cond(JobDetailState.gone, unavailable(), not_found())),
     )

@@ -143,7 +143,7 @@ def test_no_results_show_the_empty_state_and_clear_filters(page: Page):
     expect(page.locator("#jobs-search")).to_have_value("")
 
 
-def test_archived_and_closed_jobs_stay_out_of_the_list_and_their_pages(page: Page):
+def test_archived_and_closed_jobs_stay_out_of_the_list_and_their_pages_offer_similar_open_jobs(page: Page):
     token = _token()
     company = _company("Hotel Arquivador")
     open_id, archived_id, closed_id = _add_jobs(
@@ -158,9 +158,16 @@ def test_archived_and_closed_jobs_stay_out_of_the_list_and_their_pages(page: Pag
     expect(_rows(page).first).to_contain_text(f"Porteiro {token} aberta")
     for job_id in (archived_id, closed_id):
         page.goto(f"/jobs/{job_id}")
-        expect(page.get_by_role("heading", name="Vaga não encontrada")).to_be_visible()
-    page.goto(f"/jobs/{open_id}")
+        expect(page.get_by_role("heading", name="Esta vaga não está mais disponível")).to_be_visible()
+        similar = page.locator("#similar-jobs")
+        expect(similar.get_by_role("heading", name="Vagas parecidas abertas agora")).to_be_visible()
+        expect(similar.get_by_role("link").first).to_contain_text(f"Porteiro {token} aberta")  # newest alike
+        expect(similar.get_by_role("link").filter(has_text=f"Porteiro {token} arquivada")).to_have_count(0)
+    similar.get_by_role("link").first.click()
+    expect(page).to_have_url(re.compile(rf"/jobs/{open_id}$"))
     expect(page.get_by_role("heading", name=f"Porteiro {token} aberta")).to_be_visible()
+    page.goto("/jobs/987654321")
+    expect(page.get_by_role("heading", name="Vaga não encontrada")).to_be_visible()
 
 
 def test_job_detail_shows_every_field_and_invites_visitors_to_sign_in(page: Page):
