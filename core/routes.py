@@ -1,7 +1,7 @@
 """Route constants and URL builders; no route string is written anywhere else."""
 
 from enum import StrEnum
-from urllib.parse import unquote, urlencode
+from urllib.parse import unquote, urlencode, urlsplit
 
 from core.ids import id_from_text
 
@@ -42,6 +42,48 @@ API_HEALTH = "/api/health"
 API_STRIPE_WEBHOOK = "/api/stripe/webhook"
 API_ACCOUNT_EXPORT = "/api/account/export"
 API_SHIFT_CALENDAR = "/api/turnos/{hiring_id:int}.ics"
+
+
+NEXT_MAX_LENGTH = 500
+# Where a person may be sent back after signing in: each role's own pages, or the public job pages.
+_NEXT_AREAS = {
+    "client": (CLIENT_DASHBOARD, COMPANY_PROFILE_SETUP, FREELANCERS),
+    "freelancer": (FREELANCER_DASHBOARD, JOBS, FREELANCERS),
+    "admin": (ADMIN,),
+}
+
+
+def login_back_to_job_prefix() -> str:
+    """'/login?next=' with '/jobs/' encoded: a job page appends its id ('Entre para se candidatar')."""
+    return f"{LOGIN}?{urlencode({'next': '/jobs/'})}"
+
+
+def login_with_next(here: str) -> str:
+    """/login remembering `here` (a same-site path with its query) to come back to after signing in."""
+    return f"{LOGIN}?{urlencode({'next': here})}" if safe_next(here) else LOGIN
+
+
+def safe_next(value: object, role: str | None = None) -> str | None:
+    """`value` when it is a path of this site `role` may land on after signing in, else None.
+
+    Only a relative path is accepted: no scheme or host ('https://x', '//x'), no backslash (some
+    browsers read a slash and a backslash as '//'), no control characters or spaces (browsers drop
+    tabs and line breaks, so a tab between two slashes becomes '//'). With a role, only that role's
+    own pages (its dashboard and profile setup; a freelancer also the job pages; both the
+    freelancers' profiles), so a company is never sent into the freelancers' area.
+    """
+    if not isinstance(value, str) or not value.startswith("/") or len(value) > NEXT_MAX_LENGTH:
+        return None
+    if value.startswith("//") or "\\" in value or any(ord(ch) <= 0x20 or ord(ch) == 0x7F for ch in value):
+        return None
+    parts = urlsplit(value)
+    if parts.scheme or parts.netloc:
+        return None
+    if role is not None:
+        areas = _NEXT_AREAS.get(role, ())
+        if not any(parts.path == area or parts.path.startswith(area + "/") for area in areas):
+            return None
+    return value
 
 
 def register(kind: str) -> str:

@@ -233,7 +233,8 @@ def login(session: Session, data: dict, address: str, agent: str = "", device_to
 
     Args:
         session: Open database session (the caller commits).
-        data: Raw form data (email, password, remember).
+        data: Raw form data (email, password, remember, and `next`: where the person was going, a
+            same-site path checked by `routes.safe_next` against their role; else their dashboard).
         address: The client's IP address, for per-address throttling.
         agent: The client's User-Agent, for the security log only.
         device_token: The browser's trusted-device cookie, if it sent one.
@@ -267,10 +268,11 @@ def login(session: Session, data: dict, address: str, agent: str = "", device_to
     token, max_age = sessions.create(session, user.id, remember=form.remember_me)
     kept_device, device_max_age = devices.remember(session, user.id, device, device_token)
     audit.login_succeeded(user.id, where, agent)
+    back_to = routes.safe_next(data.get("next"), user.role) if isinstance(data, dict) else None
     return LoginResult(
         token=token,
         max_age=max_age,
-        redirect_to=dashboard_for(user.role),
+        redirect_to=back_to or dashboard_for(user.role),
         role=user.role,
         device_token=kept_device,
         device_max_age=device_max_age,
@@ -501,18 +503,19 @@ class GuardDecision:
     restricted_to: str | None = None
 
 
-def guard(caller_role: str | None, required_role: str | None) -> GuardDecision:
+def guard(caller_role: str | None, required_role: str | None, here: str = "") -> GuardDecision:
     """Decide a page guard (docs/product.md §1): no session -> /login; another role -> where it lands.
 
     Args:
         caller_role: The signed-in user's role, or None for a visitor.
         required_role: The role the page is for, or None for any signed-in user.
+        here: The page asked for (path and query): a visitor signs in and comes back to it.
 
     Returns:
         The decision; an empty one lets the caller stay.
     """
     if caller_role is None:
-        return GuardDecision(redirect_to=routes.LOGIN)
+        return GuardDecision(redirect_to=routes.login_with_next(here) if here else routes.LOGIN)
     if required_role is not None and caller_role != required_role:
         area = AREAS.get(required_role, "freelancers")
         return GuardDecision(redirect_to=dashboard_for(caller_role), restricted_to=area)

@@ -116,7 +116,10 @@ class AuthState(rx.State):
     def _guard(self, role: Role | None):
         user = self._current_user()
         self._apply(user)
-        decision = guard(user.role if user else None, role)
+        url = self.router.url
+        path = url.path.rstrip("/") or "/"  # the static build serves '/client-dashboard/'
+        here = f"{path}?{url.query}" if url.query else path
+        decision = guard(user.role if user else None, role, here)
         if decision.redirect_to:
             self._deny(f"page for {role or 'signed-in users'}", user)
         if decision.restricted_to:
@@ -150,11 +153,12 @@ class AuthState(rx.State):
 
     @rx.event
     def redirect_if_signed_in(self):
-        """On /login and /register: a signed-in user goes to their dashboard."""
+        """On /login and /register: a signed-in user goes where `next` asks (if theirs) or to their dashboard."""
         user = self._current_user()
         self._apply(user)
         if user is not None:
-            return rx.redirect(dashboard_for(user.role))
+            wanted = routes.safe_next(self.router.url.query_parameters.get("next"), user.role)
+            return rx.redirect(wanted or dashboard_for(user.role))
         return _TAKE_FLASH
 
     @rx.event

@@ -117,7 +117,12 @@ def _visitor_box() -> rx.Component:
     return rx.vstack(
         rx.heading("Quer trabalhar nesta vaga?", as_="h2", size="4"),
         rx.text("Entre com sua conta de freelancer para enviar sua candidatura.", color=rx.color("gray", 11)),
-        link_button("Entre para se candidatar", href=routes.LOGIN, size="3", width="100%"),
+        link_button(
+            "Entre para se candidatar",
+            href=routes.login_back_to_job_prefix() + JobDetailState.job["id"].to(str),
+            size="3",
+            width="100%",
+        ),
         rx.text(
             "Ainda não tem conta? ",
             rx.link("Cadastre-se como freelancer", href=routes.register("freelancer")),

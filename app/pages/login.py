@@ -12,6 +12,8 @@ _LOGIN_JS = f"""
 (async () => {{
   const form = document.getElementById('login-form');
   const data = Object.fromEntries(new FormData(form).entries());
+  const next = new URLSearchParams(window.location.search).get('next');
+  if (next) data.next = next;  // where the person was going; the server checks it (routes.safe_next)
   try {{
     const r = await fetch('{routes.API_LOGIN}', {{
       method: 'POST', credentials: 'same-origin',

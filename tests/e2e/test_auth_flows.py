@@ -130,6 +130,11 @@ def test_login_form_validates_on_the_server(page: Page):
 def submit_login(page: Page, email: str, password: str) -> None:
     """Fill and send the login form without waiting for where it leads."""
     page.goto("/login")
+    fill_login(page, email, password)
+
+
+def fill_login(page: Page, email: str, password: str) -> None:
+    """Fill and send the login form of the page already open (its URL may carry `next`)."""
     form = page.locator("#login-form")
     form.get_by_label("Email").fill(email)
     form.get_by_label("Senha").fill(password)
@@ -175,9 +180,9 @@ def test_a_browser_that_signed_in_before_is_not_locked_out_by_a_strangers_guesse
 
 def test_guards_send_visitors_to_login_and_other_role_home(page: Page, make_account):
     page.goto("/client-dashboard")
-    expect(page).to_have_url(re.compile(r"/login/?$"))
+    expect(page).to_have_url(re.compile(r"/login\?next=%2Fclient-dashboard$"))
     page.goto("/company-profile-setup")
-    expect(page).to_have_url(re.compile(r"/login/?$"))
+    expect(page).to_have_url(re.compile(r"/login\?next=%2Fcompany-profile-setup$"))
     login(page, make_account("freelancer"))
     page.goto("/client-dashboard")
     expect(page.get_by_text("Acesso Restrito")).to_be_visible()
@@ -194,7 +199,7 @@ def test_logout_ends_the_server_session(page: Page, make_account):
     # The old token no longer opens anything, even if a copy of the cookie survived.
     page.context.add_cookies([{**cookie}])
     page.goto("/client-dashboard")
-    expect(page).to_have_url(re.compile(r"/login/?$"))
+    expect(page).to_have_url(re.compile(r"/login\?next=%2Fclient-dashboard$"))
 
 
 def test_password_reset_with_single_use_link(page: Page, make_account):
@@ -253,3 +258,23 @@ def test_each_password_field_of_the_sign_up_form_has_its_own_toggle(page: Page):
 
     expect(confirm).to_have_attribute("type", "text")
     expect(password).to_have_attribute("type", "password")
+
+
+def test_signing_in_comes_back_to_the_page_asked_for(page: Page, make_account):
+    email = make_account("freelancer")
+    page.goto("/freelancer-dashboard?tab=shifts")
+    expect(page).to_have_url(re.compile(r"/login\?next=%2Ffreelancer-dashboard%3Ftab%3Dshifts$"))
+
+    fill_login(page, email, PASSWORD)
+
+    expect(page).to_have_url(re.compile(r"/freelancer-dashboard/?\?tab=shifts$"))
+    expect(page.get_by_role("heading", name="Meus Turnos")).to_be_visible()
+
+
+def test_a_next_that_leaves_the_site_or_the_role_lands_on_the_dashboard(page: Page, make_account):
+    email = make_account("client")
+    for hostile in ("https%3A%2F%2Fevil.example%2F", "%2F%2Fevil.example", "%2Ffreelancer-dashboard"):
+        page.context.clear_cookies()
+        page.goto(f"/login?next={hostile}")
+        fill_login(page, email, PASSWORD)
+        expect(page).to_have_url(re.compile(r"localhost:\d+/client-dashboard/?$"))

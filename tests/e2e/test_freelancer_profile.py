@@ -115,7 +115,7 @@ def test_the_freelancer_previews_their_own_profile_on_a_phone(browser, base_url)
 
 def test_a_visitor_is_sent_to_login_and_the_marketing_page_still_works(page: Page):
     page.goto("/freelancers/1")
-    expect(page).to_have_url(re.compile(r"/login$"))
+    expect(page).to_have_url(re.compile(r"/login\?next=%2Ffreelancers%2F1$"))
     page.goto("/freelancers")
     expect(page.get_by_role("heading", level=1)).to_be_visible()
     expect(page.get_by_text(NOT_FOUND)).to_have_count(0)

@@ -17,6 +17,7 @@ from core.shift_format import shift_text
 from core.types import utcnow
 from models import Job
 from services import accounts, company_jobs
+from tests.e2e.conftest import PASSWORD
 
 PAGE_SIZE = 10
 
@@ -170,7 +171,7 @@ def test_archived_and_closed_jobs_stay_out_of_the_list_and_their_pages_offer_sim
     expect(page.get_by_role("heading", name="Vaga não encontrada")).to_be_visible()
 
 
-def test_job_detail_shows_every_field_and_invites_visitors_to_sign_in(page: Page):
+def test_job_detail_shows_every_field_and_invites_visitors_to_sign_in(page: Page, make_account):
     token = _token()
     needed = date.today() + timedelta(days=12)
     [job_id] = _add_jobs(
@@ -207,7 +208,13 @@ def test_job_detail_shows_every_field_and_invites_visitors_to_sign_in(page: Page
     expect(page.get_by_text("Refeição no local: Não")).to_be_visible()
     expect(page.get_by_text("Intervalo: Sim")).to_be_visible()
     page.get_by_role("link", name="Entre para se candidatar").click()
-    expect(page).to_have_url(re.compile(r"/login$"))
+    expect(page).to_have_url(re.compile(rf"/login\?next=%2Fjobs%2F{job_id}$"))
+    form = page.locator("#login-form")  # signing in comes back to the job, ready to apply
+    form.get_by_label("Email").fill(make_account("freelancer"))
+    form.get_by_label("Senha").fill(PASSWORD)
+    form.get_by_role("button", name="Entrar").click()
+    expect(page).to_have_url(re.compile(rf"/jobs/{job_id}/?$"))
+    expect(page.get_by_role("heading", name=f"Bartender {token}")).to_be_visible()
 
 
 def test_category_page_lists_companies_with_open_jobs_and_english_slugs_redirect(page: Page):

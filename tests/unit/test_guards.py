@@ -48,3 +48,16 @@ def test_companies_and_freelancers_on_the_back_office_are_restricted(caller, hom
 )
 def test_dashboard_for_defaults_to_freelancer(role, route):
     assert dashboard_for(role) == route
+
+
+@pytest.mark.parametrize(
+    ("here", "login"),
+    [
+        ("/freelancer-dashboard", "/login?next=%2Ffreelancer-dashboard"),
+        ("/client-dashboard/chats/7", "/login?next=%2Fclient-dashboard%2Fchats%2F7"),
+        ("/freelancer-dashboard?tab=shifts", "/login?next=%2Ffreelancer-dashboard%3Ftab%3Dshifts"),
+        ("//evil.example", "/login"),
+    ],
+)
+def test_a_visitor_is_sent_to_login_with_the_page_to_come_back_to(here, login):
+    assert guard(None, "freelancer", here) == GuardDecision(redirect_to=login)
