@@ -364,7 +364,7 @@ def similar_job(job: rx.Var) -> rx.Component:
             ),
             width="100%",
         ),
-        href="/jobs/" + job["id"].to(str),
+        href=rx.Var.create(routes.JOBS + "/") + job["id"].to(str),
         underline="none",
         color="inherit",
         width="100%",
