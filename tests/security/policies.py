@@ -55,6 +55,9 @@ class Policy:
     page: str | dict[str, str] = "/"
     before: tuple[tuple[str, dict], ...] = ()
     ends_session: bool = False
+    # Vars a foreign id may answer differently from a missing one, by a documented design choice
+    # (docs/security.md); the rest of the answer must still match, and the foreign id never shows.
+    may_differ: tuple[str, ...] = ()
 
 
 SETVAR = Policy(PUBLIC, {"var_name": "user_role", "value": "client"})  # Reflex's built-in; only set_* handlers
@@ -165,7 +168,10 @@ POLICIES: dict[str, Policy] = {
     "app.pages.contact.ContactState.load": Policy(PUBLIC, page="/contact"),
     "app.pages.contact.ContactState.setvar": SETVAR,
     "app.pages.contact.ContactState.submit": Policy(PUBLIC, {"form_data": CONTACT_FORM}, page="/contact"),
-    "app.pages.job_detail.JobDetailState.load": Policy(PUBLIC, page="/jobs/{public_job}"),
+    # A closed vaga says so and lists similar open ones (docs/product.md §4); it was public while open.
+    "app.pages.job_detail.JobDetailState.load": Policy(
+        PUBLIC, page="/jobs/{public_job}", may_differ=("gone", "similar")
+    ),
     "app.pages.job_detail.JobDetailState.setvar": SETVAR,
     "app.pages.jobs.JobsState.choose_category": Policy(PUBLIC, {"value": "eventos"}, page="/jobs"),
     "app.pages.jobs.JobsState.clear_filters": Policy(PUBLIC, page="/jobs"),
