@@ -7,7 +7,6 @@ The loop runs with a fake clock and a fake parent; the process tests start the r
 import os
 import subprocess
 import sys
-import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from core import shift_rules
 from core.types import utcnow
 from scripts import tick as tick_script
 from services.shift_timer import TickReport
+from tests.support.polling import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -111,23 +111,9 @@ def _gone(pid: int) -> bool:
     return "\nState:\tZ" in state
 
 
-def _wait_until_gone(pid: int, timeout: float = 30.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if _gone(pid):
-            return True
-        time.sleep(0.05)
-    return False
-
-
-def _wait_for_exec(pid: int, timeout: float = 30.0) -> bool:
-    """True once `pid` runs `python -m scripts.tick` (right after the fork it is still this process)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[1:3] == [b"-m", b"scripts.tick"]:
-            return True
-        time.sleep(0.05)
-    return False
+def _runs_the_timer(pid: int) -> bool:
+    """Whether `pid` runs `python -m scripts.tick` (right after the fork it is still this process)."""
+    return Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[1:3] == [b"-m", b"scripts.tick"]
 
 
 @pytest.fixture
@@ -142,7 +128,7 @@ def throwaway_database(tmp_path, monkeypatch):
 def test_the_lifespan_starts_the_timer_process_and_stops_it():
     process = timer.start()
     try:
-        assert _wait_for_exec(process.pid), "the timer process never became `python -m scripts.tick`"
+        wait_until(lambda: _runs_the_timer(process.pid), 30, 0.05, "the timer process never ran scripts.tick")
         assert process.poll() is None  # it keeps running (its first tick failed on the empty file, logged)
     finally:
         timer.stop(process)
@@ -162,7 +148,7 @@ def test_the_timer_process_ends_when_its_server_dies_without_stopping_it():
     )
     orphan = int(server.stdout.strip().splitlines()[-1])
 
-    assert _wait_until_gone(orphan), "the timer process outlived its server"
+    assert wait_until(lambda: _gone(orphan), 30, 0.05, "the timer process outlived its server")
 
 
 def test_once_by_hand_sends_what_is_due_and_says_so(db, capsys):
