@@ -5,6 +5,7 @@ import reflex as rx
 import models  # noqa: F401  (registers the tables)
 from app.api import api
 from app.api.origin_guard import guard_websocket_origin
+from app.api.public_pages import public_pages
 from app.api.security_headers import security_headers
 from app.api.static_cache import cache_static_files
 from app.api.upload_limit import limit_request_bodies
@@ -46,6 +47,7 @@ app = rx.App(
     stylesheets=["/styles.css"],
     api_transformer=[
         api,
+        public_pages,
         cache_static_files,
         limit_request_bodies,
         guard_websocket_origin,

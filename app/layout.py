@@ -40,12 +40,12 @@ def _adopt_identity(page: Callable, content: Callable) -> None:
     page.__module__ = content.__module__
 
 
-def public_page(route: str, title: str, on_load: list | None = None, guard=None) -> Callable:
+def public_page(route: str, title: str | rx.Var, on_load: list | None = None, guard=None) -> Callable:
     """Register a page inside the public shell.
 
     Args:
         route: The route constant from core.routes.
-        title: The browser title (product name appended).
+        title: The browser title (product name appended), or a Var holding the whole title.
         on_load: Extra events to run after the session is loaded.
         guard: An AuthState guard event replacing the plain session load.
 
@@ -59,7 +59,8 @@ def public_page(route: str, title: str, on_load: list | None = None, guard=None)
 
         _adopt_identity(page, content)
         first = guard or AuthState.load_session
-        rx.page(route=route, title=page_title(title), on_load=[first, *(on_load or [])])(page)
+        shown = title if isinstance(title, rx.Var) else page_title(title)
+        rx.page(route=route, title=shown, on_load=[first, *(on_load or [])])(page)
         return page
 
     return decorator

@@ -42,6 +42,10 @@ API_HEALTH = "/api/health"
 API_STRIPE_WEBHOOK = "/api/stripe/webhook"
 API_ACCOUNT_EXPORT = "/api/account/export"
 API_SHIFT_CALENDAR = "/api/turnos/{hiring_id:int}.ics"
+ROBOTS = "/robots.txt"
+SITEMAP = "/sitemap.xml"
+SITEMAP_PAGES = "/sitemap-paginas.xml"
+SITEMAP_JOBS = "/sitemap-vagas-{number:int}.xml"
 
 
 NEXT_MAX_LENGTH = 500
@@ -159,6 +163,11 @@ def shift_calendar(hiring_id) -> str:
 def shift_check_in(job_id: int, code: str) -> str:
     """What the QR on the code screen opens: the freelancer's shifts with the check-in code filled in."""
     return f"{FREELANCER_DASHBOARD}?{urlencode({'tab': 'shifts', 'vaga': job_id, 'codigo': code})}"
+
+
+def sitemap_jobs(number: int) -> str:
+    """File `number` (1-based) of the open vagas' sitemap."""
+    return SITEMAP_JOBS.replace("{number:int}", str(number))
 
 
 def job_id_from_path(path: str) -> int | None:

@@ -6,6 +6,7 @@ job into Python.
 """
 
 import math
+from datetime import UTC, datetime
 from typing import TypedDict
 
 from sqlalchemy import bindparam, column, false, func, literal_column, table
@@ -88,6 +89,11 @@ class JobDetail(TypedDict):
     has_break: bool
     positions: int
     posted: str
+    # Raw facts for search engines (core/seo.py JobPosting): ISO instants in UTC, '' when unknown.
+    posted_at: str
+    starts_at: str
+    day_needed: str
+    hourly_rate: float
 
 
 def category_label(slug: str) -> str:
@@ -201,6 +207,11 @@ def list_public_jobs(
 
 
 SIMILAR_JOBS = 4
+
+
+def job_exists(db: Session, job_id: int) -> bool:
+    """Whether a vaga with this id exists at all (open or not): a closed one's page answers 410, a missing one 404."""
+    return db.exec(select(Job.id).where(Job.id == job_id)).first() is not None
 
 
 def similar_to_unavailable(db: Session, job_id: int) -> list[JobListItem] | None:
@@ -464,4 +475,15 @@ def _public_job(db: Session, job_id: int) -> JobDetail | None:
         has_break=row.possui_intervalo,
         positions=row.vagas_disponiveis,
         posted=long_date(row.criado_em),
+        posted_at=_iso_utc(row.criado_em),
+        starts_at=_iso_utc(row.inicio_em),
+        day_needed=row.data_necessaria.isoformat() if row.data_necessaria else "",
+        hourly_rate=float(row.valor_hora),
     )
+
+
+def _iso_utc(moment: datetime | None) -> str:
+    """A stored instant as ISO 8601 in UTC ('' for None; naive values are UTC, as SQLite returns them)."""
+    if moment is None:
+        return ""
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC).isoformat(timespec="seconds")

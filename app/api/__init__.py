@@ -5,6 +5,7 @@ from starlette.routing import Route
 
 from app.api.account import export_data
 from app.api.auth import login, logout
+from app.api.crawlers import robots, sitemap_jobs, sitemap_pages, sitemap_xml
 from app.api.health import health
 from app.api.shift_calendar import shift_calendar
 from app.api.stripe_webhook import stripe_webhook
@@ -18,5 +19,9 @@ api = Starlette(
         Route(routes.API_STRIPE_WEBHOOK, stripe_webhook, methods=["POST"]),
         Route(routes.API_ACCOUNT_EXPORT, export_data, methods=["GET"]),
         Route(routes.API_SHIFT_CALENDAR, shift_calendar, methods=["GET"]),
+        Route(routes.ROBOTS, robots, methods=["GET"]),
+        Route(routes.SITEMAP, sitemap_xml, methods=["GET"]),
+        Route(routes.SITEMAP_PAGES, sitemap_pages, methods=["GET"]),
+        Route(routes.SITEMAP_JOBS, sitemap_jobs, methods=["GET"]),
     ]
 )

@@ -2,12 +2,16 @@
 
 import reflex as rx
 
-from app.layout import public_page
+from app.api import first_paint
+from app.api.public_pages import GONE_TITLE, MISSING_TITLE
+from app.layout import page_title, public_page
+from components import share
 from components.apply import applied_box, apply_form
 from components.links import link_button
 from components.ui import empty_state
-from core import routes
+from core import routes, seo
 from core.db import session_scope
+from core.settings import get_settings
 from models import Role
 from services import applications, jobs
 from services.jobs import JobDetail, JobListItem
@@ -17,6 +21,7 @@ from states.failures import recovers
 from states.messages import UNEXPECTED
 
 LOAD_ERROR = UNEXPECTED
+DEFAULT_TITLE = "Detalhes da vaga"
 NOT_INFORMED = "Não informada"
 
 EMPTY_JOB = JobDetail(
@@ -45,6 +50,10 @@ EMPTY_JOB = JobDetail(
     has_break=False,
     positions=0,
     posted="",
+    posted_at="",
+    starts_at="",
+    day_needed="",
+    hourly_rate=0.0,
 )
 
 
@@ -75,6 +84,71 @@ class JobDetailState(rx.State):
         self.found = detail is not None
         self.gone, self.similar = similar is not None, similar or []
         self.loading = False
+
+    @rx.var
+    def share_url(self) -> str:
+        """The vaga's public address on SITE_URL (what 'Copiar link' copies and WhatsApp sends)."""
+        return seo.absolute(get_settings().site_url, routes.job_detail(self.job["id"]))
+
+    @rx.var
+    def whatsapp_url(self) -> str:
+        """'Compartilhar no WhatsApp': wa.me with the vaga's title, place and address as the message."""
+        return share.whatsapp(share.message(self.job["title"], self.job["location"]), self.share_url)
+
+    @rx.var
+    def page_title(self) -> str:
+        """The browser title: the vaga's own ('Garçom em São Paulo, SP · Hotel Sol | Turno') once it is known."""
+        name = get_settings().product_name
+        if self.found:
+            job = self.job
+            return seo.job_title(job["title"], job["location"], job["company"], name)
+        if self.loading:
+            return page_title(DEFAULT_TITLE)
+        return page_title(GONE_TITLE if self.gone else MISSING_TITLE)
+
+
+def share_bar() -> rx.Component:
+    """'Compartilhar': WhatsApp, 'Copiar link', and the phone's own share sheet where the browser has one."""
+    return rx.hstack(
+        rx.button(
+            rx.link(
+                rx.icon("message-circle", size=16),
+                "WhatsApp",
+                href=JobDetailState.whatsapp_url,
+                is_external=True,
+                rel="noopener noreferrer",
+                underline="none",
+                id="share-whatsapp",
+            ),
+            as_child=True,
+            variant="soft",
+            color_scheme="grass",
+            size="2",
+        ),
+        rx.button(
+            rx.icon("link", size=16),
+            "Copiar link",
+            on_click=[rx.set_clipboard(JobDetailState.share_url), rx.toast.success(share.COPIED)],
+            variant="soft",
+            size="2",
+            id="share-copy",
+        ),
+        rx.button(
+            rx.icon("share-2", size=16),
+            "Compartilhar",
+            on_click=rx.call_script(share.NATIVE_SHARE_SCRIPT),
+            variant="soft",
+            size="2",
+            id=share.NATIVE_BUTTON_ID,
+            hidden=True,
+        ),
+        rx.fragment(on_mount=rx.call_script(share.REVEAL_NATIVE_SCRIPT)),
+        role="group",
+        aria_label="Compartilhar esta vaga",
+        spacing="2",
+        wrap="wrap",
+        id="share-bar",
+    )
 
 
 def fact(icon: str, label: str, value: rx.Var) -> rx.Component:
@@ -264,6 +338,7 @@ def detail() -> rx.Component:
                 align="center",
                 wrap="wrap",
             ),
+            share_bar(),
             spacing="2",
         ),
         rx.grid(
@@ -412,11 +487,14 @@ def not_found() -> rx.Component:
     )
 
 
-@public_page(routes.JOB_DETAIL, "Detalhes da vaga", on_load=[JobDetailState.load, ApplyState.load_for_job])
+@public_page(routes.JOB_DETAIL, JobDetailState.page_title, on_load=[JobDetailState.load, ApplyState.load_for_job])
 def job_detail_page() -> rx.Component:
-    """The job, 'Vaga não encontrada', or the loading text."""
+    """The job, 'Vaga não encontrada', or the loading text; the server's first paint goes once it is known."""
     return rx.cond(
         JobDetailState.loading,
         rx.text("Carregando vaga...", role="status", color=rx.color("gray", 11)),
-        rx.cond(JobDetailState.found, detail(), rx.cond(JobDetailState.gone, unavailable(), not_found())),
+        rx.fragment(
+            rx.fragment(on_mount=rx.call_script(first_paint.REMOVE_SCRIPT)),
+            rx.cond(JobDetailState.found, detail(), rx.cond(JobDetailState.gone, unavailable(), not_found())),
+        ),
     )

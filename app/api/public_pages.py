@@ -1,0 +1,191 @@
+"""Job pages whose first HTML answer already says what they are (docs/architecture.md "Pages crawlers can read").
+
+Every /jobs/{id} used to be answered with the same prebuilt shell: no title, no description, no
+preview, status 200 for any id. Crawlers and link previews read only that answer. This middleware
+answers those paths itself, from the same shell, with:
+
+- an open vaga: 200, its head tags (core/seo.py: title, description, canonical, Open Graph,
+  Twitter card, JobPosting JSON-LD) and its first paint (app/api/first_paint.py);
+- a vaga that exists but is closed, filled or archived: 410 Gone, 'noindex' (the app still shows
+  'Esta vaga não está mais disponível' with similar open vagas);
+- an id that never existed: 404, 'noindex' ('Vaga não encontrada').
+
+Any other path, and any answer when the build has no shell (development servers), passes through.
+"""
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime
+from functools import cache
+from pathlib import Path
+
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import HTMLResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from app.api.first_paint import job_article
+from app.api.security_headers import frontend_build_dir
+from core import routes, seo
+from core.db import session_scope
+from core.ids import id_from_text
+from core.settings import get_settings
+from services import jobs
+from services.jobs import JobDetail
+
+SHELL_FILE = "__spa-fallback.html"
+JOB_PATH = re.compile(r"^/jobs/([^/]+)/?$")
+GONE_TITLE = "Vaga não disponível"
+MISSING_TITLE = "Vaga não encontrada"
+
+
+@dataclass(frozen=True)
+class PageAnswer:
+    """What a public page answers: its status, the tags for its head, and its first paint."""
+
+    status: int
+    head: str
+    body: str = ""
+
+
+@cache
+def _shell_at(path: Path, modified: float) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+def shell() -> str | None:
+    """The build's shell for pages with a variable path ('' read once per build), or None without a build."""
+    path = frontend_build_dir() / SHELL_FILE
+    try:
+        return _shell_at(path, path.stat().st_mtime)
+    except OSError:
+        return None
+
+
+def with_answer(page: str, answer: PageAnswer) -> str:
+    """`page` (the shell) with the answer's tags at the end of <head> and its first paint opening <body>.
+
+    Args:
+        page: The shell's HTML.
+        answer: The tags and first paint.
+
+    Returns:
+        The page to send.
+    """
+    page = page.replace("</head>", answer.head + "</head>", 1)
+    if answer.body:
+        page = page.replace("<body>", "<body>" + answer.body, 1)
+    return page
+
+
+def _instant(text: str) -> datetime | None:
+    return datetime.fromisoformat(text) if text else None
+
+
+def job_meta(job: JobDetail, site_url: str, product_name: str) -> seo.PageMeta:
+    """The head of an open vaga's page.
+
+    Args:
+        job: The public vaga.
+        site_url: The site's public origin.
+        product_name: The product's name.
+
+    Returns:
+        Its title ('Garçom em São Paulo, SP · Hotel Sol | Turno'), description, preview and JobPosting.
+    """
+    url = seo.absolute(site_url, routes.job_detail(job["id"]))
+    when = job["shift"] or job["date_needed"]
+    summary = " · ".join(part for part in (job["pay"], when, job["description"]) if part)
+    company = None if job["anonymous"] else job["company"]
+    image = seo.absolute(site_url, job["company_photo"]) if job["company_photo"] else ""
+    valid_through: datetime | date | None = _instant(job["starts_at"]) or (
+        date.fromisoformat(job["day_needed"]) if job["day_needed"] else None
+    )
+    return seo.PageMeta(
+        title=seo.job_title(job["title"], job["location"], job["company"], product_name),
+        description=seo.excerpt(summary),
+        url=url,
+        image=image or seo.absolute(site_url, seo.DEFAULT_IMAGE),
+        image_alt=job["company"] if image else product_name,
+        image_size=None if image else seo.DEFAULT_IMAGE_SIZE,
+        site_name=product_name,
+        json_ld=seo.job_posting(
+            url=url,
+            title=job["title"],
+            description=job["description"],
+            posted=datetime.fromisoformat(job["posted_at"]),
+            valid_through=valid_through,
+            location=job["location"],
+            address=job["address"],
+            hourly_rate=job["hourly_rate"],
+            positions=job["positions"],
+            company=company,
+            company_site=job["company_site"] if company else "",
+            company_logo=image,
+        ),
+    )
+
+
+def _closed_meta(title: str, path: str, site_url: str, product_name: str) -> seo.PageMeta:
+    return seo.PageMeta(
+        title=f"{title} | {product_name}",
+        description="Esta vaga não existe ou não está mais disponível. Veja as outras vagas abertas.",
+        url=seo.absolute(site_url, path),
+        image=seo.absolute(site_url, seo.DEFAULT_IMAGE),
+        image_alt=product_name,
+        image_size=seo.DEFAULT_IMAGE_SIZE,
+        site_name=product_name,
+        robots="noindex",
+    )
+
+
+def job_page_answer(path: str, job_id: int | None) -> PageAnswer:
+    """The answer for /jobs/{job_id}: 200 with the vaga, 410 when it is no longer open, 404 when it never was.
+
+    Args:
+        path: The path asked for.
+        job_id: The id of the URL (None when the last segment is not an id).
+
+    Returns:
+        Status, head tags and first paint.
+    """
+    settings = get_settings()
+    site, name = settings.site_url, settings.product_name
+    job, exists = None, False
+    if job_id is not None:
+        with session_scope() as db:
+            job = jobs.get_public_job(db, job_id)
+            exists = job is not None or jobs.job_exists(db, job_id)
+    if job is not None:
+        return PageAnswer(200, seo.head_tags(job_meta(job, site, name)), job_article(job, name))
+    if job_id is not None:
+        path = routes.job_detail(job_id)
+    if exists:
+        return PageAnswer(410, seo.head_tags(_closed_meta(GONE_TITLE, path, site, name)))
+    return PageAnswer(404, seo.head_tags(_closed_meta(MISSING_TITLE, path, site, name)))
+
+
+def _is_job_page(scope: Scope) -> bool:
+    return scope["type"] == "http" and scope["method"] in ("GET", "HEAD") and JOB_PATH.match(scope["path"]) is not None
+
+
+def public_pages(app: ASGIApp) -> ASGIApp:
+    """Wrap the backend's ASGI app: job pages answered with their own status, head and first paint.
+
+    Args:
+        app: The ASGI app Reflex built (API routes, websocket, mounted frontend).
+
+    Returns:
+        The same app, answering GET/HEAD /jobs/{id} itself when the build's shell is there.
+    """
+
+    async def with_public_pages(scope: Scope, receive: Receive, send: Send) -> None:
+        page = shell() if _is_job_page(scope) else None
+        if page is None:
+            await app(scope, receive, send)
+            return
+        path = scope["path"]
+        answer = await run_in_threadpool(job_page_answer, path, id_from_text(JOB_PATH.match(path)[1]))
+        response = HTMLResponse(with_answer(page, answer), status_code=answer.status)
+        await response(scope, receive, send)
+
+    return with_public_pages
