@@ -158,7 +158,7 @@ def job_posting(
         valid_through: When applications end: the shift's start, or the end of the day needed.
         location: The free-text place ('São Paulo, SP').
         address: The street address when the company gave one ('' otherwise).
-        hourly_rate: Pay per hour in reais.
+        hourly_rate: Pay per hour in reais (0 when not stated: no baseSalary).
         positions: Openings.
         company: The company's shown name, or None when the vaga is anonymous.
         company_site: The company's site ('' when none).
@@ -184,13 +184,14 @@ def job_posting(
         "datePosted": _local(posted).date().isoformat(),
         "employmentType": "TEMPORARY",
         "jobLocation": {"@type": "Place", "address": postal},
-        "baseSalary": {
+        "totalJobOpenings": positions,
+    }
+    if hourly_rate > 0:  # 0: the company did not state the pay
+        data["baseSalary"] = {
             "@type": "MonetaryAmount",
             "currency": "BRL",
             "value": {"@type": "QuantitativeValue", "value": round(hourly_rate, 2), "unitText": "HOUR"},
-        },
-        "totalJobOpenings": positions,
-    }
+        }
     if isinstance(valid_through, datetime):
         data["validThrough"] = _local(valid_through).isoformat(timespec="seconds")
     elif isinstance(valid_through, date):

@@ -478,7 +478,7 @@ def _public_job(db: Session, job_id: int) -> JobDetail | None:
         posted_at=_iso_utc(row.criado_em),
         starts_at=_iso_utc(row.inicio_em),
         day_needed=row.data_necessaria.isoformat() if row.data_necessaria else "",
-        hourly_rate=float(row.valor_hora),
+        hourly_rate=float(row.valor_hora) if row.valor_hora is not None else 0.0,  # 0: not informed
     )
 
 

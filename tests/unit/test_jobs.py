@@ -320,7 +320,12 @@ def test_public_job_detail_has_every_field(db):
         "has_break": True,
         "positions": 2,
         "posted": jobs.long_date(row.criado_em),
+        "posted_at": jobs._iso_utc(row.criado_em),
+        "starts_at": "2026-12-05T21:00:00+00:00",
+        "day_needed": "2026-12-05",
+        "hourly_rate": 35.0,
     }
+    assert datetime.fromisoformat(detail["posted_at"]).tzinfo == UTC
 
 
 def _profiled_company(db):

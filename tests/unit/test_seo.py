@@ -73,6 +73,10 @@ def test_job_posting_has_what_google_asks_for_a_temporary_hourly_job_in_brazil()
     assert data["totalJobOpenings"] == 3
 
 
+def test_a_vaga_without_stated_pay_has_no_base_salary():
+    assert "baseSalary" not in _posting(hourly_rate=0.0)
+
+
 def test_an_anonymous_vaga_names_no_hiring_organization():
     assert "hiringOrganization" not in _posting(company=None)
 
@@ -111,14 +115,16 @@ def _meta(**overrides) -> seo.PageMeta:
 
 def test_head_tags_carry_title_description_canonical_open_graph_twitter_and_json_ld_escaped():
     tags = seo.head_tags(_meta())
-    assert "<title data-seo>Garçom \"VIP\" &lt;b&gt; | Turno</title>" in tags
+    assert '<title data-seo>Garçom "VIP" &lt;b&gt; | Turno</title>' in tags
     assert '<meta data-seo name="description" content="R$ 25,00/hora &amp; refeição"/>' in tags
     assert '<link data-seo rel="canonical" href="https://turno.test/jobs/7"/>' in tags
     assert '<meta data-seo property="og:title" content="Garçom &quot;VIP&quot; &lt;b&gt; | Turno"/>' in tags
     assert '<meta data-seo property="og:locale" content="pt_BR"/>' in tags
     assert '<meta data-seo property="og:image:width" content="1200"/>' in tags
     assert '<meta data-seo name="twitter:card" content="summary_large_image"/>' in tags
-    assert '<script data-seo type="application/ld+json">{"@type":"JobPosting","title":"\\u003cx\\u003e"}</script>' in tags
+    assert (
+        '<script data-seo type="application/ld+json">{"@type":"JobPosting","title":"\\u003cx\\u003e"}</script>' in tags
+    )
     assert len(re.findall(r"<title", tags)) == 1
 
 
