@@ -150,7 +150,7 @@ def test_a_person_reads_the_vaga_before_the_page_connects(page: Page):
     expect(page.get_by_role("link", name="Entre para se candidatar")).to_have_attribute(
         "href", f"/login?next=%2Fjobs%2F{job_id}"
     )
-    expect(page.get_by_text("Carregando")).to_have_count(0)
+    expect(page.get_by_text("Carregando").filter(visible=True)).to_have_count(0)  # the app waits unseen
 
 
 def test_once_connected_the_app_takes_over_with_the_vagas_title_and_lets_go_of_it_elsewhere(page: Page):
