@@ -16,11 +16,21 @@ from components.dashboard_shell import (
 )
 from components.settings_panel import apply_theme_button
 from components.shell import logo, shell
-from core import routes
+from core import routes, seo
 from core.settings import get_settings
 from models import Role
 from states.auth import AuthState
 from states.dashboard import DashboardState
+
+SITE_DESCRIPTION = (
+    "Vagas temporárias em hotelaria, gastronomia e eventos: empresas publicam turnos, freelancers "
+    "se candidatam, combinam pelo chat e são contratados."
+)
+
+
+def preview_image() -> str:
+    """The link-preview picture of every page, absolute on SITE_URL (Reflex's default is a missing favicon.ico)."""
+    return seo.absolute(get_settings().site_url, seo.DEFAULT_IMAGE)
 
 
 def page_title(title: str) -> str:
@@ -40,12 +50,20 @@ def _adopt_identity(page: Callable, content: Callable) -> None:
     page.__module__ = content.__module__
 
 
-def public_page(route: str, title: str | rx.Var, on_load: list | None = None, guard=None) -> Callable:
+def public_page(
+    route: str,
+    title: str | rx.Var,
+    on_load: list | None = None,
+    guard=None,
+    description: str | None = SITE_DESCRIPTION,
+) -> Callable:
     """Register a page inside the public shell.
 
     Args:
         route: The route constant from core.routes.
         title: The browser title (product name appended), or a Var holding the whole title.
+        description: The meta description search engines show (None: the server writes one, as
+            for the job pages of app/api/public_pages.py).
         on_load: Extra events to run after the session is loaded.
         guard: An AuthState guard event replacing the plain session load.
 
@@ -60,7 +78,13 @@ def public_page(route: str, title: str | rx.Var, on_load: list | None = None, gu
         _adopt_identity(page, content)
         first = guard or AuthState.load_session
         shown = title if isinstance(title, rx.Var) else page_title(title)
-        rx.page(route=route, title=shown, on_load=[first, *(on_load or [])])(page)
+        rx.page(
+            route=route,
+            title=shown,
+            description=description,
+            image=preview_image(),
+            on_load=[first, *(on_load or [])],
+        )(page)
         return page
 
     return decorator
@@ -235,7 +259,7 @@ def dashboard_page(
 
         _adopt_identity(page, content)
         events = [guard, DashboardState.load_chrome, *(on_load or [])]
-        rx.page(route=route, title=page_title(title), on_load=events)(page)
+        rx.page(route=route, title=page_title(title), image=preview_image(), on_load=events)(page)
         return page
 
     return decorator

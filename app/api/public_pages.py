@@ -1,4 +1,4 @@
-"""Job pages whose first HTML answer already says what they are (docs/architecture.md "Pages crawlers can read").
+"""Job and category pages whose first HTML answer already says what they are (docs/architecture.md "Pages crawlers can read").
 
 Every /jobs/{id} used to be answered with the same prebuilt shell: no title, no description, no
 preview, status 200 for any id. Crawlers and link previews read only that answer. This middleware
@@ -10,6 +10,7 @@ answers those paths itself, from the same shell, with:
   'Esta vaga não está mais disponível' with similar open vagas);
 - an id that never existed: 404, 'noindex' ('Vaga não encontrada').
 
+/categories/{slug} gets its own title, description and canonical (404 for an unknown slug).
 Any other path, and any answer when the build has no shell (development servers), passes through.
 """
 
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cache
 from pathlib import Path
+from urllib.parse import unquote
 
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import HTMLResponse
@@ -26,6 +28,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from app.api.first_paint import job_article
 from app.api.security_headers import frontend_build_dir
 from core import routes, seo
+from core.catalog import CATEGORIES, canonical_category
 from core.db import session_scope
 from core.ids import id_from_text
 from core.settings import get_settings
@@ -34,8 +37,10 @@ from services.jobs import JobDetail
 
 SHELL_FILE = "__spa-fallback.html"
 JOB_PATH = re.compile(r"^/jobs/([^/]+)/?$")
+CATEGORY_PATH = re.compile(r"^/categories/([^/]+)/?$")
 GONE_TITLE = "Vaga não disponível"
 MISSING_TITLE = "Vaga não encontrada"
+MISSING_CATEGORY_TITLE = "Categoria não encontrada"
 
 
 @dataclass(frozen=True)
@@ -125,10 +130,16 @@ def job_meta(job: JobDetail, site_url: str, product_name: str) -> seo.PageMeta:
     )
 
 
-def _closed_meta(title: str, path: str, site_url: str, product_name: str) -> seo.PageMeta:
+def _closed_meta(
+    title: str,
+    path: str,
+    site_url: str,
+    product_name: str,
+    description: str = "Esta vaga não existe ou não está mais disponível. Veja as outras vagas abertas.",
+) -> seo.PageMeta:
     return seo.PageMeta(
         title=f"{title} | {product_name}",
-        description="Esta vaga não existe ou não está mais disponível. Veja as outras vagas abertas.",
+        description=description,
         url=seo.absolute(site_url, path),
         image=seo.absolute(site_url, seo.DEFAULT_IMAGE),
         image_alt=product_name,
@@ -164,8 +175,50 @@ def job_page_answer(path: str, job_id: int | None) -> PageAnswer:
     return PageAnswer(404, seo.head_tags(_closed_meta(MISSING_TITLE, path, site, name)))
 
 
-def _is_job_page(scope: Scope) -> bool:
-    return scope["type"] == "http" and scope["method"] in ("GET", "HEAD") and JOB_PATH.match(scope["path"]) is not None
+def category_page_answer(path: str, slug: str) -> PageAnswer:
+    """The answer for /categories/{slug}: 200 with the category's own head, 404 for an unknown slug.
+
+    English aliases ('events') point their canonical at the Portuguese slug ('eventos').
+
+    Args:
+        path: The path asked for.
+        slug: Its last segment, percent-decoded.
+
+    Returns:
+        Status and head tags (the companies list itself arrives with the app).
+    """
+    settings = get_settings()
+    site, name = settings.site_url, settings.product_name
+    canonical = canonical_category(slug)
+    if canonical is None:
+        gone = "Esta categoria não existe. Veja as categorias com vagas abertas."
+        return PageAnswer(404, seo.head_tags(_closed_meta(MISSING_CATEGORY_TITLE, path, site, name, gone)))
+    label = CATEGORIES[canonical]
+    meta = seo.PageMeta(
+        title=f"Vagas de {label}: empresas contratando | {name}",
+        description=f"Empresas de {label.lower()} com vagas temporárias abertas no {name}. "
+        "Veja as vagas de cada empresa e candidate-se.",
+        url=seo.absolute(site, routes.category(canonical)),
+        image=seo.absolute(site, seo.DEFAULT_IMAGE),
+        image_alt=name,
+        image_size=seo.DEFAULT_IMAGE_SIZE,
+        site_name=name,
+    )
+    return PageAnswer(200, seo.head_tags(meta))
+
+
+def _answer_for(path: str) -> PageAnswer:
+    """The answer for a path `_page_kind` accepted (run off the event loop: it may read the database)."""
+    job = JOB_PATH.match(path)
+    if job:
+        return job_page_answer(path, id_from_text(job[1]))
+    return category_page_answer(path, unquote(CATEGORY_PATH.match(path)[1]))
+
+
+def _is_public_page(scope: Scope) -> bool:
+    if scope["type"] != "http" or scope["method"] not in ("GET", "HEAD"):
+        return False
+    return JOB_PATH.match(scope["path"]) is not None or CATEGORY_PATH.match(scope["path"]) is not None
 
 
 def public_pages(app: ASGIApp) -> ASGIApp:
@@ -175,16 +228,16 @@ def public_pages(app: ASGIApp) -> ASGIApp:
         app: The ASGI app Reflex built (API routes, websocket, mounted frontend).
 
     Returns:
-        The same app, answering GET/HEAD /jobs/{id} itself when the build's shell is there.
+        The same app, answering GET/HEAD /jobs/{id} and /categories/{slug} itself when the build's
+        shell is there.
     """
 
     async def with_public_pages(scope: Scope, receive: Receive, send: Send) -> None:
-        page = shell() if _is_job_page(scope) else None
+        page = shell() if _is_public_page(scope) else None
         if page is None:
             await app(scope, receive, send)
             return
-        path = scope["path"]
-        answer = await run_in_threadpool(job_page_answer, path, id_from_text(JOB_PATH.match(path)[1]))
+        answer = await run_in_threadpool(_answer_for, scope["path"])
         response = HTMLResponse(with_answer(page, answer), status_code=answer.status)
         await response(scope, receive, send)
 

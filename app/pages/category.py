@@ -175,7 +175,7 @@ def unknown_category() -> rx.Component:
     )
 
 
-@public_page(routes.CATEGORY, "Empresas por categoria", on_load=[CategoryState.load])
+@public_page(routes.CATEGORY, "Empresas por categoria", on_load=[CategoryState.load], description=None)
 def category_page() -> rx.Component:
     """The companies with open jobs in the category of the URL."""
     return rx.cond(CategoryState.known, known_category(), unknown_category())

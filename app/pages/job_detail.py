@@ -487,7 +487,12 @@ def not_found() -> rx.Component:
     )
 
 
-@public_page(routes.JOB_DETAIL, JobDetailState.page_title, on_load=[JobDetailState.load, ApplyState.load_for_job])
+@public_page(
+    routes.JOB_DETAIL,
+    JobDetailState.page_title,
+    on_load=[JobDetailState.load, ApplyState.load_for_job],
+    description=None,  # the server writes the vaga's own (app/api/public_pages.py)
+)
 def job_detail_page() -> rx.Component:
     """The job, 'Vaga não encontrada', or the loading text; the server's first paint goes once it is known."""
     return rx.cond(

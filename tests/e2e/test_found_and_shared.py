@@ -116,6 +116,16 @@ def test_a_closed_vaga_answers_410_a_missing_one_404_and_both_leave_the_index(ba
     assert httpx.get(f"{base_url}/jobs/{job_id}").status_code == 200
 
 
+def test_a_category_page_answers_with_its_own_title_and_an_unknown_one_404(base_url: str):
+    found = httpx.get(f"{base_url}/categories/eventos")
+    assert found.status_code == 200
+    assert (
+        re.search(r"<title data-seo>(.*?)</title>", found.text)[1] == "Vagas de Eventos: empresas contratando | Turno"
+    )
+    assert f'<link data-seo rel="canonical" href="{base_url}/categories/eventos"/>' in found.text
+    assert httpx.get(f"{base_url}/categories/nada").status_code == 404
+
+
 def _locs(xml: str) -> list[str]:
     return [node.text for node in ElementTree.fromstring(xml).iter(f"{SITEMAP_NS}loc")]  # noqa: S314 (our own answer)
 

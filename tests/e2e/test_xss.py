@@ -54,16 +54,31 @@ INJECTED_MARKUP = """() => {
   const urlAttributes = new Set(['href', 'src', 'action', 'formaction', 'data', 'background', 'dynsrc', 'lowsrc',
     'poster', 'srcdoc', 'xlink:href', 'style']);
   const suspicious = /__xss|javascript:|vbscript:|livescript:|mocha:|ckers\\.org/i;
+  // A payload percent-encoded in the query of an http(s) link is text (the WhatsApp share link
+  // carries the vaga's title there); the scheme, host and path must still be clean.
+  const textInQuery = (value) => {
+    try {
+      const url = new URL(value, location.href);
+      return /^https?:$/.test(url.protocol) && !suspicious.test(url.origin + url.pathname);
+    } catch (e) { return false; }
+  };
   const found = [];
   for (const el of document.querySelectorAll('*')) {
     if (foreignTags.has(el.tagName.toUpperCase())) found.push(el.tagName);
     for (const attr of el.attributes) {
       const name = attr.name.toLowerCase();
-      if (name.startsWith('on') || (urlAttributes.has(name) && suspicious.test(attr.value))) {
+      const flagged = urlAttributes.has(name) && suspicious.test(attr.value) && !(name === 'href' && textInQuery(attr.value));
+      if (name.startsWith('on') || flagged) {
         found.push(`${el.tagName} ${attr.name}=${attr.value.slice(0, 60)}`);
       }
     }
-    if (el.tagName === 'SCRIPT' && suspicious.test(el.textContent)) found.push(`SCRIPT ${el.textContent.slice(0, 60)}`);
+    // A JSON-LD block is data the browser never runs (the job page's JobPosting carries the title as
+    // text); it must stay one valid JSON document, or a payload has broken out of it.
+    if (el.tagName === 'SCRIPT' && el.type === 'application/ld+json') {
+      try { JSON.parse(el.textContent); } catch (e) { found.push(`LD+JSON broken: ${el.textContent.slice(0, 60)}`); }
+    } else if (el.tagName === 'SCRIPT' && suspicious.test(el.textContent)) {
+      found.push(`SCRIPT ${el.textContent.slice(0, 60)}`);
+    }
   }
   return found;
 }"""

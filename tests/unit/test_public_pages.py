@@ -166,3 +166,22 @@ def test_the_fixed_pages_file_has_the_lists_information_pages_and_every_category
     assert "https://t.test/jobs" in locs
     assert "https://t.test/categories/eventos" in locs
     assert not any(re.search(r"dashboard|admin|login", loc) for loc in locs)
+
+
+@pytest.mark.parametrize("slug", ["eventos", "events"])
+def test_a_category_page_has_its_own_title_and_a_canonical_on_the_portuguese_slug(slug):
+    answer = public_pages.category_page_answer(f"/categories/{slug}", slug)
+
+    assert answer.status == 200
+    assert "<title data-seo>Vagas de Eventos: empresas contratando | Turno</title>" in answer.head
+    assert '<link data-seo rel="canonical" href="http://turno.test/categories/eventos"/>' in answer.head
+    assert answer.body == ""
+
+
+def test_an_unknown_category_answers_404_noindex():
+    answer = public_pages.category_page_answer("/categories/<x>", "<x>")
+
+    assert answer.status == 404
+    assert "<title data-seo>Categoria não encontrada | Turno</title>" in answer.head
+    assert 'content="noindex"' in answer.head
+    assert "<x>" not in answer.head
