@@ -1,5 +1,7 @@
 """The Reflex app: theme, HTTP API routes and every page."""
 
+import logging
+
 import reflex as rx
 
 import models  # noqa: F401  (registers the tables)
@@ -38,6 +40,21 @@ from states.live import live_updates
 from states.session_end import SessionEndMiddleware
 
 configure_security_log(get_settings().security_log_file)
+
+
+class _SamePageRegisteredAgain(logging.Filter):
+    """Drop Reflex's 'Page … is being redefined with the same component' (a false alarm at start).
+
+    Reflex applies the `@rx.page` registrations on every compile pass, and a production start runs
+    more than one; each pass finds every page already there with the same component and merges it
+    (nothing changes). A different component on a taken route still raises RouteValueError.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "is being redefined with the same component" not in record.getMessage()
+
+
+logging.getLogger("reflex.app").addFilter(_SamePageRegisteredAgain())
 
 if get_settings().dev_mailbox_enabled:
     from app.pages import mailbox  # noqa: F401

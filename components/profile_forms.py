@@ -179,7 +179,9 @@ def freelancer_profile_form() -> rx.Component:
                 labelled(
                     "E-mail",
                     "profile-email",
-                    rx.input(id="profile-email", value=me["email"], read_only=True, size="3", width="100%"),
+                    rx.input(
+                        id="profile-email", name="email", value=me["email"], read_only=True, size="3", width="100%"
+                    ),
                     hint="O e-mail da conta não pode ser alterado aqui.",
                 ),
                 _field("Telefone", "telefone", me["telefone"], type="tel", placeholder="(11) 99999-9999"),

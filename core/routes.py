@@ -8,6 +8,7 @@ from core.ids import id_from_text
 HOME = "/"
 LOGIN = "/login"
 REGISTER = "/register"
+REGISTER_FREELANCER = "/register/freelancer"
 FORGOT_PASSWORD = "/forgot-password"
 RESET_PASSWORD = "/reset-password"
 CONFIRM_EMAIL = "/confirm-email"
@@ -93,6 +94,21 @@ def safe_next(value: object, role: str | None = None) -> str | None:
 def register(kind: str) -> str:
     """Registration page with a tab preselected ('client' or 'freelancer')."""
     return f"{REGISTER}?{urlencode({'type': kind})}"
+
+
+REGISTER_KINDS = ("client", "freelancer")
+
+
+def register_kind(asked: object, path: str) -> str:
+    """The registration tab: ?type= when it is a kind, else the page's own (freelancer on REGISTER_FREELANCER).
+
+    Args:
+        asked: The ?type= value (None when absent).
+        path: The page's path, without a trailing slash.
+    """
+    if asked in REGISTER_KINDS:
+        return str(asked)
+    return "freelancer" if path == REGISTER_FREELANCER else "client"
 
 
 def admin(page: int | None = None) -> str:

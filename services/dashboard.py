@@ -7,7 +7,7 @@ the page's statement instead of one more query per row.
 """
 
 from decimal import Decimal
-from typing import TypedDict
+from typing import NamedTuple, TypedDict
 
 from babel.numbers import format_decimal
 from sqlalchemy import and_, case, or_
@@ -43,6 +43,21 @@ APPLICATION_STATUS_LABELS = {
     ApplicationStatus.ACCEPTED: "Aceita",
     ApplicationStatus.REJECTED: "Recusada",
 }
+COMPLETED_LABEL = "Concluída"  # an accepted application whose vaga is finished (closed)
+
+
+def application_status_label(status: str, vaga_status: str | None) -> str:
+    """What the freelancer reads for an application: 'Concluída' once the hired vaga is finished.
+
+    Args:
+        status: The application's status (pending, accepted, rejected).
+        vaga_status: The vaga's stage (services/job_lifecycle.py).
+    """
+    if status == ApplicationStatus.ACCEPTED and vaga_status is not None and job_lifecycle.is_finished(vaga_status):
+        return COMPLETED_LABEL
+    return APPLICATION_STATUS_LABELS.get(status, status)
+
+
 PROFILE_CHECKLIST = (
     ("foto_url", "Foto de perfil"),
     ("telefone", "Telefone"),
@@ -168,6 +183,14 @@ def _company_job_filter(user_id: int, search: str) -> list:
     return conditions
 
 
+JOB_TABS = ("active", "closed", "archived")  # 'Ativas', 'Encerradas', 'Arquivadas' of 'Minhas Vagas'
+_JOB_TAB_FILTERS = {
+    "active": job_lifecycle.active_for_plan,
+    "closed": job_lifecycle.closed_not_archived,
+    "archived": job_lifecycle.archived,
+}
+
+
 def company_jobs(
     session: Session,
     user_id: int,
@@ -175,7 +198,7 @@ def company_jobs(
     *,
     offset: int = 0,
     search: str = "",
-    archived: bool | None = None,
+    tab: str | None = None,
 ) -> list[JobRow]:
     """A slice of the company's own jobs, newest first, each with its number of applications.
 
@@ -185,16 +208,15 @@ def company_jobs(
         limit: At most this many jobs (capped at RELOAD_MAX).
         offset: How many jobs of the list to skip (the ones already shown).
         search: Case- and accent-insensitive text matched against title, category or location.
-        archived: True for the Archived tab (status archived), False for Active, None for all.
+        tab: One of JOB_TABS ('active': open or in progress; 'closed': closed, not archived;
+            'archived'), or None for every job.
 
     Returns:
         Plain job rows with labels and formatted values.
     """
     cut = select(Job.id).where(*_company_job_filter(user_id, search))
-    if archived is True:
-        cut = cut.where(job_lifecycle.archived())
-    elif archived is False:
-        cut = cut.where(job_lifecycle.not_archived())
+    if tab is not None:
+        cut = cut.where(_JOB_TAB_FILTERS[tab]())
     order = (Job.criado_em.desc(), Job.id.desc())
     page = _cut(cut.order_by(*order), max(1, min(limit, RELOAD_MAX)), offset)
     query = select(Job, _applications_of_job()).join(page, page.c.id == Job.id).order_by(*order)
@@ -210,14 +232,30 @@ def _cut(ids, limit: int, offset: int = 0):
     return ids.offset(max(0, offset)).limit(limit).subquery("page")
 
 
-def company_job_totals(session: Session, user_id: int, search: str = "") -> tuple[int, int]:
-    """How many of the company's jobs (matching `search`) are active and how many archived, in one statement."""
-    total, archived = session.exec(
-        select(func.count(Job.id), func.coalesce(func.sum(case((job_lifecycle.archived(), 1), else_=0)), 0))
+class JobTotals(NamedTuple):
+    """How many of the company's jobs each 'Minhas Vagas' tab holds."""
+
+    active: int
+    closed: int
+    archived: int
+
+
+def company_job_totals(session: Session, user_id: int, search: str = "") -> JobTotals:
+    """How many of the company's jobs (matching `search`) each tab holds, in one statement.
+
+    'Ativas' counts exactly what the Gratuito plan's limit counts (services/job_lifecycle.py
+    `active_for_plan`), so the tab and the limit message never disagree.
+    """
+
+    def count(condition) -> object:
+        return func.coalesce(func.sum(case((condition, 1), else_=0)), 0)
+
+    row = session.exec(
+        select(*(count(_JOB_TAB_FILTERS[tab]()) for tab in JOB_TABS))
         .select_from(Job)
         .where(*_company_job_filter(user_id, search))
     ).one()
-    return int(total or 0) - int(archived or 0), int(archived or 0)
+    return JobTotals(*(int(value or 0) for value in row))
 
 
 def _hirings_query(user_id: int, statuses: list[str], limit: int, offset: int = 0):
@@ -439,7 +477,7 @@ def _application_rows(session: Session, query) -> list[ApplicationRow]:
             company=_company_name(anonymous, empresa, nome),
             date=long_date(application.created_at),
             status=application.status,
-            status_label=APPLICATION_STATUS_LABELS.get(application.status, application.status),
+            status_label=application_status_label(application.status, vaga_status),
             chat_id=(chat_id or 0) if application.status == ApplicationStatus.ACCEPTED else 0,
             **_rating_fields(application, _rating_open(vaga_status, shift), stars),
         )
@@ -480,7 +518,7 @@ def _rating_text(average, count: int) -> tuple[str, int]:
 def freelancer_overview(session: Session, user_id: int) -> FreelancerOverview:
     """The freelancer's real counters and complete-your-profile checklist.
 
-    Active applications are pending plus accepted; completed jobs are accepted applications on
+    Active applications are pending plus accepted on unfinished jobs; completed jobs are accepted applications on
     finished jobs (closed, archived afterwards or not: services/job_lifecycle.py); the rating is the average of the stars received ('—' when none). Two statements:
     the counters together, then the profile.
 
@@ -491,11 +529,15 @@ def freelancer_overview(session: Session, user_id: int) -> FreelancerOverview:
     Returns:
         Counters, rating and the checklist built from the profile fields.
     """
-    active = (
+    active = (  # pending, or accepted on a vaga not finished yet: one job is never active and completed
         select(func.count(Application.id))
+        .join(Job, Job.id == Application.vaga_id)
         .where(
             Application.freelancer_id == user_id,
-            Application.status.in_([ApplicationStatus.PENDING, ApplicationStatus.ACCEPTED]),
+            or_(
+                Application.status == ApplicationStatus.PENDING,
+                and_(Application.status == ApplicationStatus.ACCEPTED, job_lifecycle.unfinished()),
+            ),
         )
         .scalar_subquery()
     )

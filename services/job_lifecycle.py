@@ -37,7 +37,7 @@ def public():
 
 
 def active_for_plan():
-    """Counted against the plan's active-jobs limit: open or in progress, not archived."""
+    """Open or in progress, not archived: the plan's active-jobs limit and the company's 'Ativas' tab (the same jobs)."""
     return _COLUMNS.status.in_(LIVE_STAGES) & (_COLUMNS.is_archived == false())
 
 
@@ -46,9 +46,9 @@ def archived():
     return _COLUMNS.status == JobStatus.ARCHIVED
 
 
-def not_archived():
-    """Shown under the company's 'Ativas' tab."""
-    return _COLUMNS.status != JobStatus.ARCHIVED
+def closed_not_archived():
+    """Shown under the company's 'Encerradas' tab: closed by the company and not archived."""
+    return _COLUMNS.status == JobStatus.CLOSED
 
 
 def unfinished():

@@ -10,7 +10,8 @@ answers those paths itself, from the same shell, with:
   'Esta vaga não está mais disponível' with similar open vagas);
 - an id that never existed: 404, 'noindex' ('Vaga não encontrada').
 
-/categories/{slug} gets its own title, description and canonical (404 for an unknown slug).
+/categories/{slug} gets its own title, description and canonical (404 for an unknown slug), and
+/register?type=freelancer the prerendered HTML of the freelancer form (`register_variant`).
 Any other path, and any answer when the build has no shell (development servers), passes through.
 """
 
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cache
 from pathlib import Path
-from urllib.parse import unquote
+from urllib.parse import parse_qs, unquote
 
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import HTMLResponse
@@ -38,6 +39,7 @@ from services.jobs import JobDetail
 SHELL_FILE = "__spa-fallback.html"
 JOB_PATH = re.compile(r"^/jobs/([^/]+)/?$")
 CATEGORY_PATH = re.compile(r"^/categories/([^/]+)/?$")
+REGISTER_PATH = re.compile(r"^/register(?:/freelancer)?/?$")
 GONE_TITLE = "Vaga não disponível"
 MISSING_TITLE = "Vaga não encontrada"
 MISSING_CATEGORY_TITLE = "Categoria não encontrada"
@@ -53,17 +55,45 @@ class PageAnswer:
 
 
 @cache
-def _shell_at(path: Path, modified: float) -> str:
+def _file_at(path: Path, modified: float) -> str:
     return path.read_text(encoding="utf-8")
 
 
-def shell() -> str | None:
-    """The build's shell for pages with a variable path ('' read once per build), or None without a build."""
-    path = frontend_build_dir() / SHELL_FILE
+def _built(relative: str) -> str | None:
+    """A page file of the build (read once per build), or None when there is none."""
+    path = frontend_build_dir() / relative
     try:
-        return _shell_at(path, path.stat().st_mtime)
+        return _file_at(path, path.stat().st_mtime)
     except OSError:
         return None
+
+
+def shell() -> str | None:
+    """The build's shell for pages with a variable path, or None without a build."""
+    return _built(SHELL_FILE)
+
+
+def built_page(route: str) -> str | None:
+    """The prerendered HTML of a static route ('/register/freelancer'), or None without a build."""
+    name = route.strip("/")
+    return _built(f"{name}.html") or _built(f"{name}/index.html")
+
+
+def register_variant(path: str, query: str) -> str | None:
+    """For /register?type=freelancer (and /register/freelancer?type=client): the other route's HTML.
+
+    Both routes render the same page; each prerenders its own first tab (app/pages/register.py), so
+    the person sees and types into the form the URL asked for from the first paint. None when the
+    path's own HTML is already the right one (the static files answer it, compressed).
+
+    Args:
+        path: /register or /register/freelancer (a trailing slash allowed).
+        query: The raw query string.
+    """
+    own = path.rstrip("/")
+    kind = routes.register_kind(parse_qs(query).get("type", [None])[0], own)
+    wanted = routes.REGISTER_FREELANCER if kind == "freelancer" else routes.REGISTER
+    return None if wanted == own else built_page(wanted)
 
 
 def with_answer(page: str, answer: PageAnswer) -> str:
@@ -215,10 +245,12 @@ def _answer_for(path: str) -> PageAnswer:
     return category_page_answer(path, unquote(CATEGORY_PATH.match(path)[1]))
 
 
-def _is_public_page(scope: Scope) -> bool:
-    if scope["type"] != "http" or scope["method"] not in ("GET", "HEAD"):
-        return False
-    return JOB_PATH.match(scope["path"]) is not None or CATEGORY_PATH.match(scope["path"]) is not None
+def _is_public_page(path: str) -> bool:
+    return JOB_PATH.match(path) is not None or CATEGORY_PATH.match(path) is not None
+
+
+def _is_page_request(scope: Scope) -> bool:
+    return scope["type"] == "http" and scope["method"] in ("GET", "HEAD")
 
 
 def public_pages(app: ASGIApp) -> ASGIApp:
@@ -233,11 +265,17 @@ def public_pages(app: ASGIApp) -> ASGIApp:
     """
 
     async def with_public_pages(scope: Scope, receive: Receive, send: Send) -> None:
-        page = shell() if _is_public_page(scope) else None
+        path = scope["path"] if _is_page_request(scope) else ""
+        if REGISTER_PATH.match(path):
+            variant = register_variant(path, scope.get("query_string", b"").decode("latin-1"))
+            if variant is not None:
+                await HTMLResponse(variant)(scope, receive, send)
+                return
+        page = shell() if _is_public_page(path) else None
         if page is None:
             await app(scope, receive, send)
             return
-        answer = await run_in_threadpool(_answer_for, scope["path"])
+        answer = await run_in_threadpool(_answer_for, path)
         response = HTMLResponse(with_answer(page, answer), status_code=answer.status)
         await response(scope, receive, send)
 

@@ -59,15 +59,17 @@ class RegisterState(rx.State):
     """Both registration forms; the kind comes from the submitting form, never a role field."""
 
     tab: str = "client"
+    chosen: bool = False  # set once the page has loaded: until then the tab comes from the URL (`shown_tab`)
     submitting: bool = False
     company_errors: dict[str, str] = _blank(COMPANY_FIELDS)
     freelancer_errors: dict[str, str] = _blank(FREELANCER_FIELDS)
 
     @rx.event
     def load(self):
-        """Pick the tab from ?type=client|freelancer (default client)."""
-        kind = self.router.url.query_parameters.get("type", "client")
-        self.tab = kind if kind in _KINDS else "client"
+        """Pick the tab from ?type=client|freelancer (default: the page's own, freelancer on /register/freelancer)."""
+        path = self.router.url.path.rstrip("/")
+        self.tab = routes.register_kind(self.router.url.query_parameters.get("type"), path)
+        self.chosen = True
         self.company_errors = _blank(COMPANY_FIELDS)
         self.freelancer_errors = _blank(FREELANCER_FIELDS)
         self.submitting = False
@@ -76,6 +78,7 @@ class RegisterState(rx.State):
     def set_tab(self, value: str):
         """Switch between the Empresa and Freelancer tabs."""
         self.tab = value if value in _KINDS else "client"
+        self.chosen = True
 
     @rx.event
     async def submit_company(self, form_data: dict):
@@ -271,9 +274,28 @@ def freelancer_form() -> rx.Component:
     )
 
 
-@public_page(routes.REGISTER, "Cadastro", on_load=[RegisterState.load], guard=AuthState.redirect_if_signed_in)
-def register_page() -> rx.Component:
-    """Tabs Empresa and Freelancer with help notes and legal links."""
+# Before the page has loaded, the tab is read from ?type= in the browser, so the first render after
+# the scripts run already shows the form the URL asked for. The build prerenders without a URL
+# (`typeof window` is undefined there), so each of the two routes prerenders its own default, and
+# app/api/public_pages.py serves the freelancer route's HTML for /register?type=freelancer: the
+# first paint, before any script, is the right form too, and React hydrates it without a mismatch.
+_URL_KIND_JS = (
+    "((typeof window !== 'undefined' && ['client', 'freelancer'].find("
+    "(kind) => kind === new URLSearchParams(window.location.search).get('type'))) || '{default}')"
+)
+
+
+def shown_tab(default: str) -> rx.Var:
+    """The tab shown: the state's once loaded; before that the URL's ?type=, or `default` without one.
+
+    Args:
+        default: The route's own tab ('client' on /register, 'freelancer' on /register/freelancer).
+    """
+    return rx.cond(RegisterState.chosen, RegisterState.tab, rx.Var(_URL_KIND_JS.format(default=default)).to(str))
+
+
+def register_content(default: str) -> rx.Component:
+    """Tabs Empresa and Freelancer with help notes and legal links, `default` shown until the page loads."""
     return auth_card(
         "Criar conta",
         "Escolha o tipo de conta e preencha seus dados.",
@@ -284,7 +306,7 @@ def register_page() -> rx.Component:
             ),
             rx.tabs.content(rx.box(company_form(), padding_top="1rem"), value="client"),
             rx.tabs.content(rx.box(freelancer_form(), padding_top="1rem"), value="freelancer"),
-            value=RegisterState.tab,
+            value=shown_tab(default),
             on_change=RegisterState.set_tab,
             width="100%",
         ),
@@ -299,3 +321,17 @@ def register_page() -> rx.Component:
         rx.text("Precisa de ajuda? ", rx.link("Fale com o suporte", href=routes.CONTACT), size="2"),
         rx.text("Já tem uma conta? ", rx.link("Entrar", href=routes.LOGIN), size="2"),
     )
+
+
+@public_page(routes.REGISTER, "Cadastro", on_load=[RegisterState.load], guard=AuthState.redirect_if_signed_in)
+def register_page() -> rx.Component:
+    """/register: the company form first (or the one ?type= asks for)."""
+    return register_content("client")
+
+
+@public_page(
+    routes.REGISTER_FREELANCER, "Cadastro", on_load=[RegisterState.load], guard=AuthState.redirect_if_signed_in
+)
+def register_freelancer_page() -> rx.Component:
+    """/register/freelancer: the same page with the freelancer form first (the prerendered HTML of ?type=freelancer)."""
+    return register_content("freelancer")

@@ -3,8 +3,12 @@
 import re
 
 from playwright.sync_api import Page, expect
+from sqlmodel import select
 
+from core.db import session_scope
+from models import Role, User
 from tests.e2e.conftest import PASSWORD, login, unique_email
+from tests.support.polling import wait_until
 
 
 def open_mail_link(page: Page, email: str, subject_part: str) -> None:
@@ -88,6 +92,40 @@ def test_freelancer_registers_and_lands_on_freelancer_dashboard(page: Page):
     expect(page.get_by_text("Email confirmado! Agora você já pode entrar.")).to_be_visible()
     login(page, email)
     expect(page).to_have_url(re.compile(r"/freelancer-dashboard"))
+
+
+def test_register_type_freelancer_paints_the_freelancer_form_before_the_page_connects(page: Page):
+    page.route_web_socket(re.compile(r"/_event"), lambda ws: None)  # the websocket never answers
+    problems = []
+    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
+
+    page.goto("/register?type=freelancer")
+
+    expect(page.get_by_role("tab", name="Freelancer")).to_have_attribute("aria-selected", "true")
+    expect(page.locator("#freelancer-form").get_by_label("Profissão")).to_be_visible()
+    expect(page.locator("#company-form")).to_have_count(0)
+    page.goto("/register")  # and the plain address still opens on Empresa
+    expect(page.get_by_role("tab", name="Empresa")).to_have_attribute("aria-selected", "true")
+    expect(page.locator("#company-form").get_by_label("Nome da empresa")).to_be_visible()
+    assert [text for text in problems if "websocket" not in text.lower()] == []  # no hydration mismatch
+
+
+def test_what_a_quick_person_types_into_the_freelancer_form_registers_a_freelancer(page: Page):
+    email = unique_email("rapida")
+    page.goto("/register?type=freelancer")
+    form = page.locator("#freelancer-form")  # filled at once: no waiting for the page to connect
+    fill_common(form, email, name="Rita Souza")
+    form.get_by_label("Profissão").fill("Recepcionista")
+    form.get_by_label("Localização").fill("Natal, RN")
+    form.get_by_role("button", name="Cadastrar como Freelancer").click()
+    expect(page.get_by_text("Conta de freelancer criada com sucesso!")).to_be_visible()
+
+    def role_of_the_account() -> str | None:
+        with session_scope() as db:
+            return db.exec(select(User.role).where(User.email == email)).first()
+
+    assert wait_until(role_of_the_account, 15, 0.1, "the account was not created") == Role.FREELANCER
 
 
 def test_registering_a_known_email_looks_like_success_and_mails_the_owner(page: Page, make_account):

@@ -235,6 +235,9 @@ def test_archive_restore_duplicate_close_and_delete(page: Page, make_account):
     expect(confirm).to_contain_text("Copeiro para coquetel")
     confirm.get_by_role("button", name="Encerrar vaga").click()
     expect(toast(page, "Vaga encerrada")).to_be_visible()
+    # 'Ativas' holds what the plan's limit counts: the closed vaga moves to 'Encerradas'.
+    expect(page.get_by_role("tab", name="Ativas (1)")).to_be_visible()
+    page.get_by_role("tab", name="Encerradas (1)").click()
     expect(row(page, job_id)).to_contain_text("Fechada")
     expect(row(page, job_id).get_by_role("button", name="Encerrar vaga")).to_have_count(0)
 
@@ -247,6 +250,7 @@ def test_archive_restore_duplicate_close_and_delete(page: Page, make_account):
     page.get_by_role("alertdialog", name="Excluir vaga?").get_by_role("button", name="Excluir").click()
     expect(toast(page, "Vaga excluída")).to_be_visible()
     expect(row(page, job_id)).to_have_count(0)
+    expect(page.get_by_role("tab", name="Encerradas (0)")).to_be_visible()
     expect(page.get_by_role("tab", name="Ativas (1)")).to_be_visible()
 
 

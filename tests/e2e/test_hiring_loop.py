@@ -148,6 +148,7 @@ def test_publish_apply_hire_reject_close_and_rate(browser: Browser, base_url: st
         company.locator(f"#job-row-{job_id}").get_by_role("button", name="Encerrar vaga").click()
         company.get_by_role("alertdialog", name="Encerrar vaga?").get_by_role("button", name="Encerrar vaga").click()
         expect(_toast(company, "Vaga encerrada")).to_be_visible()
+        company.get_by_role("tab", name=re.compile(r"^Encerradas \(\d+\)$")).click()
         expect(company.locator(f"#job-row-{job_id}")).to_contain_text("Fechada")
 
         company.goto("/client-dashboard?tab=hirings")
@@ -155,10 +156,12 @@ def test_publish_apply_hire_reject_close_and_rate(browser: Browser, base_url: st
         _rate(company, hiring, 5, "Voz linda e muito pontual.")
         expect(hiring.get_by_role("button", name="Avaliar")).to_have_count(0)
 
+        expect(_my_application(hired, title)).to_contain_text("Concluída")  # the vaga is finished, not 'Aceita'
         _rate(hired, _my_application(hired, title), 4, "Equipe atenciosa.")
 
         # The new average shows on Lia's profile, for the company and for herself.
         company.goto("/client-dashboard?tab=jobs")
+        company.get_by_role("tab", name=re.compile(r"^Encerradas \(\d+\)$")).click()
         company.locator(f"#job-row-{job_id}").get_by_role("button", name="Ver candidaturas").click()
         company.get_by_role("dialog", name=title).locator(
             f"#application-{_application_id(job_id, hired_email)}"

@@ -301,6 +301,7 @@ POLICIES: dict[str, Policy] = {
         COMPANY, before=(("open_applications", {"job_id": Id("job")}),)
     ),
     "app.pages.company_jobs.state.CompanyJobsState.more_archived_jobs": Policy(COMPANY, before=(("load", {}),)),
+    "app.pages.company_jobs.state.CompanyJobsState.more_closed_jobs": Policy(COMPANY, before=(("load", {}),)),
     "app.pages.company_jobs.state.CompanyJobsState.open_applications": Policy(COMPANY, {"job_id": Id("job")}),
     "app.pages.company_jobs.state.CompanyJobsState.open_publish": Policy(COMPANY),
     "app.pages.company_jobs.state.CompanyJobsState.publish": Policy(

@@ -408,7 +408,9 @@ def test_close_asks_first_then_closes_and_rejects_pending_applications(db, cast)
     db.expire_all()
     assert db.get(Job, job.id).status == "closed"
     assert db.get(Application, application.id).status == "rejected"
-    assert state.active_jobs[0]["status_label"] == "Fechada"
+    assert state.active_jobs == []  # 'Ativas' holds what the plan limit counts: a closed vaga is not there
+    assert state.closed_jobs[0]["status_label"] == "Fechada"
+    assert (state.active_total, state.closed_total, state.archived_total) == (0, 1, 0)
 
 
 def test_delete_asks_first_then_deletes_the_applications_and_the_job(db, cast):

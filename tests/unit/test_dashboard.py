@@ -134,6 +134,24 @@ def test_freelancer_applications_lists_own_with_labels_and_chat(db, people):
     assert rows["Secreta"]["chat_id"] == 0
 
 
+def test_an_application_to_a_finished_vaga_reads_concluida_archived_or_not(db, people):
+    company, _, freelancer, _ = people
+    make_application(db, make_job(db, company, "Encerrada", status="closed"), freelancer, status="accepted")
+    archived = make_job(db, company, "Encerrada e arquivada", status="archived", vaga_status="closed")
+    make_application(db, archived, freelancer, status="accepted")
+    make_application(db, make_job(db, company, "Em andamento", status="in_progress"), freelancer, status="accepted")
+    make_application(db, make_job(db, company, "Recusada", status="closed"), freelancer, status="rejected")
+
+    rows = {r["job_title"]: r["status_label"] for r in dashboard.freelancer_applications(db, freelancer.id).items}
+
+    assert rows == {
+        "Encerrada": "Concluída",
+        "Encerrada e arquivada": "Concluída",
+        "Em andamento": "Aceita",
+        "Recusada": "Recusada",
+    }
+
+
 def test_freelancer_overview_of_a_new_freelancer(db, people):
     *_, other = people
 
@@ -168,7 +186,7 @@ def test_freelancer_overview_counts_are_real(db, people):
 
     overview = dashboard.freelancer_overview(db, freelancer.id)
 
-    assert overview["active_applications"] == 3
+    assert overview["active_applications"] == 2  # pending + accepted on an open job; the finished one is completed
     assert overview["completed_jobs"] == 1
     assert overview["rating"] == "4,5"
     assert overview["rating_count"] == 2

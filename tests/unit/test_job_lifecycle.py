@@ -144,7 +144,7 @@ def test_each_state_means_what_the_table_says_in_sql_and_in_python(db):
         (job_lifecycle.public(), job_lifecycle.active_for_plan(), job_lifecycle.archived(), job_lifecycle.finished())
     ):
         assert matching(condition) == {state for state, meaning in MEANINGS.items() if meaning[position]}
-    assert matching(job_lifecycle.not_archived()) == {state for state in STATES if not state[1]}
+    assert matching(job_lifecycle.closed_not_archived()) == {(CLOSED, False)}  # the 'Encerradas' tab
     assert matching(job_lifecycle.unfinished()) == {state for state, meaning in MEANINGS.items() if not meaning[3]}
     for job in db.exec(select(Job).where(Job.cliente_id == company.id)).all():
         public, _active, _archived, finished, accepts = MEANINGS[ids[job.id]]
@@ -182,7 +182,7 @@ def test_closing_an_archived_job_keeps_it_archived_and_finished(db):
     db.refresh(job)
     assert columns(job) == (ARCHIVED, CLOSED, True)
     assert db.get(Application, pending.id).status == "rejected"
-    assert dashboard.company_job_totals(db, company.id) == (0, 1)
+    assert dashboard.company_job_totals(db, company.id) == (0, 0, 1)
 
 
 def test_a_hiring_on_a_job_archived_after_closing_counts_as_completed_and_can_be_rated(db):
@@ -278,3 +278,17 @@ def test_deleting_the_company_closes_its_archived_open_job_and_tells_the_applica
 
     told = db.exec(select(Notification.message).where(Notification.user_id == freelancer.id)).all()
     assert told == ['A vaga "Recepcionista" foi encerrada.']
+
+
+def test_the_ativas_tab_counts_exactly_what_the_plan_limit_counts(db):
+    company = make_company(db)
+    for stage, archived in STATES:
+        job = make_job(db, company)
+        job.status, job.vaga_status, job.is_archived = columns(job_in(stage, archived))
+        db.add(job)
+    db.flush()
+
+    totals = dashboard.company_job_totals(db, company.id)
+
+    assert totals == (2, 1, 3)  # open + in progress; closed; the three archived
+    assert totals.active == plans.usage(db, company.id).active_jobs

@@ -132,11 +132,11 @@ def test_company_jobs_come_in_slices_with_totals_per_tab(db, cast):
     _jobs(db, cast.company, 2, status="archived", is_archived=True)
     make_job(db, cast.rival, "Vaga da rival")
 
-    rest = dashboard.company_jobs(db, cast.company.id, offset=SIZE, archived=False)
+    rest = dashboard.company_jobs(db, cast.company.id, offset=SIZE, tab="active")
 
-    assert dashboard.company_job_totals(db, cast.company.id) == (SIZE + EXTRA, 2)
-    assert dashboard.company_job_totals(db, cast.company.id, search="vaga 01") == (1, 1)
-    assert len(dashboard.company_jobs(db, cast.company.id, archived=False)) == SIZE
+    assert dashboard.company_job_totals(db, cast.company.id) == (SIZE + EXTRA, 0, 2)
+    assert dashboard.company_job_totals(db, cast.company.id, search="vaga 01") == (1, 0, 1)
+    assert len(dashboard.company_jobs(db, cast.company.id, tab="active")) == SIZE
     assert [row["title"] for row in rest] == [f"Vaga {n}" for n in range(SIZE, SIZE + EXTRA)]
 
 

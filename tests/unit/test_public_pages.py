@@ -7,6 +7,7 @@ import pytest
 
 from app.api import crawlers, public_pages
 from app.api.first_paint import ELEMENT_ID, job_article
+from core import routes
 from models import JobStatus
 from services import jobs, sitemap
 from tests.unit.factories import make_company, make_job
@@ -185,3 +186,33 @@ def test_an_unknown_category_answers_404_noindex():
     assert "<title data-seo>Categoria não encontrada | Turno</title>" in answer.head
     assert 'content="noindex"' in answer.head
     assert "<x>" not in answer.head
+
+
+@pytest.mark.parametrize(
+    ("asked", "path", "kind"),
+    [
+        ("freelancer", "/register", "freelancer"),
+        ("client", "/register/freelancer", "client"),
+        (None, "/register", "client"),
+        (None, "/register/freelancer", "freelancer"),
+        ("admin", "/register", "client"),  # never a role the forms do not have
+        (["freelancer"], "/register", "client"),
+    ],
+)
+def test_the_registration_tab_is_the_urls_kind_or_the_pages_own(asked, path, kind):
+    assert routes.register_kind(asked, path) == kind
+
+
+def test_register_with_type_freelancer_is_answered_with_the_freelancer_routes_prerendered_html(tmp_path, monkeypatch):
+    monkeypatch.setattr(public_pages, "frontend_build_dir", lambda: tmp_path)
+    (tmp_path / "register").mkdir()
+    (tmp_path / "register" / "index.html").write_text("empresa", encoding="utf-8")
+    (tmp_path / "register" / "freelancer.html").write_text("freelancer", encoding="utf-8")
+
+    assert public_pages.register_variant("/register", "type=freelancer") == "freelancer"
+    assert public_pages.register_variant("/register/", "next=%2Fx&type=freelancer") == "freelancer"
+    assert public_pages.register_variant("/register/freelancer", "type=client") == "empresa"
+    # The path's own HTML is already right: the static files answer (None).
+    assert public_pages.register_variant("/register", "") is None
+    assert public_pages.register_variant("/register", "type=client") is None
+    assert public_pages.register_variant("/register/freelancer/", "") is None

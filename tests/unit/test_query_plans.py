@@ -320,10 +320,11 @@ CASES: dict[str, tuple[Callable[[Session, Subjects], object], tuple[int, ...]]] 
     "notifications.counts": (lambda db, s: notifications.counts(db, s.company), ()),
     "dashboard.company_overview": (lambda db, s: dashboard.company_overview(db, s.company), (1, 2)),
     "dashboard.company_jobs active": (
-        lambda db, s: dashboard.company_jobs(db, s.company, archived=False, offset=20),
+        lambda db, s: dashboard.company_jobs(db, s.company, tab="active", offset=20),
         (0,),
     ),
-    "dashboard.company_jobs archived": (lambda db, s: dashboard.company_jobs(db, s.company, archived=True), (0,)),
+    "dashboard.company_jobs archived": (lambda db, s: dashboard.company_jobs(db, s.company, tab="archived"), (0,)),
+    "dashboard.company_jobs closed": (lambda db, s: dashboard.company_jobs(db, s.company, tab="closed"), (0,)),
     "dashboard.company_job_totals": (lambda db, s: dashboard.company_job_totals(db, s.company), ()),
     "dashboard.company_hirings": (lambda db, s: dashboard.company_hirings(db, s.company), (1,)),
     "dashboard.company_freelancers": (lambda db, s: dashboard.company_freelancers(db, s.company), (1,)),

@@ -1,4 +1,4 @@
-"""The jobs list of 'Minhas Vagas': search, Ativas/Arquivadas tabs, each job's actions and the confirmation.
+"""The jobs list of 'Minhas Vagas': search, Ativas/Encerradas/Arquivadas tabs, each job's actions and the confirmation.
 
 `jobs_tab` is the whole tab: it places the list here and the dialogs of the other parts
 (publish_form, applicants) next to it.
@@ -187,6 +187,7 @@ def _job_tabs() -> rx.Component:
     return rx.tabs.root(
         rx.tabs.list(
             rx.tabs.trigger("Ativas (", state.active_total.to_string(), ")", value="active", id="tab-active"),
+            rx.tabs.trigger("Encerradas (", state.closed_total.to_string(), ")", value="closed", id="tab-closed"),
             rx.tabs.trigger("Arquivadas (", state.archived_total.to_string(), ")", value="archived", id="tab-archived"),
         ),
         rx.tabs.content(
@@ -199,6 +200,18 @@ def _job_tabs() -> rx.Component:
                 "Publique uma nova vaga ou restaure uma arquivada.",
             ),
             value="active",
+            padding_top="1rem",
+        ),
+        rx.tabs.content(
+            _list_or_empty(
+                state.closed_jobs,
+                state.closed_total,
+                state.more_closed_jobs,
+                "closed-jobs-table",
+                "Nenhuma vaga encerrada",
+                "As vagas que você encerrar aparecerão aqui, com as contratações e avaliações.",
+            ),
+            value="closed",
             padding_top="1rem",
         ),
         rx.tabs.content(
@@ -219,9 +232,9 @@ def _job_tabs() -> rx.Component:
 
 
 def jobs_tab() -> rx.Component:
-    """'Minhas Vagas': search, Ativas/Arquivadas with counts, the jobs and their dialogs."""
+    """'Minhas Vagas': search, Ativas/Encerradas/Arquivadas with counts, the jobs and their dialogs."""
     state = CompanyJobsState
-    has_any = (state.active_total + state.archived_total > 0) | (state.search != "")
+    has_any = (state.active_total + state.closed_total + state.archived_total > 0) | (state.search != "")
     return rx.vstack(
         tab_heading("Minhas Vagas", "Publique, acompanhe e gerencie as suas vagas.", _publish_button("publish-job")),
         _plan_banner(),

@@ -1,6 +1,6 @@
 """The state of 'Minhas Vagas': the company's jobs, the publish form, the confirmation and the applicants.
 
-`CompanyJobsState` holds the company's jobs (active and archived, filtered by the search), the
+`CompanyJobsState` holds the company's jobs (active, closed and archived, filtered by the search), the
 'Publicar Nova Vaga' form, the close/delete confirmation, the applications dialog and the freelancer
 profile dialog. Every handler is a public endpoint: it resolves the company from the session cookie
 on the server, validates its arguments and lets the services load each job or application by id
@@ -89,8 +89,10 @@ class CompanyJobsState(AuthState):
     loaded: bool = False
     search: str = ""
     active_jobs: list[JobRow] = []
+    closed_jobs: list[JobRow] = []
     archived_jobs: list[JobRow] = []
     active_total: int = 0
+    closed_total: int = 0
     archived_total: int = 0
     loading_more_jobs: bool = False
     plan_message: str = ""
@@ -135,41 +137,52 @@ class CompanyJobsState(AuthState):
         return user.id
 
     def _load_jobs(self, company_id: int, keep_shown: bool = True) -> list:
-        """Reload both lists and their totals for the current search; an error toast on failure.
+        """Reload the three lists and their totals for the current search; an error toast on failure.
 
         With `keep_shown` (after an action) as many rows as were shown are read again, so the
         company stays where it was in a list it extended with 'Carregar mais'; otherwise (a new
         page load or search) the first page of each.
         """
-        active = max(dashboard.PAGE_SIZE, len(self.active_jobs)) if keep_shown else dashboard.PAGE_SIZE
-        archived = max(dashboard.PAGE_SIZE, len(self.archived_jobs)) if keep_shown else dashboard.PAGE_SIZE
+        sizes = {
+            tab: max(dashboard.PAGE_SIZE, len(self._shown(tab))) if keep_shown else dashboard.PAGE_SIZE
+            for tab in dashboard.JOB_TABS
+        }
         try:
             with session_scope() as db:
-                self.active_total, self.archived_total = dashboard.company_job_totals(db, company_id, self.search)
-                self.active_jobs = dashboard.company_jobs(db, company_id, active, search=self.search, archived=False)
-                self.archived_jobs = dashboard.company_jobs(db, company_id, archived, search=self.search, archived=True)
+                totals = dashboard.company_job_totals(db, company_id, self.search)
+                lists = {
+                    tab: dashboard.company_jobs(db, company_id, size, search=self.search, tab=tab)
+                    for tab, size in sizes.items()
+                }
         except Exception:  # runs after actions too: their success toast stands, then this one
             return [failed("CompanyJobsState._load_jobs", *LOAD_JOBS_FAILED)]
+        self.active_total, self.closed_total, self.archived_total = totals
+        self.active_jobs, self.closed_jobs, self.archived_jobs = lists["active"], lists["closed"], lists["archived"]
         self.loaded = True
         return []
 
-    def _more_jobs(self, archived: bool):
-        """Append the next page of one list (Ativas or Arquivadas)."""
+    def _shown(self, tab: str) -> list[JobRow]:
+        return {"active": self.active_jobs, "closed": self.closed_jobs, "archived": self.archived_jobs}[tab]
+
+    def _more_jobs(self, tab: str):
+        """Append the next page of one list (Ativas, Encerradas or Arquivadas)."""
         company_id = self._company_id()
         if company_id is None or self.loading_more_jobs:
             return
-        shown = self.archived_jobs if archived else self.active_jobs
+        shown = self._shown(tab)
         self.loading_more_jobs = True
         yield
         try:
             with session_scope() as db:
-                rows = dashboard.company_jobs(db, company_id, offset=len(shown), search=self.search, archived=archived)
+                rows = dashboard.company_jobs(db, company_id, offset=len(shown), search=self.search, tab=tab)
         finally:
             self.loading_more_jobs = False
         ids = {job["id"] for job in shown}
         merged = shown + [job for job in rows if job["id"] not in ids]
-        if archived:
+        if tab == "archived":
             self.archived_jobs = merged
+        elif tab == "closed":
+            self.closed_jobs = merged
         else:
             self.active_jobs = merged
 
@@ -177,16 +190,22 @@ class CompanyJobsState(AuthState):
     @recovers(*LOAD_JOBS_FAILED, reset={"loading_more_jobs": False})
     def more_active_jobs(self):
         """'Carregar mais' under Ativas: the next page of the company's active jobs."""
-        yield from self._more_jobs(archived=False)
+        yield from self._more_jobs("active")
+
+    @rx.event
+    @recovers(*LOAD_JOBS_FAILED, reset={"loading_more_jobs": False})
+    def more_closed_jobs(self):
+        """'Carregar mais' under Encerradas: the next page of the company's closed jobs."""
+        yield from self._more_jobs("closed")
 
     @rx.event
     @recovers(*LOAD_JOBS_FAILED, reset={"loading_more_jobs": False})
     def more_archived_jobs(self):
         """'Carregar mais' under Arquivadas: the next page of the company's archived jobs."""
-        yield from self._more_jobs(archived=True)
+        yield from self._more_jobs("archived")
 
     def _job_title(self, job_id: int) -> str | None:
-        for job in (*self.active_jobs, *self.archived_jobs):
+        for job in (*self.active_jobs, *self.closed_jobs, *self.archived_jobs):
             if job["id"] == job_id:
                 return job["title"]
         return None
