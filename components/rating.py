@@ -99,3 +99,23 @@ def rating_dialog(state) -> rx.Component:
         open=state.rating_open,
         on_open_change=state.close_rating,
     )
+
+
+def company_rating(text: rx.Var, size: str = "2") -> rx.Component:
+    """A company's received rating beside its name ('★ 4,8 (12 avaliações)'); nothing when it has none.
+
+    Args:
+        text: services.ratings.RatingSummary.text, or '' (not rated yet, or an anonymous vaga).
+        size: The text size.
+    """
+    return rx.cond(
+        text != "",
+        rx.hstack(
+            _star(True, 14),
+            rx.el.span("Avaliação da empresa: ", class_name="sr-only"),
+            rx.text(text, size=size, color=rx.color("gray", 11)),
+            spacing="1",
+            align="center",
+            class_name="company-rating",
+        ),
+    )

@@ -1,9 +1,10 @@
 """The public job list's version token: changes in the same commit as anything the list shows.
 
-`job_list_version` holds one row whose `token` every write to `jobs`, and every change of what a
+`job_list_version` holds one row whose `token` every write to `jobs`, every change of what a
 job's pages show of its company in `profiles` (name, photo, and on the job page its bio, website
-and networks), replaces with a random value, from database triggers (alembic revisions 0007 and
-0008; how version tokens work: core/version_token.py).
+and networks), and every rating written or removed (the company's rating on its vagas) replaces
+with a random value, from database triggers (alembic revisions 0007, 0008 and 0014; how version
+tokens work: core/version_token.py).
 services/job_list_cache.py keys its cache on it, and so does the public job page's cache.
 
 The trigger text lives here once for code that must put it back (bulk loads drop it, see
@@ -26,6 +27,7 @@ WATCHED_COLUMNS: dict[str, frozenset[str] | None] = {
     "jobs": EVERY_COLUMN,
     SEARCH_INDEX_TABLE: EVERY_COLUMN,
     "profiles": frozenset({*SHOWN_PROFILE_COLUMNS, "user_id"}),
+    "ratings": frozenset({"ratee_id", "stars"}),  # 0014: inserts and deletes too
 }
 TOKEN = VersionToken(
     JobListVersion,
@@ -36,10 +38,14 @@ TOKEN = VersionToken(
         f"{_T}_profiles_ai": "AFTER INSERT ON profiles",
         f"{_T}_profiles_au": f"AFTER UPDATE OF {_SHOWN_PROFILE_COLUMNS} ON profiles",
         f"{_T}_profiles_ad": "AFTER DELETE ON profiles",
+        f"{_T}_ratings_ai": "AFTER INSERT ON ratings",
+        f"{_T}_ratings_au": "AFTER UPDATE OF stars, ratee_id ON ratings",
+        f"{_T}_ratings_ad": "AFTER DELETE ON ratings",
     },
     pg_triggers={
         f"{_T}_jobs": "AFTER INSERT OR UPDATE OR DELETE ON jobs",
         f"{_T}_profiles": f"AFTER INSERT OR UPDATE OF {_SHOWN_PROFILE_COLUMNS} OR DELETE ON profiles",
+        f"{_T}_ratings": "AFTER INSERT OR UPDATE OF stars, ratee_id OR DELETE ON ratings",
     },
 )
 TABLE = TOKEN.table

@@ -19,9 +19,9 @@ from core.display_names import CONFIDENTIAL_COMPANY
 from core.formatting import hourly_pay, long_date
 from core.shift_format import map_url, shift_text
 from core.text import fold
-from models import Job, Profile
+from models import Job, Profile, Rating
 from models.job import SEARCH_INDEX_TABLE, SEARCH_SEPARATOR
-from services import job_lifecycle, job_list_cache, paging
+from services import job_lifecycle, job_list_cache, paging, ratings
 from services.paging import Page
 from services.public_profiles import safe_website
 from services.social import SocialLink, social_links
@@ -46,6 +46,7 @@ class JobListItem(TypedDict):
     pay: str
     shift: str
     posted: str
+    company_rating: str  # '4,8 (12 avaliações)'; '' when anonymous or not rated yet
 
 
 JobPage = Page[JobListItem]
@@ -89,6 +90,7 @@ class JobDetail(TypedDict):
     has_break: bool
     positions: int
     posted: str
+    company_rating: str  # '4,8 (12 avaliações)'; '' when anonymous or not rated yet
     # Raw facts for search engines (core/seo.py JobPosting): ISO instants in UTC, '' when unknown.
     posted_at: str
     starts_at: str
@@ -257,6 +259,7 @@ def page_statement(conditions: list, page: int):
             Profile.empresa,
             Profile.nome,
             Profile.foto_url,
+            *_company_rating_columns(Job.cliente_id),
         )
         .join(Profile, col(Profile.user_id) == col(Job.cliente_id), isouter=True)
         .where(*conditions)
@@ -276,19 +279,43 @@ def _page_items(db: Session, conditions: list, page: int) -> list[JobListItem]:
     rows = db.exec(page_statement(conditions, page)).all()
     return [
         JobListItem(
-            id=row.id,
-            title=row.titulo,
-            category=canonical_category(row.categoria) or row.categoria,
-            category_label=category_label(row.categoria),
-            company=company_name(row.anuncio_anonimo, row.empresa, row.nome),
-            company_photo="" if row.anuncio_anonimo else (row.foto_url or ""),
-            location=row.localizacao,
-            pay=hourly_pay(row.valor_hora),
+                id=row.id,
+                title=row.titulo,
+                category=canonical_category(row.categoria) or row.categoria,
+                category_label=category_label(row.categoria),
+                company=company_name(row.anuncio_anonimo, row.empresa, row.nome),
+                company_photo="" if row.anuncio_anonimo else (row.foto_url or ""),
+                location=row.localizacao,
+                pay=hourly_pay(row.valor_hora),
             shift=shift_text(row.inicio_em, row.fim_em, row.intervalo_min),
             posted=long_date(row.criado_em),
+            company_rating=_shown_rating(row),
         )
         for row in rows
     ]
+
+
+def _company_rating_columns(owner):
+    """The average and count of the stars the job's company received (read in the same statement).
+
+    Correlated on the page's rows only (ix_ratings_ratee_created); the list token moves with every
+    rating (alembic 0014), so cached pages never show an old figure.
+
+    Args:
+        owner: The statement's column of the job's company id.
+    """
+    received = Rating.ratee_id == owner
+    return (
+        select(func.avg(Rating.stars)).where(received).scalar_subquery().label("rating_average"),
+        select(func.count()).select_from(Rating).where(received).scalar_subquery().label("rating_count"),
+    )
+
+
+def _shown_rating(row) -> str:
+    """'4,8 (12 avaliações)' for a rated company; '' when it has none or the vaga is anonymous."""
+    if row.anuncio_anonimo or not row.rating_count:
+        return ""
+    return ratings.RatingSummary.of(row.rating_average, row.rating_count).text
 
 
 def companies_in_category(db: Session, slug: str, page: object = 1) -> Page[CompanyInCategory]:
@@ -419,6 +446,7 @@ _PUBLIC_JOB = (
         _PROFILES.c.biografia,
         _PROFILES.c.website,
         _PROFILES.c.redes_sociais,
+        *_company_rating_columns(_JOBS.c.cliente_id),
     )
     .select_from(_JOBS.outerjoin(_PROFILES, _PROFILES.c.user_id == _JOBS.c.cliente_id))
     .where(_JOBS.c.id == bindparam("job_id"), job_lifecycle.public())
@@ -475,6 +503,7 @@ def _public_job(db: Session, job_id: int) -> JobDetail | None:
         has_break=row.possui_intervalo,
         positions=row.vagas_disponiveis,
         posted=long_date(row.criado_em),
+        company_rating=_shown_rating(row),
         posted_at=_iso_utc(row.criado_em),
         starts_at=_iso_utc(row.inicio_em),
         day_needed=row.data_necessaria.isoformat() if row.data_necessaria else "",

@@ -23,7 +23,7 @@ from components.notification_list import notifications_panel
 from components.pager import PagerLink, pager, pager_fields
 from components.privacy import privacy_section
 from components.profile_forms import freelancer_profile_form
-from components.rating import rating_control, rating_dialog
+from components.rating import company_rating, rating_control, rating_dialog
 from components.settings_panel import settings_panel
 from components.shift_card import shifts_tab
 from components.ui import empty_state
@@ -277,6 +277,7 @@ def _job_result_card(job: rx.Var) -> rx.Component:
                 rx.hstack(
                     rx.badge(job["category_label"], variant="soft"),
                     rx.text(job["company"], size="2", color=rx.color("gray", 11)),
+                    company_rating(job["company_rating"]),
                     spacing="2",
                     align="center",
                     wrap="wrap",

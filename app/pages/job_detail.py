@@ -8,6 +8,7 @@ from app.layout import page_title, public_page
 from components import share
 from components.apply import applied_box, apply_form
 from components.links import link_button
+from components.rating import company_rating
 from components.ui import empty_state
 from core import routes, seo
 from core.db import session_scope
@@ -50,6 +51,7 @@ EMPTY_JOB = JobDetail(
     has_break=False,
     positions=0,
     posted="",
+    company_rating="",
     posted_at="",
     starts_at="",
     day_needed="",
@@ -278,7 +280,15 @@ def company_card() -> rx.Component:
                         ),
                         rx.icon("building-2", size=32, color=rx.color("accent", 9), aria_hidden="true"),
                     ),
-                    rx.text(job["company"], weight="bold", size="4"),
+                    rx.vstack(
+                        rx.text(job["company"], weight="bold", size="4"),
+                        rx.cond(
+                            job["company_rating"] != "",
+                            rx.box(company_rating(job["company_rating"]), id="job-company-rating"),
+                            rx.text("Ainda sem avaliações", size="2", color=rx.color("gray", 11)),
+                        ),
+                        spacing="0",
+                    ),
                     spacing="3",
                     align="center",
                 ),
@@ -334,6 +344,7 @@ def detail() -> rx.Component:
                     spacing="1",
                     align="center",
                 ),
+                company_rating(job["company_rating"]),
                 spacing="3",
                 align="center",
                 wrap="wrap",

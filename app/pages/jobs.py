@@ -8,6 +8,7 @@ from app.layout import public_page
 from components.job_filters import job_filters
 from components.links import link_button
 from components.pager import PagerLink, pager, pager_fields
+from components.rating import company_rating
 from components.ui import empty_state
 from core import routes
 from core.db import session_scope
@@ -187,6 +188,7 @@ def job_row(job: rx.Var) -> rx.Component:
                         rx.el.img(src=job["company_photo"].to(str), alt="", class_name="turno-company-thumb"),
                     ),
                     rx.text(job["company"], size="2", color=rx.color("gray", 11)),
+                    company_rating(job["company_rating"]),
                     spacing="2",
                     align="center",
                     wrap="wrap",

@@ -15,7 +15,7 @@ from core.db import session_scope
 from core.formatting import LOCAL_TZ, long_date
 from core.shift_format import shift_text
 from core.types import utcnow
-from models import Job
+from models import Application, Job, Rating
 from services import accounts, company_jobs
 from tests.e2e.conftest import PASSWORD
 
@@ -245,3 +245,40 @@ def test_unknown_category_says_so(page: Page):
     page.goto("/categories/nao-existe")
     expect(page.get_by_role("heading", name="Categoria não encontrada")).to_be_visible()
     expect(page.get_by_role("heading", name="Nenhuma empresa encontrada nesta categoria.")).to_be_visible()
+
+
+def _rate_company(company_id: int, *stars: int) -> None:
+    """Freelancers hired on a closed vaga of the company rate it `stars`."""
+    [closed_id] = _add_jobs(company_id, [f"Encerrada {_token()}"], status="closed", vaga_status="closed")
+    with session_scope() as db:
+        for n, given in enumerate(stars):
+            freelancer = accounts.register_freelancer(
+                db,
+                {
+                    "name": f"Avaliadora {n}",
+                    "email": f"avalia-{uuid.uuid4().hex[:10]}@teste.com.br",
+                    "password": "Senha1234",
+                    "confirmPassword": "Senha1234",
+                    "profession": "Garçom",
+                    "location": "São Paulo, SP",
+                },
+            )
+            application = Application(vaga_id=closed_id, freelancer_id=freelancer.id, status="accepted")
+            db.add(application)
+            db.flush()
+            db.add(Rating(application_id=application.id, rater_id=freelancer.id, ratee_id=company_id, stars=given))
+
+
+def test_a_companys_rating_shows_on_its_vagas_but_never_on_an_anonymous_one(page: Page):
+    token = _token()
+    company = _company(f"Hotel Avaliado {token}")
+    _rate_company(company, 5, 4)
+    shown_id, _ = _add_jobs(company, [f"Recepcionista {token}", f"Camareira {token}"])
+    _add_jobs(company, [f"Anônima {token}"], anuncio_anonimo=True)
+
+    page.goto(f"/jobs?search={token}")
+    expect(_rows(page)).to_have_count(3)
+    expect(_rows(page).filter(has_text=f"Recepcionista {token}")).to_contain_text("4,5 (2 avaliações)")
+    expect(_rows(page).filter(has_text=f"Anônima {token}")).not_to_contain_text("avaliaç")
+    page.goto(f"/jobs/{shown_id}")
+    expect(page.locator("#job-company-card")).to_contain_text("4,5 (2 avaliações)")

@@ -21,7 +21,7 @@ from core.types import utcnow
 from models import Job, Profile
 from services import job_list_cache
 from services.jobs import get_public_job, list_public_jobs
-from tests.unit.factories import make_application, make_company, make_freelancer, make_job
+from tests.unit.factories import make_application, make_company, make_freelancer, make_job, make_rating
 from tests.unit.sql_log import sent_statements
 
 
@@ -295,3 +295,18 @@ def test_a_bulk_job_load_is_searchable_and_leaves_every_trigger_as_the_migration
     make_job(db, company, title="Garçom depois")
     db.commit()
     assert list_public_jobs(db, search="garcom").total == 2, "the search triggers work again"
+
+
+def test_a_rating_written_or_removed_moves_the_token(db, engine):
+    company, freelancer = make_company(db), make_freelancer(db)
+    application = make_application(db, make_job(db, company, status="closed"), freelancer, status="accepted")
+    db.commit()
+    before = list_version.current(db)
+
+    rating = make_rating(db, application, freelancer, company, 4)
+    db.commit()
+    after_insert = list_version.current(db)
+    db.delete(rating)
+    db.commit()
+
+    assert len({before, after_insert, list_version.current(db)}) == 3
