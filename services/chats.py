@@ -71,6 +71,7 @@ class ChatDetail(TypedDict):
     job_title: str
     messages: list[ChatMessage]
     has_older: bool
+    other_removed: bool  # the other participant deleted their account: readable, closed to new messages
 
 
 class MessagePage(TypedDict):
@@ -246,10 +247,11 @@ def _chat_for(session: Session, user_id: int, chat_id: object) -> tuple[Chat, st
     return row
 
 
-def _chat_with_other(session: Session, user_id: int, chat_id: object) -> tuple[Chat, str, Profile | None]:
-    """The chat, its job title and the other participant's profile, in one statement."""
+def _chat_with_other(session: Session, user_id: int, chat_id: object) -> tuple[Chat, str, Profile | None, bool]:
+    """The chat, its job title, the other participant's profile and whether they deleted their account (one statement)."""
     other_id = case((Chat.client_id == user_id, Chat.freelancer_id), else_=Chat.client_id)
-    query = _chat_query(user_id, chat_id, Profile)
+    removed = exists().where(User.id == other_id, User.deleted_at.is_not(None)).label("other_removed")
+    query = _chat_query(user_id, chat_id, Profile, removed)
     row = (
         session.exec(query.join(Profile, Profile.user_id == other_id, isouter=True)).first()
         if query is not None
@@ -375,7 +377,7 @@ def open_chat(session: Session, user_id: int, chat_id: object) -> ChatDetail:
     Raises:
         NotAllowed: When the chat does not exist or the viewer is not a participant.
     """
-    chat, job_title, profile = _chat_with_other(session, user_id, chat_id)
+    chat, job_title, profile, other_removed = _chat_with_other(session, user_id, chat_id)
     name = _other_name(chat, user_id, profile)
     latest, has_older = _latest(session, chat.id)
     mark_read(session, chat, user_id, latest[-1].created_at if latest else None)
@@ -388,6 +390,7 @@ def open_chat(session: Session, user_id: int, chat_id: object) -> ChatDetail:
         job_title=job_title,
         messages=[_message(m, user_id) for m in latest],
         has_older=has_older,
+        other_removed=bool(other_removed),
     )
 
 

@@ -149,6 +149,7 @@ class ChatRoomState(AuthState):
     history: list[ChatMessage] = []
     recent: list[ChatMessage] = []
     has_older: bool = False
+    other_removed: bool = False  # the other participant deleted their account: the box is closed
     loading_older: bool = False
     detached: bool = False
     sending: bool = False
@@ -173,6 +174,7 @@ class ChatRoomState(AuthState):
         self.other_photo = ""
         self.job_title = ""
         self.profile_href = ""
+        self.other_removed = False
         self._show([], has_older=False)
         self._chat_id = 0
         self._other_id = 0
@@ -226,6 +228,7 @@ class ChatRoomState(AuthState):
         self.other_initials = detail["other_initials"]
         self.other_photo = detail["other_photo"]
         self.job_title = detail["job_title"]
+        self.other_removed = detail["other_removed"]
         # The company may open the profile of the freelancer it talks to (they applied to its job).
         self.profile_href = routes.freelancer_profile(detail["other_id"]) if role == Role.CLIENT else ""
         self._chat_id = detail["id"]
@@ -490,7 +493,27 @@ def _latest_banner() -> rx.Component:
     )
 
 
+ACCOUNT_REMOVED = "Esta conta foi excluída"
+ACCOUNT_REMOVED_HINT = "As mensagens continuam aqui para consulta, mas não é possível enviar novas."
+
+
+def _closed_composer() -> rx.Component:
+    """In place of the box when the other participant deleted their account."""
+    return rx.callout(
+        rx.text(rx.text.strong(ACCOUNT_REMOVED), " · ", ACCOUNT_REMOVED_HINT),
+        icon="user-x",
+        color_scheme="gray",
+        width="100%",
+        id="chat-closed",
+    )
+
+
 def _composer() -> rx.Component:
+    """The message box, or why there is none (the other account was deleted)."""
+    return rx.cond(ChatRoomState.other_removed, _closed_composer(), _open_composer())
+
+
+def _open_composer() -> rx.Component:
     blank = draft.value.to(str).strip() == ""
     return rx.form(
         rx.hstack(

@@ -11,9 +11,9 @@ from sqlmodel import select
 
 from core.db import session_scope
 from models import Message
-from services import chats
+from services import chats, privacy
 from tests.e2e.chat_support import account, both_in_chat, bubbles, chat_url, hire, open_chat, person, send, user_id
-from tests.e2e.conftest import login
+from tests.e2e.conftest import PASSWORD, login
 from tests.timing import ABSENCE_MS, ARRIVAL_MS
 
 
@@ -213,3 +213,18 @@ def test_older_messages_load_on_demand(page: Page):
     expect(bubbles(page)).to_have_count(chats.PAGE_SIZE + 21)
     expect(bubbles(page).first).to_contain_text("Sua candidatura para a vaga")
     expect(page.get_by_role("button", name="Carregar mensagens anteriores")).to_have_count(0)
+
+
+def test_a_conversation_with_a_deleted_account_says_so_and_has_no_box(browser, base_url):
+    pair = hire()
+    with session_scope() as db:
+        privacy.delete_account(db, user_id(pair.company), PASSWORD)
+    context, freelancer = person(browser, base_url, pair.freelancer, mobile=True)
+    try:
+        freelancer.goto(chat_url("freelancer", pair.chat_id))
+        expect(freelancer.locator("#chat-closed")).to_contain_text("Esta conta foi excluída")
+        expect(bubbles(freelancer)).to_have_count(1)  # what was said stays readable
+        expect(freelancer.locator("#chat-input")).to_have_count(0)
+        expect(freelancer.get_by_role("button", name="Enviar mensagem")).to_have_count(0)
+    finally:
+        context.close()

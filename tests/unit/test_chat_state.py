@@ -16,7 +16,8 @@ from core.db import session_scope
 from core.presence import chat_place, get_presence
 from core.routes import NoticeTarget
 from core.signals import Ping
-from models import Chat, Message, Notification, NotificationType, Profile
+from core.types import utcnow
+from models import Chat, Message, Notification, NotificationType, Profile, User
 from services import chats, notifications
 from states import live
 from states.auth import AuthState
@@ -73,6 +74,25 @@ def test_a_participant_opens_the_conversation(db, cast, chat, fake_app):
     assert state.job_title == "Bartender"
     assert _contents(state) == ["Bem-vindo!"]
     assert asyncio.run(get_presence().tabs(cast.freelancer.id)) == {"tab-f": chat_place(chat.id)}
+
+
+def test_a_conversation_with_a_deleted_account_stays_readable_and_closed(db, cast, chat, fake_app):
+    open_state = _room(db, cast.freelancer, chat.id, role="freelancer")
+    assert open_state.other_removed is False
+    company = db.get(User, cast.company.id)
+    company.deleted_at = utcnow()
+    db.add(company)
+    db.commit()
+
+    state = _room(db, cast.freelancer, chat.id, role="freelancer")
+
+    assert (state.status, state.other_removed) == ("found", True)
+    assert _contents(state) == ["Bem-vindo!"]
+    db.expire_all()  # the page's own session moved the read marker
+    before = snapshot(db, Message, Notification, Chat)
+    assert toasts(run(state, ChatRoomState.send_message, {"message": "Oi"})) == [CANNOT_SEND]
+    db.expire_all()
+    assert snapshot(db, Message, Notification, Chat) == before
 
 
 @pytest.mark.parametrize("who", ["rival", "other"])
