@@ -80,11 +80,14 @@ def built_page(route: str) -> str | None:
 
 
 def register_variant(path: str, query: str) -> str | None:
-    """For /register?type=freelancer (and /register/freelancer?type=client): the other route's HTML.
+    """For /register?type=freelancer (and /register/freelancer?type=client): the page with the other form.
 
     Both routes render the same page; each prerenders its own first tab (app/pages/register.py), so
-    the person sees and types into the form the URL asked for from the first paint. None when the
-    path's own HTML is already the right one (the static files answer it, compressed).
+    the person sees and types into the form the URL asked for from the first paint. The answer is
+    the path's own prerendered HTML (its head and its scripts: the browser hydrates the route of
+    its address) with the visible part of <body> taken from the other route's HTML, so what React
+    hydrates matches what it renders (tests/e2e/test_auth_flows.py checks there is no mismatch).
+    None when the path's own HTML is already the right one (the static files answer it, compressed).
 
     Args:
         path: /register or /register/freelancer (a trailing slash allowed).
@@ -93,7 +96,38 @@ def register_variant(path: str, query: str) -> str | None:
     own = path.rstrip("/")
     kind = routes.register_kind(parse_qs(query).get("type", [None])[0], own)
     wanted = routes.REGISTER_FREELANCER if kind == "freelancer" else routes.REGISTER
-    return None if wanted == own else built_page(wanted)
+    if wanted == own:
+        return None
+    page, other = built_page(own), built_page(wanted)
+    if page is None or other is None:
+        return None
+    return with_body_of(page, other, wanted, own)
+
+
+def _body_markup(page: str) -> tuple[int, int] | None:
+    """Where the rendered markup of <body> lies: after <body>, before its first script."""
+    start = page.find("<body>")
+    end = page.find("<script", start)
+    return (start + len("<body>"), end) if start >= 0 and end >= 0 else None
+
+
+def with_body_of(page: str, other: str, other_route: str, route: str) -> str | None:
+    """`page` with the rendered markup of `other`'s body (links resolved against `other_route` made `route`'s).
+
+    Args:
+        page: The HTML whose head and scripts are kept.
+        other: The HTML whose visible markup is shown.
+        other_route: The route `other` was prerendered at.
+        route: The route of `page`.
+
+    Returns:
+        The combined page, or None when either has no recognisable body.
+    """
+    here, there = _body_markup(page), _body_markup(other)
+    if here is None or there is None:
+        return None
+    markup = other[there[0] : there[1]].replace(f"{other_route}/", f"{route}/")
+    return page[: here[0]] + markup + page[here[1] :]
 
 
 def with_answer(page: str, answer: PageAnswer) -> str:

@@ -170,7 +170,7 @@ POLICIES: dict[str, Policy] = {
     "app.pages.contact.ContactState.submit": Policy(PUBLIC, {"form_data": CONTACT_FORM}, page="/contact"),
     # A closed vaga says so and lists similar open ones (docs/product.md §4); it was public while open.
     "app.pages.job_detail.JobDetailState.load": Policy(
-        PUBLIC, page="/jobs/{public_job}", may_differ=("gone", "similar")
+        PUBLIC, page="/jobs/{public_job}", may_differ=("gone", "similar", "page_title")
     ),
     "app.pages.job_detail.JobDetailState.setvar": SETVAR,
     "app.pages.jobs.JobsState.choose_category": Policy(PUBLIC, {"value": "eventos"}, page="/jobs"),

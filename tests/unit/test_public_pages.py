@@ -203,15 +203,34 @@ def test_the_registration_tab_is_the_urls_kind_or_the_pages_own(asked, path, kin
     assert routes.register_kind(asked, path) == kind
 
 
-def test_register_with_type_freelancer_is_answered_with_the_freelancer_routes_prerendered_html(tmp_path, monkeypatch):
+def _page(route: str, form: str) -> str:
+    return (
+        f'<html><head><link rel="modulepreload" href="/assets/{route}.js"/></head><body>'
+        f'<a href="{route}/#conteudo">Pular</a><form id="{form}"></form>'
+        f'<script>import "/assets/{route}.js";</script></body></html>'
+    )
+
+
+def test_register_with_type_freelancer_shows_the_freelancer_markup_with_the_register_routes_scripts(
+    tmp_path, monkeypatch
+):
     monkeypatch.setattr(public_pages, "frontend_build_dir", lambda: tmp_path)
     (tmp_path / "register").mkdir()
-    (tmp_path / "register" / "index.html").write_text("empresa", encoding="utf-8")
-    (tmp_path / "register" / "freelancer.html").write_text("freelancer", encoding="utf-8")
+    (tmp_path / "register" / "index.html").write_text(_page("/register", "company-form"), encoding="utf-8")
+    (tmp_path / "register" / "freelancer.html").write_text(
+        _page("/register/freelancer", "freelancer-form"), encoding="utf-8"
+    )
 
-    assert public_pages.register_variant("/register", "type=freelancer") == "freelancer"
-    assert public_pages.register_variant("/register/", "next=%2Fx&type=freelancer") == "freelancer"
-    assert public_pages.register_variant("/register/freelancer", "type=client") == "empresa"
+    freelancer_first = (
+        '<html><head><link rel="modulepreload" href="/assets//register.js"/></head><body>'
+        '<a href="/register/#conteudo">Pular</a><form id="freelancer-form"></form>'
+        '<script>import "/assets//register.js";</script></body></html>'
+    )
+    assert public_pages.register_variant("/register", "type=freelancer") == freelancer_first
+    assert public_pages.register_variant("/register/", "next=%2Fx&type=freelancer") == freelancer_first
+    company_first = public_pages.register_variant("/register/freelancer", "type=client")
+    assert '<form id="company-form">' in company_first
+    assert 'import "/assets//register/freelancer.js"' in company_first
     # The path's own HTML is already right: the static files answer (None).
     assert public_pages.register_variant("/register", "") is None
     assert public_pages.register_variant("/register", "type=client") is None
