@@ -117,6 +117,7 @@ def test_what_a_quick_person_types_into_the_freelancer_form_registers_a_freelanc
     form = page.locator("#freelancer-form")  # filled at once: no waiting for the page to connect
     fill_common(form, email, name="Rita Souza")
     form.get_by_label("Profissão").fill("Recepcionista")
+    form.get_by_label("Habilidades").fill("Atendimento, Inglês")
     form.get_by_label("Localização").fill("Natal, RN")
     form.get_by_role("button", name="Cadastrar como Freelancer").click()
     expect(page.get_by_text("Conta de freelancer criada com sucesso!")).to_be_visible()

@@ -260,6 +260,7 @@ def _rate_company(company_id: int, *stars: int) -> None:
                     "password": "Senha1234",
                     "confirmPassword": "Senha1234",
                     "profession": "Garçom",
+                    "skills": "Atendimento, Bandeja",
                     "location": "São Paulo, SP",
                 },
             )
