@@ -279,14 +279,14 @@ def _page_items(db: Session, conditions: list, page: int) -> list[JobListItem]:
     rows = db.exec(page_statement(conditions, page)).all()
     return [
         JobListItem(
-                id=row.id,
-                title=row.titulo,
-                category=canonical_category(row.categoria) or row.categoria,
-                category_label=category_label(row.categoria),
-                company=company_name(row.anuncio_anonimo, row.empresa, row.nome),
-                company_photo="" if row.anuncio_anonimo else (row.foto_url or ""),
-                location=row.localizacao,
-                pay=hourly_pay(row.valor_hora),
+            id=row.id,
+            title=row.titulo,
+            category=canonical_category(row.categoria) or row.categoria,
+            category_label=category_label(row.categoria),
+            company=company_name(row.anuncio_anonimo, row.empresa, row.nome),
+            company_photo="" if row.anuncio_anonimo else (row.foto_url or ""),
+            location=row.localizacao,
+            pay=hourly_pay(row.valor_hora),
             shift=shift_text(row.inicio_em, row.fim_em, row.intervalo_min),
             posted=long_date(row.criado_em),
             company_rating=_shown_rating(row),
