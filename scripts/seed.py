@@ -258,22 +258,22 @@ def _seed_chat(db: Session, company_id: int, freelancer_id: int, application: Ap
     db.add(chat)
 
 
+DEMO_RATINGS = (  # (rater is the company?, stars, comment): both sides rated the finished vaga
+    (True, 5, "Excelente profissional, pontual e atencioso."),
+    (False, 5, "Equipe organizada e pagamento combinado em dia."),
+)
+
+
 def _seed_rating(db: Session, company_id: int, freelancer_id: int, application: Application | None) -> None:
     if application is None:
         return
-    exists = db.exec(
-        select(Rating.id).where(Rating.application_id == application.id, Rating.rater_id == company_id)
-    ).first()
-    if exists is None:
-        db.add(
-            Rating(
-                application_id=application.id,
-                rater_id=company_id,
-                ratee_id=freelancer_id,
-                stars=5,
-                comment="Excelente profissional, pontual e atencioso.",
-            )
-        )
+    for by_company, stars, comment in DEMO_RATINGS:
+        rater, ratee = (company_id, freelancer_id) if by_company else (freelancer_id, company_id)
+        exists = db.exec(
+            select(Rating.id).where(Rating.application_id == application.id, Rating.rater_id == rater)
+        ).first()
+        if exists is None:
+            db.add(Rating(application_id=application.id, rater_id=rater, ratee_id=ratee, stars=stars, comment=comment))
 
 
 def _seed_notifications(

@@ -189,6 +189,7 @@ def _job_tabs() -> rx.Component:
             rx.tabs.trigger("Ativas (", state.active_total.to_string(), ")", value="active", id="tab-active"),
             rx.tabs.trigger("Encerradas (", state.closed_total.to_string(), ")", value="closed", id="tab-closed"),
             rx.tabs.trigger("Arquivadas (", state.archived_total.to_string(), ")", value="archived", id="tab-archived"),
+            size=rx.breakpoints(initial="1", sm="2"),  # the three tabs fit a 375 px screen
         ),
         rx.tabs.content(
             _list_or_empty(
