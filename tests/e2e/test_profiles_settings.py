@@ -89,6 +89,28 @@ def test_company_completes_its_profile_with_a_photo_and_visitors_see_it_on_the_j
         visitor.close()
 
 
+def test_the_company_form_shows_each_error_once_inline_and_no_error_toast(page: Page):
+    login(page, account("client", "Mariana Costa"))
+    page.goto("/company-profile-setup")
+    form = page.locator("#company-profile-form")
+    form.get_by_label("Nome da empresa").fill("")
+    form.get_by_label("Biografia").fill("curta")
+    form.get_by_label("Endereço").fill("")
+    form.get_by_label("Telefone").fill("12")
+    form.get_by_role("button", name="Salvar Informações").click()
+
+    errors = (
+        "Nome da empresa deve ter pelo menos 2 caracteres",
+        "A biografia deve ter pelo menos 10 caracteres",
+        "Endereço é obrigatório",
+        "Telefone inválido",
+    )
+    for text in errors:
+        expect(page.get_by_text(text, exact=True)).to_have_count(1)  # once, beside its field
+    expect(form.get_by_role("alert")).to_have_count(len(errors))
+    expect(page.locator("[data-sonner-toast][data-type='error']")).to_have_count(0)
+
+
 def test_a_renamed_text_file_is_refused_and_the_photo_stays(page: Page, tmp_path):
     company = account("client", "Paula Reis")
     login(page, company)
