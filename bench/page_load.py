@@ -18,8 +18,11 @@ recorded: raw bytes, and gzip level 9 bytes, which is what Reflex's build-time s
 checks that the production server answers every text resource of the page compressed when asked
 the way Chromium asks (`Accept-Encoding: gzip, deflate, br, zstd`).
 
-Goals (printed, not asserted): mobile score >= 90, desktop >= 95, JS <= 250 KB gzip per route,
-compressed responses.
+Lighthouse's SEO and accessibility scores are taken from the same runs (their failing audits are
+printed under each row).
+
+Goals (printed, not asserted): mobile score >= 90, desktop >= 95, SEO and accessibility 100, JS <=
+250 KB gzip per route, compressed responses.
 
 Quick mode (BENCH_QUICK=1): route / with the mobile preset once, no baseline, and the existing
 frontend build in .web is reused when there is one (BENCH_REUSE_BUILD=1 does that in full mode).
@@ -119,6 +122,8 @@ class Measurement:
     tbt_ms: float
     cls: float
     benchmark_index: float
+    seo: float = 0.0
+    accessibility: float = 0.0
 
 
 @dataclass
@@ -272,12 +277,12 @@ def _check_pages(base_url: str, pages: list[tuple[str, str]]) -> None:
 
 
 def lighthouse(url: str, preset: str, output: Path) -> dict:
-    """One Lighthouse run (performance category only) of `url`; the parsed JSON report."""
+    """One Lighthouse run (performance, accessibility and SEO) of `url`; the parsed JSON report."""
     command = [
         "node",
         str(LIGHTHOUSE),
         url,
-        "--only-categories=performance",
+        "--only-categories=performance,accessibility,seo",
         "--skip-audits=full-page-screenshot",
         "--output=json",
         f"--output-path={output}",
@@ -299,9 +304,12 @@ def lighthouse(url: str, preset: str, output: Path) -> dict:
 def figures(report: dict) -> dict[str, float]:
     """Score (0-100), the four metrics and the machine's speed (Lighthouse's benchmarkIndex) of one report."""
     audits = report["audits"]
-    score = report["categories"]["performance"]["score"]
+    categories = report["categories"]
+    score = categories["performance"]["score"]
     return {
         "score": round((score or 0) * 100),
+        "seo": round((categories["seo"]["score"] or 0) * 100),
+        "accessibility": round((categories["accessibility"]["score"] or 0) * 100),
         "fcp_ms": audits["first-contentful-paint"]["numericValue"],
         "lcp_ms": audits["largest-contentful-paint"]["numericValue"],
         "tbt_ms": audits["total-blocking-time"]["numericValue"],
@@ -358,6 +366,8 @@ def measure_site(
                 if preset == presets[0] and run == 0:
                     counted.append(route_bytes(site, label, last))
             medians = {key: statistics.median(sample[key] for sample in samples) for key in samples[0]}
+            for failed in failing_audits(last, ("seo", "accessibility")):
+                print(f"    {site} {label} {preset} fails: {failed}", flush=True)
             measurements.append(Measurement(site, label, preset, runs, **medians))
             scores = ", ".join(str(sample["score"]) for sample in samples)
             blocking = ", ".join(str(round(sample["tbt_ms"])) for sample in samples)
@@ -367,6 +377,17 @@ def measure_site(
                 flush=True,
             )
     return measurements, counted, last
+
+
+def failing_audits(report: dict, categories: tuple[str, ...]) -> list[str]:
+    """The audits of `categories` that did not pass in one report ('category: id (title)')."""
+    failed = []
+    for name in categories:
+        for ref in report["categories"][name]["auditRefs"]:
+            audit = report["audits"][ref["id"]]
+            if ref.get("weight", 0) > 0 and audit.get("score") is not None and audit["score"] < 1:
+                failed.append(f"{name}: {ref['id']} ({audit['title']})")
+    return failed
 
 
 def blank_site(workdir: Path) -> Path:
@@ -397,8 +418,11 @@ def report_table(app: list[Measurement], blank: list[Measurement], counted: list
     baseline = {m.preset: m for m in blank}
     runs = app[0].runs if app else 0
     print(f"\nPage load: {tool}, median of {runs} run(s) per row (FCP/LCP/TBT in ms)")
-    print("| site | route | preset | score | FCP | LCP | TBT | CLS | score / blank | LCP / blank | CPU index |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print(
+        "| site | route | preset | score | FCP | LCP | TBT | CLS | score / blank | LCP / blank | CPU index"
+        " | SEO | accessibility |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for m in [*blank, *app]:
         base = baseline.get(m.preset)
         ratios = (
@@ -408,7 +432,7 @@ def report_table(app: list[Measurement], blank: list[Measurement], counted: list
         )
         print(
             f"| {m.site} | {m.route} | {m.preset} | {m.score:.0f} | {m.fcp_ms:.0f} | {m.lcp_ms:.0f} | "
-            f"{m.tbt_ms:.0f} | {m.cls:.3f} | {ratios} | {m.benchmark_index:.0f} |"
+            f"{m.tbt_ms:.0f} | {m.cls:.3f} | {ratios} | {m.benchmark_index:.0f} | {m.seo:.0f} | {m.accessibility:.0f} |"
         )
     print(
         "(CPU index: Lighthouse's benchmarkIndex of the machine during the runs; it drops when other work"
@@ -434,6 +458,10 @@ def report_table(app: list[Measurement], blank: list[Measurement], counted: list
         print(f"  mobile score >= {GOAL_MOBILE}: worst {min(mobile):.0f} -> {_met(min(mobile) >= GOAL_MOBILE)}")
     if desktop:
         print(f"  desktop score >= {GOAL_DESKTOP}: worst {min(desktop):.0f} -> {_met(min(desktop) >= GOAL_DESKTOP)}")
+    if mine:
+        seo, a11y = min(m.seo for m in mine), min(m.accessibility for m in mine)
+        print(f"  SEO = 100: worst {seo:.0f} -> {_met(seo >= 100)}")
+        print(f"  accessibility = 100: worst {a11y:.0f} -> {_met(a11y >= 100)}")
     if routes:
         worst = max(c.js_gzip for c in routes) / 1000
         print(f"  JS <= {GOAL_JS_KB} KB gzip per route: worst {worst:.1f} KB -> {_met(worst <= GOAL_JS_KB)}")

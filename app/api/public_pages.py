@@ -15,6 +15,7 @@ answers those paths itself, from the same shell, with:
 Any other path, and any answer when the build has no shell (development servers), passes through.
 """
 
+import gzip
 import re
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -37,6 +38,7 @@ from services import jobs
 from services.jobs import JobDetail
 
 SHELL_FILE = "__spa-fallback.html"
+GZIP_MIN_BYTES = 1024
 JOB_PATH = re.compile(r"^/jobs/([^/]+)/?$")
 CATEGORY_PATH = re.compile(r"^/categories/([^/]+)/?$")
 REGISTER_PATH = re.compile(r"^/register(?:/freelancer)?/?$")
@@ -279,6 +281,22 @@ def _answer_for(path: str) -> PageAnswer:
     return category_page_answer(path, unquote(CATEGORY_PATH.match(path)[1]))
 
 
+def html_response(page: str, status: int, scope: Scope) -> HTMLResponse:
+    """The page as an HTML answer, gzip-compressed when the browser accepts it (as the static pages are).
+
+    Args:
+        page: The HTML.
+        status: The HTTP status.
+        scope: The request (its Accept-Encoding header).
+    """
+    body = page.encode("utf-8")
+    accepted = dict(scope.get("headers", [])).get(b"accept-encoding", b"")
+    if b"gzip" not in accepted.lower() or len(body) < GZIP_MIN_BYTES:
+        return HTMLResponse(body, status_code=status, headers={"Vary": "Accept-Encoding"})
+    headers = {"Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
+    return HTMLResponse(gzip.compress(body, compresslevel=6), status_code=status, headers=headers)
+
+
 def _is_public_page(path: str) -> bool:
     return JOB_PATH.match(path) is not None or CATEGORY_PATH.match(path) is not None
 
@@ -303,14 +321,13 @@ def public_pages(app: ASGIApp) -> ASGIApp:
         if REGISTER_PATH.match(path):
             variant = register_variant(path, scope.get("query_string", b"").decode("latin-1"))
             if variant is not None:
-                await HTMLResponse(variant)(scope, receive, send)
+                await html_response(variant, 200, scope)(scope, receive, send)
                 return
         page = shell() if _is_public_page(path) else None
         if page is None:
             await app(scope, receive, send)
             return
         answer = await run_in_threadpool(_answer_for, path)
-        response = HTMLResponse(with_answer(page, answer), status_code=answer.status)
-        await response(scope, receive, send)
+        await html_response(with_answer(page, answer), answer.status, scope)(scope, receive, send)
 
     return with_public_pages

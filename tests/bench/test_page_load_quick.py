@@ -27,3 +27,5 @@ def test_quick_page_load_reports_score_and_bytes(quick_mode, capsys):
     assert 0 < counted.js_gzip < counted.js_raw
     assert counted.text_resources > 0
     assert "Goals (app):" in capsys.readouterr().out
+    assert 0 < measured.seo <= 100
+    assert 0 < measured.accessibility <= 100

@@ -1,5 +1,6 @@
 """The HTML answer of /jobs/{id}, robots.txt and the sitemaps (app/api/public_pages.py, app/api/crawlers.py)."""
 
+import gzip
 import re
 from xml.etree import ElementTree
 
@@ -235,3 +236,13 @@ def test_register_with_type_freelancer_shows_the_freelancer_markup_with_the_regi
     assert public_pages.register_variant("/register", "") is None
     assert public_pages.register_variant("/register", "type=client") is None
     assert public_pages.register_variant("/register/freelancer/", "") is None
+
+
+def test_a_page_is_gzipped_for_browsers_that_accept_it_and_plain_otherwise():
+    page = "<html>" + "vaga " * 500 + "</html>"
+    zipped = public_pages.html_response(page, 410, {"headers": [(b"accept-encoding", b"gzip, deflate, br")]})
+    assert (zipped.status_code, zipped.headers["content-encoding"]) == (410, "gzip")
+    assert gzip.decompress(zipped.body).decode() == page
+    plain = public_pages.html_response(page, 200, {"headers": []})
+    assert "content-encoding" not in plain.headers
+    assert plain.body.decode() == page
