@@ -33,7 +33,7 @@ from core.db import make_engine
 from core.text import fold
 from core.types import utcnow
 from models import Job, Profile, Role, User
-from models.job import SEARCH_SEPARATOR
+from models.job import search_text
 from services import job_list_cache, jobs
 
 REPEAT = 5 if harness.quick() else int(os.environ.get("BENCH_REPEAT", "60"))
@@ -135,7 +135,7 @@ def _fill(engine: Engine, count: int) -> None:
                         "refeicao_local": False,
                         "possui_intervalo": False,
                         "anuncio_anonimo": rng.random() < 0.1,
-                        "busca": f"{fold(title)} {SEARCH_SEPARATOR} {fold(CATEGORIES[slug])} {slug}",
+                        "busca": search_text(title, slug, city, ""),
                         "cidade_busca": fold(city),
                     }
                 )

@@ -36,7 +36,7 @@ def city_picker(field_id: str, first_label: str) -> rx.Component:
         *[rx.el.option(city, value=city) for city in CITIES],
         id=field_id,
         aria_label="Cidade",
-        default_value="",
+        value=ShellState.city,
         on_change=ShellState.choose_city,
         class_name="turno-select",
     )

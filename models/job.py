@@ -18,6 +18,25 @@ SEARCH_MAX = 400
 CITY_SEARCH_MAX = 160
 
 
+def search_text(titulo: str, categoria: str, localizacao: str, endereco: str) -> str:
+    """What the job search matches (`Job.busca`): title, category, city and address, folded.
+
+    Each part sits after a separator no search term contains, so a term matches inside one part
+    ('curitiba', 'paulista', 'garcom'), never across two. The home search promises 'cargo, cidade
+    ou endereço' (docs/product.md §10); alembic 0015 rewrote the existing rows in this form.
+
+    Args:
+        titulo: The title.
+        categoria: The category slug (English aliases accepted).
+        localizacao: The city as written ('Curitiba, PR').
+        endereco: The shift's street address ('' when none).
+    """
+    slug = canonical_category(categoria) or (categoria or "")
+    label = CATEGORIES.get(slug, slug)
+    parts = (fold(titulo), f"{fold(label)} {fold(slug)}", fold(localizacao or ""), fold(endereco or ""))
+    return f" {SEARCH_SEPARATOR} ".join(part for part in parts if part)[:SEARCH_MAX]
+
+
 class JobStatus(StrEnum):
     """Job status values (docs/product.md §4)."""
 
@@ -74,14 +93,8 @@ class Job(SQLModel, table=True):
     cidade_busca: str = Field(default="", max_length=CITY_SEARCH_MAX)
 
     def refresh_search_fields(self) -> None:
-        """Recompute `busca` and `cidade_busca` from the title, category and location.
-
-        `busca` holds the folded title and, after a separator no search term contains, the folded
-        category label and slug, so a substring search matches the title or the category.
-        """
-        slug = canonical_category(self.categoria) or (self.categoria or "")
-        label = CATEGORIES.get(slug, slug)
-        self.busca = f"{fold(self.titulo)} {SEARCH_SEPARATOR} {fold(label)} {fold(slug)}"[:SEARCH_MAX]
+        """Recompute `busca` (`search_text`) and `cidade_busca` from the title, category, city and address."""
+        self.busca = search_text(self.titulo, self.categoria, self.localizacao, self.endereco)
         self.cidade_busca = fold(self.localizacao)[:CITY_SEARCH_MAX]
 
 

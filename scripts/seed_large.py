@@ -19,13 +19,13 @@ from sqlalchemy import insert, select
 from sqlalchemy.engine import Engine
 
 from core.bulk_load import jobs_loading, settle
-from core.catalog import CATEGORIES, CITIES
+from core.catalog import CITIES
 from core.db import get_engine
 from core.security import hash_password
 from core.text import fold
 from core.types import utcnow
 from models import Application, Chat, Job, Message, Profile, Role, User, UserPreferences
-from models.job import SEARCH_SEPARATOR
+from models.job import search_text
 from scripts.seed import DEMO_PASSWORD
 
 BATCH = 10_000
@@ -202,7 +202,7 @@ def seed_large(engine: Engine, args: argparse.Namespace, rng: random.Random) -> 
                 "refeicao_local": rng.random() < 0.5,
                 "possui_intervalo": True,
                 "anuncio_anonimo": rng.random() < 0.1,
-                "busca": f"{fold(title)} {SEARCH_SEPARATOR} {fold(CATEGORIES[slug])} {slug}",
+                "busca": search_text(title, slug, city, ""),
                 "cidade_busca": fold(city),
             }
 

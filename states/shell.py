@@ -11,6 +11,7 @@ class ShellState(rx.State):
     """Navigation side effects of the top bar (docs/product.md §1: choosing a city, submitting a search)."""
 
     menu_open: bool = False
+    city: str = ""  # the city the header picker shows: the one chosen, or the job list's ?city=
 
     @rx.event
     def toggle_menu(self):
@@ -26,8 +27,8 @@ class ShellState(rx.State):
     def choose_city(self, city: str):
         """Go to the job list of a city; an empty or unknown choice shows every city."""
         self.menu_open = False
-        city = city if isinstance(city, str) else ""
-        return rx.redirect(routes.jobs(city=city) if city in CITIES else routes.JOBS)
+        self.city = city if isinstance(city, str) and city in CITIES else ""
+        return rx.redirect(routes.jobs(city=self.city) if self.city else routes.JOBS)
 
     @rx.event
     def search(self, form_data: dict):

@@ -11,11 +11,13 @@ from components.pager import PagerLink, pager, pager_fields
 from components.rating import company_rating
 from components.ui import empty_state
 from core import routes
+from core.catalog import CITIES
 from core.db import session_scope
 from services import jobs
 from services.jobs import JobListItem
 from states.failures import recovers
 from states.job_search import JobFilters, chosen_category, typed_search
+from states.shell import ShellState
 
 DESKTOP_CELL = ["none", "none", "table-cell"]
 MOBILE_ONLY = ["flex", "flex", "none"]
@@ -110,15 +112,21 @@ class JobsState(rx.State):
 
     @rx.event
     @recovers(*LOAD_ERROR, reset=lambda state: state._show_nothing())
-    def load(self):
-        """On page load (also when only the query changes): read the filters and load the page."""
+    async def load(self):
+        """On page load (also when only the query changes): read the filters and load the page.
+
+        The header's city picker is set to the list's city, so it shows what the list is filtered by.
+        """
         filters = self._read_query()
         with session_scope() as db:
             result = filters.results(db)
             company_name = jobs.company_display_name(db, self.company_id) if self.company_id else None
         self._show(result, company_name)
         self.loading = False
-        return None
+        shell = await self.get_state(ShellState)
+        shown = self.city if self.city in CITIES else ""
+        if shell.city != shown:
+            shell.city = shown
 
     @rx.event
     def submit_search(self, form_data: dict):

@@ -65,7 +65,8 @@ DOWNGRADE_STEPS = ["0012", "0010", "0009", "0008", "0007", "0006", "0005", "0004
 # session's last activity; re-created as 'now', it only lets a session idle up to one more period.
 # login_attempts.trusted (0010) marks failures typed by a trusted browser; re-created as false, the
 # last 15 minutes' trusted failures count as a stranger's, which can only lock out sooner.
-# jobs' shift columns (0013) are derived again from the date and duration, with a new attendance secret.
+# jobs' shift columns (0013) are derived again from the date and duration, with a new attendance secret;
+# `busca` (0015) holds the address, which 0013 fills afresh from the location.
 FRESH_AFTER_UPGRADE = {
     "auth_sessions": {"last_seen_at"},
     "login_attempts": {"trusted"},
@@ -78,6 +79,7 @@ FRESH_AFTER_UPGRADE = {
         "ponto_lng",
         "serie_id",
         "codigo_segredo",
+        "busca",
     },
 }
 # The shift loop's own records (0013): a downgrade below it drops them by design, and upgrading

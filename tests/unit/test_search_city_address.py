@@ -1,0 +1,76 @@
+"""The job search matches title, category, city and address (issue 24 #5; alembic 0015 for old rows)."""
+
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.pool import NullPool
+
+from alembic import command
+from models.job import search_text
+from services import jobs
+from tests.unit.factories import make_company, make_job
+
+
+def test_the_search_text_holds_each_part_folded_after_its_separator():
+    assert search_text("Garçom", "events", "São Paulo, SP", "Av. Paulista, 1578") == (
+        "garcom | eventos eventos | sao paulo, sp | av. paulista, 1578"
+    )
+    assert search_text("Garçom", "eventos", "", "") == "garcom | eventos eventos"  # the 0002 form
+
+
+@pytest.mark.parametrize(
+    ("typed", "found"),
+    [
+        ("Curitiba", {"Garçom de salão"}),
+        ("curitíba", {"Garçom de salão"}),  # accents and case do not matter
+        ("Paulista", {"Bartender"}),  # the address
+        ("garçom", {"Garçom de salão"}),
+        ("eventos", {"Garçom de salão", "Bartender"}),  # the category
+        ("salao curitiba", set()),  # a term never spans two parts
+    ],
+)
+def test_the_list_search_matches_title_category_city_or_address(db, typed, found):
+    company = make_company(db)
+    make_job(db, company, "Garçom de salão", localizacao="Curitiba, PR", endereco="Rua XV de Novembro, 700")
+    make_job(db, company, "Bartender", localizacao="São Paulo", endereco="Av. Paulista, 1578")
+    db.commit()
+
+    assert {item["title"] for item in jobs.list_public_jobs(db, search=typed).items} == found
+
+
+def _busca(engine) -> str:
+    with engine.connect() as conn:
+        return conn.execute(text("SELECT busca FROM jobs WHERE id = 10")).scalar_one()
+
+
+def test_alembic_0015_rewrites_old_rows_with_city_and_address_and_back(empty_database_url, make_alembic_config):
+    cfg = make_alembic_config(empty_database_url)
+    command.upgrade(cfg, "0014")
+    engine = create_engine(empty_database_url, poolclass=NullPool)
+    try:
+        with engine.begin() as conn:
+            conn.execute(
+                text(
+                    "INSERT INTO users (id, email, password_hash, role, is_active, created_at) "
+                    "VALUES (1, 'c@teste.com.br', 'x', 'client', true, CURRENT_TIMESTAMP)"
+                )
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO jobs (id, cliente_id, titulo, categoria, descricao, localizacao, endereco, duracao, "
+                    "habilidades_necessarias, vale_transporte, refeicao_local, possui_intervalo, anuncio_anonimo, "
+                    "status, vaga_status, vagas_disponiveis, is_archived, criado_em, updated_at, busca, cidade_busca, "
+                    "intervalo_min, codigo_segredo) VALUES (10, 1, 'Garçom', 'eventos', 'Descrição', 'Curitiba', "
+                    "'Rua XV', '', '[]', false, false, false, false, 'open', 'open', 1, false, CURRENT_TIMESTAMP, "
+                    "CURRENT_TIMESTAMP, 'garcom | eventos eventos', 'curitiba', 0, '')"
+                )
+            )
+        command.upgrade(cfg, "0015")
+        assert _busca(engine) == "garcom | eventos eventos | curitiba | rua xv"
+        if engine.dialect.name == "sqlite":  # the FTS index followed the rewrite
+            with engine.connect() as conn:
+                hits = conn.execute(text("SELECT rowid FROM jobs_busca_fts WHERE jobs_busca_fts MATCH '\"curitiba\"'"))
+                assert hits.scalars().all() == [10]
+        command.downgrade(cfg, "0014")
+        assert _busca(engine) == "garcom | eventos eventos"
+    finally:
+        engine.dispose()
