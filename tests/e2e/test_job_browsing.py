@@ -283,3 +283,28 @@ def test_a_companys_rating_shows_on_its_vagas_but_never_on_an_anonymous_one(page
     expect(_rows(page).filter(has_text=f"Anônima {token}")).not_to_contain_text("avaliaç")
     page.goto(f"/jobs/{shown_id}")
     expect(page.locator("#job-company-card")).to_contain_text("4,5 (2 avaliações)")
+
+
+def test_the_home_search_finds_vagas_by_city_or_address_and_the_header_shows_the_chosen_city(page: Page):
+    token = _token()
+    company = _company(f"Pousada {token}")
+    _add_jobs(company, [f"Camareira {token}"], localizacao="Curitiba, PR", endereco=f"Rua {token}, 10")
+
+    page.goto("/")
+    page.get_by_label("Buscar vagas por cargo, cidade ou endereço").fill(f"Rua {token}")
+    page.get_by_role("button", name="Buscar", exact=True).click()
+    expect(page).to_have_url(re.compile(rf"/jobs/?\?search=Rua\+{token}"))
+    expect(_rows(page)).to_have_count(1)
+    expect(_rows(page).first).to_contain_text(f"Camareira {token}")
+
+    page.goto("/")
+    page.get_by_label("Buscar vagas por cargo, cidade ou endereço").fill("Curitiba")
+    page.get_by_role("button", name="Buscar", exact=True).click()
+    expect(page.get_by_role("link", name=f"Ver detalhes da vaga Camareira {token}")).to_be_visible()
+
+    picker = page.locator("#desktop-city")
+    picker.select_option("Curitiba")
+    expect(page).to_have_url(re.compile(r"/jobs/?\?city=Curitiba$"))
+    expect(picker).to_have_value("Curitiba")  # the header keeps showing the chosen city
+    page.goto("/jobs")
+    expect(page.locator("#desktop-city")).to_have_value("")
