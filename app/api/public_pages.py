@@ -36,12 +36,16 @@ from core.ids import id_from_text
 from core.settings import get_settings
 from services import jobs
 from services.jobs import JobDetail
+from states.job_search import JobFilters
 
 SHELL_FILE = "__spa-fallback.html"
 GZIP_MIN_BYTES = 1024
 JOB_PATH = re.compile(r"^/jobs/([^/]+)/?$")
 CATEGORY_PATH = re.compile(r"^/categories/([^/]+)/?$")
 REGISTER_PATH = re.compile(r"^/register(?:/freelancer)?/?$")
+JOBS_PATH = re.compile(r"^/jobs/?$")
+# What the build wrote in the static page's head for every visit; a filtered list says its own.
+STATIC_HEAD = re.compile(r'<title>[^<]*</title>|<meta content="[^"]*" (?:name="description"|property="og:image")/>')
 GONE_TITLE = "Vaga não disponível"
 MISSING_TITLE = "Vaga não encontrada"
 MISSING_CATEGORY_TITLE = "Categoria não encontrada"
@@ -104,6 +108,51 @@ def register_variant(path: str, query: str) -> str | None:
     if page is None or other is None:
         return None
     return with_body_of(page, other, wanted, own)
+
+
+def jobs_list_meta(query: str, site_url: str, product_name: str) -> seo.PageMeta | None:
+    """The head of a filtered /jobs: 'Vagas de Eventos em Curitiba | Turno' (None without a filter).
+
+    A city or category list is a landing page of its own (canonical on those two filters and the
+    page); a typed search is anyone's text, so its list is not indexed.
+
+    Args:
+        query: The raw query string.
+        site_url: The site's public origin.
+        product_name: The product's name.
+    """
+    filters = JobFilters.from_query({key: values[0] for key, values in parse_qs(query).items()})
+    if not (filters.city or filters.category or filters.search):
+        return None
+    label = CATEGORIES[filters.category] if filters.category else ""
+    subject = f"Vagas de {label}" if label else "Vagas temporárias"
+    where = f" em {filters.city}" if filters.city else ""
+    searched = f" para “{filters.search}”" if filters.search else ""
+    title = f"{subject}{where}{searched} | {product_name}"
+    canonical = routes.jobs(city=filters.city or None, category=filters.category or None, page=filters.page)
+    return seo.PageMeta(
+        title=title,
+        description=seo.excerpt(
+            f"{subject}{where}{searched}: turnos em hotelaria, gastronomia e eventos publicados por empresas no "
+            f"{product_name}. Veja o valor por hora, a data e o endereço e candidate-se."
+        ),
+        url=seo.absolute(site_url, canonical),
+        image=seo.absolute(site_url, seo.DEFAULT_IMAGE),
+        image_alt=product_name,
+        image_size=seo.DEFAULT_IMAGE_SIZE,
+        site_name=product_name,
+        robots="noindex, follow" if filters.search else "index, follow",
+    )
+
+
+def filtered_jobs_page(query: str) -> str | None:
+    """/jobs?… with its own head tags in the prerendered list (None: no filter, or no build)."""
+    settings = get_settings()
+    meta = jobs_list_meta(query, settings.site_url, settings.product_name)
+    page = built_page(routes.JOBS) if meta is not None else None
+    if page is None or meta is None:
+        return None
+    return STATIC_HEAD.sub("", page).replace("</head>", seo.head_tags(meta) + "</head>", 1)
 
 
 def _body_markup(page: str) -> tuple[int, int] | None:
@@ -318,6 +367,11 @@ def public_pages(app: ASGIApp) -> ASGIApp:
 
     async def with_public_pages(scope: Scope, receive: Receive, send: Send) -> None:
         path = scope["path"] if _is_page_request(scope) else ""
+        if JOBS_PATH.match(path):
+            listed = filtered_jobs_page(scope.get("query_string", b"").decode("latin-1"))
+            if listed is not None:
+                await html_response(listed, 200, scope)(scope, receive, send)
+                return
         if REGISTER_PATH.match(path):
             variant = register_variant(path, scope.get("query_string", b"").decode("latin-1"))
             if variant is not None:

@@ -246,3 +246,36 @@ def test_a_page_is_gzipped_for_browsers_that_accept_it_and_plain_otherwise():
     plain = public_pages.html_response(page, 200, {"headers": []})
     assert "content-encoding" not in plain.headers
     assert plain.body.decode() == page
+
+
+@pytest.mark.parametrize(
+    ("query", "title", "canonical", "robots"),
+    [
+        ("city=Curitiba", "Vagas temporárias em Curitiba | Turno", "http://turno.test/jobs?city=Curitiba", "index"),
+        (
+            "category=events&city=Recife&page=2",
+            "Vagas de Eventos em Recife | Turno",
+            "http://turno.test/jobs?city=Recife&amp;category=eventos&amp;page=2",
+            "index",
+        ),
+        ("search=gar%C3%A7om", "Vagas temporárias para “garçom” | Turno", "http://turno.test/jobs", "noindex"),
+    ],
+)
+def test_a_filtered_job_list_says_what_it_lists(tmp_path, monkeypatch, query, title, canonical, robots):
+    monkeypatch.setattr(public_pages, "frontend_build_dir", lambda: tmp_path)
+    (tmp_path / "jobs").mkdir()
+    static = (
+        '<html><head><title>Vagas disponíveis | Turno</title><meta content="Tudo" name="description"/>'
+        '<meta content="http://x/og.png" property="og:image"/></head><body>lista</body></html>'
+    )
+    (tmp_path / "jobs" / "index.html").write_text(static, encoding="utf-8")
+
+    page = public_pages.filtered_jobs_page(query)
+
+    assert re.findall(r"<title[^>]*>([^<]*)</title>", page) == [title]
+    assert f'<link data-seo rel="canonical" href="{canonical}"/>' in page
+    assert f'name="robots" content="{robots}, follow"' in page
+    assert 'content="Tudo"' not in page and "http://x/og.png" not in page  # the static head's, replaced
+    assert page.endswith("<body>lista</body></html>")
+    assert public_pages.filtered_jobs_page("") is None
+    assert public_pages.filtered_jobs_page("page=2") is None  # no filter: the static page answers
