@@ -126,6 +126,15 @@ def test_a_category_page_answers_with_its_own_title_and_an_unknown_one_404(base_
     assert httpx.get(f"{base_url}/categories/nada").status_code == 404
 
 
+def test_a_filtered_job_list_answers_with_its_own_title_and_a_search_is_not_indexed(base_url: str):
+    listed = httpx.get(f"{base_url}/jobs", params={"city": "Curitiba", "category": "eventos"})
+    assert listed.status_code == 200
+    assert re.findall(r"<title[^>]*>(.*?)</title>", listed.text) == ["Vagas de Eventos em Curitiba | Turno"]
+    assert f'<link data-seo rel="canonical" href="{base_url}/jobs?city=Curitiba&amp;category=eventos"/>' in listed.text
+    searched = httpx.get(f"{base_url}/jobs", params={"search": "garçom"})
+    assert '<meta data-seo name="robots" content="noindex, follow"/>' in searched.text
+
+
 def _locs(xml: str) -> list[str]:
     return [node.text for node in ElementTree.fromstring(xml).iter(f"{SITEMAP_NS}loc")]  # noqa: S314 (our own answer)
 
