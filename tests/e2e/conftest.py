@@ -210,6 +210,17 @@ def mobile_page(browser: Browser, base_url: str) -> Iterator[Page]:
     ctx.close()
 
 
+def goto_ready(page: Page, path: str) -> None:
+    """Open `path` and wait until the app has taken over the page: its websocket has answered.
+
+    Pages whose first HTML already shows their content (the job page, /register?type=…) can be
+    clicked before React has attached any handler; a test that clicks at once waits for this.
+    """
+    with page.expect_websocket() as opened:
+        page.goto(path)
+    opened.value.wait_for_event("framereceived")
+
+
 def unique_email(prefix: str) -> str:
     """An e-mail address no other test uses."""
     return f"{prefix}-{uuid.uuid4().hex[:10]}@teste.com.br"

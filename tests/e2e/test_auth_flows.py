@@ -7,7 +7,7 @@ from sqlmodel import select
 
 from core.db import session_scope
 from models import Role, User
-from tests.e2e.conftest import PASSWORD, login, unique_email
+from tests.e2e.conftest import PASSWORD, goto_ready, login, unique_email
 from tests.support.polling import wait_until
 
 
@@ -288,7 +288,7 @@ def test_the_password_can_be_shown_and_hidden_again(page: Page):
 
 
 def test_each_password_field_of_the_sign_up_form_has_its_own_toggle(page: Page):
-    page.goto("/register?type=freelancer")
+    goto_ready(page, "/register?type=freelancer")  # the form is in the first HTML: click once it is live
     form = page.locator("#freelancer-form")
     password, confirm = form.get_by_label("Senha", exact=True), form.get_by_label("Confirmar senha")
     expect(form.get_by_role("button", name="Mostrar senha")).to_have_count(2)

@@ -17,7 +17,7 @@ from core.shift_format import shift_text
 from core.types import utcnow
 from models import Application, Job, Rating
 from services import accounts, company_jobs
-from tests.e2e.conftest import PASSWORD
+from tests.e2e.conftest import PASSWORD, goto_ready
 
 PAGE_SIZE = 10
 
@@ -290,16 +290,17 @@ def test_the_home_search_finds_vagas_by_city_or_address_and_the_header_shows_the
     company = _company(f"Pousada {token}")
     _add_jobs(company, [f"Camareira {token}"], localizacao="Curitiba, PR", endereco=f"Rua {token}, 10")
 
-    page.goto("/")
-    page.get_by_label("Buscar vagas por cargo, cidade ou endereço").fill(f"Rua {token}")
-    page.get_by_role("button", name="Buscar", exact=True).click()
+    goto_ready(page, "/")
+    hero = page.locator("#hero-search")
+    hero.fill(f"Rua {token}")
+    hero.press("Enter")
     expect(page).to_have_url(re.compile(rf"/jobs/?\?search=Rua\+{token}"))
     expect(_rows(page)).to_have_count(1)
     expect(_rows(page).first).to_contain_text(f"Camareira {token}")
 
-    page.goto("/")
-    page.get_by_label("Buscar vagas por cargo, cidade ou endereço").fill("Curitiba")
-    page.get_by_role("button", name="Buscar", exact=True).click()
+    goto_ready(page, "/")
+    hero.fill("Curitiba")
+    hero.press("Enter")
     expect(page.get_by_role("link", name=f"Ver detalhes da vaga Camareira {token}")).to_be_visible()
 
     picker = page.locator("#desktop-city")
