@@ -198,7 +198,7 @@ def test_the_dashboard_jobs_tab_triggers_the_jobs_load(db, cast):
 
 
 def test_load_splits_active_and_archived_and_search_ignores_case_and_accents(db, cast):
-    make_job(db, cast.company, "Garçom", localizacao="Curitiba", hours_ago=3)
+    make_job(db, cast.company, "Garçom", localizacao="Curitiba", endereco="Rua XV de Novembro, 700", hours_ago=3)
     make_job(db, cast.company, "Recepcionista", categoria="hotel", localizacao="São Paulo", hours_ago=2)
     make_job(db, cast.company, "Cozinheiro", status="archived", is_archived=True, hours_ago=1)
     make_job(db, cast.rival, "Garçom do rival")
