@@ -30,7 +30,7 @@ from bench import harness
 from core.bulk_load import jobs_loading, settle
 from core.catalog import CATEGORIES, CITIES
 from core.db import make_engine
-from core.text import fold
+from core.text import city_key
 from core.types import utcnow
 from models import Job, Profile, Role, User
 from models.job import search_text
@@ -136,7 +136,7 @@ def _fill(engine: Engine, count: int) -> None:
                         "possui_intervalo": False,
                         "anuncio_anonimo": rng.random() < 0.1,
                         "busca": search_text(title, slug, city, ""),
-                        "cidade_busca": fold(city),
+                        "cidade_busca": city_key(city),
                     }
                 )
                 if len(batch) == 5000:

@@ -8,7 +8,7 @@ from sqlalchemy import event
 from sqlmodel import Field, Index, SQLModel, UniqueConstraint
 
 from core.catalog import CATEGORIES, canonical_category
-from core.text import fold
+from core.text import city_key, fold
 from models.base import created_at_field, json_list_field, money_field, optional_datetime_field
 
 SEARCH_SEPARATOR = "|"
@@ -95,7 +95,8 @@ class Job(SQLModel, table=True):
     def refresh_search_fields(self) -> None:
         """Recompute `busca` (`search_text`) and `cidade_busca` from the title, category, city and address."""
         self.busca = search_text(self.titulo, self.categoria, self.localizacao, self.endereco)
-        self.cidade_busca = fold(self.localizacao)[:CITY_SEARCH_MAX]
+        # The city part only ('São Paulo, SP' → 'sao paulo'), as profiles keep theirs (alembic 0016).
+        self.cidade_busca = city_key(self.localizacao)[:CITY_SEARCH_MAX]
 
 
 @event.listens_for(Job, "before_insert")

@@ -22,7 +22,7 @@ from core.bulk_load import jobs_loading, settle
 from core.catalog import CITIES
 from core.db import get_engine
 from core.security import hash_password
-from core.text import fold
+from core.text import city_key
 from core.types import utcnow
 from models import Application, Chat, Job, Message, Profile, Role, User, UserPreferences
 from models.job import search_text
@@ -203,7 +203,7 @@ def seed_large(engine: Engine, args: argparse.Namespace, rng: random.Random) -> 
                 "possui_intervalo": True,
                 "anuncio_anonimo": rng.random() < 0.1,
                 "busca": search_text(title, slug, city, ""),
-                "cidade_busca": fold(city),
+                "cidade_busca": city_key(city),
             }
 
     timed("jobs", Job, jobs())

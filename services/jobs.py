@@ -18,7 +18,7 @@ from core.catalog import CATEGORIES, JOBS_PAGE_SIZE, canonical_category
 from core.display_names import CONFIDENTIAL_COMPANY
 from core.formatting import hourly_pay, long_date
 from core.shift_format import map_url, shift_text
-from core.text import fold
+from core.text import city_key, fold
 from models import Job, Profile, Rating
 from models.job import SEARCH_INDEX_TABLE, SEARCH_SEPARATOR
 from services import job_lifecycle, job_list_cache, paging, ratings
@@ -182,7 +182,8 @@ def list_public_jobs(
     Args:
         db: Open database session.
         search: Case- and accent-insensitive substring of the title or category (label or slug).
-        city: The job's location, equal to this ignoring case and accents.
+        city: The city ('Curitiba', or 'Curitiba, PR': the part before a comma or ' - '), equal to the
+            job's city ignoring case and accents.
         category: A category slug (English aliases accepted); an unknown slug matches nothing.
         page: The 1-based page wanted; clamped to the pages that exist.
         company_id: Only this company's jobs, anonymous ones excluded (they must not be tied to it).
@@ -195,7 +196,7 @@ def list_public_jobs(
         return JobPage()  # an unknown category matches nothing
     bind = db.get_bind()
     token = list_version.current(db)  # before the queries: a write after it can only make the entry miss
-    term, city_folded = search_term(search), fold(city)
+    term, city_folded = search_term(search), city_key(city)
     scope = (bind.url.render_as_string(), term, city_folded, slug, company_id)
 
     def conditions() -> list:  # built only when the cache misses: most visitors never need them

@@ -309,3 +309,13 @@ def test_the_home_search_finds_vagas_by_city_or_address_and_the_header_shows_the
     expect(picker).to_have_value("Curitiba")  # the header keeps showing the chosen city
     page.goto("/jobs")
     expect(page.locator("#desktop-city")).to_have_value("")
+
+
+def test_a_vaga_published_as_sao_paulo_sp_is_listed_under_the_city_sao_paulo(page: Page):
+    token = _token()
+    _add_jobs(_company(f"Bistrô {token}"), [f"Sommelier {token}"], localizacao="São Paulo, SP")
+
+    page.goto(f"/jobs?city=S%C3%A3o+Paulo&search={token}")
+
+    expect(_rows(page)).to_have_count(1)
+    expect(_rows(page).first).to_contain_text(f"Sommelier {token}")

@@ -74,3 +74,50 @@ def test_alembic_0015_rewrites_old_rows_with_city_and_address_and_back(empty_dat
         assert _busca(engine) == "garcom | eventos eventos"
     finally:
         engine.dispose()
+
+
+@pytest.mark.parametrize("asked", ["São Paulo", "sao paulo", "São Paulo, SP"])
+def test_a_vaga_in_sao_paulo_sp_is_listed_under_sao_paulo(db, asked):
+    company = make_company(db)
+    make_job(db, company, "Garçom", localizacao="São Paulo, SP")
+    make_job(db, company, "Copeiro", localizacao="São Paulo - SP")
+    make_job(db, company, "Barista", localizacao="São Paulo")
+    make_job(db, company, "Recepcionista", localizacao="São Paulo de Olivença, AM")
+    db.commit()
+
+    listed = {item["title"] for item in jobs.list_public_jobs(db, city=asked).items}
+
+    assert listed == {"Garçom", "Copeiro", "Barista"}
+
+
+def test_alembic_0016_keeps_only_the_city_part_and_back(empty_database_url, make_alembic_config):
+    cfg = make_alembic_config(empty_database_url)
+    command.upgrade(cfg, "0015")
+    engine = create_engine(empty_database_url, poolclass=NullPool)
+    try:
+        with engine.begin() as conn:
+            conn.execute(
+                text(
+                    "INSERT INTO users (id, email, password_hash, role, is_active, created_at) "
+                    "VALUES (1, 'c@teste.com.br', 'x', 'client', true, CURRENT_TIMESTAMP)"
+                )
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO jobs (id, cliente_id, titulo, categoria, descricao, localizacao, endereco, duracao, "
+                    "habilidades_necessarias, vale_transporte, refeicao_local, possui_intervalo, anuncio_anonimo, "
+                    "status, vaga_status, vagas_disponiveis, is_archived, criado_em, updated_at, busca, cidade_busca, "
+                    "intervalo_min, codigo_segredo) VALUES (10, 1, 'Garçom', 'eventos', 'Descrição', 'São Paulo, SP', "
+                    "'', '', '[]', false, false, false, false, 'open', 'open', 1, false, CURRENT_TIMESTAMP, "
+                    "CURRENT_TIMESTAMP, 'garcom', 'sao paulo, sp', 0, '')"
+                )
+            )
+        city = "SELECT cidade_busca FROM jobs WHERE id = 10"
+        command.upgrade(cfg, "0016")
+        with engine.connect() as conn:
+            assert conn.execute(text(city)).scalar_one() == "sao paulo"
+        command.downgrade(cfg, "0015")
+        with engine.connect() as conn:
+            assert conn.execute(text(city)).scalar_one() == "sao paulo, sp"
+    finally:
+        engine.dispose()
