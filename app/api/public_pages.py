@@ -93,17 +93,22 @@ def register_variant(path: str, query: str) -> str | None:
     the path's own prerendered HTML (its head and its scripts: the browser hydrates the route of
     its address) with the visible part of <body> taken from the other route's HTML, so what React
     hydrates matches what it renders (tests/e2e/test_auth_flows.py checks there is no mismatch).
-    None when the path's own HTML is already the right one (the static files answer it, compressed).
+    With a `type` that asks for the path's own form, the path's own HTML; without `type`, None (the
+    static files answer). Behind Caddy, which serves the static files itself, the backend answers
+    every /register…?type= (deploy/Caddyfile), so it must never pass those through.
 
     Args:
         path: /register or /register/freelancer (a trailing slash allowed).
         query: The raw query string.
     """
+    asked = parse_qs(query).get("type")
+    if not asked:
+        return None
     own = path.rstrip("/")
-    kind = routes.register_kind(parse_qs(query).get("type", [None])[0], own)
+    kind = routes.register_kind(asked[0], own)
     wanted = routes.REGISTER_FREELANCER if kind == "freelancer" else routes.REGISTER
     if wanted == own:
-        return None
+        return built_page(own)
     page, other = built_page(own), built_page(wanted)
     if page is None or other is None:
         return None

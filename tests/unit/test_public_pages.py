@@ -232,10 +232,11 @@ def test_register_with_type_freelancer_shows_the_freelancer_markup_with_the_regi
     company_first = public_pages.register_variant("/register/freelancer", "type=client")
     assert '<form id="company-form">' in company_first
     assert 'import "/assets//register/freelancer.js"' in company_first
-    # The path's own HTML is already right: the static files answer (None).
+    # No type: the static files answer (None); the path's own type: its own HTML, as it is.
     assert public_pages.register_variant("/register", "") is None
-    assert public_pages.register_variant("/register", "type=client") is None
-    assert public_pages.register_variant("/register/freelancer/", "") is None
+    assert public_pages.register_variant("/register/freelancer/", "next=%2Fjobs") is None
+    assert public_pages.register_variant("/register", "type=client") == _page("/register", "company-form")
+    assert public_pages.register_variant("/register", "type=admin") == _page("/register", "company-form")
 
 
 def test_a_page_is_gzipped_for_browsers_that_accept_it_and_plain_otherwise():
