@@ -24,6 +24,7 @@ from core.formatting import initials, short_date
 from core.ids import valid_id
 from models import Application, Chat, Job, Profile, Rating, Role, User
 from services import paging, ratings, reliability
+from services.dashboard import application_status_label
 from services.errors import NotAllowed
 from services.paging import Slice
 
@@ -33,7 +34,6 @@ APPLICATIONS_PAGE_SIZE = 10
 REMOVED_USER = "Usuário removido"
 DEFAULT_FREELANCER_NAME = "Freelancer"
 DEFAULT_COMPANY_NAME = "Empresa"
-STATUS_LABELS = {"pending": "Pendente", "accepted": "Aceita", "rejected": "Recusada"}
 
 
 class PublicReview(TypedDict):
@@ -189,7 +189,7 @@ def _reviews(session: Session, freelancer_id: int, page: int) -> list[PublicRevi
 def _applications(session: Session, company_id: int, freelancer_id: int, offset: int = 0) -> Slice[AppliedJob]:
     """A slice of the company's jobs this freelancer applied to, latest application first (one query)."""
     rows = session.exec(
-        select(Application, Job.titulo, Chat.id)
+        select(Application, Job.titulo, Job.vaga_status, Chat.id)
         .join(Job, Job.id == Application.vaga_id)
         .join(Chat, Chat.application_id == Application.id, isouter=True)
         .where(Application.freelancer_id == freelancer_id, Job.cliente_id == company_id)
@@ -203,11 +203,11 @@ def _applications(session: Session, company_id: int, freelancer_id: int, offset:
             job_id=application.vaga_id,
             job_title=title,
             status=application.status,
-            status_label=STATUS_LABELS.get(application.status, application.status),
+            status_label=application_status_label(application.status, vaga_status),
             date=short_date(application.created_at),
             chat_id=chat_id or 0,
         )
-        for application, title, chat_id in rows
+        for application, title, vaga_status, chat_id in rows
     ]
     return paging.split(applied, APPLICATIONS_PAGE_SIZE)
 

@@ -102,6 +102,15 @@ def test_the_company_sees_its_own_jobs_the_freelancer_applied_to_with_their_stat
     assert rows[0]["chat_id"] == 0
 
 
+def test_a_hire_on_a_finished_vaga_reads_concluida_for_the_company_too(db, cast, applied):
+    _rate(db, cast.company, cast.freelancer, "Encerrada", 5)
+    db.commit()
+
+    rows = public_profiles.freelancer_profile(db, cast.company.id, cast.freelancer.id)["applications"]
+
+    assert ("Encerrada", "accepted", "Concluída") in [(r["job_title"], r["status"], r["status_label"]) for r in rows]
+
+
 def test_any_application_status_is_enough(db, cast):
     job = make_job(db, cast.rival, "Recepcionista")
     make_application(db, job, cast.freelancer, status="rejected")
