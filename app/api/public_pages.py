@@ -16,6 +16,7 @@ Any other path, and any answer when the build has no shell (development servers)
 """
 
 import gzip
+import html
 import re
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -126,7 +127,7 @@ def jobs_list_meta(query: str, site_url: str, product_name: str) -> seo.PageMeta
         site_url: The site's public origin.
         product_name: The product's name.
     """
-    filters = JobFilters.from_query({key: values[0] for key, values in parse_qs(query).items()})
+    filters = JobFilters.from_query(_first_values(query))
     if not (filters.city or filters.category or filters.search):
         return None
     label = CATEGORIES[filters.category] if filters.category else ""
@@ -157,7 +158,26 @@ def filtered_jobs_page(query: str) -> str | None:
     page = built_page(routes.JOBS) if meta is not None else None
     if page is None or meta is None:
         return None
-    return STATIC_HEAD.sub("", page).replace("</head>", seo.head_tags(meta) + "</head>", 1)
+    page = STATIC_HEAD.sub("", page).replace("</head>", seo.head_tags(meta) + "</head>", 1)
+    return with_search_value(page, JobFilters.from_query(_first_values(query)).search)
+
+
+SEARCH_INPUT_ID = 'id="jobs-search"'
+
+
+def with_search_value(page: str, search: str) -> str:
+    """The list's search box filled with `search` in the first HTML (escaped), as the app will show it."""
+    if not search:
+        return page
+    start = page.find(SEARCH_INPUT_ID)
+    end = page.find('value=""', start) if start >= 0 else -1
+    if end < 0 or page.find(">", start) < end:
+        return page
+    return page[:end] + f'value="{html.escape(search)}"' + page[end + len('value=""') :]
+
+
+def _first_values(query: str) -> dict[str, str]:
+    return {key: values[0] for key, values in parse_qs(query).items()}
 
 
 def _body_markup(page: str) -> tuple[int, int] | None:

@@ -176,11 +176,19 @@ def filter_note() -> rx.Component:
     )
 
 
+# Until the list has loaded, the search box shows ?search= read in the browser (the prerendered page
+# has no URL; app/api/public_pages.py writes the value into a filtered list's first HTML), so what
+# the address asked for is there from the first paint and what a quick person types is kept.
+_URL_SEARCH_JS = (
+    "((typeof window !== 'undefined' && new URLSearchParams(window.location.search).get('search')) || '')"
+    f".slice(0, {jobs.SEARCH_MAX_LENGTH})"
+)
+
+
 def filters() -> rx.Component:
     """Search box and category dropdown."""
-    return job_filters(
-        "jobs", JobsState.search, JobsState.submit_search, JobsState.category_slug, JobsState.choose_category
-    )
+    shown = rx.cond(JobsState.loading, rx.Var(_URL_SEARCH_JS).to(str), JobsState.search)
+    return job_filters("jobs", shown, JobsState.submit_search, JobsState.category_slug, JobsState.choose_category)
 
 
 def job_row(job: rx.Var) -> rx.Component:

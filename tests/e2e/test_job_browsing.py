@@ -319,3 +319,12 @@ def test_a_vaga_published_as_sao_paulo_sp_is_listed_under_the_city_sao_paulo(pag
 
     expect(_rows(page)).to_have_count(1)
     expect(_rows(page).first).to_contain_text(f"Sommelier {token}")
+
+
+def test_a_searched_list_shows_its_search_before_the_page_connects(page: Page):
+    page.route_web_socket(re.compile(r"/_event"), lambda ws: None)  # the websocket never answers
+
+    page.goto("/jobs?search=gar%C3%A7om+de+gala")
+
+    expect(page.locator("#jobs-search")).to_have_value("garçom de gala")
+    expect(page).to_have_title("Vagas temporárias para “garçom de gala” | Turno")

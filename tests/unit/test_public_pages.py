@@ -280,3 +280,16 @@ def test_a_filtered_job_list_says_what_it_lists(tmp_path, monkeypatch, query, ti
     assert page.endswith("<body>lista</body></html>")
     assert public_pages.filtered_jobs_page("") is None
     assert public_pages.filtered_jobs_page("page=2") is None  # no filter: the static page answers
+
+
+def test_a_searched_list_has_its_search_box_filled_in_the_first_html_escaped():
+    page = '<form><input id="jobs-search" name="search" value=""/></form><input id="other" value=""/>'
+
+    filled = public_pages.with_search_value(page, 'garçom "<b>"')
+
+    assert filled == (
+        '<form><input id="jobs-search" name="search" value="garçom &quot;&lt;b&gt;&quot;"/></form>'
+        '<input id="other" value=""/>'
+    )
+    assert public_pages.with_search_value(page, "") == page
+    assert public_pages.with_search_value('<input id="x" value=""/>', "a") == '<input id="x" value=""/>'
