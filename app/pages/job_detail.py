@@ -437,7 +437,7 @@ def detail() -> rx.Component:
 
 
 def similar_job(job: rx.Var) -> rx.Component:
-    """One open job like the unavailable one: title, company, place and pay, linking to its page."""
+    """One open job like the unavailable one: title, company, place, pay and the company's rating, linking to its page."""
     return rx.link(
         rx.card(
             rx.vstack(
@@ -446,6 +446,7 @@ def similar_job(job: rx.Var) -> rx.Component:
                     job["company"], " · ", job["location"], " · ", job["pay"], size="2", color=rx.color("gray", 11)
                 ),
                 rx.cond(job["shift"] != "", rx.text(job["shift"], size="2", color=rx.color("gray", 11))),
+                company_rating(job["company_rating"]),
                 spacing="1",
             ),
             width="100%",

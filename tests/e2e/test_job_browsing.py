@@ -274,7 +274,7 @@ def test_a_companys_rating_shows_on_its_vagas_but_never_on_an_anonymous_one(page
     token = _token()
     company = _company(f"Hotel Avaliado {token}")
     _rate_company(company, 5, 4)
-    shown_id, _ = _add_jobs(company, [f"Recepcionista {token}", f"Camareira {token}"])
+    shown_id, closing_id = _add_jobs(company, [f"Recepcionista {token}", f"Camareira {token}"])
     _add_jobs(company, [f"Anônima {token}"], anuncio_anonimo=True)
 
     page.goto(f"/jobs?search={token}")
@@ -283,6 +283,11 @@ def test_a_companys_rating_shows_on_its_vagas_but_never_on_an_anonymous_one(page
     expect(_rows(page).filter(has_text=f"Anônima {token}")).not_to_contain_text("avaliaç")
     page.goto(f"/jobs/{shown_id}")
     expect(page.locator("#job-company-card")).to_contain_text("4,5 (2 avaliações)")
+    with session_scope() as db:
+        company_jobs.close_job(db, company, closing_id)
+    page.goto(f"/jobs/{closing_id}")  # closed: its similar open vagas carry the rating too
+    similar = page.locator("#similar-jobs").get_by_role("link").filter(has_text=f"Recepcionista {token}")
+    expect(similar).to_contain_text("4,5 (2 avaliações)")
 
 
 def test_the_home_search_finds_vagas_by_city_or_address_and_the_header_shows_the_chosen_city(page: Page):
