@@ -81,6 +81,32 @@ class PageMeta:
     image_size: tuple[int, int] | None = None
 
 
+def site_page(title: str, description: str, url: str, site_url: str, product_name: str, robots: str = "index, follow"):
+    """A page previewed with the site's own picture (every page but an open vaga with a company photo).
+
+    Args:
+        title: The `<title>`.
+        description: The meta description (cut by `excerpt`).
+        url: The canonical absolute URL.
+        site_url: The site's public origin (for the picture's address).
+        product_name: The product's name (site name and the picture's alt text).
+        robots: The robots directive.
+
+    Returns:
+        The PageMeta.
+    """
+    return PageMeta(
+        title=title,
+        description=excerpt(description),
+        url=url,
+        image=absolute(site_url, DEFAULT_IMAGE),
+        image_alt=product_name,
+        image_size=DEFAULT_IMAGE_SIZE,
+        site_name=product_name,
+        robots=robots,
+    )
+
+
 def job_title(title: str, location: str, company: str, product_name: str) -> str:
     """A vaga's browser and preview title: 'Garçom em São Paulo, SP · Hotel Sol | Turno'."""
     return f"{title} em {location} · {company} | {product_name}"

@@ -136,17 +136,13 @@ def jobs_list_meta(query: str, site_url: str, product_name: str) -> seo.PageMeta
     searched = f" para “{filters.search}”" if filters.search else ""
     title = f"{subject}{where}{searched} | {product_name}"
     canonical = routes.jobs(city=filters.city or None, category=filters.category or None, page=filters.page)
-    return seo.PageMeta(
-        title=title,
-        description=seo.excerpt(
-            f"{subject}{where}{searched}: turnos em hotelaria, gastronomia e eventos publicados por empresas no "
-            f"{product_name}. Veja o valor por hora, a data e o endereço e candidate-se."
-        ),
-        url=seo.absolute(site_url, canonical),
-        image=seo.absolute(site_url, seo.DEFAULT_IMAGE),
-        image_alt=product_name,
-        image_size=seo.DEFAULT_IMAGE_SIZE,
-        site_name=product_name,
+    return seo.site_page(
+        title,
+        f"{subject}{where}{searched}: turnos em hotelaria, gastronomia e eventos publicados por empresas no "
+        f"{product_name}. Veja o valor por hora, a data e o endereço e candidate-se.",
+        seo.absolute(site_url, canonical),
+        site_url,
+        product_name,
         robots="noindex, follow" if filters.search else "index, follow",
     )
 
@@ -277,15 +273,8 @@ def _closed_meta(
     product_name: str,
     description: str = "Esta vaga não existe ou não está mais disponível. Veja as outras vagas abertas.",
 ) -> seo.PageMeta:
-    return seo.PageMeta(
-        title=f"{title} | {product_name}",
-        description=description,
-        url=seo.absolute(site_url, path),
-        image=seo.absolute(site_url, seo.DEFAULT_IMAGE),
-        image_alt=product_name,
-        image_size=seo.DEFAULT_IMAGE_SIZE,
-        site_name=product_name,
-        robots="noindex",
+    return seo.site_page(
+        f"{title} | {product_name}", description, seo.absolute(site_url, path), site_url, product_name, "noindex"
     )
 
 
@@ -334,15 +323,13 @@ def category_page_answer(path: str, slug: str) -> PageAnswer:
         gone = "Esta categoria não existe. Veja as categorias com vagas abertas."
         return PageAnswer(404, seo.head_tags(_closed_meta(MISSING_CATEGORY_TITLE, path, site, name, gone)))
     label = CATEGORIES[canonical]
-    meta = seo.PageMeta(
-        title=f"Vagas de {label}: empresas contratando | {name}",
-        description=f"Empresas de {label.lower()} com vagas temporárias abertas no {name}. "
+    meta = seo.site_page(
+        f"Vagas de {label}: empresas contratando | {name}",
+        f"Empresas de {label.lower()} com vagas temporárias abertas no {name}. "
         "Veja as vagas de cada empresa e candidate-se.",
-        url=seo.absolute(site, routes.category(canonical)),
-        image=seo.absolute(site, seo.DEFAULT_IMAGE),
-        image_alt=name,
-        image_size=seo.DEFAULT_IMAGE_SIZE,
-        site_name=name,
+        seo.absolute(site, routes.category(canonical)),
+        site,
+        name,
     )
     return PageAnswer(200, seo.head_tags(meta))
 

@@ -37,6 +37,28 @@ def test_the_list_search_matches_title_category_city_or_address(db, typed, found
     assert {item["title"] for item in jobs.list_public_jobs(db, search=typed).items} == found
 
 
+def _old_job(engine, location: str, address: str, busca: str, city: str) -> None:
+    """Job 10 of company 1, written with plain SQL as an older revision left it."""
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO users (id, email, password_hash, role, is_active, created_at) "
+                "VALUES (1, 'c@teste.com.br', 'x', 'client', true, CURRENT_TIMESTAMP)"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO jobs (id, cliente_id, titulo, categoria, descricao, localizacao, endereco, duracao, "
+                "habilidades_necessarias, vale_transporte, refeicao_local, possui_intervalo, anuncio_anonimo, "
+                "status, vaga_status, vagas_disponiveis, is_archived, criado_em, updated_at, busca, cidade_busca, "
+                "intervalo_min, codigo_segredo) VALUES (10, 1, 'Garçom', 'eventos', 'Descrição', :location, "
+                ":address, '', '[]', false, false, false, false, 'open', 'open', 1, false, CURRENT_TIMESTAMP, "
+                "CURRENT_TIMESTAMP, :busca, :city, 0, '')"
+            ),
+            {"location": location, "address": address, "busca": busca, "city": city},
+        )
+
+
 def _busca(engine) -> str:
     with engine.connect() as conn:
         return conn.execute(text("SELECT busca FROM jobs WHERE id = 10")).scalar_one()
@@ -47,23 +69,7 @@ def test_alembic_0015_rewrites_old_rows_with_city_and_address_and_back(empty_dat
     command.upgrade(cfg, "0014")
     engine = create_engine(empty_database_url, poolclass=NullPool)
     try:
-        with engine.begin() as conn:
-            conn.execute(
-                text(
-                    "INSERT INTO users (id, email, password_hash, role, is_active, created_at) "
-                    "VALUES (1, 'c@teste.com.br', 'x', 'client', true, CURRENT_TIMESTAMP)"
-                )
-            )
-            conn.execute(
-                text(
-                    "INSERT INTO jobs (id, cliente_id, titulo, categoria, descricao, localizacao, endereco, duracao, "
-                    "habilidades_necessarias, vale_transporte, refeicao_local, possui_intervalo, anuncio_anonimo, "
-                    "status, vaga_status, vagas_disponiveis, is_archived, criado_em, updated_at, busca, cidade_busca, "
-                    "intervalo_min, codigo_segredo) VALUES (10, 1, 'Garçom', 'eventos', 'Descrição', 'Curitiba', "
-                    "'Rua XV', '', '[]', false, false, false, false, 'open', 'open', 1, false, CURRENT_TIMESTAMP, "
-                    "CURRENT_TIMESTAMP, 'garcom | eventos eventos', 'curitiba', 0, '')"
-                )
-            )
+        _old_job(engine, "Curitiba", "Rua XV", "garcom | eventos eventos", "curitiba")
         command.upgrade(cfg, "0015")
         assert _busca(engine) == "garcom | eventos eventos | curitiba | rua xv"
         if engine.dialect.name == "sqlite":  # the FTS index followed the rewrite
@@ -95,23 +101,7 @@ def test_alembic_0016_keeps_only_the_city_part_and_back(empty_database_url, make
     command.upgrade(cfg, "0015")
     engine = create_engine(empty_database_url, poolclass=NullPool)
     try:
-        with engine.begin() as conn:
-            conn.execute(
-                text(
-                    "INSERT INTO users (id, email, password_hash, role, is_active, created_at) "
-                    "VALUES (1, 'c@teste.com.br', 'x', 'client', true, CURRENT_TIMESTAMP)"
-                )
-            )
-            conn.execute(
-                text(
-                    "INSERT INTO jobs (id, cliente_id, titulo, categoria, descricao, localizacao, endereco, duracao, "
-                    "habilidades_necessarias, vale_transporte, refeicao_local, possui_intervalo, anuncio_anonimo, "
-                    "status, vaga_status, vagas_disponiveis, is_archived, criado_em, updated_at, busca, cidade_busca, "
-                    "intervalo_min, codigo_segredo) VALUES (10, 1, 'Garçom', 'eventos', 'Descrição', 'São Paulo, SP', "
-                    "'', '', '[]', false, false, false, false, 'open', 'open', 1, false, CURRENT_TIMESTAMP, "
-                    "CURRENT_TIMESTAMP, 'garcom', 'sao paulo, sp', 0, '')"
-                )
-            )
+        _old_job(engine, "São Paulo, SP", "", "garcom", "sao paulo, sp")
         city = "SELECT cidade_busca FROM jobs WHERE id = 10"
         command.upgrade(cfg, "0016")
         with engine.connect() as conn:
