@@ -1,5 +1,6 @@
 """Page-template decorators: the public shell or a dashboard, each with its guard."""
 
+import json
 from collections.abc import Callable
 
 import reflex as rx
@@ -36,6 +37,21 @@ def preview_image() -> str:
 def page_title(title: str) -> str:
     """Browser title: 'Title | Turno'."""
     return f"{title} | {get_settings().product_name}"
+
+
+def first_title(default: str) -> rx.Var:
+    """The title the server wrote for this very address (core/seo.head_tags), else `default`.
+
+    A page whose title depends on the URL shows it from the first paint; until the page has loaded
+    its own, the app keeps the server's (React takes over the first `<title>` when it hydrates, and
+    would otherwise write the page's default into it).
+    """
+    here = "window.location.pathname + window.location.search"
+    found = (
+        "(typeof document !== 'undefined' && [...document.querySelectorAll('title[data-seo]')]"
+        f".find((title) => title.dataset.address === {here})?.textContent)"
+    )
+    return rx.Var(f"({found} || {json.dumps(default, ensure_ascii=False)})").to(str)
 
 
 def _adopt_identity(page: Callable, content: Callable) -> None:

@@ -45,6 +45,7 @@ UFS = frozenset(
         "TO",
     ]
 )
+MISSING_CATEGORY_TITLE = "Categoria não encontrada"
 DESCRIPTION_CHARS = 160
 LOCALE = "pt_BR"
 DEFAULT_IMAGE = "/og-default.png"  # 1200 × 630, assets/og-default.png (scripts/make_og_image.py)
@@ -110,6 +111,11 @@ def site_page(title: str, description: str, url: str, site_url: str, product_nam
 def job_title(title: str, location: str, company: str, product_name: str) -> str:
     """A vaga's browser and preview title: 'Garçom em São Paulo, SP · Hotel Sol | Turno'."""
     return f"{title} em {location} · {company} | {product_name}"
+
+
+def category_title(label: str) -> str:
+    """The title of a category's page: 'Vagas de Eventos: empresas contratando' (its first HTML and its tab)."""
+    return f"Vagas de {label}: empresas contratando"
 
 
 def excerpt(text: str, limit: int = DESCRIPTION_CHARS) -> str:
@@ -232,6 +238,15 @@ def job_posting(
     return data
 
 
+def with_address(markup: str, address: str) -> str:
+    """`markup` with its `<title data-seo>` marked as the title of `address` (path and query, as asked).
+
+    The page keeps showing that title until it has loaded its own (app/layout.first_title); the mark
+    tells it the title is this address's and not one left by an earlier page.
+    """
+    return markup.replace("<title data-seo>", f'<title data-seo data-address="{html.escape(address)}">', 1)
+
+
 def json_for_script(data: dict) -> str:
     """`data` as JSON that cannot close or confuse the `<script>` element it sits in."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
@@ -245,8 +260,7 @@ def head_tags(meta: PageMeta) -> str:
         meta: What the page says about itself.
 
     Returns:
-        Escaped HTML, one tag per line, each marked `data-seo` (the app removes the title once it
-        has its own).
+        Escaped HTML, one tag per line, each marked `data-seo`.
     """
     e = html.escape
     tags = [

@@ -37,6 +37,24 @@ class JobFilters:
             page=positive_int(query.get("page"), 1),
         )
 
+    @property
+    def is_filtered(self) -> bool:
+        """Whether a city, category or search narrows the list (the company filter is a link, not a page)."""
+        return bool(self.city or self.category or self.search)
+
+    @property
+    def subject(self) -> str:
+        """What the list shows, in words: 'Vagas de Eventos em Curitiba para “garçom”'.
+
+        The server's first HTML (app/api/public_pages.py) and the connected page (app/pages/jobs.py)
+        both title the list with it.
+        """
+        label = CATEGORIES[self.category] if self.category else ""
+        subject = f"Vagas de {label}" if label else "Vagas temporárias"
+        where = f" em {self.city}" if self.city else ""
+        searched = f" para “{self.search}”" if self.search else ""
+        return f"{subject}{where}{searched}"
+
     def results(self, db) -> jobs.JobPage:
         """The page of public jobs these filters ask for (filtered and paged in the database)."""
         return jobs.list_public_jobs(

@@ -49,7 +49,6 @@ JOBS_PATH = re.compile(r"^/jobs/?$")
 STATIC_HEAD = re.compile(r'<title>[^<]*</title>|<meta content="[^"]*" (?:name="description"|property="og:image")/>')
 GONE_TITLE = "Vaga não disponível"
 MISSING_TITLE = "Vaga não encontrada"
-MISSING_CATEGORY_TITLE = "Categoria não encontrada"
 
 
 @dataclass(frozen=True)
@@ -128,17 +127,14 @@ def jobs_list_meta(query: str, site_url: str, product_name: str) -> seo.PageMeta
         product_name: The product's name.
     """
     filters = JobFilters.from_query(_first_values(query))
-    if not (filters.city or filters.category or filters.search):
+    if not filters.is_filtered:
         return None
-    label = CATEGORIES[filters.category] if filters.category else ""
-    subject = f"Vagas de {label}" if label else "Vagas temporárias"
-    where = f" em {filters.city}" if filters.city else ""
-    searched = f" para “{filters.search}”" if filters.search else ""
-    title = f"{subject}{where}{searched} | {product_name}"
+    subject = filters.subject
+    title = f"{subject} | {product_name}"
     canonical = routes.jobs(city=filters.city or None, category=filters.category or None, page=filters.page)
     return seo.site_page(
         title,
-        f"{subject}{where}{searched}: turnos em hotelaria, gastronomia e eventos publicados por empresas no "
+        f"{subject}: turnos em hotelaria, gastronomia e eventos publicados por empresas no "
         f"{product_name}. Veja o valor por hora, a data e o endereço e candidate-se.",
         seo.absolute(site_url, canonical),
         site_url,
@@ -147,14 +143,20 @@ def jobs_list_meta(query: str, site_url: str, product_name: str) -> seo.PageMeta
     )
 
 
-def filtered_jobs_page(query: str) -> str | None:
-    """/jobs?… with its own head tags in the prerendered list (None: no filter, or no build)."""
+def filtered_jobs_page(path: str, query: str) -> str | None:
+    """/jobs?… with its own head tags in the prerendered list (None: no filter, or no build).
+
+    Args:
+        path: The path asked for (/jobs or /jobs/).
+        query: The raw query string.
+    """
     settings = get_settings()
     meta = jobs_list_meta(query, settings.site_url, settings.product_name)
     page = built_page(routes.JOBS) if meta is not None else None
     if page is None or meta is None:
         return None
-    page = STATIC_HEAD.sub("", page).replace("</head>", seo.head_tags(meta) + "</head>", 1)
+    tags = seo.with_address(seo.head_tags(meta), _address(path, query))
+    page = STATIC_HEAD.sub("", page).replace("</head>", tags + "</head>", 1)
     return with_search_value(page, JobFilters.from_query(_first_values(query)).search)
 
 
@@ -170,6 +172,11 @@ def with_search_value(page: str, search: str) -> str:
     if end < 0 or page.find(">", start) < end:
         return page
     return page[:end] + f'value="{html.escape(search)}"' + page[end + len('value=""') :]
+
+
+def _address(path: str, query: str) -> str:
+    """The path and query as the browser's `location.pathname + location.search` reads them."""
+    return f"{path}?{query}" if query else path
 
 
 def _first_values(query: str) -> dict[str, str]:
@@ -202,17 +209,18 @@ def with_body_of(page: str, other: str, other_route: str, route: str) -> str | N
     return page[: here[0]] + markup + page[here[1] :]
 
 
-def with_answer(page: str, answer: PageAnswer) -> str:
+def with_answer(page: str, answer: PageAnswer, address: str) -> str:
     """`page` (the shell) with the answer's tags at the end of <head> and its first paint opening <body>.
 
     Args:
         page: The shell's HTML.
         answer: The tags and first paint.
+        address: The path and query asked for (its title is marked as theirs: seo.with_address).
 
     Returns:
         The page to send.
     """
-    page = page.replace("</head>", answer.head + "</head>", 1)
+    page = page.replace("</head>", seo.with_address(answer.head, address) + "</head>", 1)
     if answer.body:
         page = page.replace("<body>", "<body>" + answer.body, 1)
     return page
@@ -321,10 +329,11 @@ def category_page_answer(path: str, slug: str) -> PageAnswer:
     canonical = canonical_category(slug)
     if canonical is None:
         gone = "Esta categoria não existe. Veja as categorias com vagas abertas."
-        return PageAnswer(404, seo.head_tags(_closed_meta(MISSING_CATEGORY_TITLE, path, site, name, gone)))
+        meta = _closed_meta(seo.MISSING_CATEGORY_TITLE, path, site, name, gone)
+        return PageAnswer(404, seo.head_tags(meta))
     label = CATEGORIES[canonical]
     meta = seo.site_page(
-        f"Vagas de {label}: empresas contratando | {name}",
+        f"{seo.category_title(label)} | {name}",
         f"Empresas de {label.lower()} com vagas temporárias abertas no {name}. "
         "Veja as vagas de cada empresa e candidate-se.",
         seo.absolute(site, routes.category(canonical)),
@@ -379,13 +388,14 @@ def public_pages(app: ASGIApp) -> ASGIApp:
 
     async def with_public_pages(scope: Scope, receive: Receive, send: Send) -> None:
         path = scope["path"] if _is_page_request(scope) else ""
+        query = scope.get("query_string", b"").decode("latin-1")
         if JOBS_PATH.match(path):
-            listed = filtered_jobs_page(scope.get("query_string", b"").decode("latin-1"))
+            listed = filtered_jobs_page(path, query)
             if listed is not None:
                 await html_response(listed, 200, scope)(scope, receive, send)
                 return
         if REGISTER_PATH.match(path):
-            variant = register_variant(path, scope.get("query_string", b"").decode("latin-1"))
+            variant = register_variant(path, query)
             if variant is not None:
                 await html_response(variant, 200, scope)(scope, receive, send)
                 return
@@ -394,6 +404,7 @@ def public_pages(app: ASGIApp) -> ASGIApp:
             await app(scope, receive, send)
             return
         answer = await run_in_threadpool(_answer_for, path)
-        await html_response(with_answer(page, answer), answer.status, scope)(scope, receive, send)
+        page = with_answer(page, answer, _address(path, query))
+        await html_response(page, answer.status, scope)(scope, receive, send)
 
     return with_public_pages

@@ -4,17 +4,18 @@ from typing import TypedDict
 
 import reflex as rx
 
-from app.layout import public_page
+from app.layout import first_title, page_title, public_page
 from components.links import link_button
 from components.pager import PagerLink, pager, pager_fields
 from components.ui import empty_state
-from core import routes
+from core import routes, seo
 from core.catalog import CATEGORIES, canonical_category
 from core.db import session_scope
 from core.text import positive_int
 from services import jobs
 from states.failures import recovers
 
+DEFAULT_TITLE = "Empresas por categoria"
 LOAD_ERROR = ("Erro ao carregar dados", "Não foi possível carregar as empresas desta categoria.")
 
 
@@ -45,6 +46,13 @@ class CategoryState(rx.State):
     prev_href: str = ""
     next_href: str = ""
     loading: bool = True
+
+    @rx.var
+    def page_title(self) -> str:
+        """The browser title, as the page's first HTML says: 'Vagas de Eventos: empresas contratando | Turno'."""
+        if not self.known:
+            return page_title(seo.MISSING_CATEGORY_TITLE)
+        return page_title(seo.category_title(self.label) if self.label else DEFAULT_TITLE)
 
     @rx.event
     @recovers(*LOAD_ERROR, reset={"loading": False})
@@ -175,7 +183,12 @@ def unknown_category() -> rx.Component:
     )
 
 
-@public_page(routes.CATEGORY, "Empresas por categoria", on_load=[CategoryState.load], description=None)
+@public_page(
+    routes.CATEGORY,
+    rx.cond(CategoryState.loading, first_title(page_title(DEFAULT_TITLE)), CategoryState.page_title),
+    on_load=[CategoryState.load],
+    description=None,  # the server writes the category's own (app/api/public_pages.py)
+)
 def category_page() -> rx.Component:
     """The companies with open jobs in the category of the URL."""
     return rx.cond(CategoryState.known, known_category(), unknown_category())

@@ -4,7 +4,7 @@ import reflex as rx
 
 from app.api import first_paint
 from app.api.public_pages import GONE_TITLE, MISSING_TITLE
-from app.layout import page_title, public_page
+from app.layout import first_title, page_title, public_page
 from components import share
 from components.apply import applied_box, apply_form
 from components.links import link_button
@@ -501,7 +501,7 @@ def not_found() -> rx.Component:
 
 @public_page(
     routes.JOB_DETAIL,
-    JobDetailState.page_title,
+    rx.cond(JobDetailState.loading, first_title(page_title(DEFAULT_TITLE)), JobDetailState.page_title),
     on_load=[JobDetailState.load, ApplyState.load_for_job],
     description=None,  # the server writes the vaga's own (app/api/public_pages.py)
 )

@@ -4,7 +4,7 @@ from typing import TypedDict
 
 import reflex as rx
 
-from app.layout import public_page
+from app.layout import first_title, page_title, public_page
 from components.job_filters import job_filters
 from components.links import link_button
 from components.pager import PagerLink, pager, pager_fields
@@ -13,6 +13,7 @@ from components.ui import empty_state
 from core import routes
 from core.catalog import CITIES
 from core.db import session_scope
+from core.settings import get_settings
 from services import jobs
 from services.jobs import JobListItem
 from states.failures import recovers
@@ -31,6 +32,7 @@ VISUALLY_HIDDEN = {
 }
 RESULTS_MIN_HEIGHT = "70vh"
 NBSP = "\u00a0"
+LIST_TITLE = "Vagas disponíveis"
 LOAD_ERROR = ("Erro ao carregar vagas", "Não foi possível carregar as vagas disponíveis.")
 
 
@@ -59,6 +61,14 @@ class JobsState(rx.State):
     prev_href: str = ""
     next_href: str = ""
     loading: bool = True
+
+    @rx.var
+    def page_title(self) -> str:
+        """The browser title: 'Vagas de Eventos em Curitiba | Turno' for a filtered list, as its first HTML says."""
+        filters = JobFilters(search=self.search, city=self.city, category=self.category_slug)
+        if filters.is_filtered:
+            return f"{filters.subject} | {get_settings().product_name}"
+        return page_title(LIST_TITLE)
 
     def _url(self, **changes) -> str:
         """The list URL with the current filters and `changes` applied (page 1 unless given)."""
@@ -295,12 +305,16 @@ def results() -> rx.Component:
     )
 
 
-@public_page(routes.JOBS, "Vagas disponíveis", on_load=[JobsState.load])
+@public_page(
+    routes.JOBS,
+    rx.cond(JobsState.loading, first_title(page_title(LIST_TITLE)), JobsState.page_title),
+    on_load=[JobsState.load],
+)
 def jobs_page() -> rx.Component:
     """Title, active filters, search and category filters, the results and the pager."""
     return rx.vstack(
         rx.vstack(
-            rx.heading("Vagas disponíveis", as_="h1", size="8"),
+            rx.heading(LIST_TITLE, as_="h1", size="8"),
             # The count's line is there while loading too (blank), so nothing below it moves.
             rx.text(
                 rx.cond(

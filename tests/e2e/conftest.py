@@ -221,6 +221,19 @@ def goto_ready(page: Page, path: str) -> None:
     opened.value.wait_for_event("framereceived")
 
 
+def wait_hydrated(page: Page, selector: str) -> None:
+    """Wait until React has taken over the element at `selector` (it carries React's own fiber key).
+
+    With the websocket held back a page still hydrates; what it shows after that is what a person
+    keeps seeing until the page connects.
+    """
+    page.wait_for_function(
+        "(selector) => { const el = document.querySelector(selector);"
+        " return !!el && Object.keys(el).some((key) => key.startsWith('__reactFiber')); }",
+        arg=selector,
+    )
+
+
 def unique_email(prefix: str) -> str:
     """An e-mail address no other test uses."""
     return f"{prefix}-{uuid.uuid4().hex[:10]}@teste.com.br"

@@ -21,6 +21,7 @@ from core.db import session_scope
 from core.formatting import LOCAL_TZ
 from models import Job
 from services import company_jobs
+from tests.e2e.conftest import goto_ready, wait_hydrated
 from tests.e2e.test_job_browsing import _add_jobs, _company
 
 SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
@@ -77,7 +78,7 @@ def test_the_first_html_of_a_vaga_carries_its_title_preview_and_job_posting(base
     assert answer.status_code == 200
     page_html = answer.text
     expected_title = f"{title} em Curitiba, PR · {company} | Turno"
-    assert re.search(r"<title data-seo>(.*?)</title>", page_html)[1] == expected_title
+    assert re.search(r'<title data-seo data-address="/jobs/\d+">(.*?)</title>', page_html)[1] == expected_title
     tags = _head_tags(page_html)
     assert tags["og:title"] == tags["twitter:title"] == expected_title
     assert tags["description"].startswith("R$ 38,00/hora · ")
@@ -120,7 +121,8 @@ def test_a_category_page_answers_with_its_own_title_and_an_unknown_one_404(base_
     found = httpx.get(f"{base_url}/categories/eventos")
     assert found.status_code == 200
     assert (
-        re.search(r"<title data-seo>(.*?)</title>", found.text)[1] == "Vagas de Eventos: empresas contratando | Turno"
+        re.search(r"<title data-seo[^>]*>(.*?)</title>", found.text)[1]
+        == "Vagas de Eventos: empresas contratando | Turno"
     )
     assert f'<link data-seo rel="canonical" href="{base_url}/categories/eventos"/>' in found.text
     assert httpx.get(f"{base_url}/categories/nada").status_code == 404
@@ -170,6 +172,8 @@ def test_a_person_reads_the_vaga_before_the_page_connects(page: Page):
         "href", f"/login?next=%2Fjobs%2F{job_id}"
     )
     expect(page.get_by_text("Carregando").filter(visible=True)).to_have_count(0)  # the app waits unseen
+    wait_hydrated(page, "#desktop-city")  # React has rendered the page behind the article
+    expect(page).to_have_title(f"{title} em Curitiba, PR · {company} | Turno")  # not the page's default
 
 
 def test_once_connected_the_app_takes_over_with_the_vagas_title_and_lets_go_of_it_elsewhere(page: Page):
@@ -183,6 +187,34 @@ def test_once_connected_the_app_takes_over_with_the_vagas_title_and_lets_go_of_i
     page.get_by_role("link", name="Voltar para as vagas").click()
     expect(page).to_have_url(re.compile(r"/jobs/?$"))
     expect(page).to_have_title("Vagas disponíveis | Turno")
+
+
+def test_a_vaga_opened_from_a_searched_list_has_its_own_title_and_the_list_gets_its_back(page: Page):
+    _, title, company = _vaga()
+    token = title.split()[-1]
+    goto_ready(page, f"/jobs?search={token}")  # the list's first HTML brought the server's title
+    expect(page).to_have_title(f"Vagas temporárias para “{token}” | Turno")
+
+    page.get_by_role("link", name=f"Ver detalhes da vaga {title}").click()
+
+    expect(page.locator("#job-company")).to_have_text(company)
+    expect(page).to_have_title(f"{title} em Curitiba, PR · {company} | Turno")
+    page.go_back()
+    expect(page).to_have_title(f"Vagas temporárias para “{token}” | Turno")
+
+
+def test_a_category_page_keeps_its_title_before_and_after_it_connects(page: Page):
+    held = page.context.new_page()
+    held.route_web_socket(re.compile(r"/_event"), lambda ws: None)  # the websocket never answers
+    held.goto("/categories/eventos")
+    wait_hydrated(held, "#desktop-city")
+    expect(held).to_have_title("Vagas de Eventos: empresas contratando | Turno")
+
+    goto_ready(page, "/categories/eventos")
+    expect(page).to_have_title("Vagas de Eventos: empresas contratando | Turno")
+    page.goto("/categories/nada")
+    expect(page.get_by_role("heading", name="Categoria não encontrada")).to_be_visible()
+    expect(page).to_have_title("Categoria não encontrada | Turno")
 
 
 def test_compartilhar_offers_whatsapp_and_copies_the_link(page: Page, base_url: str):

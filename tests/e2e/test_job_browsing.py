@@ -17,7 +17,7 @@ from core.shift_format import shift_text
 from core.types import utcnow
 from models import Application, Job, Rating
 from services import accounts, company_jobs
-from tests.e2e.conftest import PASSWORD, goto_ready
+from tests.e2e.conftest import PASSWORD, goto_ready, wait_hydrated
 
 PAGE_SIZE = 10
 
@@ -328,8 +328,25 @@ def test_a_vaga_published_as_sao_paulo_sp_is_listed_under_the_city_sao_paulo(pag
 
 def test_a_searched_list_shows_its_search_before_the_page_connects(page: Page):
     page.route_web_socket(re.compile(r"/_event"), lambda ws: None)  # the websocket never answers
+    searched_title = "Vagas temporárias para “garçom de gala” | Turno"
 
-    page.goto("/jobs?search=gar%C3%A7om+de+gala")
+    answer = page.goto("/jobs?search=gar%C3%A7om+de+gala")
 
+    assert f'<title data-seo data-address="/jobs?search=gar%C3%A7om+de+gala">{searched_title}</title>' in answer.text()
+    wait_hydrated(page, "#jobs-search")  # React has rendered the page over the server's HTML
     expect(page.locator("#jobs-search")).to_have_value("garçom de gala")
-    expect(page).to_have_title("Vagas temporárias para “garçom de gala” | Turno")
+    expect(page).to_have_title(searched_title)
+
+
+def test_a_filtered_list_keeps_its_title_when_connected_and_when_the_filter_changes(page: Page):
+    goto_ready(page, "/jobs?city=Curitiba&search=gar%C3%A7om")
+    expect(page).to_have_title("Vagas temporárias em Curitiba para “garçom” | Turno")
+
+    page.locator("#jobs-category").select_option("eventos")
+
+    expect(page).to_have_url(re.compile(r"category=eventos"))
+    expect(page).to_have_title("Vagas de Eventos em Curitiba para “garçom” | Turno")
+    page.get_by_role("link", name="Remover filtro de busca").click()
+    expect(page).to_have_title("Vagas de Eventos em Curitiba | Turno")
+    page.get_by_role("link", name="Remover filtro de cidade").click()
+    expect(page).to_have_title("Vagas de Eventos | Turno")

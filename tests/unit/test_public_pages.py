@@ -94,9 +94,12 @@ def test_an_id_that_never_existed_answers_404_noindex(db, path, job_id):
 
 
 def test_the_answer_goes_at_the_end_of_the_head_and_the_first_paint_opens_the_body():
-    page = public_pages.with_answer(SHELL, public_pages.PageAnswer(200, "<title>T</title>", "<div id=x></div>"))
+    answer = public_pages.PageAnswer(200, "<title data-seo>T</title>", "<div id=x></div>")
+
+    page = public_pages.with_answer(SHELL, answer, '/jobs/7?x="1"')
+
     assert page == (
-        '<html><head><meta charSet="utf-8"/><title>T</title></head>'
+        '<html><head><meta charSet="utf-8"/><title data-seo data-address="/jobs/7?x=&quot;1&quot;">T</title></head>'
         '<body><div id=x></div><section></section><div class="radix-themes"></div></body></html>'
     )
 
@@ -271,15 +274,16 @@ def test_a_filtered_job_list_says_what_it_lists(tmp_path, monkeypatch, query, ti
     )
     (tmp_path / "jobs" / "index.html").write_text(static, encoding="utf-8")
 
-    page = public_pages.filtered_jobs_page(query)
+    page = public_pages.filtered_jobs_page("/jobs", query)
 
     assert re.findall(r"<title[^>]*>([^<]*)</title>", page) == [title]
+    assert f'<title data-seo data-address="/jobs?{query.replace("&", "&amp;")}">' in page  # the app keeps it
     assert f'<link data-seo rel="canonical" href="{canonical}"/>' in page
     assert f'name="robots" content="{robots}, follow"' in page
     assert 'content="Tudo"' not in page and "http://x/og.png" not in page  # the static head's, replaced
     assert page.endswith("<body>lista</body></html>")
-    assert public_pages.filtered_jobs_page("") is None
-    assert public_pages.filtered_jobs_page("page=2") is None  # no filter: the static page answers
+    assert public_pages.filtered_jobs_page("/jobs", "") is None
+    assert public_pages.filtered_jobs_page("/jobs", "page=2") is None  # no filter: the static page answers
 
 
 def test_a_searched_list_has_its_search_box_filled_in_the_first_html_escaped():

@@ -7,6 +7,7 @@ from sqlalchemy.pool import NullPool
 from alembic import command
 from models.job import search_text
 from services import jobs
+from states.job_search import JobFilters
 from tests.unit.factories import make_company, make_job
 
 
@@ -111,3 +112,24 @@ def test_alembic_0016_keeps_only_the_city_part_and_back(empty_database_url, make
             assert conn.execute(text(city)).scalar_one() == "sao paulo, sp"
     finally:
         engine.dispose()
+
+
+@pytest.mark.parametrize(
+    ("query", "subject"),
+    [
+        ({"city": "Curitiba"}, "Vagas temporárias em Curitiba"),
+        ({"category": "events", "city": "Recife"}, "Vagas de Eventos em Recife"),
+        ({"search": "garçom", "category": "eventos"}, "Vagas de Eventos para “garçom”"),
+        ({"search": "  bar  ", "city": "Natal", "page": "3"}, "Vagas temporárias em Natal para “bar”"),
+    ],
+)
+def test_a_filtered_list_says_what_it_lists_in_one_phrase_for_its_head_and_its_tab(query, subject):
+    filters = JobFilters.from_query(query)
+
+    assert filters.is_filtered
+    assert filters.subject == subject
+
+
+@pytest.mark.parametrize("query", [{}, {"page": "2"}, {"empresa": "7"}, {"category": "nope"}])
+def test_a_list_without_a_city_category_or_search_is_the_plain_list(query):
+    assert not JobFilters.from_query(query).is_filtered
