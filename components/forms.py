@@ -3,11 +3,13 @@
 import json
 
 import reflex as rx
+from reflex.vars.function import FunctionStringVar
 
 SHOW_PASSWORD, HIDE_PASSWORD = "Mostrar senha", "Ocultar senha"
-# Runs in the browser only (Reflex handles `_call_script` there): the typed password never travels
-# for this. The button's name is a hidden span, not an aria-label, so the field's label ('Senha')
-# names only the input.
+# A function of the page's own script, called by the click itself: the typed password never travels
+# for this, and the toggle answers at once even while an event waits for the server (a
+# `rx.call_script` would queue behind it). The button's name is a hidden span, not an aria-label, so
+# the field's label ('Senha') names only the input.
 _TOGGLE_JS = """(() => {
   const input = document.getElementById(%(id)s);
   const button = document.getElementById(%(id)s + "-toggle");
@@ -17,7 +19,7 @@ _TOGGLE_JS = """(() => {
   input.type = show ? "text" : "password";
   button.setAttribute("aria-pressed", String(show));
   name.textContent = show ? %(hide)s : %(show)s;
-})()"""
+})"""
 
 
 def password_toggle(field_id: str) -> rx.Component:
@@ -37,7 +39,7 @@ def password_toggle(field_id: str) -> rx.Component:
             color_scheme="gray",
             aria_pressed="false",
             aria_controls=field_id,
-            on_click=rx.call_script(script),
+            on_click=FunctionStringVar.create(script),
         ),
         side="right",
     )

@@ -7,6 +7,7 @@ once that profile has arrived, so the inputs mount with the saved values.
 
 import reflex as rx
 
+from components.city_field import city_field
 from components.dashboard import avatar, section_card
 from components.forms import labelled, submit_button, text_field
 from services import photos
@@ -186,7 +187,13 @@ def freelancer_profile_form() -> rx.Component:
                 ),
                 _field("Telefone", "telefone", me["telefone"], type="tel", placeholder="(11) 99999-9999"),
                 _field("Endereço", "endereco", me["endereco"], placeholder="Rua, número, bairro"),
-                _field("Cidade", "localizacao", me["localizacao"], placeholder="São Paulo"),
+                city_field(
+                    "Cidade",
+                    "localizacao",
+                    ProfileEditState.errors["localizacao"],
+                    field_id="profile-localizacao",
+                    default=me["localizacao"],
+                ),
             ),
             section_card(
                 "Dados profissionais",

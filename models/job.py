@@ -8,6 +8,7 @@ from sqlalchemy import event
 from sqlmodel import Field, Index, SQLModel, UniqueConstraint
 
 from core.catalog import CATEGORIES, canonical_category
+from core.cities import city_code
 from core.text import city_key, fold
 from models.base import created_at_field, json_list_field, money_field, optional_datetime_field
 
@@ -91,12 +92,14 @@ class Job(SQLModel, table=True):
     codigo_segredo: str = Field(default="", max_length=64)  # the 'Código de presença' secret
     busca: str = Field(default="", max_length=SEARCH_MAX)
     cidade_busca: str = Field(default="", max_length=CITY_SEARCH_MAX)
+    cidade_ibge: int | None = None  # the IBGE code of `localizacao` (core.cities; alembic 0017)
 
     def refresh_search_fields(self) -> None:
-        """Recompute `busca` (`search_text`) and `cidade_busca` from the title, category, city and address."""
+        """Recompute `busca` (`search_text`), `cidade_busca` and `cidade_ibge` from the title, category and place."""
         self.busca = search_text(self.titulo, self.categoria, self.localizacao, self.endereco)
         # The city part only ('São Paulo, SP' → 'sao paulo'), as profiles keep theirs (alembic 0016).
         self.cidade_busca = city_key(self.localizacao)[:CITY_SEARCH_MAX]
+        self.cidade_ibge = city_code(self.localizacao)
 
 
 @event.listens_for(Job, "before_insert")

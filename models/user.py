@@ -6,6 +6,7 @@ from enum import StrEnum
 from sqlalchemy import JSON, Column, event
 from sqlmodel import Field, SQLModel
 
+from core.cities import city_code
 from core.text import city_key
 from models.base import created_at_field, json_list_field, optional_datetime_field
 
@@ -60,13 +61,15 @@ class Profile(SQLModel, table=True):
     descricao: str = Field(default="", max_length=2000)
     updated_at: datetime = created_at_field()
     cidade_busca: str = Field(default="", max_length=120, index=True)
+    cidade_ibge: int | None = None  # the IBGE code of `localizacao` (core.cities; alembic 0017)
 
 
 @event.listens_for(Profile, "before_insert")
 @event.listens_for(Profile, "before_update")
 def _keep_city_key(_mapper, _connection, profile: Profile) -> None:
-    """Keep the folded city (core.text.city_key) in step with the location, for new-job alerts."""
+    """Keep the folded city (core.text.city_key, for new-job alerts) and its IBGE code in step with the location."""
     profile.cidade_busca = city_key(profile.localizacao)
+    profile.cidade_ibge = city_code(profile.localizacao)
 
 
 class UserPreferences(SQLModel, table=True):

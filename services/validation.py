@@ -11,7 +11,7 @@ from email_validator import EmailNotValidError, validate_email
 from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from core import shift_rules
+from core import cities, shift_rules
 from core.catalog import CATEGORIES, CONTACT_SUBJECTS, INDUSTRIES, PASSWORD_MIN
 from core.geo import valid_point
 from core.shift_format import duration_text
@@ -118,7 +118,7 @@ class _Registration(_Form):
     @field_validator("location")
     @classmethod
     def _location(cls, v: str) -> str:
-        return _min_len(v, 2, "Localização é obrigatória")[:120]
+        return city_label(_min_len(v, 2, "Localização é obrigatória"))
 
     @model_validator(mode="after")
     def _confirm(self) -> "_Registration":
@@ -308,6 +308,23 @@ def _phone(value: str) -> str:
     return value
 
 
+CITY_UNKNOWN = "Escolha uma cidade da lista."
+CITY_AMBIGUOUS = "Há mais de uma cidade com este nome: escolha uma da lista."
+
+
+def city_label(value: str) -> str:
+    """The municipality a form's city names, as stored and shown ('Curitiba, PR'); docs/product.md, "Cities".
+
+    Raises:
+        PydanticCustomError: 'Escolha uma cidade da lista.' for no municipality, or the ambiguous
+            message when several states have a city of that name.
+    """
+    found = cities.resolve(value)
+    if isinstance(found, cities.City):
+        return found.label
+    raise _fail(CITY_AMBIGUOUS if found is cities.Unresolved.AMBIGUOUS else CITY_UNKNOWN)
+
+
 def _max_len(value: str, size: int, message: str) -> str:
     if len(value) > size:
         raise _fail(message)
@@ -395,7 +412,12 @@ class FreelancerProfileForm(_Form):
     def _endereco(cls, v: str) -> str:
         return _max_len(v, 200, "Endereço deve ter no máximo 200 caracteres")
 
-    @field_validator("localizacao", "profissao")
+    @field_validator("localizacao")
+    @classmethod
+    def _localizacao(cls, v: str) -> str:
+        return city_label(v) if v.strip() else ""
+
+    @field_validator("profissao")
     @classmethod
     def _short(cls, v: str) -> str:
         return _max_len(v, 120, "Use no máximo 120 caracteres")
@@ -710,7 +732,7 @@ class JobForm(BaseModel):
     @field_validator("localizacao")
     @classmethod
     def _localizacao(cls, v: str) -> str:
-        return _min_len(v, 2, "Localização deve ter pelo menos 2 caracteres.")[:120]
+        return city_label(_min_len(v, 2, "Localização deve ter pelo menos 2 caracteres."))
 
     @field_validator("valor_hora", mode="before")
     @classmethod

@@ -7,6 +7,7 @@ import reflex as rx
 from sqlmodel import Session
 
 from app.layout import public_page
+from components.city_field import city_field
 from components.forms import select_field, submit_button, text_area, text_field
 from components.ui import auth_card
 from core import background, routes
@@ -201,9 +202,7 @@ def company_form() -> rx.Component:
                 placeholder="Selecione o setor",
                 field_id="company-industry",
             ),
-            text_field(
-                "Localização", "location", errors["location"], field_id="company-location", placeholder="São Paulo, SP"
-            ),
+            city_field("Localização", "location", errors["location"], field_id="company-location"),
             text_area(
                 "Descrição da empresa (opcional)",
                 "description",
@@ -249,13 +248,7 @@ def freelancer_form() -> rx.Component:
                 placeholder="Ex.: Atendimento, Organização, Cozinha italiana",
                 hint="Separe as habilidades por vírgula.",
             ),
-            text_field(
-                "Localização",
-                "location",
-                errors["location"],
-                field_id="freelancer-location",
-                placeholder="São Paulo, SP",
-            ),
+            city_field("Localização", "location", errors["location"], field_id="freelancer-location"),
             text_area(
                 "Experiência (opcional)",
                 "experience",

@@ -208,6 +208,14 @@ POLICIES: dict[str, Policy] = {
     "app.pages.register.RegisterState.submit_freelancer": Policy(
         PUBLIC, {"form_data": REGISTER_FREELANCER_FORM}, page="/register"
     ),
+    "states.city_picker.CityPickerState.choose": Policy(
+        PUBLIC, {"field_id": "job-localizacao", "label": "Curitiba, PR"}, page="/register"
+    ),
+    "states.city_picker.CityPickerState.close": Policy(PUBLIC, page="/register"),
+    "states.city_picker.CityPickerState.setvar": SETVAR,
+    "states.city_picker.CityPickerState.type_city": Policy(
+        PUBLIC, {"field_id": "freelancer-location", "text": "curit"}, page="/register"
+    ),
     "states.shell.ShellState.choose_city": Policy(PUBLIC, {"city": "São Paulo"}),
     "states.shell.ShellState.close_menu": Policy(PUBLIC),
     "states.shell.ShellState.search": Policy(PUBLIC, {"form_data": {"search": "garçom"}}),

@@ -35,7 +35,7 @@ FREELANCER_PROFILE_FORM = {
     "nome": "João Pedro Silva",
     "telefone": "(11) 98765-4321",
     "endereco": "Rua Augusta, 100 - Consolação",
-    "localizacao": "São Paulo",
+    "localizacao": "São Paulo, SP",
     "profissao": "Bartender",
     "habilidades": "Drinks clássicos, Inglês, Caixa",
     "biografia": "Bartender com 8 anos de experiência em hotéis.",

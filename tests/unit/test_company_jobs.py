@@ -29,7 +29,7 @@ FORM = {
     "titulo": "Garçom para casamento",
     "categoria": "eventos",
     "descricao": "Serviço de mesa em casamento para 200 convidados.",
-    "localizacao": "São Paulo",
+    "localizacao": "São Paulo, SP",
     **shift_fields(),
 }
 

@@ -678,7 +678,7 @@ JOB_FORM = {
     "titulo": "Garçom para casamento",
     "categoria": "eventos",
     "descricao": "Servir 150 convidados em um casamento no sábado.",
-    "localizacao": "São Paulo",
+    "localizacao": "São Paulo, SP",
     "valor_hora": "35,50",
     **shift_fields(),
     "ponto_lat": "-23.561414",

@@ -26,6 +26,7 @@ from sqlalchemy.pool import NullPool
 from sqlmodel import SQLModel
 
 from alembic import command
+from core import cities
 from core.catalog import CATEGORIES, CITIES
 from core.text import city_key
 from core.types import utcnow
@@ -149,7 +150,7 @@ def _job_row(n: int, company_id: int, rng: random.Random, now) -> dict:
         cliente_id=company_id,
         titulo=f"Garçom nº {n} — Ação de Verão",
         categoria=slug,
-        localizacao=rng.choice(CITIES),
+        localizacao=cities.resolve(rng.choice(CITIES)).label,  # chosen from the list ('Curitiba, PR')
     )
     job.refresh_search_fields()
     return {
@@ -174,6 +175,7 @@ def _job_row(n: int, company_id: int, rng: random.Random, now) -> dict:
         "updated_at": now,
         "busca": job.busca,
         "cidade_busca": job.cidade_busca,
+        "cidade_ibge": job.cidade_ibge,
     }
 
 
@@ -207,6 +209,7 @@ def seed(engine: Engine) -> int:
                 "nome": rng.choice(NAMES),
                 "localizacao": (location := f"{rng.choice(CITIES)}, SP"),
                 "cidade_busca": city_key(location),
+                "cidade_ibge": cities.city_code(location),  # 'São Paulo, SP' has one; 'Recife, SP' none
                 "habilidades": ["Atendimento", "Coquetelaria"][: uid % 3],
                 "redes_sociais": {"instagram": f"@pessoa{uid}"} if uid % 4 == 0 else {},
                 "biografia": "Experiência em eventos. \"Aspas\", apóstrofo ' e emoji 🎉.",

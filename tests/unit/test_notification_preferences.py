@@ -31,7 +31,7 @@ JOB_FORM = {
     "titulo": "Garçom para evento",
     "categoria": "eventos",
     "descricao": "Evento corporativo no centro, traje social.",
-    "localizacao": "São Paulo",
+    "localizacao": "São Paulo, SP",
     **shift_fields(),
 }
 APPLICATION_KINDS = [

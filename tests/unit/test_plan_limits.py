@@ -20,7 +20,7 @@ FORM = {
     "titulo": "Garçom para casamento",
     "categoria": "eventos",
     "descricao": "Serviço de mesa em casamento para 200 convidados.",
-    "localizacao": "São Paulo",
+    "localizacao": "São Paulo, SP",
     **shift_fields(),
 }
 FREE_LIMIT = "Seu plano Gratuito permite até 2 vagas ativas. Encerre ou arquive uma vaga, ou conheça os planos pagos."

@@ -136,7 +136,6 @@ def test_a_malformed_phone_is_invalid(telefone):
     ("field", "limit", "message"),
     [
         ("endereco", 200, "Endereço deve ter no máximo 200 caracteres"),
-        ("localizacao", 120, "Use no máximo 120 caracteres"),
         ("profissao", 120, "Use no máximo 120 caracteres"),
         ("habilidades", 1000, "Habilidades devem ter no máximo 1.000 caracteres"),
         ("biografia", 2000, "A biografia deve ter no máximo 2.000 caracteres"),
@@ -207,7 +206,7 @@ def test_update_freelancer_profile_saves_every_field(db):
     assert stored.nome == "João Pedro Silva"
     assert stored.telefone == "(11) 98765-4321"
     assert stored.endereco == "Rua Augusta, 100 - Consolação"
-    assert stored.localizacao == "São Paulo"
+    assert stored.localizacao == "São Paulo, SP"
     assert stored.profissao == "Bartender"
     assert stored.habilidades == ["Drinks clássicos", "Inglês", "Caixa"]
     assert stored.biografia == "Bartender com 8 anos de experiência em hotéis."
@@ -231,7 +230,7 @@ def test_update_freelancer_profile_persists_across_sessions(db):
 
     assert profiles.get_own_profile(db, freelancer.id)["habilidades"] == ["Drinks clássicos", "Inglês", "Caixa"]
     db.expire_all()
-    assert db.get(Profile, freelancer.id).localizacao == "São Paulo"
+    assert db.get(Profile, freelancer.id).localizacao == "São Paulo, SP"
 
 
 def test_clearing_the_optional_fields_empties_them(db):

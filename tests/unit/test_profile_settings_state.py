@@ -56,7 +56,7 @@ FREELANCER_FORM = {
     "nome": "João Pedro Silva",
     "telefone": "(11) 98765-4321",
     "endereco": "Rua Augusta, 100",
-    "localizacao": "São Paulo",
+    "localizacao": "São Paulo, SP",
     "profissao": "Bartender",
     "habilidades": "Drinks, Inglês, Drinks, ",
     "biografia": "Bartender com 8 anos de experiência.",

@@ -37,7 +37,7 @@ BASE = {
     "titulo": "Garçom para casamento",
     "categoria": "eventos",
     "descricao": "Serviço de mesa em casamento para 200 convidados.",
-    "localizacao": "São Paulo",
+    "localizacao": "São Paulo, SP",
     "endereco": ADDRESS,
 }
 FREE_LIMIT = "Seu plano Gratuito permite até 2 vagas ativas. Encerre ou arquive uma vaga, ou conheça os planos pagos."

@@ -4,6 +4,8 @@ import pytest
 
 from services.errors import ValidationFailed
 from services.validation import (
+    CITY_AMBIGUOUS,
+    CITY_UNKNOWN,
     CompanyRegistration,
     ContactForm,
     EmailForm,
@@ -88,6 +90,8 @@ SHARED_REGISTRATION_CASES = [
     ("confirmPassword", "", MISMATCH),
     ("location", "", LOCATION_REQUIRED),
     ("location", "X", LOCATION_REQUIRED),
+    ("location", "Cidade Inventada", CITY_UNKNOWN),  # cities come from the IBGE list
+    ("location", "Bonito", CITY_AMBIGUOUS),
 ]
 CASES = [
     *[
@@ -254,7 +258,7 @@ def test_huge_values_are_truncated_or_refused(schema, valid):
 
 @pytest.mark.parametrize(
     ("field", "limit"),
-    [("name", 120), ("location", 120), ("company", 160), ("description", 2000)],
+    [("name", 120), ("company", 160), ("description", 2000)],
 )
 def test_company_long_text_is_truncated_to_the_column_size(field, limit):
     form = parse(CompanyRegistration, {**COMPANY, field: "Á" * (limit + 50)})

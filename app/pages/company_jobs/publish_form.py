@@ -3,6 +3,7 @@
 import reflex as rx
 
 from app.pages.company_jobs.state import READ_POINT_SCRIPT, CompanyJobsState
+from components.city_field import city_field
 from components.forms import dialog_buttons, field_error, select_field, text_area, text_field
 from core import routes
 from core.catalog import CATEGORIES
@@ -129,9 +130,7 @@ def _publish_fields() -> list[rx.Component]:
             field_id="job-descricao",
             placeholder="Descreva as atividades, o horário e os requisitos",
         ),
-        text_field(
-            "Localização", "localizacao", errors["localizacao"], field_id="job-localizacao", placeholder="São Paulo, SP"
-        ),
+        city_field("Localização", "localizacao", errors["localizacao"], field_id="job-localizacao"),
         rx.grid(
             text_field(
                 "Valor por hora (R$)",
