@@ -3,9 +3,11 @@
 The suggestions come from the server (states/city_picker.py, core.cities), accent- and case-
 insensitive, as the person types. The list follows the ARIA 1.2 combobox pattern: the input is the
 combobox, the list a listbox of options; ArrowDown/ArrowUp move through them, Enter chooses,
-Escape closes; a mouse or a finger chooses with a click. The keys are handled in the browser by a
-listener this component installs once (`KEYS_JS`, run through Reflex's `_call_script`), so Enter
-on a suggestion never submits the form and no key press travels to the server.
+Escape closes the list (and only the list, not a dialog around the form); a mouse or a finger
+chooses with a click. The keys are handled in the browser by a listener this component installs
+once (`KEYS_JS`, run through Reflex's `_call_script`; it listens on the window's capture phase, ahead
+of Radix's own Escape handler), so Enter on a suggestion never submits the form and no key press
+travels to the server.
 
 What the form sends is the text in the box; the server reads it (services.validation.city_label),
 so a typed 'curitiba' is as good as choosing 'Curitiba, PR', and a name several states share asks
@@ -34,17 +36,21 @@ KEYS_JS = """(() => {
     const input = event.target;
     if (input instanceof HTMLInputElement && input.dataset.cityBox !== undefined) mark(input, parts(input), -1);
   });
-  document.addEventListener("keydown", (event) => {
+  window.addEventListener("keydown", (event) => {
     const input = event.target;
     if (!(input instanceof HTMLInputElement) || input.dataset.cityBox === undefined) return;
-    const options = parts(input);
+    const options = parts(input).filter(() => input.getAttribute("aria-expanded") === "true");
     if (!options.length) return;
     const current = options.findIndex((option) => option.getAttribute("aria-selected") === "true");
     if (event.key === "ArrowDown") { event.preventDefault(); mark(input, options, (current + 1) % options.length); }
     else if (event.key === "ArrowUp") { event.preventDefault(); mark(input, options, current <= 0 ? options.length - 1 : current - 1); }
     else if (event.key === "Enter" && current >= 0) { event.preventDefault(); options[current].click(); }
-    else if (event.key === "Escape") { event.preventDefault(); document.getElementById(input.id + "-fechar")?.click(); }
-  });
+    else if (event.key === "Escape") {
+      event.preventDefault();
+      event.stopPropagation();  // closes the list only, not the dialog around the form
+      document.getElementById(input.id + "-fechar")?.click();
+    }
+  }, true);
 })()"""
 HINT = "Digite e escolha sua cidade na lista."
 

@@ -94,19 +94,21 @@ def by_code(code: int | None) -> City | None:
     return _index().by_code.get(code) if code else None
 
 
-def _readings(text: str) -> list[tuple[str, str]]:
+def _readings(text: str) -> list[tuple[str, str | None]]:
     """The ways to read a typed city, most likely first: (folded name, state or the start of one).
 
-    'São Paulo, SP' → [('sao paulo', 'SP')]; 'Curitiba, P' → [('curitiba', 'P')] (a state being
-    typed); 'sao pa' → [('sao pa', ''), ('sao', 'PA')]: the first reading that finds a city wins,
-    so 'sao pa' offers São Paulo and 'Campinas SP' finds Campinas, SP.
+    The state is None when none was typed (the name may be unfinished); otherwise, even when it is
+    empty after a comma, the whole name is before it. 'São Paulo, SP' → [('sao paulo', 'SP')];
+    'Curitiba, P' → [('curitiba', 'P')] (a state being typed); 'sao pa' → [('sao pa', None),
+    ('sao', 'PA')]: the first reading that finds a city wins, so 'sao pa' offers São Paulo and
+    'Campinas SP' finds Campinas, SP.
     """
     text = _COUNTRY.sub("", (text or "")[:TYPED_MAX]).strip()
     states = _index().states
     separated = _SEPARATED.match(text)
     if separated and any(state.startswith(separated["uf"].upper()) for state in states):
         return [(fold(separated["name"]), separated["uf"].upper())]
-    whole = (fold(text.rstrip(",/(– -")), "")
+    whole = (fold(text.rstrip(",/(–- ")), None)
     spaced = _SPACED.match(text)
     if spaced and spaced["uf"].upper() in states:
         return [whole, (fold(spaced["name"]), spaced["uf"].upper())]
@@ -133,13 +135,21 @@ def _rank(key: str, typed: str, city: City) -> tuple[int, int, int, str] | None:
     return (place, 0 if city.capital else 1, len(key), key)
 
 
-def _matches(typed: str, uf: str) -> list[City]:
-    """The municipalities `typed` may be the start of, in suggestion order, within states starting with `uf`."""
+def _matches(typed: str, uf: str | None) -> list[City]:
+    """The municipalities `typed` may be the start of, in suggestion order.
+
+    Args:
+        typed: The folded name typed so far.
+        uf: None when no state was typed; else the state or its start, and `typed` is the whole name.
+    """
+    if uf is not None:
+        return sorted(
+            (city for city in _index().by_key.get(typed, ()) if city.uf.startswith(uf)),
+            key=lambda city: (not city.capital, city.uf),
+        )
     index = _index()
     ranked = []
     for key, city in zip(index.keys, index.cities, strict=True):
-        if uf and not city.uf.startswith(uf):
-            continue
         rank = _rank(key, typed, city)
         if rank is not None:
             ranked.append((rank, city.uf, city))
@@ -166,11 +176,11 @@ def suggest(text: str, limit: int = SUGGESTIONS) -> tuple[City, ...]:
     return ()
 
 
-def _exact(text: str) -> tuple[tuple[City, ...], str, str]:
+def _exact(text: str) -> tuple[tuple[City, ...], str, str | None]:
     """The municipalities named exactly by the first reading that names any, with that reading."""
     readings = _readings(text)
     for typed, uf in readings:
-        found = tuple(city for city in _index().by_key.get(typed, ()) if city.uf.startswith(uf))
+        found = tuple(city for city in _index().by_key.get(typed, ()) if city.uf.startswith(uf or ""))
         if found:
             return found, typed, uf
     return (), *readings[0]
@@ -210,11 +220,11 @@ def best_match(text: str) -> City | None:
     index = _index()
     if len(typed) < 3:
         return None
-    pool = {key for key, city in zip(index.keys, index.cities, strict=True) if city.uf.startswith(uf)}
+    pool = {key for key, city in zip(index.keys, index.cities, strict=True) if city.uf.startswith(uf or "")}
     close = difflib.get_close_matches(typed, pool, n=2, cutoff=TYPO_CUTOFF)
     if not close:
         return None
-    candidates = [city for city in index.by_key[close[0]] if city.uf.startswith(uf)]
+    candidates = [city for city in index.by_key[close[0]] if city.uf.startswith(uf or "")]
     second_is_as_close = len(close) > 1 and difflib.SequenceMatcher(None, typed, close[1]).ratio() == (
         difflib.SequenceMatcher(None, typed, close[0]).ratio()
     )
