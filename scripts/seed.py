@@ -5,6 +5,7 @@ from decimal import Decimal
 
 from sqlmodel import Session, select
 
+from core import cities
 from core.db import session_scope
 from core.routes import NoticeTarget
 from core.security import hash_password
@@ -155,7 +156,7 @@ def _add_demo_jobs(db: Session, company_id: int) -> None:
                 titulo=title,
                 categoria=category,
                 descricao=f"{title} em {city}. Procuramos profissional pontual, comunicativo e com experiência.",
-                localizacao=city,
+                localizacao=cities.resolve(city).label,  # as the form stores it: 'São Paulo, SP'
                 valor_hora=pay,
                 endereco=address,
                 **demo_shift(7 + offset, hour, hours, break_min),
@@ -194,7 +195,7 @@ def _activity_job(db: Session, company_id: int, title: str, status: JobStatus, p
         titulo=title,
         categoria="eventos",
         descricao=f"{title}. Procuramos profissional pontual, comunicativo e com experiência em eventos.",
-        localizacao="São Paulo",
+        localizacao="São Paulo, SP",
         valor_hora=pay,
         endereco=DEMO_ADDRESS,
         **demo_shift(10 if status != JobStatus.CLOSED else 3, 18, 6, 30),
