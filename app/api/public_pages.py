@@ -157,7 +157,8 @@ def filtered_jobs_page(path: str, query: str) -> str | None:
         return None
     tags = seo.with_address(seo.head_tags(meta), _address(path, query))
     page = STATIC_HEAD.sub("", page).replace("</head>", tags + "</head>", 1)
-    return with_search_value(page, JobFilters.from_query(_first_values(query)).search)
+    filters = JobFilters.from_query(_first_values(query))
+    return with_category_chosen(with_search_value(page, filters.search), filters.category)
 
 
 SEARCH_INPUT_ID = 'id="jobs-search"'
@@ -172,6 +173,23 @@ def with_search_value(page: str, search: str) -> str:
     if end < 0 or page.find(">", start) < end:
         return page
     return page[:end] + f'value="{html.escape(search)}"' + page[end + len('value=""') :]
+
+
+CATEGORY_SELECT_ID = 'id="jobs-category"'
+SELECTED = ' selected=""'
+
+
+def with_category_chosen(page: str, category: str) -> str:
+    """The list's category select showing `category` (a canonical slug) in the first HTML, as the app will."""
+    start = page.find(CATEGORY_SELECT_ID)
+    end = page.find("</select>", start) if start >= 0 and category else -1
+    if end < 0:
+        return page
+    options = page[start:end].replace(SELECTED, "", 1)
+    chosen = f'<option value="{html.escape(category)}"'
+    if chosen not in options:
+        return page
+    return page[:start] + options.replace(chosen, chosen + SELECTED, 1) + page[end:]
 
 
 def _address(path: str, query: str) -> str:

@@ -1,5 +1,6 @@
 """/jobs: the public job list, its filters (kept in the URL query) and pager."""
 
+import json
 from typing import TypedDict
 
 import reflex as rx
@@ -11,7 +12,7 @@ from components.pager import PagerLink, pager, pager_fields
 from components.rating import company_rating
 from components.ui import empty_state
 from core import routes
-from core.catalog import CITIES
+from core.catalog import CATEGORIES, CATEGORY_ALIASES, CITIES
 from core.db import session_scope
 from core.settings import get_settings
 from services import jobs
@@ -195,10 +196,23 @@ _URL_SEARCH_JS = (
 )
 
 
+# The same for ?category= (English aliases read as their Portuguese slug, an unknown one as all).
+_URL_CATEGORY_JS = (
+    "((asked) => { const slug = ("
+    + json.dumps(CATEGORY_ALIASES)
+    + ")[asked] ?? asked; return "
+    + json.dumps(list(CATEGORIES))
+    + ".includes(slug) ? slug : ''; })("
+    "((typeof window !== 'undefined' && new URLSearchParams(window.location.search).get('category')) || '')"
+    ".trim().toLowerCase())"
+)
+
+
 def filters() -> rx.Component:
     """Search box and category dropdown."""
     shown = rx.cond(JobsState.loading, rx.Var(_URL_SEARCH_JS).to(str), JobsState.search)
-    return job_filters("jobs", shown, JobsState.submit_search, JobsState.category_slug, JobsState.choose_category)
+    chosen = rx.cond(JobsState.loading, rx.Var(_URL_CATEGORY_JS).to(str), JobsState.category_slug)
+    return job_filters("jobs", shown, JobsState.submit_search, chosen, JobsState.choose_category)
 
 
 def job_row(job: rx.Var) -> rx.Component:

@@ -338,6 +338,17 @@ def test_a_searched_list_shows_its_search_before_the_page_connects(page: Page):
     expect(page).to_have_title(searched_title)
 
 
+def test_a_category_list_shows_its_category_chosen_before_the_page_connects(page: Page):
+    page.route_web_socket(re.compile(r"/_event"), lambda ws: None)  # the websocket never answers
+
+    answer = page.goto("/jobs?category=events&city=Recife")  # the English alias
+
+    assert '<option value="eventos" selected="">Eventos</option>' in answer.text()
+    wait_hydrated(page, "#jobs-category")
+    expect(page.locator("#jobs-category")).to_have_value("eventos")
+    expect(page).to_have_title("Vagas de Eventos em Recife | Turno")
+
+
 def test_a_filtered_list_keeps_its_title_when_connected_and_when_the_filter_changes(page: Page):
     goto_ready(page, "/jobs?city=Curitiba&search=gar%C3%A7om")
     expect(page).to_have_title("Vagas temporárias em Curitiba para “garçom” | Turno")

@@ -297,3 +297,19 @@ def test_a_searched_list_has_its_search_box_filled_in_the_first_html_escaped():
     )
     assert public_pages.with_search_value(page, "") == page
     assert public_pages.with_search_value('<input id="x" value=""/>', "a") == '<input id="x" value=""/>'
+
+
+def test_a_listed_category_is_the_one_chosen_in_the_first_html():
+    page = (
+        '<select id="jobs-category"><option value="" selected="">Todas</option><option value="eventos">Eventos'
+        '</option></select><select id="x"><option value="eventos">E</option></select>'
+    )
+
+    chosen = public_pages.with_category_chosen(page, "eventos")
+
+    assert chosen == (
+        '<select id="jobs-category"><option value="">Todas</option><option value="eventos" selected="">Eventos'
+        '</option></select><select id="x"><option value="eventos">E</option></select>'
+    )
+    assert public_pages.with_category_chosen(page, "") == page
+    assert public_pages.with_category_chosen(page, "nada") == page  # not an option: left as built
