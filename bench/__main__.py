@@ -2,6 +2,7 @@
 
 from bench import (
     chat_delivery,
+    city_suggest,
     event_roundtrip,
     fanout,
     job_search,
@@ -14,6 +15,7 @@ from bench import (
 
 if __name__ == "__main__":
     job_search.main()
+    city_suggest.main()
     shift_tick.main()
     chat_delivery.main()
     fanout.main()

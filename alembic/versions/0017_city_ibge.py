@@ -80,58 +80,38 @@ def _batches(bind, table, key) -> Iterator[Sequence]:
         last = rows[-1]._mapping[key.name]
 
 
-def _move_jobs(bind) -> None:
-    busca = _revision_function("0015_search_city_and_address.py", "busca_0015")
+def _move(bind, table, key, extra: Callable | None = None) -> None:
+    """Move every row of `table` whose location has a municipality: name, code and folded city.
+
+    Args:
+        bind: The migration's connection.
+        table: _JOBS or _PROFILES.
+        key: The table's primary key column.
+        extra: For a row and its new display name, other columns to write (the job's `busca`).
+    """
     city_key = _revision_function("0016_job_city_key.py", "city_0016")
-    for rows in _batches(bind, _JOBS, _JOBS.c.id):
+    for rows in _batches(bind, table, key):
         changes = []
         for row in rows:
             moved = _moved(row.localizacao)
-            if moved is None:
-                continue
-            label, code = moved
-            changes.append(
-                {
-                    "job_id": row.id,
-                    "new_location": label,
-                    "new_code": code,
-                    "new_city": city_key(label),
-                    "new_busca": busca(row.titulo, row.categoria, label, row.endereco),
-                }
-            )
+            if moved is not None:
+                label, code = moved
+                values = {"localizacao": label, "cidade_ibge": code, "cidade_busca": city_key(label)}
+                values.update(extra(row, label) if extra else {})
+                changes.append({"row_key": row._mapping[key.name], **{f"new_{name}": v for name, v in values.items()}})
         if changes:
-            bind.execute(
-                _JOBS.update()
-                .where(_JOBS.c.id == sa.bindparam("job_id"))
-                .values(
-                    localizacao=sa.bindparam("new_location"),
-                    cidade_ibge=sa.bindparam("new_code"),
-                    cidade_busca=sa.bindparam("new_city"),
-                    busca=sa.bindparam("new_busca"),
-                ),
-                changes,
-            )
+            columns = [name.removeprefix("new_") for name in changes[0] if name != "row_key"]
+            statement = table.update().where(key == sa.bindparam("row_key"))  # SET's own names are reserved
+            bind.execute(statement.values({name: sa.bindparam(f"new_{name}") for name in columns}), changes)
+
+
+def _move_jobs(bind) -> None:
+    busca = _revision_function("0015_search_city_and_address.py", "busca_0015")
+    _move(bind, _JOBS, _JOBS.c.id, lambda row, label: {"busca": busca(row.titulo, row.categoria, label, row.endereco)})
 
 
 def _move_profiles(bind) -> None:
-    city_key = _revision_function("0016_job_city_key.py", "city_0016")
-    for rows in _batches(bind, _PROFILES, _PROFILES.c.user_id):
-        changes = [
-            {"profile_id": row.user_id, "new_location": moved[0], "new_code": moved[1], "new_city": city_key(moved[0])}
-            for row in rows
-            if (moved := _moved(row.localizacao)) is not None
-        ]
-        if changes:
-            bind.execute(
-                _PROFILES.update()
-                .where(_PROFILES.c.user_id == sa.bindparam("profile_id"))
-                .values(
-                    localizacao=sa.bindparam("new_location"),
-                    cidade_ibge=sa.bindparam("new_code"),
-                    cidade_busca=sa.bindparam("new_city"),
-                ),
-                changes,
-            )
+    _move(bind, _PROFILES, _PROFILES.c.user_id)
 
 
 def upgrade() -> None:

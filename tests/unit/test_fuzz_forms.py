@@ -386,7 +386,10 @@ def assert_required(row: SQLModel, *names: str) -> None:
 
 def revalidates(schema: type, data: dict[str, Any]) -> None:
     """The stored values pass the form's own validation again."""
-    parse(schema, data)
+    try:
+        parse(schema, data)
+    except Exception as exc:
+        raise AssertionError(getattr(exc, "field_errors", exc)) from exc
 
 
 @dataclass
