@@ -1,47 +1,71 @@
 """Form building blocks: every control has a visible label tied to it by id."""
 
-import json
+import re
 
 import reflex as rx
-from reflex.vars.function import FunctionStringVar
+from reflex.experimental.client_state import ClientStateVar
 
 SHOW_PASSWORD, HIDE_PASSWORD = "Mostrar senha", "Ocultar senha"
-# A function of the page's own script, called by the click itself: the typed password never travels
-# for this, and the toggle answers at once even while an event waits for the server (a
-# `rx.call_script` would queue behind it). The button's name is a hidden span, not an aria-label, so
-# the field's label ('Senha') names only the input.
-_TOGGLE_JS = """(() => {
-  const input = document.getElementById(%(id)s);
-  const button = document.getElementById(%(id)s + "-toggle");
-  const name = document.getElementById(%(id)s + "-toggle-name");
-  if (!input || !button || !name) return;
-  const show = input.type === "password";
-  input.type = show ? "text" : "password";
-  button.setAttribute("aria-pressed", String(show));
-  name.textContent = show ? %(hide)s : %(show)s;
-})"""
 
 
-def password_toggle(field_id: str) -> rx.Component:
-    """The show/hide button at the end of the password input `field_id` (SPEC: show/hide toggle)."""
-    script = _TOGGLE_JS % {
-        "id": json.dumps(field_id),
-        "show": json.dumps(SHOW_PASSWORD),
-        "hide": json.dumps(HIDE_PASSWORD),
-    }
+def password_shown(field_id: str) -> ClientStateVar:
+    """Whether the password field `field_id` shows its text: React state of the page, never sent anywhere.
+
+    It has to be React's own state, not a change made to the input behind React's back: React 19
+    writes an input's `type` prop back into the element whenever the form re-renders (after any
+    answer from the server), which hid the password again while the button still said 'Ocultar
+    senha'. The click sets it in the page itself, so it answers at once even while an event waits
+    for the server.
+
+    Args:
+        field_id: The input's id (one state per field).
+    """
+    return ClientStateVar.create(f"password_shown_{re.sub(r'[^A-Za-z0-9]', '_', field_id)}", default=False)
+
+
+def password_type(shown: ClientStateVar) -> rx.Var:
+    """The input's `type`: 'text' while shown, 'password' otherwise."""
+    return rx.cond(shown.value, "text", "password")
+
+
+def password_toggle(field_id: str, shown: ClientStateVar) -> rx.Component:
+    """The show/hide button at the end of the password input `field_id` (SPEC: show/hide toggle).
+
+    The button's name is a hidden span, not an aria-label, so the field's label ('Senha') names
+    only the input.
+    """
     return rx.input.slot(
         rx.icon_button(
-            rx.icon("eye", size=18, aria_hidden="true"),
-            rx.el.span(SHOW_PASSWORD, id=f"{field_id}-toggle-name", class_name="sr-only"),
+            rx.cond(
+                shown.value,
+                rx.icon("eye-off", size=18, aria_hidden="true"),
+                rx.icon("eye", size=18, aria_hidden="true"),
+            ),
+            rx.el.span(rx.cond(shown.value, HIDE_PASSWORD, SHOW_PASSWORD), class_name="sr-only"),
             type="button",
             id=f"{field_id}-toggle",
             variant="ghost",
             color_scheme="gray",
-            aria_pressed="false",
+            aria_pressed=rx.cond(shown.value, "true", "false"),
             aria_controls=field_id,
-            on_click=FunctionStringVar.create(script),
+            on_click=shown.set_value(~shown.value),
         ),
         side="right",
+    )
+
+
+def password_input(field_id: str, name: str, error: rx.Var | str = "", **props) -> rx.Component:
+    """A password input with its show/hide button, invalid while `error` is not empty."""
+    shown = password_shown(field_id)
+    return rx.input(
+        password_toggle(field_id, shown),
+        id=field_id,
+        name=name,
+        type=password_type(shown),
+        aria_invalid=rx.cond(error != "", "true", "false"),
+        size="3",
+        width="100%",
+        **props,
     )
 
 
@@ -83,26 +107,20 @@ def text_field(
 ) -> rx.Component:
     """A labelled single-line input named `name` (its id defaults to the name)."""
     field_id = field_id or name
-    slots = [password_toggle(field_id)] if type == "password" else []
-    return labelled(
-        label,
-        field_id,
-        rx.input(
-            *slots,
+    shared = {"placeholder": placeholder, "required": required, "auto_complete": auto_complete, **props}
+    if type == "password":
+        control = password_input(field_id, name, error, **shared)
+    else:
+        control = rx.input(
             id=field_id,
             name=name,
             type=type,
-            placeholder=placeholder,
-            required=required,
-            auto_complete=auto_complete,
             aria_invalid=rx.cond(error != "", "true", "false"),
             size="3",
             width="100%",
-            **props,
-        ),
-        error,
-        hint,
-    )
+            **shared,
+        )
+    return labelled(label, field_id, control, error, hint)
 
 
 def text_area(

@@ -4,7 +4,7 @@ import reflex as rx
 from reflex.style import set_color_mode
 
 from components.dashboard import detail_item, detail_list, detail_row, loading, section_card, tab_heading
-from components.forms import labelled, password_toggle, submit_button
+from components.forms import labelled, password_input, submit_button
 from services.profiles import THEME_LABELS
 from states.dashboard import DashboardState
 from states.settings import SettingsState
@@ -104,21 +104,7 @@ def _notifications() -> rx.Component:
 def _password_input(label: str, name: str, auto_complete: str) -> rx.Component:
     field_id = f"password-{name}"
     error = SettingsState.password_errors[name]
-    return labelled(
-        label,
-        field_id,
-        rx.input(
-            password_toggle(field_id),
-            id=field_id,
-            name=name,
-            type="password",
-            auto_complete=auto_complete,
-            aria_invalid=rx.cond(error != "", "true", "false"),
-            size="3",
-            width="100%",
-        ),
-        error,
-    )
+    return labelled(label, field_id, password_input(field_id, name, error, auto_complete=auto_complete), error)
 
 
 def _password_form() -> rx.Component:

@@ -211,7 +211,7 @@ def mobile_page(browser: Browser, base_url: str) -> Iterator[Page]:
 
 
 def goto_ready(page: Page, path: str) -> None:
-    """Open `path` and wait until the app has taken over the page: its websocket has answered.
+    """Open `path` and wait until the app has taken over the page: hydrated, and its websocket has answered.
 
     Pages whose first HTML already shows their content (the job page, /register?type=…) can be
     clicked before React has attached any handler; a test that clicks at once waits for this.
@@ -219,6 +219,13 @@ def goto_ready(page: Page, path: str) -> None:
     with page.expect_websocket() as opened:
         page.goto(path)
     opened.value.wait_for_event("framereceived")
+    # The socket can answer before React has hydrated the whole page (a button clicked then does
+    # nothing): wait until every element of the page's content with an id is React's.
+    page.wait_for_function(
+        "() => { const main = document.querySelector('main'); if (!main) return true;"
+        " const hydrated = (el) => Object.keys(el).some((key) => key.startsWith('__reactFiber'));"
+        " return hydrated(main) && [...main.querySelectorAll('[id]')].every(hydrated); }"
+    )
 
 
 def wait_hydrated(page: Page, selector: str) -> None:

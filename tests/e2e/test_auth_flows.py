@@ -7,7 +7,7 @@ from sqlmodel import select
 
 from core.db import session_scope
 from models import Role, User
-from tests.e2e.conftest import PASSWORD, goto_ready, login, unique_email
+from tests.e2e.conftest import PASSWORD, goto_ready, login, unique_email, wait_hydrated
 from tests.support.polling import wait_until
 
 
@@ -271,6 +271,7 @@ def test_unknown_email_gets_the_same_recovery_answer(page: Page):
 
 def test_the_password_can_be_shown_and_hidden_again(page: Page):
     page.goto("/login")
+    wait_hydrated(page, "#login-password-toggle")  # the button is in the first HTML: click once React has it
     field = page.locator("#login-password")
     field.fill("Segredo123")
     expect(field).to_have_attribute("type", "password")
@@ -288,7 +289,8 @@ def test_the_password_can_be_shown_and_hidden_again(page: Page):
 
 
 def test_each_password_field_of_the_sign_up_form_has_its_own_toggle(page: Page):
-    goto_ready(page, "/register?type=freelancer")  # the form is in the first HTML: click once it is live
+    page.goto("/register?type=freelancer")
+    wait_hydrated(page, "#freelancer-confirm-toggle")  # the form is in the first HTML: click once React has it
     form = page.locator("#freelancer-form")
     password, confirm = form.get_by_label("Senha", exact=True), form.get_by_label("Confirmar senha")
     expect(form.get_by_role("button", name="Mostrar senha")).to_have_count(2)
@@ -297,6 +299,25 @@ def test_each_password_field_of_the_sign_up_form_has_its_own_toggle(page: Page):
 
     expect(confirm).to_have_attribute("type", "text")
     expect(password).to_have_attribute("type", "password")
+    expect(form.get_by_role("button", name="Ocultar senha")).to_have_count(1)
+
+
+def test_a_shown_password_stays_shown_when_the_form_answers(page: Page):
+    """React writes an input's type back on every re-render: the choice must be React's own state."""
+    page.goto("/register?type=freelancer")
+    wait_hydrated(page, "#freelancer-confirm-toggle")
+    form = page.locator("#freelancer-form")
+    confirm = form.get_by_label("Confirmar senha")
+    confirm.fill("Segredo123")
+    form.get_by_role("button", name="Mostrar senha").last.click()
+    expect(confirm).to_have_attribute("type", "text")
+
+    form.get_by_role("button", name="Cadastrar como Freelancer").click()  # empty fields: the server answers with errors
+
+    expect(form.get_by_role("alert").first).to_be_visible()
+    expect(confirm).to_have_attribute("type", "text")
+    expect(form.get_by_role("button", name="Ocultar senha")).to_have_attribute("aria-pressed", "true")
+    expect(form.get_by_label("Senha", exact=True)).to_have_attribute("type", "password")
 
 
 def test_signing_in_comes_back_to_the_page_asked_for(page: Page, make_account):
