@@ -7,7 +7,7 @@ from sqlmodel import select
 
 from core.db import session_scope
 from models import Role, User
-from tests.e2e.conftest import PASSWORD, goto_ready, login, unique_email, wait_hydrated
+from tests.e2e.conftest import PASSWORD, login, unique_email, wait_hydrated
 from tests.support.polling import wait_until
 
 
