@@ -158,6 +158,7 @@ FREELANCER_TABS = _tabs(
         ("jobs", "Buscar Vagas", "search"),
         ("applications", "Minhas Candidaturas", "file-text"),
         ("shifts", "Meus Turnos", "calendar-clock"),
+        ("earnings", "Meus Ganhos", "wallet"),
         ("messages", "Mensagens", "message-square"),
         ("notifications", "Notificações", "bell"),
         ("profile", "Meu Perfil", "user"),

@@ -78,13 +78,15 @@ def field_error(message: rx.Var | str, field_id: str) -> rx.Component:
 
 
 def labelled(
-    label: str, field_id: str, control: rx.Component, error: rx.Var | str = "", hint: str = ""
+    label: str, field_id: str, control: rx.Component, error: rx.Var | str = "", hint: rx.Var | str = ""
 ) -> rx.Component:
     """A label, a control, an optional hint and the field's validation message, stacked."""
     return rx.vstack(
         rx.el.label(label, html_for=field_id, style={"fontWeight": "500", "fontSize": "0.9rem"}),
         control,
-        rx.cond(hint != "", rx.text(hint, size="1", color=rx.color("gray", 11))) if hint else rx.fragment(),
+        rx.cond(hint != "", rx.text(hint, size="1", color=rx.color("gray", 11)))
+        if isinstance(hint, rx.Var) or hint
+        else rx.fragment(),
         field_error(error, field_id),
         spacing="1",
         width="100%",
@@ -98,8 +100,8 @@ def text_field(
     error: rx.Var | str = "",
     *,
     type: str = "text",
-    placeholder: str = "",
-    hint: str = "",
+    placeholder: rx.Var | str = "",
+    hint: rx.Var | str = "",
     required: bool = False,
     auto_complete: str | None = None,
     field_id: str | None = None,
@@ -169,8 +171,7 @@ def submit_button(label: str, busy_label: str, busy: rx.Var, **props) -> rx.Comp
         type="submit",
         disabled=busy,
         size="3",
-        width="100%",
-        **props,
+        **{"width": "100%", **props},
     )
 
 

@@ -211,7 +211,17 @@ DASHBOARD_TABS = {
         "profile",
         "settings",
     ),
-    "freelancer": ("overview", "jobs", "applications", "shifts", "messages", "notifications", "profile", "settings"),
+    "freelancer": (
+        "overview",
+        "jobs",
+        "applications",
+        "shifts",
+        "earnings",
+        "messages",
+        "notifications",
+        "profile",
+        "settings",
+    ),
 }
 
 

@@ -29,6 +29,8 @@ class Settings(BaseSettings):
         contact_address: Office address shown on the contact page (and opened in a maps site).
         stripe_secret_key: Stripe secret API key (sk_live_/sk_test_); payments are off without it.
         stripe_webhook_secret: Signing secret of the webhook endpoint (whsec_...).
+        stripe_connect_webhook_secret: Signing secret of the Connect webhook endpoint (events of
+            connected accounts, such as `account.updated`); Stripe signs those with their own secret.
         stripe_price_premium: Stripe price id of the monthly Premium plan (BRL).
         stripe_price_enterprise: Stripe price id of the monthly Enterprise plan (BRL).
         stripe_api_base: Origin of Stripe's API; tests point it at a local fake server.
@@ -73,6 +75,7 @@ class Settings(BaseSettings):
 
     stripe_secret_key: str | None = None
     stripe_webhook_secret: str | None = None
+    stripe_connect_webhook_secret: str | None = None
     stripe_price_premium: str | None = None
     stripe_price_enterprise: str | None = None
     stripe_api_base: str = "https://api.stripe.com"

@@ -68,3 +68,7 @@ TICK_BATCH = 500
 TICK_WORKERS = 4  # threads per tick on PostgreSQL (its time is round trips)
 TIMER_PROCESS_WORKERS = 2  # threads of the timer process's ticks on PostgreSQL (a burst beside live traffic)
 TICK_PACE = 1.0  # the timer process rests as long as each chunk took, leaving the cores to requests in a burst
+
+# Fiscal (§7).
+MEI_ANNUAL_LIMIT_CENTAVOS = 8_100_000  # a MEI may bill up to R$ 81.000 per calendar year (LC 123/2006, art. 18-A)
+MEI_WARNING_PERCENT = 80  # 'Meus ganhos' warns a MEI from 80 % of the limit

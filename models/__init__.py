@@ -13,6 +13,7 @@ from models.auth import (
 from models.billing import ContactMessage, StripeEvent, Subscription
 from models.chat import Chat, Message, Notification, NotificationType
 from models.job import Application, ApplicationStatus, Job, JobListVersion, JobStatus, Rating
+from models.payout import FiscalRegime, PayoutAccount
 from models.shift import Actor, Falta, Hiring, HiringEvent, HiringState, ReviewRequest
 from models.user import Profile, Role, User, UserPreferences
 
@@ -25,6 +26,7 @@ __all__ = [
     "ContactMessage",
     "EmailToken",
     "Falta",
+    "FiscalRegime",
     "Hiring",
     "HiringEvent",
     "HiringState",
@@ -36,6 +38,7 @@ __all__ = [
     "Notification",
     "NotificationType",
     "OutboxEmail",
+    "PayoutAccount",
     "Profile",
     "RateEvent",
     "Rating",

@@ -20,7 +20,7 @@ from core.formatting import short_date
 from core.settings import get_settings
 from core.types import utcnow
 from models import Role, StripeEvent, Subscription, User
-from services import plans
+from services import payouts, plans, stripe_api
 from services.errors import ServiceError
 
 log = logging.getLogger(__name__)
@@ -45,7 +45,6 @@ PAID_PLAN_SLUGS = ("premium", "enterprise")
 LIVE_STATUSES = ("active", "trialing", "past_due", "unpaid", "paused")
 CANCELED = "canceled"
 PAST_DUE = "past_due"
-REQUEST_TIMEOUT_SECONDS = 20
 
 
 class BillingError(ServiceError):
@@ -109,17 +108,6 @@ def payments_configured() -> bool:
     """Whether the Stripe key and both price ids are set, so a checkout can be started."""
     settings = get_settings()
     return bool(settings.stripe_secret_key and settings.stripe_price_premium and settings.stripe_price_enterprise)
-
-
-def _client() -> stripe.StripeClient:
-    """A Stripe client with the configured key and API origin (no global state is touched)."""
-    settings = get_settings()
-    return stripe.StripeClient(
-        api_key=settings.stripe_secret_key or "",
-        base_addresses={"api": settings.stripe_api_base.rstrip("/")},
-        http_client=stripe.RequestsClient(timeout=REQUEST_TIMEOUT_SECONDS),
-        max_network_retries=1,
-    )
 
 
 def _subscription_of(session: Session, user_id: int) -> Subscription | None:
@@ -203,7 +191,7 @@ def create_checkout(session: Session, company_id: int, plan_slug: str, base_url:
     else:
         params["customer_email"] = company.email
     try:
-        checkout = _client().v1.checkout.sessions.create(params)
+        checkout = stripe_api.client().v1.checkout.sessions.create(params)
     except stripe.StripeError as exc:
         log.warning("Stripe refused a checkout for company %s: %s", company_id, exc)
         raise BillingError(CHECKOUT_ERROR, CHECKOUT_FAILED) from exc
@@ -233,7 +221,7 @@ def open_portal(session: Session, company_id: int, base_url: str) -> str:
         raise BillingError(PORTAL_FAILED, NO_CUSTOMER)
     params = {"customer": existing.stripe_customer_id, "return_url": base_url.rstrip("/") + routes.company_plans()}
     try:
-        portal = _client().v1.billing_portal.sessions.create(params)
+        portal = stripe_api.client().v1.billing_portal.sessions.create(params)
     except stripe.StripeError as exc:
         log.warning("Stripe refused a portal session for company %s: %s", company_id, exc)
         raise BillingError(PORTAL_FAILED, TRY_AGAIN) from exc
@@ -303,15 +291,7 @@ def handle_event(session: Session, payload: bytes, signature_header: str | None)
     Raises:
         InvalidWebhook: Bad or missing signature, no webhook secret configured, or a malformed body.
     """
-    settings = get_settings()
-    if not settings.stripe_webhook_secret:
-        raise InvalidWebhook("STRIPE_WEBHOOK_SECRET is not configured")
-    try:
-        event = stripe.Webhook.construct_event(
-            payload, signature_header, settings.stripe_webhook_secret, api_key=settings.stripe_secret_key
-        ).to_dict()
-    except (ValueError, UnicodeDecodeError, stripe.SignatureVerificationError) as exc:
-        raise InvalidWebhook(str(exc)) from exc
+    event = _verified_event(payload, signature_header)
     event_id, event_type = event.get("id"), event.get("type")
     obj = (event.get("data") or {}).get("object")
     if not isinstance(event_id, str) or not isinstance(event_type, str) or not isinstance(obj, dict):
@@ -325,6 +305,23 @@ def handle_event(session: Session, payload: bytes, signature_header: str | None)
         return "ignored"
     handler(session, obj)
     return "processed"
+
+
+def _verified_event(payload: bytes, signature_header: str | None) -> dict:
+    """The event, verified with the account endpoint's secret or, for Connect events, the Connect one."""
+    settings = get_settings()
+    secrets = [s for s in (settings.stripe_webhook_secret, settings.stripe_connect_webhook_secret) if s]
+    if not secrets:
+        raise InvalidWebhook("STRIPE_WEBHOOK_SECRET is not configured")
+    problem: Exception | None = None
+    for secret in secrets:
+        try:
+            return stripe.Webhook.construct_event(
+                payload, signature_header, secret, api_key=settings.stripe_secret_key
+            ).to_dict()
+        except (ValueError, UnicodeDecodeError, stripe.SignatureVerificationError) as exc:
+            problem = exc
+    raise InvalidWebhook(str(problem))
 
 
 def _id_of(value: Any) -> str:
@@ -429,7 +426,7 @@ def _on_checkout_completed(session: Session, checkout: dict) -> None:
     if not subscription_id or (row.stripe_subscription_id == subscription_id and row.status != "incomplete"):
         return
     if not isinstance(subscription, dict):
-        subscription = _client().v1.subscriptions.retrieve(subscription_id).to_dict()
+        subscription = stripe_api.client().v1.subscriptions.retrieve(subscription_id).to_dict()
     _apply_subscription(session, row, subscription)
 
 
@@ -480,4 +477,5 @@ _HANDLERS = {
     "customer.subscription.updated": _on_subscription_changed,
     "customer.subscription.deleted": _on_subscription_deleted,
     "invoice.payment_failed": _on_payment_failed,
+    "account.updated": payouts.on_account_updated,
 }

@@ -35,13 +35,14 @@ from models import (
     Message,
     Notification,
     OutboxEmail,
+    PayoutAccount,
     Profile,
     Rating,
     Role,
     User,
     UserPreferences,
 )
-from services import company_jobs, devices, hiring_lifecycle, job_lifecycle, shifts, throttle
+from services import company_jobs, devices, hiring_lifecycle, job_lifecycle, payouts, shifts, throttle
 from services.billing import _is_live, _subscription_of
 from services.errors import ServiceError
 
@@ -98,6 +99,7 @@ def export_user_data(session: Session, user_id: int) -> dict[str, Any]:
     Returns:
         The data, with top-level keys produto, gerado_em, conta, perfil, preferencias, sessoes,
         vagas, candidaturas, conversas, notificacoes, avaliacoes, turnos, faltas, assinatura,
+        recebimento (CPF, fiscal data and payout account; None before they are given),
         mensagens_de_contato and tentativas_de_login.
 
     Raises:
@@ -143,6 +145,7 @@ def export_user_data(session: Session, user_id: int) -> dict[str, Any]:
         "turnos": _export_hirings(session, user_id),
         "faltas": _export_faltas(session, user_id) if user.role == Role.FREELANCER else [],
         "assinatura": _export_subscription(session, user_id),
+        "recebimento": payouts.export(session, user_id),
         "mensagens_de_contato": [
             {
                 "nome": m.name,
@@ -432,7 +435,7 @@ def delete_account(session: Session, user_id: int, password: object, address: st
           pending applications rejected, applicants notified), so nothing of it stays public;
         - a freelancer's pending applications are deleted; answered ones stay for history;
         - sessions (every device signs out), e-mail tokens, preferences, the user's notifications,
-          locally kept e-mails to the address, and the contact-form messages and login history
+          locally kept e-mails to the address, the payout data (CPF and fiscal data), and the contact-form messages and login history
           kept under the address are deleted (those two are found by e-mail: a later account with
           the same address must not receive them in its export);
         - the profile is blanked, with the name 'Usuário removido' that every display then shows;
@@ -508,6 +511,7 @@ def _remove(session: Session, user: User) -> str:
     session.exec(delete(OutboxEmail).where(OutboxEmail.to_email == user.email))
     session.exec(delete(ContactMessage).where(ContactMessage.email == user.email))
     session.exec(delete(LoginAttempt).where(LoginAttempt.email == user.email))
+    session.exec(delete(PayoutAccount).where(PayoutAccount.user_id == user_id))
     photo = _blank_profile(session, user)
     now = utcnow()
     user.email = removed_email(user_id)

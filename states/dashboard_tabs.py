@@ -54,6 +54,10 @@ class DashboardTabs(AuthState, mixin=True):
         with session_scope() as db:
             self._load_tab(db, user.id)
         self.loaded_tab = self.tab
+        return self._after_load()
+
+    def _after_load(self):
+        """Events to run once the tab has loaded (a toast, a follow-up event), or None."""
         return self.TAB_EVENTS.get(self.tab)
 
     def _load_tab(self, db, user_id: int) -> None:

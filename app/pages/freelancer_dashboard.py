@@ -17,6 +17,7 @@ from components.dashboard import (
     status_badge,
     tab_heading,
 )
+from components.earnings import earnings_tab
 from components.job_filters import job_filters
 from components.links import link_button
 from components.notification_list import notifications_panel
@@ -37,6 +38,7 @@ from states import live
 from states.apply import ApplyState
 from states.dashboard import DashboardState
 from states.dashboard_tabs import DashboardTabs
+from states.earnings import EarningsMixin
 from states.failures import failed, recovers
 from states.job_search import JobFilters, chosen_category, typed_search
 from states.messages import UNEXPECTED_MESSAGE as UNEXPECTED
@@ -56,7 +58,7 @@ def _tab(name: str) -> str:
 
 
 @live.refresher
-class FreelancerDashboardState(DashboardTabs, RatingMixin, ShiftsMixin, ApplyState):
+class FreelancerDashboardState(DashboardTabs, RatingMixin, ShiftsMixin, EarningsMixin, ApplyState):
     """The selected tab (from ?tab=) and the data it shows, loaded for the signed-in freelancer.
 
     It extends the shared apply form (ApplyState), so applying from the 'Buscar Vagas' dialog and
@@ -104,8 +106,15 @@ class FreelancerDashboardState(DashboardTabs, RatingMixin, ShiftsMixin, ApplySta
         elif self.tab == "shifts":
             self._load_shifts(db, user_id)
             self._open_scanned_code()
+        elif self.tab == "earnings":
+            self._load_earnings(db, user_id)
         else:
             super()._load_tab(db, user_id)
+
+    def _after_load(self):
+        if self.tab != "earnings":
+            return super()._after_load()
+        return self._back_from_stripe(FreelancerDashboardState.start_payout_onboarding)
 
     def _load_applications(self, db, user_id: int) -> None:
         result = self._paged(dashboard.freelancer_applications(db, user_id, self._page()))
@@ -541,6 +550,7 @@ def freelancer_dashboard_page() -> rx.Component:
                 "messages",
                 messages_tab(state, Role.FREELANCER, "Converse com as empresas que aceitaram sua candidatura."),
             ),
+            ("earnings", earnings_tab(state)),
             ("notifications", _notifications_tab()),
             ("profile", profile_tab()),
             ("settings", settings_panel(privacy_section())),

@@ -45,11 +45,12 @@ EMAIL_TOKEN = "e-mail token"
 STRIPE = "Stripe id"
 EMAIL = "e-mail"
 PHONE = "phone"
+CPF = "CPF"
 
 BCRYPT = re.compile(r"\$2[abxy]\$\d\d\$")
 TOKEN_RUN = re.compile(r"[A-Za-z0-9_\-]{16,}")
 STRIPE_SHAPE = re.compile(
-    r"(?<![A-Za-z0-9])(?:cus|sub|sub_sched|si|pi|in|ii|ch|cs_test|cs_live|bps|price|prod|evt|seti|pm|txn"
+    r"(?<![A-Za-z0-9])(?:acct|cus|sub|sub_sched|si|pi|in|ii|ch|cs_test|cs_live|bps|price|prod|evt|seti|pm|txn"
     r"|whsec|sk_test|sk_live|pk_test|pk_live|rk_test|rk_live)_[A-Za-z0-9_]{14,}"
 )
 EMAIL_SHAPE = re.compile(r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+")
@@ -315,6 +316,9 @@ class LeakScan:
                 for value in ids:
                     if value:
                         self.learn_stripe_id(value)
+            for (cpf,) in db.execute(text("SELECT cpf FROM payout_accounts")):  # shown masked only, never whole
+                self.secrets[cpf] = CPF
+                self.secrets[f"{cpf[:3]}.{cpf[3:6]}.{cpf[6:9]}-{cpf[9:]}"] = CPF
         for value in self._fake_stripe_ids():
             self.learn_stripe_id(value)
         if len(self.phones) != phones_before or self._phone_pattern is None:
@@ -324,7 +328,7 @@ class LeakScan:
         fake = self.stripe_fake
         if fake is None:
             return
-        for store in (fake.checkout_sessions, fake.subscriptions, fake.customers):
+        for store in (fake.checkout_sessions, fake.subscriptions, fake.customers, fake.accounts):
             for object_id, obj in list(store.items()):
                 yield object_id
                 for _path, value in walk(obj):

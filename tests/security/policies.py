@@ -245,7 +245,16 @@ POLICIES: dict[str, Policy] = {
     "app.pages.freelancer_dashboard.FreelancerDashboardState.choose_job_category": Policy(
         FREELANCER, {"value": "eventos"}, page="/freelancer-dashboard?tab=jobs"
     ),
+    "app.pages.freelancer_dashboard.FreelancerDashboardState.choose_regime": Policy(PUBLIC, {"value": "mei"}),
     "app.pages.freelancer_dashboard.FreelancerDashboardState.clear_job_filters": Policy(FREELANCER),
+    "app.pages.freelancer_dashboard.FreelancerDashboardState.save_fiscal_data": Policy(
+        FREELANCER,
+        {"form_data": {"cpf": "529.982.247-25", "regime": "autonomo"}},
+        page="/freelancer-dashboard?tab=earnings",
+    ),
+    "app.pages.freelancer_dashboard.FreelancerDashboardState.start_payout_onboarding": Policy(
+        FREELANCER, page="/freelancer-dashboard?tab=earnings"
+    ),
     "app.pages.freelancer_dashboard.FreelancerDashboardState.close_rating": Policy(SIGNED_IN, {"open_": False}),
     "app.pages.freelancer_dashboard.FreelancerDashboardState.load": Policy(
         FREELANCER, page="/freelancer-dashboard?tab=applications"

@@ -8,13 +8,19 @@ real. The server answers:
 - POST /v1/billing_portal/sessions      a portal session with a local `url`
 - GET  /v1/subscriptions/{id}           a subscription created by `complete_checkout`
 - POST /v1/customers, GET /v1/customers/{id}
+- POST /v1/accounts, GET /v1/accounts/{id}   Connect accounts (one per idempotency key, as Stripe)
+- POST /v1/account_links                a hosted-onboarding link served by the fake itself
 - GET  /c/pay/{id} and /p/session/{id}  the pages the browser is sent to
+- GET  /setup/{link}                    a stand-in for Stripe's onboarding: 'Concluir cadastro'
+                                        completes the account, sends `account.updated` to
+                                        `webhook_url` (when set) and returns to the link's return_url
 
 Every API request is recorded with its form parameters flattened the way Stripe encodes them
 (e.g. ``line_items[0][price]``). `fail(path, status)` makes the next request to a path fail with a
 Stripe-shaped error body; `delay_seconds` slows every API answer down.
 """
 
+import contextlib
 import hashlib
 import hmac
 import itertools
@@ -26,9 +32,12 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qsl, urlsplit
 
+import requests
+
 PREMIUM_PRICE = "price_test_premium_brl"
 ENTERPRISE_PRICE = "price_test_enterprise_brl"
 WEBHOOK_SECRET = "whsec_test_secret_for_local_webhooks"
+CONNECT_WEBHOOK_SECRET = "whsec_test_connect_secret_for_local_webhooks"
 SECRET_KEY = "sk_test_local_fake"
 PRICE_CENTS = {PREMIUM_PRICE: 5990, ENTERPRISE_PRICE: 11900}
 DAY = 86_400
@@ -59,7 +68,12 @@ class FakeStripe:
     checkout_sessions: dict[str, dict] = field(default_factory=dict)
     subscriptions: dict[str, dict] = field(default_factory=dict)
     customers: dict[str, dict] = field(default_factory=dict)
+    accounts: dict[str, dict] = field(default_factory=dict)
+    account_links: dict[str, dict] = field(default_factory=dict)
+    webhook_url: str = ""
+    connect_secret: str = CONNECT_WEBHOOK_SECRET
     delay_seconds: float = 0.0
+    _idempotent: dict[str, dict] = field(default_factory=dict)
     _failures: dict[str, _Failure] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _server: ThreadingHTTPServer | None = None
@@ -124,6 +138,18 @@ class FakeStripe:
                 payment_status="no_payment_required" if status == "trialing" else "paid",
             )
             return json.loads(json.dumps(checkout)), json.loads(json.dumps(subscription))
+
+    def complete_onboarding(self, account_id: str, payouts_enabled: bool = True) -> dict:
+        """Do what finishing Stripe's hosted onboarding does: details submitted, payouts (usually) on.
+
+        Returns:
+            The account as an `account.updated` webhook object.
+        """
+        with self._lock:
+            account = self.accounts[account_id]
+            account.update(details_submitted=True, payouts_enabled=payouts_enabled, charges_enabled=payouts_enabled)
+            account["requirements"]["currently_due"] = [] if payouts_enabled else ["individual.verification.document"]
+            return json.loads(json.dumps(account))
 
     def _id(self, prefix: str) -> str:
         return f"{prefix}_test_{next(self._counter):04d}{uuid.uuid4().hex[:10]}"
@@ -196,10 +222,21 @@ class FakeStripe:
                 return failure.status, {"error": {"type": failure.error_type, "message": failure.message}}
             if not headers.get("authorization", "").startswith("Bearer sk_"):
                 return 401, {"error": {"type": "invalid_request_error", "message": "Invalid API Key provided"}}
-            return self._route(method, path, params)
+            return self._route(method, path, params, headers.get("idempotency-key", ""))
 
-    def _route(self, method: str, path: str, params: dict[str, str]) -> tuple[int, dict]:
+    def _route(self, method: str, path: str, params: dict[str, str], key: str = "") -> tuple[int, dict]:
         parts = path.strip("/").split("/")
+        if method == "POST" and path == "/v1/accounts":
+            if key and key in self._idempotent:
+                return 200, self._idempotent[key]
+            account = self._new_account(params)
+            if key:
+                self._idempotent[key] = account
+            return 200, account
+        if method == "GET" and len(parts) == 3 and parts[:2] == ["v1", "accounts"]:
+            return self._found(self.accounts.get(parts[2]), parts[2])
+        if method == "POST" and path == "/v1/account_links":
+            return self._new_account_link(params)
         if method == "POST" and path == "/v1/checkout/sessions":
             return 200, self._create_checkout(params)
         if method == "POST" and path == "/v1/billing_portal/sessions":
@@ -247,6 +284,64 @@ class FakeStripe:
         self.checkout_sessions[session_id] = checkout
         return {k: v for k, v in checkout.items() if not k.startswith("_")}
 
+    def _new_account(self, params: dict[str, str]) -> dict:
+        metadata = {k[len("metadata[") : -1]: v for k, v in params.items() if k.startswith("metadata[")}
+        account = {
+            "id": self._id("acct"),
+            "object": "account",
+            "country": params.get("country"),
+            "email": params.get("email"),
+            "business_type": params.get("business_type"),
+            "type": "none",
+            "controller": {
+                "fees": {"payer": params.get("controller[fees][payer]")},
+                "losses": {"payments": params.get("controller[losses][payments]")},
+                "requirement_collection": params.get("controller[requirement_collection]"),
+                "stripe_dashboard": {"type": params.get("controller[stripe_dashboard][type]")},
+                "is_controller": True,
+                "type": "application",
+            },
+            "capabilities": {"transfers": "inactive"},
+            "charges_enabled": False,
+            "payouts_enabled": False,
+            "details_submitted": False,
+            "requirements": {"currently_due": ["individual.id_number", "external_account", "tos_acceptance.date"]},
+            "metadata": metadata,
+            "created": int(time.time()),
+            "livemode": False,
+        }
+        self.accounts[account["id"]] = account
+        return account
+
+    def _new_account_link(self, params: dict[str, str]) -> tuple[int, dict]:
+        account_id = params.get("account", "")
+        if account_id not in self.accounts:
+            return 400, {"error": {"type": "invalid_request_error", "message": f"No such account: '{account_id}'"}}
+        link_id = self._id("al")
+        self.account_links[link_id] = {
+            "account": account_id,
+            "return_url": params.get("return_url"),
+            "refresh_url": params.get("refresh_url"),
+        }
+        return 200, {
+            "object": "account_link",
+            "created": int(time.time()),
+            "expires_at": int(time.time()) + 300,
+            "url": f"{self.url}/setup/{link_id}",
+        }
+
+    def finish_setup(self, link_id: str, complete: bool) -> str:
+        """The browser left the stand-in onboarding page: complete the account (or not); the URL to return to."""
+        link = self.account_links[link_id]
+        if complete:
+            account = self.complete_onboarding(link["account"])
+            if self.webhook_url:
+                body = event("account.updated", account)
+                headers = {"Stripe-Signature": sign(body, self.connect_secret), "Content-Type": "application/json"}
+                with contextlib.suppress(requests.RequestException):
+                    requests.post(self.webhook_url, data=body.encode(), headers=headers, timeout=10)
+        return link["return_url"]
+
     def _create_portal(self, params: dict[str, str]) -> tuple[int, dict]:
         customer = params.get("customer", "")
         if customer not in self.customers:
@@ -289,6 +384,18 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(status, json.dumps(body).encode(), "application/json")
 
     def do_POST(self) -> None:
+        path = urlsplit(self.path).path
+        if path.startswith("/setup/"):  # the stand-in onboarding page's two buttons
+            parts = path.strip("/").split("/")
+            if len(parts) != 3 or parts[1] not in self.stripe.account_links:
+                self._send(404, b"not found", "text/plain")
+                return
+            target = self.stripe.finish_setup(parts[1], complete=parts[2] == "concluir")
+            self.send_response(303)
+            self.send_header("Location", target)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         self._api("POST")
 
     def do_GET(self) -> None:
@@ -296,6 +403,16 @@ class _Handler(BaseHTTPRequestHandler):
         if path.startswith(("/c/pay/", "/p/session/")):
             title = "Checkout de teste" if path.startswith("/c/") else "Portal de teste"
             page = f"<!doctype html><html lang='pt-BR'><title>{title}</title><h1>{title}</h1></html>"
+            self._send(200, page.encode(), "text/html; charset=utf-8")
+            return
+        if path.startswith("/setup/"):
+            link = path.strip("/").split("/")[-1]
+            page = (
+                "<!doctype html><html lang='pt-BR'><title>Cadastro de recebimento (teste)</title>"
+                "<h1>Cadastro de recebimento (teste)</h1>"
+                f"<form method='post' action='/setup/{link}/concluir'><button>Concluir cadastro</button></form>"
+                f"<form method='post' action='/setup/{link}/sair'><button>Sair sem concluir</button></form></html>"
+            )
             self._send(200, page.encode(), "text/html; charset=utf-8")
             return
         self._api("GET")
@@ -349,6 +466,7 @@ def stripe_env(fake: FakeStripe) -> dict[str, str]:
     return {
         "STRIPE_SECRET_KEY": SECRET_KEY,
         "STRIPE_WEBHOOK_SECRET": WEBHOOK_SECRET,
+        "STRIPE_CONNECT_WEBHOOK_SECRET": CONNECT_WEBHOOK_SECRET,
         "STRIPE_PRICE_PREMIUM": PREMIUM_PRICE,
         "STRIPE_PRICE_ENTERPRISE": ENTERPRISE_PRICE,
         "STRIPE_API_BASE": fake.url,

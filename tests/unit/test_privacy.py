@@ -73,6 +73,7 @@ EXPORT_KEYS = {
     "turnos",
     "faltas",
     "assinatura",
+    "recebimento",
     "mensagens_de_contato",
     "tentativas_de_login",
 }
