@@ -21,6 +21,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from alembic.config import Config
@@ -34,6 +35,11 @@ from alembic import command
 from core import list_version, session_version
 from core.settings import Settings, get_settings
 from services import sessions
+
+if TYPE_CHECKING:
+    from starlette.testclient import TestClient
+
+    from tests.support.fake_stripe import FakeStripe
 
 ROOT = Path(__file__).resolve().parents[2]
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "")
@@ -184,3 +190,30 @@ def fake_app():
     yield app
     live._runtime.clear()
     get_presence.cache_clear()
+
+
+@pytest.fixture
+def fake(settings, monkeypatch: pytest.MonkeyPatch) -> Iterator["FakeStripe"]:
+    """A running fake Stripe (tests/support/fake_stripe.py) with the app's STRIPE_* settings pointed at it."""
+    from tests.support.fake_stripe import FakeStripe, stripe_env
+
+    with FakeStripe() as server:
+        for key, value in stripe_env(server).items():
+            monkeypatch.setenv(key, value)
+        get_settings.cache_clear()
+        yield server
+
+
+@pytest.fixture
+def stripe_http() -> Iterator["TestClient"]:
+    """The app's HTTP API routes (the ones mounted with api_transformer), for webhooks."""
+    import warnings
+
+    from app.api import api
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # Starlette 1.x prefers httpx2 for its test client; httpx works.
+        from starlette.testclient import TestClient
+
+    with TestClient(api) as client:
+        yield client

@@ -7,44 +7,24 @@ as Stripe would receive them; `account.updated` arrives signed with the Connect 
 
 import json
 import warnings
-from collections.abc import Iterator
 
 import pytest
 from sqlmodel import Session, select
 
-from app.api import api
 from app.pages.freelancer_dashboard import FreelancerDashboardState
 from core.security import hash_password
-from core.settings import get_settings
 from models import FiscalRegime, PayoutAccount
 from services import payouts, privacy
 from services.payouts import PayoutError
-from tests.support import fake_stripe
-from tests.support.fake_stripe import CONNECT_WEBHOOK_SECRET, FakeStripe, event, sign
+from tests.support.fake_stripe import CONNECT_WEBHOOK_SECRET, event, sign
 from tests.unit.factories import make_company, make_freelancer, snapshot
 from tests.unit.state_harness import cookie_for, run, state_for, toasts
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
 
 CPF, OTHER_CPF = "529.982.247-25", "168.995.350-09"
 BASE_URL = "http://turno.test"
-
-
-@pytest.fixture
-def fake(settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeStripe]:
-    with FakeStripe() as server:
-        for key, value in fake_stripe.stripe_env(server).items():
-            monkeypatch.setenv(key, value)
-        get_settings.cache_clear()
-        yield server
-
-
-@pytest.fixture
-def http() -> Iterator[TestClient]:
-    with TestClient(api) as client:
-        yield client
 
 
 def _save(db: Session, user_id: int, **form) -> PayoutAccount:
@@ -174,7 +154,7 @@ def test_the_cpf_cannot_change_once_the_account_is_open(db, fake):
     assert _errors(db, freelancer.id, {"cpf": OTHER_CPF, "regime": "autonomo"}) == {"cpf": payouts.CPF_LOCKED}
 
 
-def test_coming_back_reads_the_account_and_the_webhook_keeps_it(db, fake, http):
+def test_coming_back_reads_the_account_and_the_webhook_keeps_it(db, fake, stripe_http):
     freelancer = make_freelancer(db)
     _save(db, freelancer.id)
     payouts.start_onboarding(db, freelancer.id, BASE_URL)
@@ -188,7 +168,7 @@ def test_coming_back_reads_the_account_and_the_webhook_keeps_it(db, fake, http):
 
     account = fake.complete_onboarding(account_id)
     body = event("account.updated", account)
-    answer = http.post(
+    answer = stripe_http.post(
         "/api/stripe/webhook", content=body, headers={"Stripe-Signature": sign(body, CONNECT_WEBHOOK_SECRET)}
     )
     assert answer.status_code == 200 and answer.json()["result"] == "processed"
@@ -196,13 +176,15 @@ def test_coming_back_reads_the_account_and_the_webhook_keeps_it(db, fake, http):
     assert payouts.setup_for(db, freelancer.id).status == payouts.STATUS_READY
 
 
-def test_an_account_update_signed_with_another_secret_changes_nothing(db, fake, http):
+def test_an_account_update_signed_with_another_secret_changes_nothing(db, fake, stripe_http):
     freelancer = make_freelancer(db)
     _save(db, freelancer.id)
     payouts.start_onboarding(db, freelancer.id, BASE_URL)
     account = fake.complete_onboarding(db.get(PayoutAccount, freelancer.id).stripe_account_id)
     body = event("account.updated", account)
-    answer = http.post("/api/stripe/webhook", content=body, headers={"Stripe-Signature": sign(body, "whsec_forged")})
+    answer = stripe_http.post(
+        "/api/stripe/webhook", content=body, headers={"Stripe-Signature": sign(body, "whsec_forged")}
+    )
     assert answer.status_code == 400
     db.expire_all()
     assert payouts.setup_for(db, freelancer.id).status == payouts.STATUS_INCOMPLETE
