@@ -96,7 +96,7 @@ def _fiscal_form(state) -> rx.Component:
             ),
             detail_list(detail_row("Município", state.payout_municipio, "Escolha sua cidade em Meu Perfil")),
             rx.text(FISCAL_NOTE, size="2", color=rx.color("gray", 11)),
-            submit_button("Salvar dados fiscais", "Salvando...", state.payout_busy, width="auto"),
+            rx.box(submit_button("Salvar dados fiscais", "Salvando...", state.payout_busy, width="auto")),
             spacing="3",
             width="100%",
             align="stretch",
@@ -161,14 +161,30 @@ def _payout_setup(state) -> rx.Component:
 
 
 def _row(row: rx.Var) -> rx.Component:
-    return rx.table.row(
-        rx.table.cell(
-            rx.vstack(rx.text(row["title"], weight="medium"), rx.text(row["company"], size="1"), spacing="0")
+    """One shift: what and for whom on the left, how much and where the money is on the right."""
+    return rx.el.li(
+        rx.flex(
+            rx.vstack(
+                rx.text(row["title"], weight="medium"),
+                rx.text(
+                    row["company"] + " · " + row["day"] + " · " + row["mode"], size="1", color=rx.color("gray", 11)
+                ),
+                spacing="0",
+                min_width="12rem",
+                flex="1",
+            ),
+            rx.vstack(
+                rx.text(row["amount"], weight="bold", white_space="nowrap"),
+                rx.badge(row["status"], color_scheme=row["tone"], variant="soft", white_space="normal"),
+                spacing="1",
+                align=rx.breakpoints(initial="start", sm="end"),
+            ),
+            justify="between",
+            wrap="wrap",
+            gap="2",
+            padding_y="0.75rem",
         ),
-        rx.table.cell(row["day"]),
-        rx.table.cell(row["amount"], white_space="nowrap"),
-        rx.table.cell(rx.badge(row["status"], color_scheme=row["tone"], variant="soft")),
-        rx.table.cell(rx.text(row["mode"], size="1", color=rx.color("gray", 11))),
+        style={"borderBottom": f"1px solid {rx.color('gray', 4)}", "listStyle": "none"},
     )
 
 
@@ -177,22 +193,10 @@ def _rows(state) -> rx.Component:
         "Seus turnos",
         rx.cond(
             state.earning_rows.length() > 0,
-            rx.box(
-                rx.table.root(
-                    rx.table.header(
-                        rx.table.row(
-                            *[
-                                rx.table.column_header_cell(name)
-                                for name in ("Vaga", "Data", "Valor", "Situação", "Pagamento")
-                            ]
-                        )
-                    ),
-                    rx.table.body(rx.foreach(state.earning_rows, _row)),
-                    id="earnings-table",
-                    width="100%",
-                ),
-                overflow_x="auto",
-                width="100%",
+            rx.el.ul(
+                rx.foreach(state.earning_rows, _row),
+                id="earnings-list",
+                style={"padding": 0, "margin": 0, "width": "100%"},
             ),
             empty_state(
                 "wallet",

@@ -56,7 +56,7 @@ def test_a_freelancer_sees_a_paid_shift_and_sets_up_payouts_on_stripe(
 
     expect(page.get_by_role("heading", name="Meus Ganhos")).to_be_visible()
     expect(page.locator("#earned-total")).to_contain_text("R$ 187,50")
-    table = page.locator("#earnings-table")
+    table = page.locator("#earnings-list")
     expect(table).to_contain_text("Garçom de formatura")
     expect(table).to_contain_text(re.compile(r"Pago em \d\d/\d\d"))
     expect(page.locator("#payout-status")).to_have_text("Não configurado")
