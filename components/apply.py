@@ -6,6 +6,7 @@ from components.dashboard import APPLICATION_STATUS_COLORS, status_badge
 from components.forms import submit_button, text_area, text_field
 from components.links import link_button
 from core import routes
+from core.catalog import PAYMENT_DIRECT, PAYMENT_DIRECT_NOTE
 from models import Role
 from services.applications import ALREADY_APPLIED
 from services.dashboard import APPLICATION_STATUS_LABELS
@@ -54,6 +55,7 @@ def apply_form(prefix: str, *extra_actions: rx.Component) -> rx.Component:
                 field_id=f"{prefix}-mensagem",
                 placeholder="Conte sua experiência e disponibilidade para esta vaga.",
             ),
+            rx.callout(PAYMENT_DIRECT + ". " + PAYMENT_DIRECT_NOTE, icon="wallet", color_scheme="gray", size="1"),
             rx.flex(
                 *extra_actions,
                 submit,

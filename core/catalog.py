@@ -139,6 +139,10 @@ PLAN_CONDITIONS: tuple[str, ...] = (
 )
 
 TRIAL_DAYS = 7
+# How a vaga is paid, stated before anyone applies (docs/product.md "Pagamento"). Every vaga is paid
+# directly until 'Pagamento garantido pelo Turno' can be chosen (issue 26).
+PAYMENT_DIRECT = "Pagamento direto pela empresa — sem garantia do Turno"
+PAYMENT_DIRECT_NOTE = "O Turno registra as horas e o valor; a empresa paga você diretamente, como combinado no chat."
 REFUND_DAYS = 7
 PAYMENT_METHODS: tuple[str, ...] = ("Cartão de crédito", "Cartão de débito", "Boleto bancário", "PIX")
 

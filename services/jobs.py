@@ -14,7 +14,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from core import list_version
-from core.catalog import CATEGORIES, JOBS_PAGE_SIZE, canonical_category
+from core.catalog import CATEGORIES, JOBS_PAGE_SIZE, PAYMENT_DIRECT, canonical_category
 from core.display_names import CONFIDENTIAL_COMPANY
 from core.formatting import hourly_pay, long_date
 from core.shift_format import map_url, shift_text
@@ -47,6 +47,7 @@ class JobListItem(TypedDict):
     shift: str
     posted: str
     company_rating: str  # '4,8 (12 avaliações)'; '' when anonymous or not rated yet
+    payment: str  # how the vaga is paid (core/catalog.PAYMENT_DIRECT)
 
 
 JobPage = Page[JobListItem]
@@ -505,6 +506,7 @@ def _public_job(db: Session, job_id: int) -> JobDetail | None:
         positions=row.vagas_disponiveis,
         posted=long_date(row.criado_em),
         company_rating=_shown_rating(row),
+        payment=PAYMENT_DIRECT,
         posted_at=_iso_utc(row.criado_em),
         starts_at=_iso_utc(row.inicio_em),
         day_needed=row.data_necessaria.isoformat() if row.data_necessaria else "",

@@ -67,6 +67,7 @@ def job_article(job: JobDetail, product_name: str) -> str:
             _fact("Valor por hora", job["pay"]),
             _fact("Turno", shift),
             _fact("Endereço do turno", job["address"] or NOT_INFORMED),
+            _fact("Pagamento", job["payment"]),
             _fact("Vagas disponíveis", str(job["positions"])),
             _fact("Postado em", job["posted"]),
         )

@@ -166,6 +166,7 @@ def test_a_person_reads_the_vaga_before_the_page_connects(page: Page):
 
     expect(page.get_by_role("heading", name=title, level=1)).to_be_visible()
     expect(page.get_by_text("R$ 38,00/hora")).to_be_visible()
+    expect(page.get_by_text("Pagamento direto pela empresa — sem garantia do Turno")).to_be_visible()
     expect(page.get_by_text(f"Eventos · {company}")).to_be_visible()
     expect(page.get_by_text("Servir volantes em casamento para 150 convidados.")).to_be_visible()
     expect(page.get_by_role("link", name="Entre para se candidatar")).to_have_attribute(
@@ -183,6 +184,7 @@ def test_once_connected_the_app_takes_over_with_the_vagas_title_and_lets_go_of_i
 
     expect(page.locator("#job-company")).to_have_text(company)  # the app's own page
     expect(page.locator("#first-paint")).to_have_count(0)
+    expect(page.locator("#job-payment")).to_contain_text("Pagamento direto pela empresa — sem garantia do Turno")
     expect(page).to_have_title(f"{title} em Curitiba, PR · {company} | Turno")
     page.get_by_role("link", name="Voltar para as vagas").click()
     expect(page).to_have_url(re.compile(r"/jobs/?$"))

@@ -51,6 +51,7 @@ def token() -> str:
 def apply_on_detail_page(page: Page, job_id: int, amount: str, message: str) -> None:
     page.goto(f"/jobs/{job_id}")
     box = page.locator("#apply-box")
+    expect(box).to_contain_text("Pagamento direto pela empresa — sem garantia do Turno.")  # said before applying
     box.get_by_label("Valor proposto por hora (opcional)").fill(amount)
     box.get_by_label("Mensagem para a empresa (opcional)").fill(message)
     box.get_by_role("button", name="Enviar candidatura").click()

@@ -322,6 +322,7 @@ def test_public_job_detail_has_every_field(db):
         "positions": 2,
         "posted": jobs.long_date(row.criado_em),
         "company_rating": "",
+        "payment": "Pagamento direto pela empresa — sem garantia do Turno",
         "posted_at": jobs._iso_utc(row.criado_em),
         "starts_at": "2026-12-05T21:00:00+00:00",
         "day_needed": "2026-12-05",

@@ -58,6 +58,7 @@ def test_the_first_paint_shows_the_vaga_and_the_way_to_apply_escaped(db):
     assert "<h1>Garçom &lt;script&gt;alert(1)&lt;/script&gt;</h1>" in article
     assert "Servir &lt;b&gt;mesas&lt;/b&gt;\nem evento." in article
     assert "R$ 30,00/hora" in article
+    assert "<dt>Pagamento</dt><dd>Pagamento direto pela empresa — sem garantia do Turno</dd>" in article
     assert f'href="/login?next=%2Fjobs%2F{job.id}">Entre para se candidatar</a>' in article
 
 
