@@ -2,8 +2,8 @@
 
 Read-only and filtered by the caller's id. A shift appears once it has worked hours (ended, hours
 sent, adjusted, disputed, approved, paid) or a late-cancellation fee. Totals are for one calendar
-year in Brasília time: received (paid shifts, by the day they were paid), to receive (approved, not
-yet paid) and waiting for approval (an estimate from the hours sent). For a MEI the received total
+year in Brasília time: received (paid shifts and fees, by the day they were paid), to receive
+(approved, or a fee owed, not yet paid) and waiting for approval (an estimate from the hours sent). For a MEI the received total
 is compared with the MEI's yearly limit (core/shift_rules.py).
 """
 
@@ -35,7 +35,8 @@ class EarningRow(TypedDict):
         day: The shift's day ('dd/MM/yyyy').
         amount: 'R$ 1.234,56' (an estimate while waiting for approval).
         status: 'Aguardando aprovação', 'Aguardando pagamento da empresa', 'Pagamento a caminho',
-            'Pago em dd/MM' or the late-cancellation note.
+            'Pago em dd/MM', or for a late cancellation's fee 'Taxa de cancelamento tardio: a empresa
+            deve pagar' / 'Taxa de cancelamento paga em dd/MM'.
         tone: The status badge's colour.
         mode: 'Pagamento direto' or 'Pagamento garantido pelo Turno'.
     """
@@ -80,7 +81,10 @@ def _status(h: Hiring) -> tuple[str, str]:
         return "Aguardando pagamento da empresa", "amber"
     if h.state in WAITING:
         return "Aguardando aprovação", "amber"
-    return "Cancelamento tardio: combine o pagamento com a empresa", "gray"
+    paid = _paid_at(h)
+    if paid is not None:
+        return f"Taxa de cancelamento paga em {local(paid):%d/%m}", "green"
+    return "Taxa de cancelamento tardio: a empresa deve pagar", "amber"
 
 
 def _amount(h: Hiring) -> int:
@@ -96,7 +100,8 @@ def _year_bounds(year: int) -> tuple[datetime, datetime]:
 
 
 def _in_year(h: Hiring, start: datetime, end: datetime) -> bool:
-    moment = (_paid_at(h) or h.updated_at) if h.state == S.PAID else h.inicio_em
+    """Whether money already paid counts in the year [start, end): by the day it was paid."""
+    moment = _paid_at(h) or h.updated_at
     return start <= moment < end
 
 
@@ -114,7 +119,12 @@ def for_freelancer(session: Session, freelancer_id: int, now: datetime) -> Earni
                 Hiring.state.in_(WITH_MONEY),
                 (Hiring.state == S.CANCELLED_BY_COMPANY) & (Hiring.taxa_cancelamento_centavos > 0),
             ),
-            or_(Hiring.state.in_(WAITING | {S.APPROVED}), Hiring.inicio_em >= start, Hiring.updated_at >= start),
+            or_(
+                Hiring.state.in_(WAITING | {S.APPROVED}),
+                (Hiring.state == S.CANCELLED_BY_COMPANY) & Hiring.pago_em.is_(None) & Hiring.recebido_em.is_(None),
+                Hiring.inicio_em >= start,
+                Hiring.updated_at >= start,
+            ),
         )
         .order_by(Hiring.inicio_em.desc(), Hiring.id.desc())
         .limit(MAX_ROWS)
@@ -123,9 +133,10 @@ def for_freelancer(session: Session, freelancer_id: int, now: datetime) -> Earni
     shown: list[EarningRow] = []
     for h, title, empresa, nome in rows:
         amount = _amount(h)
-        if h.state == S.PAID and _in_year(h, start, end):
+        settled = h.state == S.PAID or (h.state == S.CANCELLED_BY_COMPANY and _paid_at(h) is not None)
+        if settled and _in_year(h, start, end):
             totals["received"] += amount
-        elif h.state == S.APPROVED:
+        elif h.state == S.APPROVED or (h.state == S.CANCELLED_BY_COMPANY and not settled):
             totals["to_receive"] += amount
         elif h.state in WAITING:
             totals["waiting"] += amount

@@ -42,12 +42,16 @@ class HiringMoveRefused(ValueError):
 
 
 class Window(NamedTuple):
-    """When an action may run, relative to the hiring's times; None bounds are open."""
+    """When an action may run, relative to the hiring's times; None bounds are open.
+
+    `needs` is a condition on the row itself (None: always met), e.g. a late-cancellation fee owed.
+    """
 
     opens: Callable[[Hiring], datetime] | None = None
     closes: Callable[[Hiring], datetime] | None = None
     early: str = NOT_NOW
     late: str = NOT_NOW
+    needs: Callable[[Hiring], bool] | None = None
 
 
 _ALWAYS = Window()
@@ -97,6 +101,7 @@ ADJUST_LATE = "O prazo de 48 horas para ajustar estas horas terminou."
 CONTEST_LATE = "O prazo de 48 horas para contestar terminou."
 
 _BEFORE_START = Window(closes=_start, late=SHIFT_STARTED)
+_FEE_OWED = Window(needs=lambda h: h.taxa_cancelamento_centavos > 0)
 RULES: tuple[Rule, ...] = (
     Rule(
         "confirmar",
@@ -199,6 +204,15 @@ RULES: tuple[Rule, ...] = (
     # The other side's confirmation of a payment already marked: recorded, the state stays.
     Rule("marcar_pago", frozenset({S.PAID}), S.PAID, frozenset({E})),
     Rule("confirmar_recebimento", frozenset({S.PAID}), S.PAID, frozenset({P})),
+    # A late cancellation's fee (direct payment): each side records it paid; the state stays.
+    Rule("marcar_pago", frozenset({S.CANCELLED_BY_COMPANY}), S.CANCELLED_BY_COMPANY, frozenset({E}), _FEE_OWED),
+    Rule(
+        "confirmar_recebimento",
+        frozenset({S.CANCELLED_BY_COMPANY}),
+        S.CANCELLED_BY_COMPANY,
+        frozenset({P}),
+        _FEE_OWED,
+    ),
 )
 # What the timer does in each state, and from when (the rules above hold the windows).
 TIMER_ACTIONS = {
@@ -232,6 +246,8 @@ def allowed_actions(h: Hiring, actor: str, now: datetime) -> list[str]:
 
 
 def _window_refusal(rule: Rule, h: Hiring, now: datetime) -> str | None:
+    if rule.window.needs is not None and not rule.window.needs(h):
+        return NOT_NOW
     opens, closes = rule.window.opens, rule.window.closes
     if opens is not None and now < opens(h):
         return rule.window.early

@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 from core import geo, routes
 from core.formatting import local
 from core.shift_format import map_url
-from models import Actor, Chat, Hiring, HiringEvent, Job, Profile
+from models import Actor, Chat, Hiring, HiringEvent, HiringState, Job, Profile
 from services import attendance_code, hiring_lifecycle, shift_pay
 from services.calendar_file import shift_ics
 from services.errors import NotAllowed
@@ -192,7 +192,7 @@ def _card(h: Hiring, job: Job, other: str, chat_id: int | None, actor: str, now:
 
 
 def _done_already(h: Hiring, action: str) -> bool:
-    """In 'paga', each side's confirmation is offered only until it is given."""
+    """Each side's record of a payment (a shift's, or a late cancellation's fee) is offered only until given."""
     return (action == "marcar_pago" and h.pago_em is not None) or (
         action == "confirmar_recebimento" and h.recebido_em is not None
     )
@@ -219,10 +219,25 @@ def _cards(session: Session, rows, actor: str, now: datetime) -> list[ShiftCard]
     return cards
 
 
+def _still_open(confirmation):
+    """Hirings a side still has to act on: not finished, or money whose payment that side has not recorded.
+
+    Args:
+        confirmation: That side's record of the payment (`Hiring.pago_em` for the company,
+            `Hiring.recebido_em` for the freelancer).
+    """
+    unconfirmed = confirmation.is_(None)
+    return (
+        ~Hiring.state.in_(hiring_lifecycle.TERMINAL)
+        | and_(Hiring.state == HiringState.PAID, unconfirmed)
+        | and_(Hiring.state == HiringState.CANCELLED_BY_COMPANY, Hiring.taxa_cancelamento_centavos > 0, unconfirmed)
+    )
+
+
 def freelancer_shifts(session: Session, freelancer_id: int, now: datetime) -> tuple[list[ShiftCard], list[ShiftCard]]:
     """The freelancer's 'Próximos turnos' (every hiring still moving, soonest first) and the last finished ones."""
     mine = Hiring.freelancer_id == freelancer_id
-    live = ~Hiring.state.in_(hiring_lifecycle.TERMINAL) | and_(Hiring.state == "paga", Hiring.recebido_em.is_(None))
+    live = _still_open(Hiring.recebido_em)
     upcoming = _rows(session, [mine, live], Hiring.company_id, 200)
     done = session.exec(
         select(Hiring.id).where(mine, ~live).order_by(Hiring.inicio_em.desc()).limit(HISTORY_SIZE)
@@ -236,7 +251,7 @@ def freelancer_shifts(session: Session, freelancer_id: int, now: datetime) -> tu
 def company_shifts(session: Session, company_id: int, now: datetime) -> tuple[list[ShiftCard], list[ShiftCard]]:
     """The company's hirings still moving (soonest first) and the last finished ones."""
     mine = Hiring.company_id == company_id
-    live = ~Hiring.state.in_(hiring_lifecycle.TERMINAL) | and_(Hiring.state == "paga", Hiring.pago_em.is_(None))
+    live = _still_open(Hiring.pago_em)
     upcoming = _rows(session, [mine, live], Hiring.freelancer_id, 200)
     done = session.exec(
         select(Hiring.id).where(mine, ~live).order_by(Hiring.inicio_em.desc()).limit(HISTORY_SIZE)

@@ -459,7 +459,7 @@ def _notify(session: Session, party: _Party, action: str, h: Hiring, data: dict)
         "horas": shift_pay.hours_text(
             h.minutos_ajuste if action == "ajustar" else (h.minutos_aprovados or h.minutos_enviados)
         ),
-        "valor": money_cents(h.valor_centavos),
+        "valor": money_cents(h.valor_centavos if h.valor_centavos is not None else h.taxa_cancelamento_centavos),
         "motivo": shift_pay.DISMISS_REASONS.get(h.dispensa_motivo, "")
         if action == "dispensar"
         else str(data.get("reason") or ""),

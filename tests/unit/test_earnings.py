@@ -47,13 +47,13 @@ def test_each_shift_says_where_its_money_is(db, cast):
 
     shown = {row["title"]: (row["amount"], row["status"]) for row in view["rows"]}
     assert shown == {
-        "Copeira": ("R$ 100,00", "Cancelamento tardio: combine o pagamento com a empresa"),
+        "Copeira": ("R$ 100,00", "Taxa de cancelamento tardio: a empresa deve pagar"),
         "Recepção": ("R$ 100,00", "Aguardando aprovação"),
         "Barista": ("R$ 100,00", "Aguardando pagamento da empresa"),
         "Garçom": ("R$ 125,00", "Pago em 12/03"),
     }
     assert [row["title"] for row in view["rows"]] == ["Copeira", "Recepção", "Barista", "Garçom"]  # newest first
-    assert (view["received"], view["to_receive"], view["waiting"]) == ("R$ 125,00", "R$ 100,00", "R$ 100,00")
+    assert (view["received"], view["to_receive"], view["waiting"]) == ("R$ 125,00", "R$ 200,00", "R$ 100,00")
     assert view["year"] == 2026 and view["is_mei"] is False
 
 
@@ -85,3 +85,23 @@ def test_a_mei_sees_the_year_against_the_mei_limit(db, cast, paid, percent, warn
     assert view["is_mei"] and view["mei_percent"] == percent and view["mei_warning"] is warning
     assert view["mei_limit"] == "R$ 81.000,00" and MEI_ANNUAL_LIMIT_CENTAVOS == 8_100_000
     assert view["mei_text"].startswith(f"Você recebeu pelo Turno {view['received']} em 2026: {percent}% do limite")
+
+
+def test_a_late_cancellation_fee_owed_last_year_still_shows_and_counts_once_paid(db, cast):
+    december = datetime(2025, 12, 20, 12, tzinfo=UTC)
+    fee = _shift(db, cast, "Réveillon", S.CANCELLED_BY_COMPANY, december, taxa_cancelamento_centavos=10000)
+    fee.updated_at = december
+    db.add(fee)
+    db.commit()
+    view = earnings.for_freelancer(db, cast.freelancer.id, NOW)
+    assert [(r["title"], r["status"]) for r in view["rows"]] == [
+        ("Réveillon", "Taxa de cancelamento tardio: a empresa deve pagar")
+    ]
+    assert view["to_receive"] == "R$ 100,00"
+
+    fee.recebido_em = NOW - timedelta(days=1)
+    db.add(fee)
+    db.commit()
+    view = earnings.for_freelancer(db, cast.freelancer.id, NOW)
+    assert [r["status"] for r in view["rows"]] == [f"Taxa de cancelamento paga em {NOW - timedelta(days=1):%d/%m}"]
+    assert (view["received"], view["to_receive"]) == ("R$ 100,00", "R$ 0,00")

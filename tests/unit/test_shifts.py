@@ -16,7 +16,7 @@ from sqlmodel import SQLModel, func
 
 from core.formatting import local
 from models import Falta, Hiring, HiringEvent, Job, Notification, ReviewRequest
-from services import applications, hiring_lifecycle, ratings, shift_timer, shifts
+from services import applications, hiring_lifecycle, ratings, shift_timer, shift_views, shifts
 from services.errors import NotAllowed, ServiceError
 from services.shifts import Outcome, when
 from tests.unit.factories import make_application, make_cast, make_company, make_job, unusable_ids
@@ -426,6 +426,36 @@ def test_a_company_that_cancels_late_owes_four_hours_and_the_freelancer_is_told(
     assert (free.state, free.taxa_cancelamento_centavos) == ("cancelada_empresa", 0)
     assert notices(db, cast.other.id) == [f'A empresa cancelou o turno "Garçom" de {when(free)}.']
     assert count(db, Falta) == 0
+
+
+def test_a_late_cancellation_fee_is_settled_by_each_side_and_the_cards_offer_it_until_then(db, cast):
+    s = hire(db, cast.company, cast.freelancer)
+    free = hire(db, cast.company, cast.other)
+    by_company(db, s, "cancelar", s.start - 6 * H)
+    by_company(db, free, "cancelar", free.start - 30 * H)
+    later = s.start + 2 * H
+
+    upcoming, _ = shift_views.company_shifts(db, cast.company.id, later)
+    assert [(c["id"], [a["action"] for a in c["actions"]], c["fee"]) for c in upcoming] == [
+        (s.hiring_id, ["marcar_pago"], "R$ 120,00")
+    ]
+    assert by_company(db, free, "marcar_pago", later) == Outcome(False, NOT_NOW)  # nothing is owed there
+    assert by_freelancer(db, free, "confirmar_recebimento", later) == Outcome(False, NOT_NOW)
+
+    assert by_company(db, s, "marcar_pago", later) == Outcome(True, "Pagamento marcado como feito")
+    h = hiring(db, s.hiring_id)
+    assert (h.state, h.pago_em) == ("cancelada_empresa", later)
+    assert notices(db, cast.freelancer.id)[-1] == (
+        'A empresa marcou como pago o turno "Garçom" (R$ 120,00). Confirme o recebimento.'
+    )
+    assert shift_views.company_shifts(db, cast.company.id, later)[0] == []
+    assert by_company(db, s, "marcar_pago", later + H) == Outcome(False, NOT_NOW)  # once
+
+    [card], _ = shift_views.freelancer_shifts(db, cast.freelancer.id, later)
+    assert [a["action"] for a in card["actions"]] == ["confirmar_recebimento"]
+    assert by_freelancer(db, s, "confirmar_recebimento", later + H) == Outcome(True, "Recebimento confirmado")
+    assert hiring(db, s.hiring_id).state == "cancelada_empresa"
+    assert shift_views.freelancer_shifts(db, cast.freelancer.id, later + H)[0] == []
 
 
 def test_a_freelancer_who_cancels_late_gets_two_faltas_and_the_company_is_told(db, cast):
