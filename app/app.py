@@ -8,6 +8,7 @@ import models  # noqa: F401  (registers the tables)
 from app.api import api
 from app.api.origin_guard import guard_websocket_origin
 from app.api.public_pages import public_pages
+from app.api.pwa import THEME_COLOR
 from app.api.security_headers import security_headers
 from app.api.static_cache import cache_static_files
 from app.api.upload_limit import limit_request_bodies
@@ -34,6 +35,7 @@ from app.pages import (  # noqa: F401  (pages register on import)
 )
 from app.pages.not_found import NOT_FOUND_ON_LOAD, not_found_page
 from app.timer import shift_timer
+from core import routes
 from core.audit import configure_security_log
 from core.settings import get_settings
 from states.live import live_updates
@@ -77,6 +79,11 @@ app = rx.App(
     frontend_exception_handler=frontend_exception,
     head_components=[
         rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml"),
+        # Installable app (app/api/pwa.py): manifest, icons, theme colour and the worker's registration.
+        rx.el.link(rel="manifest", href=routes.MANIFEST),
+        rx.el.link(rel="apple-touch-icon", href="/icons/icon-192.png"),
+        rx.el.meta(name="theme-color", content=THEME_COLOR),
+        rx.el.script(src="/pwa.js", defer=True),
     ],
 )
 app.register_lifespan_task(live_updates)

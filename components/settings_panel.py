@@ -5,6 +5,7 @@ from reflex.style import set_color_mode
 
 from components.dashboard import detail_item, detail_list, detail_row, loading, section_card, tab_heading
 from components.forms import labelled, password_input, submit_button
+from components.install_app import install_section
 from services.profiles import THEME_LABELS
 from states.dashboard import DashboardState
 from states.settings import SettingsState
@@ -172,7 +173,11 @@ def settings_panel(*security_extras: rx.Component) -> rx.Component:
                     rx.tabs.trigger("Segurança", value="security"),
                 ),
                 rx.tabs.content(_appearance(), value="appearance", padding_top="1rem"),
-                rx.tabs.content(_notifications(), value="notifications", padding_top="1rem"),
+                rx.tabs.content(
+                    rx.vstack(_notifications(), section_card("Aplicativo no celular", install_section()), spacing="4"),
+                    value="notifications",
+                    padding_top="1rem",
+                ),
                 rx.tabs.content(
                     rx.vstack(_password_form(), _account(), *security_extras, spacing="4", width="100%"),
                     value="security",

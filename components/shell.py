@@ -2,6 +2,7 @@
 
 import reflex as rx
 
+from components.install_app import install_button
 from components.links import link_button
 from core import routes
 from core.catalog import CITIES
@@ -219,6 +220,7 @@ def footer() -> rx.Component:
                         size="2",
                         color=rx.color("gray", 11),
                     ),
+                    install_button(id="footer-install-app", size="2"),
                 ),
                 *[
                     rx.vstack(

@@ -205,8 +205,8 @@ def fake(settings, monkeypatch: pytest.MonkeyPatch) -> Iterator["FakeStripe"]:
 
 
 @pytest.fixture
-def stripe_http() -> Iterator["TestClient"]:
-    """The app's HTTP API routes (the ones mounted with api_transformer), for webhooks."""
+def api_client() -> Iterator["TestClient"]:
+    """The app's HTTP API routes (the ones mounted with api_transformer): webhooks, manifest, /app."""
     import warnings
 
     from app.api import api

@@ -37,18 +37,18 @@ def checkout_params(fake: FakeStripe) -> dict[str, str]:
     return call.params
 
 
-def post_event(stripe_http: TestClient, event_type: str, obj: dict, event_id: str | None = None):
+def post_event(api_client: TestClient, event_type: str, obj: dict, event_id: str | None = None):
     body = event(event_type, obj, event_id)
-    return stripe_http.post(WEBHOOK, content=body, headers={"Stripe-Signature": sign(body)})
+    return api_client.post(WEBHOOK, content=body, headers={"Stripe-Signature": sign(body)})
 
 
-def subscribe(db: Session, fake: FakeStripe, stripe_http: TestClient, user: User, plan: str = "premium") -> dict:
+def subscribe(db: Session, fake: FakeStripe, api_client: TestClient, user: User, plan: str = "premium") -> dict:
     """Checkout on the fake and deliver Stripe's two events; returns the subscription object."""
     url = billing.create_checkout(db, user.id, plan, BASE_URL)
     db.commit()
     checkout, subscription = fake.complete_checkout(url.rsplit("/", 1)[-1])
-    assert post_event(stripe_http, "checkout.session.completed", checkout).status_code == 200
-    assert post_event(stripe_http, "customer.subscription.created", subscription).status_code == 200
+    assert post_event(api_client, "checkout.session.completed", checkout).status_code == 200
+    assert post_event(api_client, "customer.subscription.created", subscription).status_code == 200
     return subscription
 
 
@@ -129,9 +129,9 @@ def test_checkout_is_for_companies_only(db, fake):
     assert fake.requests == []
 
 
-def test_checkout_refuses_a_company_that_already_has_a_subscription(db, fake, stripe_http):
+def test_checkout_refuses_a_company_that_already_has_a_subscription(db, fake, api_client):
     user = company(db)
-    subscribe(db, fake, stripe_http, user)
+    subscribe(db, fake, api_client, user)
     with pytest.raises(billing.BillingError) as caught:
         billing.create_checkout(db, user.id, "enterprise", BASE_URL)
     assert caught.value.message == billing.ALREADY_SUBSCRIBED
@@ -172,9 +172,9 @@ def test_without_stripe_settings_checkout_explains_payments_are_not_configured(d
     assert fake.requests == []
 
 
-def test_portal_opens_for_the_stored_customer_and_returns_to_the_plans_tab(db, fake, stripe_http):
+def test_portal_opens_for_the_stored_customer_and_returns_to_the_plans_tab(db, fake, api_client):
     user = company(db)
-    subscribe(db, fake, stripe_http, user)
+    subscribe(db, fake, api_client, user)
 
     url = billing.open_portal(db, user.id, BASE_URL)
 
@@ -279,7 +279,7 @@ def test_overview_of_a_company_that_never_subscribed(db):
     )
 
 
-def test_signed_upgrade_lifts_the_free_limit(db, fake, stripe_http):
+def test_signed_upgrade_lifts_the_free_limit(db, fake, api_client):
     user = company(db)
     make_job(db, user, "Vaga 1")
     make_job(db, user, "Vaga 2")
@@ -287,7 +287,7 @@ def test_signed_upgrade_lifts_the_free_limit(db, fake, stripe_http):
     with pytest.raises(plans.PlanLimitReached):
         plans.ensure_can_publish(db, user.id)
 
-    subscription = subscribe(db, fake, stripe_http, user)
+    subscription = subscribe(db, fake, api_client, user)
 
     row = row_of(db, user)
     assert (row.tier, row.status) == ("premium", "trialing")
@@ -298,13 +298,13 @@ def test_signed_upgrade_lifts_the_free_limit(db, fake, stripe_http):
     plans.ensure_can_publish(db, user.id)
 
 
-def test_checkout_completed_fetches_the_subscription_from_stripe(db, fake, stripe_http):
+def test_checkout_completed_fetches_the_subscription_from_stripe(db, fake, api_client):
     user = company(db)
     url = billing.create_checkout(db, user.id, "enterprise", BASE_URL)
     db.commit()
     checkout, subscription = fake.complete_checkout(url.rsplit("/", 1)[-1], status="active")
 
-    response = post_event(stripe_http, "checkout.session.completed", checkout)
+    response = post_event(api_client, "checkout.session.completed", checkout)
 
     assert response.json() == {"received": True, "result": "processed"}
     assert [call.path for call in fake.requests if call.method == "GET"] == [f"/v1/subscriptions/{subscription['id']}"]
@@ -312,42 +312,42 @@ def test_checkout_completed_fetches_the_subscription_from_stripe(db, fake, strip
     assert (row.tier, row.status) == ("enterprise", "active")
 
 
-def test_subscription_event_before_checkout_event_is_linked_by_our_metadata(db, fake, stripe_http):
+def test_subscription_event_before_checkout_event_is_linked_by_our_metadata(db, fake, api_client):
     user = company(db)
     url = billing.create_checkout(db, user.id, "premium", BASE_URL)
     db.commit()
     checkout, subscription = fake.complete_checkout(url.rsplit("/", 1)[-1])
 
-    assert post_event(stripe_http, "customer.subscription.created", subscription).status_code == 200
-    assert post_event(stripe_http, "checkout.session.completed", checkout).status_code == 200
+    assert post_event(api_client, "customer.subscription.created", subscription).status_code == 200
+    assert post_event(api_client, "checkout.session.completed", checkout).status_code == 200
 
     row = row_of(db, user)
     assert (row.tier, row.status, row.stripe_subscription_id) == ("premium", "trialing", subscription["id"])
     assert fake.calls(f"/v1/subscriptions/{subscription['id']}", "GET") == []
 
 
-def test_a_replayed_event_changes_nothing(db, fake, stripe_http):
+def test_a_replayed_event_changes_nothing(db, fake, api_client):
     user = company(db)
-    subscription = subscribe(db, fake, stripe_http, user)
+    subscription = subscribe(db, fake, api_client, user)
     created_id = "evt_test_replayed_created"
     assert (
-        post_event(stripe_http, "customer.subscription.updated", subscription, created_id).json()["result"]
+        post_event(api_client, "customer.subscription.updated", subscription, created_id).json()["result"]
         == "processed"
     )
     assert (
-        post_event(stripe_http, "customer.subscription.deleted", {**subscription, "status": "canceled"}).status_code
+        post_event(api_client, "customer.subscription.deleted", {**subscription, "status": "canceled"}).status_code
         == 200
     )
     events_before = event_count(db)
 
-    replay = post_event(stripe_http, "customer.subscription.updated", subscription, created_id)
+    replay = post_event(api_client, "customer.subscription.updated", subscription, created_id)
 
     assert (replay.status_code, replay.json()["result"]) == (200, "duplicate")
     assert event_count(db) == events_before
     assert row_of(db, user).status == "canceled"
 
 
-def test_a_tampered_body_is_refused_and_changes_nothing(db, fake, stripe_http):
+def test_a_tampered_body_is_refused_and_changes_nothing(db, fake, api_client):
     user = company(db)
     url = billing.create_checkout(db, user.id, "premium", BASE_URL)
     db.commit()
@@ -356,7 +356,7 @@ def test_a_tampered_body_is_refused_and_changes_nothing(db, fake, stripe_http):
     header = sign(body)
     tampered = body.replace('"trialing"', '"active"')
 
-    response = stripe_http.post(WEBHOOK, content=tampered, headers={"Stripe-Signature": header})
+    response = api_client.post(WEBHOOK, content=tampered, headers={"Stripe-Signature": header})
 
     assert response.status_code == 400
     assert event_count(db) == 0
@@ -372,47 +372,45 @@ def test_a_tampered_body_is_refused_and_changes_nothing(db, fake, stripe_http):
         {"Stripe-Signature": "t=abc,v1=def"},
     ],
 )
-def test_an_unsigned_or_malformed_signature_is_refused(db, fake, stripe_http, headers):
+def test_an_unsigned_or_malformed_signature_is_refused(db, fake, api_client, headers):
     user = company(db)
     db.commit()
     body = event("customer.subscription.created", {"id": "sub_x", "metadata": {"user_id": str(user.id)}})
-    assert stripe_http.post(WEBHOOK, content=body, headers=headers).status_code == 400
+    assert api_client.post(WEBHOOK, content=body, headers=headers).status_code == 400
     assert event_count(db) == 0
 
 
-def test_a_signature_with_another_secret_or_too_old_is_refused(db, fake, stripe_http):
+def test_a_signature_with_another_secret_or_too_old_is_refused(db, fake, api_client):
     body = event("invoice.payment_failed", {"id": "in_x"})
-    wrong_secret = stripe_http.post(
+    wrong_secret = api_client.post(
         WEBHOOK, content=body, headers={"Stripe-Signature": sign(body, secret="whsec_other")}
     )
-    too_old = stripe_http.post(WEBHOOK, content=body, headers={"Stripe-Signature": sign(body, timestamp=1_600_000_000)})
+    too_old = api_client.post(WEBHOOK, content=body, headers={"Stripe-Signature": sign(body, timestamp=1_600_000_000)})
     assert (wrong_secret.status_code, too_old.status_code) == (400, 400)
     assert event_count(db) == 0
 
 
-def test_webhooks_are_refused_when_no_webhook_secret_is_configured(db, fake, stripe_http, monkeypatch):
+def test_webhooks_are_refused_when_no_webhook_secret_is_configured(db, fake, api_client, monkeypatch):
     monkeypatch.setenv("STRIPE_WEBHOOK_SECRET", "")
     get_settings.cache_clear()
     body = event("invoice.payment_failed", {"id": "in_x"})
-    assert stripe_http.post(WEBHOOK, content=body, headers={"Stripe-Signature": sign(body)}).status_code == 400
+    assert api_client.post(WEBHOOK, content=body, headers={"Stripe-Signature": sign(body)}).status_code == 400
 
 
-def test_a_signed_body_that_is_not_an_event_is_refused(db, fake, stripe_http):
+def test_a_signed_body_that_is_not_an_event_is_refused(db, fake, api_client):
     body = json.dumps({"hello": "world"})
-    assert stripe_http.post(WEBHOOK, content=body, headers={"Stripe-Signature": sign(body)}).status_code == 400
+    assert api_client.post(WEBHOOK, content=body, headers={"Stripe-Signature": sign(body)}).status_code == 400
 
 
-def test_an_event_type_we_do_not_handle_is_acknowledged_once(db, fake, stripe_http):
-    response = post_event(stripe_http, "customer.created", {"id": "cus_x", "object": "customer"}, "evt_test_other")
+def test_an_event_type_we_do_not_handle_is_acknowledged_once(db, fake, api_client):
+    response = post_event(api_client, "customer.created", {"id": "cus_x", "object": "customer"}, "evt_test_other")
     assert response.json() == {"received": True, "result": "ignored"}
-    assert (
-        post_event(stripe_http, "customer.created", {"id": "cus_x"}, "evt_test_other").json()["result"] == "duplicate"
-    )
+    assert post_event(api_client, "customer.created", {"id": "cus_x"}, "evt_test_other").json()["result"] == "duplicate"
 
 
-def test_cancellation_brings_back_the_free_limits(db, fake, stripe_http):
+def test_cancellation_brings_back_the_free_limits(db, fake, api_client):
     user = company(db)
-    subscription = subscribe(db, fake, stripe_http, user)
+    subscription = subscribe(db, fake, api_client, user)
     make_job(db, user, "Vaga 1")
     make_job(db, user, "Vaga 2")
     db.commit()
@@ -420,7 +418,7 @@ def test_cancellation_brings_back_the_free_limits(db, fake, stripe_http):
     db.commit()  # the check holds SQLite's write lock until its transaction ends, as a publication's does
 
     assert (
-        post_event(stripe_http, "customer.subscription.deleted", {**subscription, "status": "canceled"}).status_code
+        post_event(api_client, "customer.subscription.deleted", {**subscription, "status": "canceled"}).status_code
         == 200
     )
 
@@ -430,47 +428,47 @@ def test_cancellation_brings_back_the_free_limits(db, fake, stripe_http):
         plans.ensure_can_publish(db, user.id)
 
 
-def test_a_late_update_does_not_revive_a_canceled_subscription(db, fake, stripe_http):
+def test_a_late_update_does_not_revive_a_canceled_subscription(db, fake, api_client):
     user = company(db)
-    subscription = subscribe(db, fake, stripe_http, user)
-    post_event(stripe_http, "customer.subscription.deleted", {**subscription, "status": "canceled"})
-    post_event(stripe_http, "customer.subscription.updated", {**subscription, "status": "active"})
+    subscription = subscribe(db, fake, api_client, user)
+    post_event(api_client, "customer.subscription.deleted", {**subscription, "status": "canceled"})
+    post_event(api_client, "customer.subscription.updated", {**subscription, "status": "active"})
     assert row_of(db, user).status == "canceled"
 
 
-def test_failed_payment_applies_the_free_limits_until_stripe_reports_it_paid(db, fake, stripe_http):
+def test_failed_payment_applies_the_free_limits_until_stripe_reports_it_paid(db, fake, api_client):
     user = company(db)
-    subscription = subscribe(db, fake, stripe_http, user)
+    subscription = subscribe(db, fake, api_client, user)
     make_job(db, user, "Vaga 1")
     make_job(db, user, "Vaga 2")
     db.commit()
 
-    assert post_event(stripe_http, "invoice.payment_failed", invoice_failed(subscription)).status_code == 200
+    assert post_event(api_client, "invoice.payment_failed", invoice_failed(subscription)).status_code == 200
 
     assert row_of(db, user).status == "past_due"
     with pytest.raises(plans.PlanLimitReached):
         plans.ensure_can_publish(db, user.id)
     db.rollback()  # a refused publication ends its transaction, and with it SQLite's write lock
 
-    post_event(stripe_http, "customer.subscription.updated", {**subscription, "status": "active"})
+    post_event(api_client, "customer.subscription.updated", {**subscription, "status": "active"})
     assert row_of(db, user).status == "active"
     plans.ensure_can_publish(db, user.id)
 
 
-def test_failed_payment_with_the_older_invoice_shape_is_understood(db, fake, stripe_http):
+def test_failed_payment_with_the_older_invoice_shape_is_understood(db, fake, api_client):
     user = company(db)
-    subscription = subscribe(db, fake, stripe_http, user)
+    subscription = subscribe(db, fake, api_client, user)
     invoice = {
         "id": "in_old",
         "object": "invoice",
         "customer": subscription["customer"],
         "subscription": subscription["id"],
     }
-    post_event(stripe_http, "invoice.payment_failed", invoice)
+    post_event(api_client, "invoice.payment_failed", invoice)
     assert row_of(db, user).status == "past_due"
 
 
-def test_events_naming_no_company_change_nothing(db, fake, stripe_http):
+def test_events_naming_no_company_change_nothing(db, fake, api_client):
     freelancer = make_user(db, "free@teste.com.br", Role.FREELANCER, nome="Rui")
     db.commit()
     stray = {
@@ -483,14 +481,14 @@ def test_events_naming_no_company_change_nothing(db, fake, stripe_http):
     }
     checkout = {"id": "cs_x", "mode": "subscription", "client_reference_id": "999999", "customer": "cus_stray"}
 
-    assert post_event(stripe_http, "customer.subscription.created", stray).status_code == 200
-    assert post_event(stripe_http, "checkout.session.completed", checkout).status_code == 200
-    assert post_event(stripe_http, "invoice.payment_failed", invoice_failed(stray)).status_code == 200
+    assert post_event(api_client, "customer.subscription.created", stray).status_code == 200
+    assert post_event(api_client, "checkout.session.completed", checkout).status_code == 200
+    assert post_event(api_client, "invoice.payment_failed", invoice_failed(stray)).status_code == 200
 
     assert db.exec(select(Subscription)).all() == []
 
 
-def test_checkout_whose_reference_and_metadata_disagree_is_not_linked(db, fake, stripe_http):
+def test_checkout_whose_reference_and_metadata_disagree_is_not_linked(db, fake, api_client):
     first, second = company(db), company(db, "outra@teste.com.br")
     db.commit()
     checkout = {
@@ -501,11 +499,11 @@ def test_checkout_whose_reference_and_metadata_disagree_is_not_linked(db, fake, 
         "customer": "cus_x",
         "subscription": None,
     }
-    assert post_event(stripe_http, "checkout.session.completed", checkout).status_code == 200
+    assert post_event(api_client, "checkout.session.completed", checkout).status_code == 200
     assert db.exec(select(Subscription)).all() == []
 
 
-def test_an_unknown_price_grants_no_paid_plan(db, fake, stripe_http):
+def test_an_unknown_price_grants_no_paid_plan(db, fake, api_client):
     user = company(db)
     db.commit()
     subscription = {
@@ -516,33 +514,33 @@ def test_an_unknown_price_grants_no_paid_plan(db, fake, stripe_http):
         "metadata": {"user_id": str(user.id)},
         "items": {"data": [{"price": {"id": "price_somewhere_else"}, "current_period_end": 4_000_000_000}]},
     }
-    post_event(stripe_http, "customer.subscription.created", subscription)
+    post_event(api_client, "customer.subscription.created", subscription)
     assert row_of(db, user).tier == "free"
     assert billing.check_subscription(db, user.id)["subscribed"] is False
 
 
-def test_an_event_about_an_old_subscription_does_not_replace_the_live_one(db, fake, stripe_http):
+def test_an_event_about_an_old_subscription_does_not_replace_the_live_one(db, fake, api_client):
     user = company(db)
-    subscription = subscribe(db, fake, stripe_http, user)
+    subscription = subscribe(db, fake, api_client, user)
     old = {**subscription, "id": "sub_older", "status": "incomplete_expired"}
-    post_event(stripe_http, "customer.subscription.updated", old)
-    post_event(stripe_http, "customer.subscription.deleted", {**old, "status": "canceled"})
+    post_event(api_client, "customer.subscription.updated", old)
+    post_event(api_client, "customer.subscription.deleted", {**old, "status": "canceled"})
     row = row_of(db, user)
     assert (row.stripe_subscription_id, row.status) == (subscription["id"], "trialing")
 
 
-def test_a_failure_while_applying_leaves_the_event_for_stripes_retry(db, fake, stripe_http):
+def test_a_failure_while_applying_leaves_the_event_for_stripes_retry(db, fake, api_client):
     user = company(db)
     url = billing.create_checkout(db, user.id, "premium", BASE_URL)
     db.commit()
     checkout, subscription = fake.complete_checkout(url.rsplit("/", 1)[-1])
     fake.fail(f"/v1/subscriptions/{subscription['id']}", 500)
 
-    first = post_event(stripe_http, "checkout.session.completed", checkout, "evt_test_retry")
+    first = post_event(api_client, "checkout.session.completed", checkout, "evt_test_retry")
     assert first.status_code == 500
     assert event_count(db) == 0
 
-    retry = post_event(stripe_http, "checkout.session.completed", checkout, "evt_test_retry")
+    retry = post_event(api_client, "checkout.session.completed", checkout, "evt_test_retry")
     assert retry.json()["result"] == "processed"
     assert row_of(db, user).tier == "premium"
 
@@ -556,9 +554,9 @@ def test_overview_of_a_plan_granted_without_stripe(db):
     assert (view.can_manage, view.live_subscription) == (False, False)
 
 
-def test_overview_after_a_stripe_subscription_offers_the_portal(db, fake, stripe_http):
+def test_overview_after_a_stripe_subscription_offers_the_portal(db, fake, api_client):
     user = company(db)
-    subscribe(db, fake, stripe_http, user)
+    subscribe(db, fake, api_client, user)
     db.expire_all()
     view = billing.overview(db, user.id)
     assert (view.plan_name, view.can_manage, view.live_subscription) == ("Premium", True, True)

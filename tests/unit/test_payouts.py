@@ -154,7 +154,7 @@ def test_the_cpf_cannot_change_once_the_account_is_open(db, fake):
     assert _errors(db, freelancer.id, {"cpf": OTHER_CPF, "regime": "autonomo"}) == {"cpf": payouts.CPF_LOCKED}
 
 
-def test_coming_back_reads_the_account_and_the_webhook_keeps_it(db, fake, stripe_http):
+def test_coming_back_reads_the_account_and_the_webhook_keeps_it(db, fake, api_client):
     freelancer = make_freelancer(db)
     _save(db, freelancer.id)
     payouts.start_onboarding(db, freelancer.id, BASE_URL)
@@ -168,7 +168,7 @@ def test_coming_back_reads_the_account_and_the_webhook_keeps_it(db, fake, stripe
 
     account = fake.complete_onboarding(account_id)
     body = event("account.updated", account)
-    answer = stripe_http.post(
+    answer = api_client.post(
         "/api/stripe/webhook", content=body, headers={"Stripe-Signature": sign(body, CONNECT_WEBHOOK_SECRET)}
     )
     assert answer.status_code == 200 and answer.json()["result"] == "processed"
@@ -176,13 +176,13 @@ def test_coming_back_reads_the_account_and_the_webhook_keeps_it(db, fake, stripe
     assert payouts.setup_for(db, freelancer.id).status == payouts.STATUS_READY
 
 
-def test_an_account_update_signed_with_another_secret_changes_nothing(db, fake, stripe_http):
+def test_an_account_update_signed_with_another_secret_changes_nothing(db, fake, api_client):
     freelancer = make_freelancer(db)
     _save(db, freelancer.id)
     payouts.start_onboarding(db, freelancer.id, BASE_URL)
     account = fake.complete_onboarding(db.get(PayoutAccount, freelancer.id).stripe_account_id)
     body = event("account.updated", account)
-    answer = stripe_http.post(
+    answer = api_client.post(
         "/api/stripe/webhook", content=body, headers={"Stripe-Signature": sign(body, "whsec_forged")}
     )
     assert answer.status_code == 400
