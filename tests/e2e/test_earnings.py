@@ -9,8 +9,8 @@ from sqlmodel import select
 
 from core.db import session_scope
 from core.types import utcnow
-from models import Hiring, HiringState, PayoutAccount, Role, User
-from services import applications, company_jobs
+from models import Application, ApplicationStatus, Hiring, HiringState, Job, PayoutAccount, User
+from services import company_jobs
 from tests.e2e.conftest import login
 from tests.shift_form import shift_fields
 from tests.support.fake_stripe import FakeStripe
@@ -35,14 +35,24 @@ def _paid_shift(company: str, freelancer: str, title: str, centavos: int) -> Non
             **shift_fields(),
         }
         job_id = company_jobs.create_job(db, company_id, fields)
-        application_id = applications.apply(
-            db, freelancer_id, Role.FREELANCER, job_id, {"valor_proposto": "", "mensagem": "Tenho experiência."}
+        job = db.get(Job, job_id)
+        application = Application(vaga_id=job_id, freelancer_id=freelancer_id, status=ApplicationStatus.ACCEPTED)
+        db.add(application)
+        db.flush()
+        db.add(  # a shift already worked, approved and paid (a fixture row: its steps are tested elsewhere)
+            Hiring(
+                application_id=application.id,
+                job_id=job_id,
+                company_id=company_id,
+                freelancer_id=freelancer_id,
+                state=HiringState.PAID,
+                inicio_em=job.inicio_em,
+                fim_em=job.fim_em,
+                valor_hora_centavos=3750,
+                valor_centavos=centavos,
+                pago_em=utcnow() - timedelta(hours=1),
+            )
         )
-        applications.accept(db, company_id, application_id)
-        hiring = db.exec(select(Hiring).where(Hiring.application_id == application_id)).one()
-        now = utcnow()
-        hiring.state, hiring.valor_centavos, hiring.pago_em = HiringState.PAID, centavos, now - timedelta(hours=1)
-        db.add(hiring)
 
 
 def test_a_freelancer_sees_a_paid_shift_and_sets_up_payouts_on_stripe(

@@ -6,7 +6,7 @@ import pytest
 
 from core.shift_rules import MEI_ANNUAL_LIMIT_CENTAVOS
 from models import Hiring, HiringState, PayoutAccount
-from services import applications, earnings
+from services import earnings
 from tests.unit.factories import make_application, make_cast, make_job
 
 NOW = datetime(2026, 11, 28, 15, 0, tzinfo=UTC)
@@ -19,15 +19,21 @@ def cast(db):
 
 
 def _shift(db, cast, title: str, state: str, start: datetime, freelancer=None, **fields) -> Hiring:
+    """A hiring already in `state` (a fixture row, as a migration would write it)."""
+    worker = freelancer or cast.freelancer
     job = make_job(db, cast.company, title, inicio_em=start)
-    application = make_application(db, job, freelancer or cast.freelancer)
-    applications.accept(db, cast.company.id, application.id)
-    hiring = db.exec(Hiring.__table__.select().where(Hiring.application_id == application.id)).first()
-    row = db.get(Hiring, hiring.id)
-    row.inicio_em, row.fim_em, row.state = start, start + timedelta(hours=5), state
-    row.valor_hora_centavos = 2500
-    for key, value in fields.items():
-        setattr(row, key, value)
+    application = make_application(db, job, worker, status="accepted")
+    row = Hiring(
+        application_id=application.id,
+        job_id=job.id,
+        company_id=cast.company.id,
+        freelancer_id=worker.id,
+        state=state,
+        inicio_em=start,
+        fim_em=start + timedelta(hours=5),
+        valor_hora_centavos=2500,
+        **fields,
+    )
     db.add(row)
     db.flush()
     return row

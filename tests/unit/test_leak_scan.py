@@ -10,12 +10,15 @@ from types import SimpleNamespace
 import pytest
 
 from core.security import hash_password, new_token, token_digest
+from models import PayoutAccount
 from tests.e2e.leak_scan import (
+    CPF,
     EMAIL,
     EMAIL_TOKEN,
     PASSWORD_HASH,
     PHONE,
     SESSION_TOKEN,
+    STRIPE,
     TOKEN_DIGEST,
     BrowserLog,
     LeakScan,
@@ -102,6 +105,19 @@ def test_stripe_ids_and_keys_are_leaks_but_words_like_in_progress_are_not(scanne
     assert sorted(line.split("'")[1] for line in found) == ["cus_NffrFeUfNV2Hib", "price_test_premium_brl"]
 
 
+def test_a_stored_cpf_bare_or_formatted_and_a_connected_account_id_are_leaks(db, people):
+    _, freelancer = people
+    db.add(PayoutAccount(user_id=freelancer.id, cpf="52998224725", stripe_account_id="acct_1Q2w3E4r5T6y7U8i"))
+    db.commit()
+    scanner = LeakScan()
+    scanner.refresh()
+    text = json.dumps({"a": "52998224725", "b": "529.982.247-25", "c": "acct_1Q2w3E4r5T6y7U8i", "d": "***.982.247-**"})
+
+    found = leaks(scanner, text, viewer=freelancer.id)
+
+    assert sorted(line.split(" '")[0] for line in found) == sorted([CPF, CPF, STRIPE])
+
+
 def test_the_dev_mailbox_list_is_excused_only_in_a_browser_that_opened_it(scanner, people):
     _, freelancer = people
     token = new_token()
@@ -155,6 +171,7 @@ def test_a_stripe_checkout_id_is_excused_only_in_the_redirect_of_its_own_company
         checkout_sessions={checkout_id: {"id": checkout_id, "client_reference_id": str(company.id)}},
         subscriptions={},
         customers={},
+        accounts={},
         calls=lambda _path: [],
     )
     scanner = LeakScan(fake)

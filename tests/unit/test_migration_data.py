@@ -44,6 +44,7 @@ from models import (
     Message,
     Notification,
     OutboxEmail,
+    PayoutAccount,
     Profile,
     Rating,
     ReviewRequest,
@@ -85,8 +86,9 @@ FRESH_AFTER_UPGRADE = {
 }
 # The shift loop's own records (0013): a downgrade below it drops them by design, and upgrading
 # rebuilds a hiring per accepted application (tests/unit/test_shift_migration.py checks that
-# rebuild). The backup test keeps them like every other table.
-DROPPED_BELOW_0013 = {"hirings", "hiring_events", "faltas", "review_requests"}
+# rebuild). The payout data (0018: CPF, fiscal data, Stripe account) go with their table, and a
+# freelancer gives them again. The backup test keeps them like every other table.
+DROPPED_BY_DOWNGRADE = {"hirings", "hiring_events", "faltas", "review_requests", "payout_accounts"}
 # Tables that hold no one's data: job_list_version (0007) and session_version (0008) are one row
 # each with a random cache token, created afresh by their revision (a new token after upgrading is
 # their purpose). rate_events (0009) counts the last hour's registrations, recovery requests and
@@ -316,6 +318,13 @@ def seed(engine: Engine) -> int:
             for hiring, free in hirings[:20]
         ])  # fmt: skip
         put(StripeEvent, [{"id": f"evt_{n:08d}", "type": "invoice.paid", "processed_at": now} for n in range(50)])
+        put(PayoutAccount, [
+            {"user_id": uid, "cpf": f"{n:011d}", "regime": "mei" if n % 2 else "autonomo",
+             "mei_cnpj": "12ABC34501DE35" if n % 2 else "", "municipio_ibge": 3550308 if n % 5 else None,
+             "stripe_account_id": f"acct_{uid}" if n % 3 else "", "details_submitted": n % 3 == 2,
+             "payouts_enabled": n % 6 == 2, "requirements_due": n % 4, "created_at": now, "updated_at": now}
+            for n, uid in enumerate(freelancers[:100])
+        ])  # fmt: skip
     return sum(row_counts(engine).values())
 
 
@@ -344,17 +353,17 @@ def test_downgrading_to_0001_and_upgrading_again_keeps_every_row(seeded, make_al
     url, engine, _, total = seeded
     cfg = make_alembic_config(url)
     assert total >= 10_000 and all(row_counts(engine).values()), row_counts(engine)
-    checksums_before = checksums(engine, FRESH_AFTER_UPGRADE, DROPPED_BELOW_0013)
-    counts = row_counts(engine, DROPPED_BELOW_0013)
+    checksums_before = checksums(engine, FRESH_AFTER_UPGRADE, DROPPED_BY_DOWNGRADE)
+    counts = row_counts(engine, DROPPED_BY_DOWNGRADE)
     matches = _fts_matches(engine, "garcom")
 
     for revision in DOWNGRADE_STEPS:
         command.downgrade(cfg, revision)
-        assert row_counts(engine, DROPPED_BELOW_0013) == counts, f"rows lost by the downgrade to {revision}"
+        assert row_counts(engine, DROPPED_BY_DOWNGRADE) == counts, f"rows lost by the downgrade to {revision}"
     command.upgrade(cfg, "head")
 
-    assert checksums(engine, FRESH_AFTER_UPGRADE, DROPPED_BELOW_0013) == checksums_before
-    assert sum(row_counts(engine, DROPPED_BELOW_0013).values()) == sum(counts.values())
+    assert checksums(engine, FRESH_AFTER_UPGRADE, DROPPED_BY_DOWNGRADE) == checksums_before
+    assert sum(row_counts(engine, DROPPED_BY_DOWNGRADE).values()) == sum(counts.values())
     assert _fts_matches(engine, "garcom") == matches
     with engine.begin() as conn:  # ids continue after the highest one (sequences and rowids intact)
         new_job = conn.execute(insert(Job.__table__).values(_job_row(JOBS, 1, random.Random(1), utcnow())))
