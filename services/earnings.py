@@ -87,9 +87,17 @@ def _status(h: Hiring) -> tuple[str, str]:
     return "Taxa de cancelamento tardio: a empresa deve pagar", "amber"
 
 
+def _waiting_minutes(h: Hiring) -> int:
+    """The minutes a shift waiting for approval will likely pay: the adjustment, the hours sent, the records."""
+    for minutes in (h.minutos_ajuste, h.minutos_enviados):
+        if minutes is not None:
+            return minutes
+    return prefilled_minutes(h)
+
+
 def _amount(h: Hiring) -> int:
     if h.state in WAITING:
-        return pay(prefilled_minutes(h), h.valor_hora_centavos)
+        return pay(_waiting_minutes(h), h.valor_hora_centavos)
     if h.state in (S.APPROVED, S.PAID):
         return h.valor_centavos or 0
     return h.taxa_cancelamento_centavos
@@ -124,6 +132,8 @@ def for_freelancer(session: Session, freelancer_id: int, now: datetime) -> Earni
                 (Hiring.state == S.CANCELLED_BY_COMPANY) & Hiring.pago_em.is_(None) & Hiring.recebido_em.is_(None),
                 Hiring.inicio_em >= start,
                 Hiring.updated_at >= start,
+                Hiring.pago_em >= start,
+                Hiring.recebido_em >= start,
             ),
         )
         .order_by(Hiring.inicio_em.desc(), Hiring.id.desc())

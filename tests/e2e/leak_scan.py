@@ -49,6 +49,7 @@ CPF = "CPF"
 
 BCRYPT = re.compile(r"\$2[abxy]\$\d\d\$")
 TOKEN_RUN = re.compile(r"[A-Za-z0-9_\-]{16,}")
+CPF_SHAPE = re.compile(r"(?<!\d)\d{3}\.?\d{3}\.?\d{3}-?\d{2}(?!\d)")
 STRIPE_SHAPE = re.compile(
     r"(?<![A-Za-z0-9])(?:acct|cus|sub|sub_sched|si|pi|in|ii|ch|cs_test|cs_live|bps|price|prod|evt|seti|pm|txn"
     r"|whsec|sk_test|sk_live|pk_test|pk_live|rk_test|rk_live)_[A-Za-z0-9_]{14,}"
@@ -249,6 +250,7 @@ class LeakScan:
         self.stripe_fake = stripe_fake
         self.secrets: dict[str, str] = {}
         self.stripe_ids: set[str] = set()
+        self.cpfs: set[str] = set()  # stored CPFs, bare: shown only masked, never whole
         for value in (
             settings.stripe_secret_key,
             settings.stripe_webhook_secret,
@@ -316,9 +318,7 @@ class LeakScan:
                 for value in ids:
                     if value:
                         self.learn_stripe_id(value)
-            for (cpf,) in db.execute(text("SELECT cpf FROM payout_accounts")):  # shown masked only, never whole
-                self.secrets[cpf] = CPF
-                self.secrets[f"{cpf[:3]}.{cpf[3:6]}.{cpf[6:9]}-{cpf[9:]}"] = CPF
+            self.cpfs.update(cpf for (cpf,) in db.execute(text("SELECT cpf FROM payout_accounts")))
         for value in self._fake_stripe_ids():
             self.learn_stripe_id(value)
         if len(self.phones) != phones_before or self._phone_pattern is None:
@@ -363,6 +363,9 @@ class LeakScan:
             kind = self.secrets.get(run)
             if kind:
                 found.add(Hit(kind, run))
+        for match in CPF_SHAPE.finditer(raw):
+            if re.sub(r"\D", "", match.group(0)) in self.cpfs:
+                found.add(Hit(CPF, match.group(0)))
         for match in STRIPE_SHAPE.finditer(raw):
             value = match.group(0)
             suffix = value.split("_", 1)[1]

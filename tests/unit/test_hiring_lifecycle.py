@@ -63,6 +63,8 @@ SPEC = {
     ("confirmar_recebimento", S.APPROVED, P, S.PAID),
     ("marcar_pago", S.PAID, E, S.PAID),  # the other side's confirmation of a payment: recorded
     ("confirmar_recebimento", S.PAID, P, S.PAID),
+    ("marcar_pago", S.CANCELLED_BY_COMPANY, E, S.CANCELLED_BY_COMPANY),  # a late cancellation's fee, settled
+    ("confirmar_recebimento", S.CANCELLED_BY_COMPANY, P, S.CANCELLED_BY_COMPANY),
 }
 ALLOWED = {(action, source, actor): target for action, source, actor, target in SPEC}
 ACTIONS = sorted({rule.action for rule in RULES})
@@ -84,7 +86,7 @@ REACHED = {
     S.APPROVED: {"terminou_em": END, "minutos_aprovados": 420, "valor_centavos": 21000},
     S.PAID: {"terminou_em": END, "minutos_aprovados": 420, "valor_centavos": 21000, "pago_em": END + 30 * H},
     S.NO_SHOW: {"terminou_em": END + 12 * H},
-    S.CANCELLED_BY_COMPANY: {"terminou_em": START - 30 * H},
+    S.CANCELLED_BY_COMPANY: {"terminou_em": START - 6 * H, "taxa_cancelamento_centavos": 12000},  # late: a fee
     S.CANCELLED_BY_FREELANCER: {"terminou_em": START - 30 * H},
 }
 
@@ -193,6 +195,17 @@ def test_the_rules_are_the_state_table_of_the_product():
     assert in_code == SPEC
     # one target per (action, state, actor): nothing is ambiguous
     assert len(ALLOWED) == len(SPEC)
+
+
+def test_a_company_cancellation_without_a_fee_has_nothing_to_settle(db):
+    free = hiring_in(db, S.CANCELLED_BY_COMPANY, taxa_cancelamento_centavos=0)
+    assert hiring_lifecycle.allowed_actions(free, E, END) == []
+    assert hiring_lifecycle.allowed_actions(free, P, END) == []
+    with pytest.raises(hiring_lifecycle.HiringMoveRefused):
+        move(db, free, "marcar_pago", E, END)
+    db.rollback()
+    owed = hiring_in(db, S.CANCELLED_BY_COMPANY)
+    assert hiring_lifecycle.allowed_actions(owed, E, END) == ["marcar_pago"]
 
 
 def test_the_timer_has_one_action_in_each_state_where_a_deadline_runs():

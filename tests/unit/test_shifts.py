@@ -439,8 +439,10 @@ def test_a_late_cancellation_fee_is_settled_by_each_side_and_the_cards_offer_it_
     assert [(c["id"], [a["action"] for a in c["actions"]], c["fee"]) for c in upcoming] == [
         (s.hiring_id, ["marcar_pago"], "R$ 120,00")
     ]
-    assert by_company(db, free, "marcar_pago", later) == Outcome(False, NOT_NOW)  # nothing is owed there
-    assert by_freelancer(db, free, "confirmar_recebimento", later) == Outcome(False, NOT_NOW)
+    with pytest.raises(ServiceError, match=NOT_NOW):  # nothing is owed there
+        by_company(db, free, "marcar_pago", later)
+    with pytest.raises(ServiceError, match=NOT_NOW):
+        by_freelancer(db, free, "confirmar_recebimento", later)
 
     assert by_company(db, s, "marcar_pago", later) == Outcome(True, "Pagamento marcado como feito")
     h = hiring(db, s.hiring_id)
@@ -449,7 +451,8 @@ def test_a_late_cancellation_fee_is_settled_by_each_side_and_the_cards_offer_it_
         'A empresa marcou como pago o turno "Garçom" (R$ 120,00). Confirme o recebimento.'
     )
     assert shift_views.company_shifts(db, cast.company.id, later)[0] == []
-    assert by_company(db, s, "marcar_pago", later + H) == Outcome(False, NOT_NOW)  # once
+    with pytest.raises(ServiceError, match=NOT_NOW):  # once
+        by_company(db, s, "marcar_pago", later + H)
 
     [card], _ = shift_views.freelancer_shifts(db, cast.freelancer.id, later)
     assert [a["action"] for a in card["actions"]] == ["confirmar_recebimento"]
