@@ -47,7 +47,6 @@ class JobListItem(TypedDict):
     shift: str
     posted: str
     company_rating: str  # '4,8 (12 avaliações)'; '' when anonymous or not rated yet
-    payment: str  # how the vaga is paid (core/catalog.PAYMENT_DIRECT)
 
 
 JobPage = Page[JobListItem]
@@ -92,6 +91,7 @@ class JobDetail(TypedDict):
     positions: int
     posted: str
     company_rating: str  # '4,8 (12 avaliações)'; '' when anonymous or not rated yet
+    payment: str  # how the vaga is paid (core/catalog.PAYMENT_DIRECT)
     # Raw facts for search engines (core/seo.py JobPosting): ISO instants in UTC, '' when unknown.
     posted_at: str
     starts_at: str
