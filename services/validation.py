@@ -8,7 +8,7 @@ from numbers import Number
 from typing import Any, TypeVar
 
 from email_validator import EmailNotValidError, validate_email
-from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from core import cities, shift_rules
@@ -699,7 +699,8 @@ class JobForm(BaseModel):
     intervalo_min: int = 0
     endereco: str
     ponto_lat: float | None = None
-    ponto_lng: float | None = None
+    # Validated even when the form leaves it out, so a latitude never stands without its longitude.
+    ponto_lng: float | None = Field(default=None, validate_default=True)
     habilidades_necessarias: list[str] = []
     vale_transporte: bool = False
     refeicao_local: bool = False

@@ -102,6 +102,13 @@ def test_each_shift_field_gives_its_message(fields, errors):
     assert _errors({**_shift(NOW + timedelta(days=3)), **fields}) == errors
 
 
+def test_a_latitude_sent_without_its_longitude_field_is_refused():
+    """A hostile form may leave `ponto_lng` out altogether (the fuzzer found half a point stored)."""
+    data = {**_shift(NOW + timedelta(days=3)), "ponto_lat": "-23.56"}
+    data.pop("ponto_lng", None)
+    assert _errors(data) == {"ponto_lng": SHIFT_POINT}
+
+
 def test_a_missing_shift_lists_the_three_messages():
     assert _errors({k: v for k, v in BASE.items() if k != "endereco"}) == {
         "inicio_em": SHIFT_START_MISSING,
