@@ -61,7 +61,9 @@ class Profile(SQLModel, table=True):
     descricao: str = Field(default="", max_length=2000)
     updated_at: datetime = created_at_field()
     cidade_busca: str = Field(default="", max_length=120, index=True)
-    cidade_ibge: int | None = None  # the IBGE code of `localizacao` (core.cities; alembic 0017)
+    cidade_ibge: int | None = Field(
+        default=None, index=True
+    )  # IBGE code of `localizacao` (core.cities; 0017, index 0018)
 
 
 @event.listens_for(Profile, "before_insert")

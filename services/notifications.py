@@ -8,6 +8,7 @@ from sqlmodel import Session, func, select
 
 from core import signals
 from core.catalog import UNREAD_BADGE_CAP
+from core.cities import city_code
 from core.email import send_after_commit
 from core.formatting import date_time
 from core.ids import valid_id
@@ -367,8 +368,10 @@ def bells(session: Session, user_ids: Iterable[int]) -> dict[int, Bell]:
 def alert_new_job(session: Session, job_id: int, titulo: str, city: str, company_id: int) -> int:
     """'Alertas de novas vagas': notify the confirmed freelancers of the job's city who keep the alerts on.
 
-    The city part of the job's location is compared, ignoring case and accents, with the city
-    part of the freelancer's profile location (core.text.city_key; 'São Paulo, SP' matches
+    When the job's location is one municipality of the IBGE list, freelancers whose profile has that
+    municipality are alerted ('Bonito, MS' and 'Bonito, PE' are different cities); profiles without a
+    municipality code (older free text) are compared by name, as every profile was before: the city
+    part of the location, ignoring case and accents (core.text.city_key; 'São Paulo, SP' matches
     'SAO PAULO'). At most
     JOB_ALERT_LIMIT freelancers are alerted per job (the most recently updated profiles first).
 
@@ -382,9 +385,13 @@ def alert_new_job(session: Session, job_id: int, titulo: str, city: str, company
     Returns:
         How many freelancers were alerted.
     """
+    code = city_code(city)
     city = city_key(city)
     if not city:
         return 0
+    same_city = Profile.cidade_busca == city
+    if code is not None:  # the municipality itself: 'Bonito, MS' is not 'Bonito, PE'; uncoded profiles by name
+        same_city = or_(Profile.cidade_ibge == code, and_(Profile.cidade_ibge.is_(None), same_city))
     rows = session.exec(
         select(User.id, User.email, UserPreferences)
         .join(Profile, Profile.user_id == User.id)
@@ -395,7 +402,7 @@ def alert_new_job(session: Session, job_id: int, titulo: str, city: str, company
             User.is_active.is_(True),
             User.email_confirmed_at.is_not(None),  # an address nobody confirmed gets no alerts
             User.id != company_id,
-            Profile.cidade_busca == city,
+            same_city,
             or_(UserPreferences.user_id.is_(None), UserPreferences.new_job_alerts.is_(True)),
         )
         .order_by(Profile.updated_at.desc())

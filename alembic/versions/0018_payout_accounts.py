@@ -8,6 +8,9 @@ Create Date: 2026-11-28 08:30:00.000000
 is opened the freelancer gives a CPF (unique), says whether they invoice as MEI (with its CNPJ) or
 as autônomo, and where from (an IBGE municipality code, for the NFS-e). One row per freelancer,
 deleted with the account. A new table: nothing existing moves, and the downgrade drops it.
+
+Also an index on `profiles.cidade_ibge`: new-job alerts find the freelancers of a municipality by
+its code (services.notifications.alert_new_job).
 """
 
 from collections.abc import Sequence
@@ -47,8 +50,10 @@ def upgrade() -> None:
         sa.UniqueConstraint("cpf"),
     )
     op.create_index("ix_payout_accounts_stripe_account_id", "payout_accounts", ["stripe_account_id"])
+    op.create_index("ix_profiles_cidade_ibge", "profiles", ["cidade_ibge"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_profiles_cidade_ibge", table_name="profiles")
     op.drop_index("ix_payout_accounts_stripe_account_id", table_name="payout_accounts")
     op.drop_table("payout_accounts")

@@ -637,3 +637,20 @@ def test_a_job_title_with_a_line_break_does_not_break_the_email_copy(db, cast, s
     [message] = smtp.sent
     assert "\n" not in message["Subject"]
     assert message["Bcc"] is None
+
+
+def test_a_job_alert_goes_to_the_same_municipality_not_a_namesake(db):
+    """'Bonito, MS' and 'Bonito, PE' share a name; an older profile without a code is matched by name."""
+    publisher = make_company(db, nome="Mariana Costa", empresa="Pousada Rio da Prata", localizacao="Bonito, MS")
+    in_ms = make_freelancer(db, nome="Ana Pantanal", localizacao="Bonito, MS")
+    in_pe = make_freelancer(db, nome="Bia Agreste", localizacao="Bonito, PE")
+    uncoded = make_freelancer(db, nome="Caio Antigo", localizacao="Bonito")  # ambiguous: no code, only a name
+    db.flush()
+    assert db.get(Profile, uncoded.id).cidade_ibge is None
+
+    job = make_job(db, publisher, "Guia de flutuação", localizacao="Bonito, MS")
+    count = notifications.alert_new_job(db, job.id, job.titulo, job.localizacao, publisher.id)
+    db.flush()
+
+    assert count == 2
+    assert [len(alerts_of(db, user)) for user in (in_ms, in_pe, uncoded)] == [1, 0, 1]
