@@ -121,8 +121,12 @@ class FreelancerDashboardState(DashboardTabs, RatingMixin, ShiftsMixin, Earnings
         self.applications, self.applications_total = result.items, result.total
 
     def _search_url(self, **changes) -> str:
-        """This tab's URL with the current filters and `changes` applied (page 1 unless given)."""
-        filters = {"search": self.job_search, "category": self.job_category, "city": self.job_city, "page": None}
+        """This tab's URL with the address's filters and `changes` applied (page 1 unless given).
+
+        Read from the address, not the state, so a filter changed before the tab has loaded keeps the others.
+        """
+        current = JobFilters.from_query(self.router.url.query_parameters)
+        filters = {"search": current.search, "category": current.category, "city": current.city, "page": None}
         filters.update(changes)
         return routes.freelancer_job_search(**filters)
 

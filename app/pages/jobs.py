@@ -72,12 +72,17 @@ class JobsState(rx.State):
         return page_title(LIST_TITLE)
 
     def _url(self, **changes) -> str:
-        """The list URL with the current filters and `changes` applied (page 1 unless given)."""
+        """The list URL with the address's filters and `changes` applied (page 1 unless given).
+
+        The filters come from the address the browser is on, not from the state: a person who picks a
+        category before the page has loaded keeps the city and search the address already holds.
+        """
+        current = JobFilters.from_query(self.router.url.query_parameters)
         filters = {
-            "city": self.city,
-            "search": self.search,
-            "category": self.category_slug,
-            "company": self.company_id or None,
+            "city": current.city,
+            "search": current.search,
+            "category": current.category,
+            "company": current.company_id or None,
             "page": None,
         }
         filters.update(changes)
@@ -152,7 +157,7 @@ class JobsState(rx.State):
     @rx.event
     def clear_filters(self):
         """Limpar filtros: drop the search, the category and the company; keep the chosen city."""
-        return rx.redirect(routes.jobs(city=self.city))
+        return rx.redirect(routes.jobs(city=JobFilters.from_query(self.router.url.query_parameters).city))
 
 
 def filter_note() -> rx.Component:

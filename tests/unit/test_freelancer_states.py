@@ -11,6 +11,7 @@ import pytest
 from sqlmodel import select
 
 from app.pages.freelancer_dashboard import FreelancerDashboardState
+from app.pages.jobs import JobsState
 from models import Application, Job, JobStatus
 from services import applications
 from states.apply import SENT, SIGN_IN_FIRST, ApplyState
@@ -299,6 +300,25 @@ def test_search_by_category_and_empty_result(db, cast):
     empty = dashboard_state(db, freelancer, tab="jobs", search="astronauta")
     run(empty, FreelancerDashboardState.load)
     assert empty.job_total == 0 and empty.job_results == []
+
+
+def test_a_filter_chosen_before_the_tab_has_loaded_keeps_the_addresss_other_filters(db, cast):
+    """A quick person picks a category before the load event ran: the city and search stay (CI saw them lost)."""
+    _, freelancer, _ = cast
+    state = dashboard_state(db, freelancer, tab="jobs", city="Curitiba", search="garçom")
+
+    [redirect] = run(state, FreelancerDashboardState.choose_job_category, "eventos")
+
+    assert "search=gar%C3%A7om&category=eventos&city=Curitiba" in str(redirect)
+
+
+def test_the_public_list_keeps_the_addresss_filters_when_one_changes_before_it_loaded(db):
+    state = state_for(JobsState, "", "/jobs", {"city": "Curitiba", "search": "garçom"})
+
+    [redirect] = run(state, JobsState.choose_category, "eventos")
+
+    assert "/jobs?" in str(redirect)
+    assert all(part in str(redirect) for part in ("city=Curitiba", "search=gar%C3%A7om", "category=eventos"))
 
 
 def test_search_handlers_keep_the_filters_in_the_url(db, cast):
