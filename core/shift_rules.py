@@ -41,6 +41,18 @@ APPROVAL_REMINDER_BEFORE = timedelta(hours=6)  # before the automatic approval
 LATE_CANCEL_WINDOW = timedelta(hours=24)  # the company cancels within 24 h of I: a fee is owed
 MIN_PAID = timedelta(hours=4)  # late cancellation and 'Não precisamos mais' pay min(4 h, scheduled)
 
+# 'Pagamento garantido pelo Turno' (§5): Turno's fee by the company's plan, on the hours' part.
+PROTECTED_FEE_PERCENT = {"free": 12, "premium": 10, "enterprise": 8}
+PAYMENT_WINDOW = timedelta(minutes=60)  # unpaid 60 min after 'Aceitar e pagar': back to pending
+SETTLE_LEASE = timedelta(minutes=2)  # one worker settles a hiring at a time; a crashed one frees it
+SETTLE_BACKOFF = (  # after the n-th failed try of a transfer or refund, wait this long (then the last)
+    timedelta(minutes=1),
+    timedelta(minutes=5),
+    timedelta(minutes=30),
+    timedelta(hours=2),
+    timedelta(hours=6),
+)
+
 # Faltas (§4).
 FREE_CANCEL_AFTER_HIRE = timedelta(minutes=15)
 FALTA_FREE_BEFORE = timedelta(hours=48)

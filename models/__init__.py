@@ -13,6 +13,7 @@ from models.auth import (
 from models.billing import ContactMessage, StripeEvent, Subscription
 from models.chat import Chat, Message, Notification, NotificationType
 from models.job import Application, ApplicationStatus, Job, JobListVersion, JobStatus, Rating
+from models.payment import MoneyMovement, MovementKind, PaymentKind, PaymentStatus, ProtectedPayment
 from models.payout import FiscalRegime, PayoutAccount
 from models.shift import Actor, Falta, Hiring, HiringEvent, HiringState, ReviewRequest
 from models.user import Profile, Role, User, UserPreferences
@@ -35,11 +36,16 @@ __all__ = [
     "JobStatus",
     "LoginAttempt",
     "Message",
+    "MoneyMovement",
+    "MovementKind",
     "Notification",
     "NotificationType",
     "OutboxEmail",
+    "PaymentKind",
+    "PaymentStatus",
     "PayoutAccount",
     "Profile",
+    "ProtectedPayment",
     "RateEvent",
     "Rating",
     "ReviewRequest",

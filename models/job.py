@@ -93,6 +93,7 @@ class Job(SQLModel, table=True):
     busca: str = Field(default="", max_length=SEARCH_MAX)
     cidade_busca: str = Field(default="", max_length=CITY_SEARCH_MAX)
     cidade_ibge: int | None = None  # the IBGE code of `localizacao` (core.cities; alembic 0017)
+    pagamento: str = Field(default="direto", max_length=16)  # 'direto' or 'garantido' (alembic 0019)
 
     def refresh_search_fields(self) -> None:
         """Recompute `busca` (`search_text`), `cidade_busca` and `cidade_ibge` from the title, category and place."""

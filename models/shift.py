@@ -56,6 +56,7 @@ class Hiring(SQLModel, table=True):
         Index("ix_hirings_freelancer_start", "freelancer_id", "inicio_em"),
         Index("ix_hirings_company_start", "company_id", "inicio_em"),
         Index("ix_hirings_job", "job_id"),
+        Index("ix_hirings_settle", "repasse_em"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -92,6 +93,11 @@ class Hiring(SQLModel, table=True):
     pago_em: datetime | None = optional_datetime_field()
     recebido_em: datetime | None = optional_datetime_field()
     terminou_em: datetime | None = optional_datetime_field()
+    # 'Pagamento garantido' (services/protected_payments.py): when the settlement (transfer to the
+    # freelancer, refund of the rest) next runs, how many tries failed and the last failure.
+    repasse_em: datetime | None = optional_datetime_field()
+    repasse_tentativas: int = 0
+    repasse_erro: str = Field(default="", max_length=200)
     created_at: datetime = created_at_field()
     updated_at: datetime = created_at_field()
 

@@ -59,6 +59,7 @@ class Profile(SQLModel, table=True):
     empresa: str = Field(default="", max_length=160)
     industria: str = Field(default="", max_length=32)
     descricao: str = Field(default="", max_length=2000)
+    cnpj: str = Field(default="", max_length=14)  # a company's, before its first protected payment (0019)
     updated_at: datetime = created_at_field()
     cidade_busca: str = Field(default="", max_length=120, index=True)
     cidade_ibge: int | None = Field(

@@ -12,6 +12,7 @@ before another request answered it must not overwrite that answer (a rejected hi
 chat, or a withdrawn acceptance).
 """
 
+from collections.abc import Callable
 from datetime import datetime
 from decimal import Decimal
 from typing import NamedTuple, TypedDict
@@ -25,8 +26,17 @@ from core import routes
 from core.db import lock_for_write
 from core.formatting import hourly_pay, long_date, money
 from core.types import utcnow
-from models import Application, ApplicationStatus, Chat, Job, NotificationType, Profile
-from services import chats, company_jobs, faltas, hiring_lifecycle, job_lifecycle, ratings, shift_pay
+from models import Actor, Application, ApplicationStatus, Chat, Hiring, Job, NotificationType, Profile
+from services import (
+    chats,
+    company_jobs,
+    faltas,
+    hiring_lifecycle,
+    job_lifecycle,
+    protected_payments,
+    ratings,
+    shift_pay,
+)
 from services.company_jobs import owned_job
 from services.errors import NotAllowed, ServiceError, require_id
 from services.notifications import notify
@@ -39,6 +49,7 @@ ONLY_FREELANCERS = "Apenas freelancers podem se candidatar a vagas."
 POSITIONS_FILLED = "Todas as posições desta vaga já foram preenchidas."
 NOT_PENDING = "Esta candidatura já foi respondida."
 PROFILE_NOT_FOUND = "Perfil não encontrado"
+ACCEPT = "Aceitar"
 SKILLS_SHOWN = 3
 APPLICANTS_PAGE_SIZE = 20
 
@@ -59,6 +70,8 @@ class ApplicantCard(TypedDict):
     chat_id: int
     date: str
     has_profile: bool
+    guaranteed: bool
+    accept_label: str
 
 
 class FreelancerProfileView(TypedDict):
@@ -290,7 +303,8 @@ def list_for_job(
     if shown:
         last = shown[-1][0]
         cursor = ApplicantsCursor(last.status == ApplicationStatus.PENDING, last.created_at, last.id)
-    cards = [_card(application, profile, chat_id) for application, profile, chat_id in shown]
+    label = accept_labels(session, job)
+    cards = [_card(application, profile, chat_id, label) for application, profile, chat_id in shown]
     return ApplicantsPage(job.titulo, cards, len(rows) > APPLICANTS_PAGE_SIZE, cursor)
 
 
@@ -309,11 +323,37 @@ def reread_cards(session: Session, company_id: int, job_id: object, ids: list[in
     if not wanted:
         return []
     rows = _applicant_rows(session, len(wanted), Application.vaga_id == job.id, Application.id.in_(wanted))
-    found = {application.id: _card(application, profile, chat_id) for application, profile, chat_id in rows}
+    label = accept_labels(session, job)
+    found = {application.id: _card(application, profile, chat_id, label) for application, profile, chat_id in rows}
     return [found[card_id] for card_id in wanted if card_id in found]
 
 
-def _card(application: Application, profile: Profile | None, chat_id: int | None) -> ApplicantCard:
+def accept_labels(session: Session, job: Job) -> Callable[[Application], str] | None:
+    """The label of the accept button of a guaranteed vaga's cards, 'Aceitar e pagar R$ X' (None for a direct one).
+
+    X is what `protected_payments.job_quote` charges at the applicant's rate (the proposal, else
+    the vaga's): the hours' part plus the plan's fee. The plan is read once for all the cards.
+    """
+    if job.pagamento != protected_payments.GUARANTEED:
+        return None
+    percent = protected_payments.fee_percent(session, job.cliente_id)
+    minutes = shift_pay.scheduled_minutes(job.inicio_em, job.fim_em, job.intervalo_min) if job.inicio_em else 0
+
+    def label(application: Application) -> str:
+        rate = application.valor_proposto if application.valor_proposto is not None else job.valor_hora
+        part = shift_pay.pay(minutes, shift_pay.centavos(rate))
+        total = part + protected_payments.fee(part, percent)
+        return f"Aceitar e pagar {money(Decimal(total) / 100)}"
+
+    return label
+
+
+def _card(
+    application: Application,
+    profile: Profile | None,
+    chat_id: int | None,
+    pay_label: Callable[[Application], str] | None = None,
+) -> ApplicantCard:
     skills = list(profile.habilidades) if profile else []
     extra = len(skills) - SKILLS_SHOWN
     return ApplicantCard(
@@ -332,6 +372,8 @@ def _card(application: Application, profile: Profile | None, chat_id: int | None
         chat_id=chat_id or 0,
         date=long_date(application.created_at),
         has_profile=profile is not None,
+        guaranteed=pay_label is not None,
+        accept_label=pay_label(application) if pay_label is not None else ACCEPT,
     )
 
 
@@ -365,6 +407,8 @@ def accept(session: Session, company_id: int, application_id: object) -> int:
         return _chat_for(session, application, job)
     if application.status != ApplicationStatus.PENDING or not job_lifecycle.accepts_hiring(job):
         raise ServiceError(NOT_PENDING)
+    if job.pagamento == protected_payments.GUARANTEED:
+        protected_payments.check_can_accept(session, company_id)
     if _accepted_count(session, job.id) >= job.vagas_disponiveis:
         raise ServiceError(POSITIONS_FILLED)
     changed = session.exec(
@@ -386,6 +430,8 @@ def accept(session: Session, company_id: int, application_id: object) -> int:
     if accepted >= job.vagas_disponiveis:
         job_lifecycle.fill(job)
         session.add(job)
+    if job.pagamento == protected_payments.GUARANTEED:
+        return chat_id  # the freelancer hears of it when the payment arrives (services/protected_payments.py)
     notify(
         session,
         application.freelancer_id,
@@ -402,21 +448,26 @@ def _hire(session: Session, application: Application, job: Job) -> None:
     company_jobs.ensure_shift(job, utcnow())
     session.add(job)
     rate = application.valor_proposto if application.valor_proposto is not None else job.valor_hora
-    hiring_lifecycle.create(
-        session,
-        {
-            "application_id": application.id,
-            "job_id": job.id,
-            "company_id": job.cliente_id,
-            "freelancer_id": application.freelancer_id,
-            "inicio_em": job.inicio_em,
-            "fim_em": job.fim_em,
-            "intervalo_min": job.intervalo_min,
-            "valor_hora_centavos": shift_pay.centavos(rate),
-        },
-        utcnow(),
-        job.cliente_id,
-    )
+    values = {
+        "inicio_em": job.inicio_em,
+        "fim_em": job.fim_em,
+        "intervalo_min": job.intervalo_min,
+        "valor_hora_centavos": shift_pay.centavos(rate),
+        "payment_mode": job.pagamento,
+    }
+    earlier = session.exec(select(Hiring).where(Hiring.application_id == application.id)).first()
+    if earlier is not None:  # an unpaid acceptance that expired: the same hiring waits for payment again
+        hiring_lifecycle.move(
+            session, earlier, "aceitar_novamente", Actor.COMPANY, utcnow(), actor_id=job.cliente_id, values=values
+        )
+        return
+    who = {
+        "application_id": application.id,
+        "job_id": job.id,
+        "company_id": job.cliente_id,
+        "freelancer_id": application.freelancer_id,
+    }
+    hiring_lifecycle.create(session, {**who, **values}, utcnow(), job.cliente_id)
 
 
 def _current(session: Session, application_id: int) -> Application:

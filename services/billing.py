@@ -20,7 +20,7 @@ from core.formatting import short_date
 from core.settings import get_settings
 from core.types import utcnow
 from models import Role, StripeEvent, Subscription, User
-from services import payouts, plans, stripe_api
+from services import payouts, plans, protected_payments, stripe_api
 from services.errors import ServiceError
 
 log = logging.getLogger(__name__)
@@ -406,7 +406,12 @@ def _apply_subscription(session: Session, row: Subscription, subscription: dict)
 
 
 def _on_checkout_completed(session: Session, checkout: dict) -> None:
-    """Link the Stripe customer and subscription to the company that started the checkout."""
+    """Link the Stripe customer and subscription to the company that started the checkout.
+
+    A payment-mode Checkout is a protected payment of a hiring (services/protected_payments.py).
+    """
+    if protected_payments.on_checkout_completed(session, checkout):
+        return
     if checkout.get("mode") != "subscription":
         return
     metadata = checkout.get("metadata") if isinstance(checkout.get("metadata"), dict) else {}
@@ -478,4 +483,5 @@ _HANDLERS = {
     "customer.subscription.deleted": _on_subscription_deleted,
     "invoice.payment_failed": _on_payment_failed,
     "account.updated": payouts.on_account_updated,
+    **protected_payments.HANDLERS,
 }

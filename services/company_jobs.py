@@ -14,7 +14,7 @@ from core.db import lock_for_write
 from core.routes import NoticeTarget
 from core.types import utcnow
 from models import Application, ApplicationStatus, Job, NotificationType, Role, User
-from services import attendance_code, job_lifecycle, plans
+from services import attendance_code, job_lifecycle, plans, protected_payments
 from services.errors import NotAllowed, ServiceError, ValidationFailed, require_id
 from services.notifications import alert_new_job, notify
 from services.validation import (
@@ -38,6 +38,7 @@ NO_DATES = "Escolha pelo menos uma data."
 TOO_MANY_DATES = f"Escolha no máximo {shift_rules.MAX_COPIES} datas."
 BAD_DATE = "Informe uma data válida."
 REPEATED_DATES = "Escolha datas diferentes."
+PAYMENT_MODE_LOCKED = "A forma de pagamento não pode mudar depois que a vaga recebeu candidaturas."
 # Columns a copy does not take from its original: its own identity, state, times and secret.
 NOT_COPIED = {
     "id",
@@ -96,6 +97,7 @@ def create_job(session: Session, company_id: int, data: dict) -> int:
     if session.exec(select(User.role).where(User.id == company_id)).first() != Role.CLIENT:
         raise NotAllowed(ONLY_COMPANIES)
     form = parse(JobForm, data)
+    _check_payment_mode(form.pagamento)
     plans.ensure_can_publish(session, company_id)
     job = Job(cliente_id=company_id, codigo_segredo=attendance_code.new_secret(), **form.job_values())
     session.add(job)
@@ -155,10 +157,20 @@ def update_job(session: Session, company_id: int, job_id: object, data: dict) ->
     """
     job = owned_job(session, company_id, job_id, lock=True)
     form = parse(JobForm, data)
+    if form.pagamento != job.pagamento:
+        _check_payment_mode(form.pagamento)
+        if session.exec(select(Application.id).where(Application.vaga_id == job.id)).first() is not None:
+            raise ValidationFailed({"pagamento": PAYMENT_MODE_LOCKED})
     for name, value in form.job_values().items():
         setattr(job, name, value)
     job.updated_at = utcnow()
     session.add(job)
+
+
+def _check_payment_mode(mode: str) -> None:
+    """'Pagamento garantido' only where Stripe is configured (services/protected_payments.py)."""
+    if mode == protected_payments.GUARANTEED and not protected_payments.configured():
+        raise ValidationFailed({"pagamento": protected_payments.NOT_CONFIGURED})
 
 
 def _copy_dates(values: object) -> list[date]:

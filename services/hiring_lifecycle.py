@@ -100,9 +100,35 @@ HOURS_LATE = "O prazo para enviar as horas terminou; elas foram enviadas a parti
 ADJUST_LATE = "O prazo de 48 horas para ajustar estas horas terminou."
 CONTEST_LATE = "O prazo de 48 horas para contestar terminou."
 
+
+def _direct(h: Hiring) -> bool:
+    """Paid directly by the company (the sides record the payment), not through Turno."""
+    return h.payment_mode != GUARANTEED
+
+
+def _awaiting_since(h: Hiring) -> datetime:
+    """When the company chose 'Aceitar e pagar' (the move into 'aguardando_pagamento' set it)."""
+    return h.updated_at
+
+
+GUARANTEED = "garantido"
 _BEFORE_START = Window(closes=_start, late=SHIFT_STARTED)
-_FEE_OWED = Window(needs=lambda h: h.taxa_cancelamento_centavos > 0)
+_DIRECT = Window(needs=_direct)
+_FEE_OWED = Window(needs=lambda h: h.taxa_cancelamento_centavos > 0 and _direct(h))
 RULES: tuple[Rule, ...] = (
+    # 'Pagamento garantido' (services/protected_payments.py): the Checkout's outcome moves the hiring.
+    Rule("pagamento_confirmado", frozenset({S.AWAITING_PAYMENT}), S.SCHEDULED, frozenset({TIMER})),
+    Rule(
+        "pagamento_expirado",
+        frozenset({S.AWAITING_PAYMENT}),
+        S.EXPIRED,
+        frozenset({TIMER}),
+        Window(lambda h: _awaiting_since(h) + rules.PAYMENT_WINDOW),
+    ),
+    Rule("pagamento_nao_concluido", frozenset({S.AWAITING_PAYMENT}), S.EXPIRED, frozenset({TIMER})),
+    Rule("desistir", frozenset({S.AWAITING_PAYMENT}), S.EXPIRED, frozenset({E})),
+    Rule("aceitar_novamente", frozenset({S.EXPIRED}), S.AWAITING_PAYMENT, frozenset({E})),
+    Rule("repasse", frozenset({S.APPROVED}), S.PAID, frozenset({TIMER})),
     Rule(
         "confirmar",
         frozenset({S.SCHEDULED, S.UNCONFIRMED}),
@@ -199,11 +225,11 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule("decidir_aprovar", frozenset({S.DISPUTED}), S.APPROVED, frozenset({T})),
     Rule("decidir_falta", frozenset({S.DISPUTED}), S.NO_SHOW, frozenset({T})),
-    Rule("marcar_pago", frozenset({S.APPROVED}), S.PAID, frozenset({E})),
-    Rule("confirmar_recebimento", frozenset({S.APPROVED}), S.PAID, frozenset({P})),
+    Rule("marcar_pago", frozenset({S.APPROVED}), S.PAID, frozenset({E}), _DIRECT),
+    Rule("confirmar_recebimento", frozenset({S.APPROVED}), S.PAID, frozenset({P}), _DIRECT),
     # The other side's confirmation of a payment already marked: recorded, the state stays.
-    Rule("marcar_pago", frozenset({S.PAID}), S.PAID, frozenset({E})),
-    Rule("confirmar_recebimento", frozenset({S.PAID}), S.PAID, frozenset({P})),
+    Rule("marcar_pago", frozenset({S.PAID}), S.PAID, frozenset({E}), _DIRECT),
+    Rule("confirmar_recebimento", frozenset({S.PAID}), S.PAID, frozenset({P}), _DIRECT),
     # A late cancellation's fee (direct payment): each side records it paid; the state stays.
     Rule("marcar_pago", frozenset({S.CANCELLED_BY_COMPANY}), S.CANCELLED_BY_COMPANY, frozenset({E}), _FEE_OWED),
     Rule(
@@ -216,6 +242,7 @@ RULES: tuple[Rule, ...] = (
 )
 # What the timer does in each state, and from when (the rules above hold the windows).
 TIMER_ACTIONS = {
+    S.AWAITING_PAYMENT: "pagamento_expirado",
     S.SCHEDULED: "nao_confirmou",
     S.CONFIRMED: "sem_registro",
     S.UNCONFIRMED: "sem_registro",
@@ -291,6 +318,23 @@ def remind_at(state: str, h: Hiring) -> datetime | None:
     return None
 
 
+# Where a protected payment's money goes once the hiring is here (services/protected_payments.py).
+SETTLES = frozenset({S.APPROVED, S.CANCELLED_BY_FREELANCER, S.CANCELLED_BY_COMPANY, S.NO_SHOW, S.EXPIRED})
+
+
+def settle_at(state: str, h: Hiring, now: datetime) -> datetime | None:
+    """When the settlement of a protected payment runs for a hiring reaching `state` (None: not now).
+
+    A no-show may still be contested (and approved by Turno), so its refund waits for the end of
+    that window; a decided dispute or any other ending settles at once.
+    """
+    if state not in SETTLES:
+        return None
+    if state == S.NO_SHOW:
+        return max(now, _ended(h) + rules.CONTEST_WINDOW)
+    return now
+
+
 class Moved(NamedTuple):
     """A move that happened: the hiring as it is now and the state it left."""
 
@@ -335,10 +379,16 @@ def move(
     if refusal is not None:
         raise HiringMoveRefused(refusal)
     fields = dict(values or {})
-    after = Hiring.model_construct(**{**hiring.model_dump(), **fields, "state": rule.target})
-    if rule.target != hiring.state or "reminders_sent" in fields:
+    after = Hiring.model_construct(**{**hiring.model_dump(), **fields, "state": rule.target, "updated_at": now})
+    if action == "pagamento_confirmado":  # reminders whose time passed while the company paid are skipped
+        left = [r for r in rules.FREELANCER_REMINDERS[after.reminders_sent :] if after.inicio_em - r > now]
+        fields["reminders_sent"] = len(rules.FREELANCER_REMINDERS) - len(left)
+        fields["remind_at"] = after.inicio_em - left[0] if left else None
+    elif rule.target != hiring.state or "reminders_sent" in fields:
         fields["remind_at"] = remind_at(rule.target, after)
     fields["due_at"] = due_at(rule.target, after)
+    if not _direct(hiring) and rule.target != hiring.state:
+        fields["repasse_em"] = settle_at(rule.target, after, now)
     fields.update(state=rule.target, version=hiring.version + 1, updated_at=now)
     changed = session.execute(
         update(_HIRINGS)
@@ -410,12 +460,13 @@ def create(session: Session, values: dict, now: datetime, actor_id: int | None) 
         now: The time of the acceptance.
         actor_id: The company that accepted.
     """
-    draft = Hiring(**values, state=S.SCHEDULED, created_at=now, updated_at=now)
-    draft.due_at = due_at(S.SCHEDULED, draft)
+    state = S.SCHEDULED if values.get("payment_mode", "direto") != GUARANTEED else S.AWAITING_PAYMENT
+    draft = Hiring(**values, state=state, created_at=now, updated_at=now)
+    draft.due_at = due_at(state, draft)
     draft.remind_at = _next_reminder_after(draft, now)
     session.add(draft)
     session.flush()
-    record(session, draft.id, "aceitar", E, now, actor_id, "", S.SCHEDULED)
+    record(session, draft.id, "aceitar", E, now, actor_id, "", state)
     return draft
 
 

@@ -98,6 +98,12 @@ def fill(job: Job) -> None:
         _move(job, JobStatus.IN_PROGRESS, job.is_archived)
 
 
+def reopen_if_filled(job: Job) -> None:
+    """A position was freed (an unpaid acceptance expired): a filled job is open again."""
+    if job.vaga_status == JobStatus.IN_PROGRESS:
+        _move(job, JobStatus.OPEN, job.is_archived)
+
+
 def close(job: Job) -> bool:
     """'Encerrar vaga': the stage becomes closed; an archived job stays archived.
 

@@ -27,7 +27,7 @@ from core import routes
 from core import shift_rules as rules
 from core.db import session_scope
 from models import Actor, Hiring, HiringState, Job, NotificationType
-from services import faltas, hiring_lifecycle, shift_pay
+from services import faltas, hiring_lifecycle, protected_payments, shift_pay
 from services.hiring_lifecycle import HiringMoveRefused
 from services.notifications import notify
 from services.shifts import approved_values, money_cents, prefilled_minutes, when
@@ -45,6 +45,7 @@ class TickReport(NamedTuple):
 
     moved: int
     reminded: int
+    settled: int = 0  # protected payments paid out or refunded (services/protected_payments.py)
 
 
 class _Pace(NamedTuple):
@@ -91,7 +92,8 @@ def tick(
     how = _Pace(workers, CHUNK if postgres else SQLITE_CHUNK, pace, sleep)
     moved = _drain(scope, Hiring.due_at, now, batch, how, _advance)
     reminded = _drain(scope, Hiring.remind_at, now, batch, how, _remind)
-    return TickReport(moved, reminded)
+    settled = protected_payments.settle_due(now, scope)
+    return TickReport(moved, reminded, settled)
 
 
 def tick_alone(now: datetime, pace: float = rules.TICK_PACE) -> TickReport | None:
@@ -181,6 +183,7 @@ def _advance(db: Session, hiring_id: int, now: datetime, titles: dict[int, str])
 
 
 _REASONS = {
+    "pagamento_expirado": "Pagamento não concluído em 60 minutos: a candidatura voltou para pendente.",
     "nao_confirmou": "Presença não confirmada até 12 horas antes do início.",
     "sem_registro": "Nenhum registro de chegada até 12 horas após o fim do turno.",
     "saida_nao_registrada": "Saída não registrada até 4 horas após o fim do turno.",
@@ -215,7 +218,9 @@ def _after(db: Session, h: Hiring, action: str, at: datetime, titles: dict[int, 
     """The falta and the notices of a timer step."""
     title, start = _title(db, h, titles), when(h)
     to_company = to_freelancer = None
-    if action == "nao_confirmou":
+    if action == "pagamento_expirado":
+        protected_payments.after_expiry(db, h)
+    elif action == "nao_confirmou":
         to_company = f'O turno "{title}" de {start} ainda não foi confirmado. Você pode cancelar sem custo.'
         to_freelancer = f'Confirme sua presença no turno "{title}" de {start}.'
     elif action == "sem_registro":

@@ -19,6 +19,7 @@ from core.types import utcnow
 from services.errors import ValidationFailed
 
 T = TypeVar("T", bound=BaseModel)
+PAYMENT_MODE_INVALID = "Escolha a forma de pagamento."
 EMAIL_INVALID = "Email inválido"
 URL_RE = re.compile(r"^https?://[^\s/$.?#][^\s]*\.[^\s]{2,}$", re.IGNORECASE)
 
@@ -707,6 +708,7 @@ class JobForm(BaseModel):
     possui_intervalo: bool = False
     anuncio_anonimo: bool = False
     vagas_disponiveis: int = 1
+    pagamento: str = "direto"  # 'direto' or 'garantido' (docs/product.md "Pagamento garantido")
 
     @field_validator("titulo", "categoria", "descricao", "localizacao", "endereco", mode="before")
     @classmethod
@@ -802,6 +804,14 @@ class JobForm(BaseModel):
         if isinstance(value, list):
             value = ",".join(_clean(item) for item in value)
         return comma_list(_clean(value))
+
+    @field_validator("pagamento", mode="before")
+    @classmethod
+    def _payment(cls, value: Any) -> str:
+        text = _clean(value) or "direto"
+        if text not in ("direto", "garantido"):
+            raise ValueError(PAYMENT_MODE_INVALID)
+        return text
 
     @field_validator("vale_transporte", "refeicao_local", "possui_intervalo", "anuncio_anonimo", mode="before")
     @classmethod

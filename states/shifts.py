@@ -15,7 +15,7 @@ from core.formatting import local
 from core.ids import id_from_text, valid_id
 from core.types import utcnow
 from models import Role
-from services import faltas, shift_views, shifts
+from services import faltas, protected_payments, shift_views, shifts
 from services.errors import ServiceError
 from services.shift_pay import DISMISS_REASONS
 from services.shift_views import ShiftCard
@@ -28,7 +28,7 @@ LOAD_ERROR = ("Erro ao carregar turnos", "Não foi possível carregar seus turno
 LOCATION_FAILED = "Não conseguimos ler sua localização. Use o código da empresa ou 'Não consigo registrar'."
 # Actions that run at once; the others open the dialog (a method, hours, a reason or a confirmation).
 REVIEW = "revisao"  # the dialog's 'Pedir revisão humana' (its id is the falta's)
-DIRECT = frozenset({"confirmar", "aprovar", "aceitar_ajuste", "marcar_pago", "confirmar_recebimento"})
+DIRECT = frozenset({"confirmar", "aprovar", "aceitar_ajuste", "marcar_pago", "confirmar_recebimento", "desistir"})
 DISMISS_KEYS = {label: key for key, label in DISMISS_REASONS.items()}
 _ONE_READING_JS = """new Promise((resolve) => {
   if (!navigator.geolocation) { resolve({error: "unsupported"}); return; }
@@ -175,6 +175,7 @@ class ShiftsMixin(AuthState, mixin=True):
             self.shift_error = outcome.message
             return None
         self.shift_dialog_open, self.shift_error, self.shift_code = False, "", ""
+        protected_payments.settle_soon(hiring_id)  # an approval or a cancellation moves the money now
         with session_scope() as db:
             self._load_shifts(db, user.id)
         return rx.toast.success(outcome.message)

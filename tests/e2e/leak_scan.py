@@ -51,7 +51,7 @@ BCRYPT = re.compile(r"\$2[abxy]\$\d\d\$")
 TOKEN_RUN = re.compile(r"[A-Za-z0-9_\-]{16,}")
 CPF_SHAPE = re.compile(r"(?<!\d)\d{3}\.?\d{3}\.?\d{3}-?\d{2}(?!\d)")
 STRIPE_SHAPE = re.compile(
-    r"(?<![A-Za-z0-9])(?:acct|cus|sub|sub_sched|si|pi|in|ii|ch|cs_test|cs_live|bps|price|prod|evt|seti|pm|txn"
+    r"(?<![A-Za-z0-9])(?:acct|cus|sub|sub_sched|si|pi|in|ii|ch|tr|re|dp|cs_test|cs_live|bps|price|prod|evt|seti|pm|txn"
     r"|whsec|sk_test|sk_live|pk_test|pk_live|rk_test|rk_live)_[A-Za-z0-9_]{14,}"
 )
 EMAIL_SHAPE = re.compile(r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+")
@@ -328,7 +328,8 @@ class LeakScan:
         fake = self.stripe_fake
         if fake is None:
             return
-        for store in (fake.checkout_sessions, fake.subscriptions, fake.customers, fake.accounts):
+        names = ("checkout_sessions", "subscriptions", "customers", "accounts", "payment_intents", "charges")
+        for store in (getattr(fake, name, {}) for name in (*names, "transfers", "refunds", "disputes")):
             for object_id, obj in list(store.items()):
                 yield object_id
                 for _path, value in walk(obj):

@@ -65,6 +65,13 @@ SPEC = {
     ("confirmar_recebimento", S.PAID, P, S.PAID),
     ("marcar_pago", S.CANCELLED_BY_COMPANY, E, S.CANCELLED_BY_COMPANY),  # a late cancellation's fee, settled
     ("confirmar_recebimento", S.CANCELLED_BY_COMPANY, P, S.CANCELLED_BY_COMPANY),
+    # 'Pagamento garantido' (docs/product.md "Pagamento garantido"): the Checkout's outcome and the transfer.
+    ("pagamento_confirmado", S.AWAITING_PAYMENT, TIMER, S.SCHEDULED),
+    ("pagamento_expirado", S.AWAITING_PAYMENT, TIMER, S.EXPIRED),
+    ("pagamento_nao_concluido", S.AWAITING_PAYMENT, TIMER, S.EXPIRED),
+    ("desistir", S.AWAITING_PAYMENT, E, S.EXPIRED),
+    ("aceitar_novamente", S.EXPIRED, E, S.AWAITING_PAYMENT),
+    ("repasse", S.APPROVED, TIMER, S.PAID),
 }
 ALLOWED = {(action, source, actor): target for action, source, actor, target in SPEC}
 ACTIONS = sorted({rule.action for rule in RULES})
@@ -166,6 +173,7 @@ def inside(rule: hiring_lifecycle.Rule, h: Hiring) -> datetime:
 def expected_due(h: Hiring) -> datetime | None:
     """When the timer next has work with `h` (docs/product.md "Turnos", the S rows)."""
     return {
+        S.AWAITING_PAYMENT: h.updated_at + 60 * MIN,
         S.SCHEDULED: h.inicio_em - 12 * H,
         S.CONFIRMED: h.fim_em + 12 * H,
         S.UNCONFIRMED: h.fim_em + 12 * H,
@@ -210,6 +218,7 @@ def test_a_company_cancellation_without_a_fee_has_nothing_to_settle(db):
 
 def test_the_timer_has_one_action_in_each_state_where_a_deadline_runs():
     assert TIMER_ACTIONS == {
+        S.AWAITING_PAYMENT: "pagamento_expirado",
         S.SCHEDULED: "nao_confirmou",
         S.CONFIRMED: "sem_registro",
         S.UNCONFIRMED: "sem_registro",

@@ -42,10 +42,12 @@ from models import (
     Job,
     LoginAttempt,
     Message,
+    MoneyMovement,
     Notification,
     OutboxEmail,
     PayoutAccount,
     Profile,
+    ProtectedPayment,
     Rating,
     ReviewRequest,
     StripeEvent,
@@ -68,8 +70,11 @@ DOWNGRADE_STEPS = ["0012", "0010", "0009", "0008", "0007", "0006", "0005", "0004
 # login_attempts.trusted (0010) marks failures typed by a trusted browser; re-created as false, the
 # last 15 minutes' trusted failures count as a stranger's, which can only lock out sooner.
 # jobs' shift columns (0013) are derived again from the date and duration, with a new attendance secret;
-# `busca` (0015) holds the address, which 0013 fills afresh from the location.
+# `busca` (0015) holds the address, which 0013 fills afresh from the location. A vaga's payment
+# mode and a company's CNPJ (0019) return as 'direto' and empty: such vagas are paid directly and
+# the company gives its CNPJ again before its next protected payment.
 FRESH_AFTER_UPGRADE = {
+    "profiles": {"cnpj"},
     "auth_sessions": {"last_seen_at"},
     "login_attempts": {"trusted"},
     "jobs": {
@@ -82,13 +87,23 @@ FRESH_AFTER_UPGRADE = {
         "serie_id",
         "codigo_segredo",
         "busca",
+        "pagamento",
     },
 }
 # The shift loop's own records (0013): a downgrade below it drops them by design, and upgrading
 # rebuilds a hiring per accepted application (tests/unit/test_shift_migration.py checks that
 # rebuild). The payout data (0018: CPF, fiscal data, Stripe account) go with their table, and a
-# freelancer gives them again. The backup test keeps them like every other table.
-DROPPED_BY_DOWNGRADE = {"hirings", "hiring_events", "faltas", "review_requests", "payout_accounts"}
+# freelancer gives them again. Protected payments and their ledger (0019) belong to hirings and go
+# with them. The backup test keeps them like every other table.
+DROPPED_BY_DOWNGRADE = {
+    "hirings",
+    "hiring_events",
+    "faltas",
+    "review_requests",
+    "payout_accounts",
+    "protected_payments",
+    "money_movements",
+}
 # Tables that hold no one's data: job_list_version (0007) and session_version (0008) are one row
 # each with a random cache token, created afresh by their revision (a new token after upgrading is
 # their purpose). rate_events (0009) counts the last hour's registrations, recovery requests and
@@ -324,6 +339,21 @@ def seed(engine: Engine) -> int:
              "stripe_account_id": f"acct_{uid}" if n % 3 else "", "details_submitted": n % 3 == 2,
              "payouts_enabled": n % 6 == 2, "requirements_due": n % 4, "created_at": now, "updated_at": now}
             for n, uid in enumerate(freelancers[:100])
+        ])  # fmt: skip
+        owners = dict(conn.execute(select(Hiring.id, Hiring.company_id)).all())
+        put(ProtectedPayment, [
+            {"hiring_id": hiring, "company_id": owners[hiring], "kind": "aceite", "status": "pago",
+             "freelancer_centavos": 27300, "fee_centavos": 3276, "fee_percent": 12,
+             "checkout_session_id": f"cs_test_{hiring}", "checkout_url": "", "payment_intent_id": f"pi_{hiring}",
+             "charge_id": f"ch_{hiring}", "receipt_url": "", "paid_at": now, "dispute_id": "",
+             "created_at": now, "updated_at": now}
+            for hiring, _free in hirings[:40]
+        ])  # fmt: skip
+        payments = conn.execute(select(ProtectedPayment.id, ProtectedPayment.hiring_id)).all()
+        put(MoneyMovement, [
+            {"hiring_id": hiring, "payment_id": payment, "kind": "cobranca", "amount_centavos": 30576,
+             "stripe_id": f"ch_{hiring}", "key": f"cobranca-{payment}", "created_at": now}
+            for payment, hiring in payments
         ])  # fmt: skip
     return sum(row_counts(engine).values())
 
