@@ -143,6 +143,7 @@ CLIENT_TABS = _tabs(
         ("jobs", "Minhas Vagas", "briefcase"),
         ("hirings", "Contratações", "handshake"),
         ("shifts", "Turnos", "calendar-clock"),
+        ("payments", "Pagamentos", "receipt"),
         ("freelancers", "Freelancers", "users"),
         ("messages", "Mensagens", "message-square"),
         ("notifications", "Notificações", "bell"),

@@ -6,7 +6,7 @@ from components.dashboard import APPLICATION_STATUS_COLORS, status_badge
 from components.forms import submit_button, text_area, text_field
 from components.links import link_button
 from core import routes
-from core.catalog import PAYMENT_DIRECT, PAYMENT_DIRECT_NOTE
+from core.catalog import PAYMENT_DIRECT, PAYMENT_DIRECT_NOTE, PAYMENT_GUARANTEED, PAYMENT_GUARANTEED_NOTE
 from models import Role
 from services.applications import ALREADY_APPLIED
 from services.dashboard import APPLICATION_STATUS_LABELS
@@ -21,12 +21,33 @@ def status_label(status: rx.Var) -> rx.Var:
     return rx.match(status, *[(str(value), label) for value, label in APPLICATION_STATUS_LABELS.items()], status)
 
 
-def apply_form(prefix: str, *extra_actions: rx.Component) -> rx.Component:
+DIRECT_CALLOUT = PAYMENT_DIRECT + ". " + PAYMENT_DIRECT_NOTE
+GUARANTEED_CALLOUT = PAYMENT_GUARANTEED + ". " + PAYMENT_GUARANTEED_NOTE
+
+
+def payment_callout(prefix: str, guaranteed: rx.Var | bool) -> rx.Component:
+    """How the vaga is paid, said before applying: green with a shield when the Turno guarantees it.
+
+    Args:
+        prefix: Makes the id unique on the page (#detail-apply-payment).
+        guaranteed: Whether the vaga has 'Pagamento garantido pelo Turno'.
+    """
+    direct = rx.callout(DIRECT_CALLOUT, icon="wallet", color_scheme="gray", size="1", id=f"{prefix}-apply-payment")
+    if isinstance(guaranteed, bool) and not guaranteed:
+        return direct
+    safe = rx.callout(
+        GUARANTEED_CALLOUT, icon="shield-check", color_scheme="green", size="1", id=f"{prefix}-apply-payment"
+    )
+    return safe if guaranteed is True else rx.cond(guaranteed, safe, direct)
+
+
+def apply_form(prefix: str, *extra_actions: rx.Component, guaranteed: rx.Var | bool = False) -> rx.Component:
     """Optional hourly proposal and message, and 'Enviar candidatura' ('Enviando...' while it runs).
 
     Args:
         prefix: Makes the field ids unique on the page (e.g. 'detail', 'dialog').
         *extra_actions: Shown next to the submit button (e.g. the dialog's 'Cancelar').
+        guaranteed: Whether the vaga is paid through the Turno (the payment callout says which way).
 
     Returns:
         The form, submitting to ApplyState.submit_application.
@@ -55,7 +76,7 @@ def apply_form(prefix: str, *extra_actions: rx.Component) -> rx.Component:
                 field_id=f"{prefix}-mensagem",
                 placeholder="Conte sua experiência e disponibilidade para esta vaga.",
             ),
-            rx.callout(PAYMENT_DIRECT + ". " + PAYMENT_DIRECT_NOTE, icon="wallet", color_scheme="gray", size="1"),
+            payment_callout(prefix, guaranteed),
             rx.flex(
                 *extra_actions,
                 submit,
@@ -104,8 +125,12 @@ def applied_box() -> rx.Component:
     )
 
 
-def apply_dialog() -> rx.Component:
-    """The dashboard's apply dialog, opened by ApplyState.open_apply_dialog(job_id)."""
+def apply_dialog(guaranteed: rx.Var | bool = False) -> rx.Component:
+    """The dashboard's apply dialog, opened by ApplyState.open_apply_dialog(job_id).
+
+    Args:
+        guaranteed: Whether the vaga being applied to is paid through the Turno (the form's payment callout).
+    """
     return rx.dialog.root(
         rx.dialog.content(
             rx.dialog.title("Candidatar-se à vaga"),
@@ -123,6 +148,7 @@ def apply_dialog() -> rx.Component:
                         width="100%",
                     )
                 ),
+                guaranteed=guaranteed,
             ),
             max_width="480px",
             id="apply-dialog",

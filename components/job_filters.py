@@ -1,9 +1,12 @@
-"""The job search bar shared by /jobs and the freelancer dashboard's 'Buscar Vagas': text and category."""
+"""The job search bar shared by /jobs and the freelancer dashboard's 'Buscar Vagas': text and category.
+
+/jobs adds a 'Pagamento garantido' checkbox (only the vagas paid through the Turno).
+"""
 
 import reflex as rx
 
 from components.forms import labelled
-from core.catalog import CATEGORIES
+from core.catalog import CATEGORIES, PAYMENT_GUARANTEED_BADGE
 from services import jobs
 
 SEARCH_PLACEHOLDER = "Pesquisar vagas por título ou categoria"
@@ -16,8 +19,11 @@ def job_filters(
     on_search: rx.EventHandler,
     category: rx.Var,
     on_category: rx.EventHandler,
+    *,
+    guaranteed: rx.Var | None = None,
+    on_guaranteed: rx.EventHandler | None = None,
 ) -> rx.Component:
-    """A search form (submitted text) and a category select ('Todas as categorias' first).
+    """A search form (submitted text), a category select ('Todas as categorias' first) and, when asked, 'Pagamento garantido'.
 
     Args:
         id_prefix: Prefix of the controls' ids ('jobs' gives #jobs-search and #jobs-category).
@@ -25,11 +31,15 @@ def job_filters(
         on_search: Handler of the form's submit (gets {'search': text}).
         category: The active category slug ('' for all).
         on_category: Handler of the select's change (gets the slug).
+        guaranteed: Whether only guaranteed vagas are listed (the checkbox #filter-garantido is shown
+            only with `on_guaranteed`).
+        on_guaranteed: Handler of the checkbox's change (gets whether it is now ticked).
 
     Returns:
-        The two controls side by side on wide screens, stacked on phones.
+        The controls side by side on wide screens, stacked on phones.
     """
     search_id, category_id = f"{id_prefix}-search", f"{id_prefix}-category"
+    extra = [guaranteed_filter(guaranteed, on_guaranteed)] if on_guaranteed is not None else []
     return rx.flex(
         rx.form(
             labelled(
@@ -80,8 +90,42 @@ def job_filters(
             ),
             width=["100%", "100%", "240px"],
         ),
+        *extra,
         direction=rx.breakpoints(initial="column", sm="row"),
         spacing="4",
         align=rx.breakpoints(initial="stretch", sm="end"),
         width="100%",
+    )
+
+
+GUARANTEED_FILTER_ID = "filter-garantido"
+
+
+def guaranteed_filter(checked: rx.Var | bool | None, on_change: rx.EventHandler) -> rx.Component:
+    """The 'Pagamento garantido' checkbox (#filter-garantido), its whole label clickable, 2.5rem tall like the select.
+
+    Args:
+        checked: Whether it is ticked (None: clear).
+        on_change: Gets whether it is now ticked.
+    """
+    return rx.el.label(
+        rx.checkbox(
+            id=GUARANTEED_FILTER_ID,
+            checked=checked if checked is not None else False,
+            on_change=on_change,
+            color_scheme="green",
+            size="2",
+        ),
+        rx.icon("shield-check", size=16, color=rx.color("green", 10), aria_hidden="true"),
+        rx.text(PAYMENT_GUARANTEED_BADGE, as_="span", size="2", weight="medium"),
+        html_for=GUARANTEED_FILTER_ID,
+        style={
+            "display": "flex",
+            "alignItems": "center",
+            "gap": "0.5rem",
+            "minHeight": "2.5rem",
+            "whiteSpace": "nowrap",
+            "cursor": "pointer",
+        },
+        flex_shrink="0",
     )

@@ -7,6 +7,7 @@ from components.forms import field_error
 from components.ui import empty_state
 from core import routes
 from services.shift_pay import DISMISS_REASONS
+from services.shift_views import GUARANTEED_LINE
 
 MUTED = rx.color("gray", 11)
 
@@ -88,14 +89,16 @@ def shift_card(card: rx.Var, state, role: str) -> rx.Component:
             rx.cond(
                 card["fee"].to(str) != "", _line("banknote", "Valor do cancelamento tardio: ", card["fee"].to(str))
             ),
+            _guaranteed(card),
             rx.flex(
+                *_pay_button(card, state, role),
                 rx.foreach(
                     card["actions"].to(list[dict]),
                     lambda item: rx.button(
                         item["label"].to(str),
                         size="2",
-                        variant=rx.cond(item["action"].to(str).contains("cancelar"), "soft", "solid"),
-                        color_scheme=rx.cond(item["action"].to(str).contains("cancelar"), "red", "accent"),
+                        variant=rx.cond(_backs_out(item), "soft", "solid"),
+                        color_scheme=rx.cond(_backs_out(item), "red", "accent"),
                         on_click=state.open_shift_action(card["id"].to(int), item["action"].to(str)),
                     ),
                 ),
@@ -111,6 +114,48 @@ def shift_card(card: rx.Var, state, role: str) -> rx.Component:
         width="100%",
         class_name="shift-card",
     )
+
+
+def _backs_out(item: rx.Var) -> rx.Var:
+    """Cancelling, or giving up an unpaid hiring: the red, quieter buttons."""
+    action = item["action"].to(str)
+    return action.contains("cancelar") | (action == "desistir")
+
+
+def _guaranteed(card: rx.Var) -> rx.Component:
+    """'Pagamento garantido pelo Turno' and where its money is (only on a guaranteed hiring)."""
+    return rx.cond(
+        card["guaranteed"].to(bool),
+        rx.vstack(
+            _line("shield-check", GUARANTEED_LINE),
+            rx.cond(
+                card["payment_status"].to(str) != "",
+                rx.text(card["payment_status"].to(str), size="2", weight="medium", class_name="shift-payment"),
+            ),
+            spacing="1",
+            width="100%",
+        ),
+    )
+
+
+def _pay_button(card: rx.Var, state, role: str) -> list[rx.Component]:
+    """The company's 'Pagar R$ X' / 'Pagar complemento R$ X' (a PayShiftMixin state): to Stripe Checkout."""
+    if role != "client":
+        return []
+    busy = state.paying_hiring == card["id"].to(int)
+    return [
+        rx.cond(
+            card["pay_label"].to(str) != "",
+            rx.button(
+                rx.icon("credit-card", size=14, aria_hidden="true"),
+                rx.cond(busy, "Abrindo o pagamento...", card["pay_label"].to(str)),
+                size="2",
+                disabled=state.paying_hiring != 0,
+                on_click=state.pay_shift(card["id"].to(int)),
+                class_name="shift-pay",
+            ),
+        )
+    ]
 
 
 def _links(card: rx.Var, role: str) -> list[rx.Component]:

@@ -138,6 +138,7 @@ def jobs(
     category: str | None = None,
     company: int | None = None,
     page: int | None = None,
+    guaranteed: bool = False,
 ) -> str:
     """Job list with its filters in the query (URL-encoded; empty filters and page 1 left out).
 
@@ -147,9 +148,10 @@ def jobs(
         category: Category slug.
         company: A company's id (its non-anonymous jobs only).
         page: Page number; omitted when it is the first.
+        guaranteed: Only vagas with 'Pagamento garantido pelo Turno' (`garantido=1`; left out when off).
 
     Returns:
-        The URL, e.g. '/jobs?city=S%C3%A3o+Paulo&page=2'.
+        The URL, e.g. '/jobs?city=S%C3%A3o+Paulo&garantido=1&page=2'.
     """
     params = {
         key: value
@@ -158,6 +160,7 @@ def jobs(
             ("search", search),
             ("category", category),
             ("empresa", company),
+            ("garantido", 1 if guaranteed else None),
             ("page", page if page and page > 1 else None),
         )
         if value
@@ -208,6 +211,7 @@ DASHBOARD_TABS = {
         "jobs",
         "hirings",
         "shifts",
+        "payments",
         "freelancers",
         "messages",
         "notifications",

@@ -26,7 +26,17 @@ from core import routes
 from core.db import lock_for_write
 from core.formatting import hourly_pay, long_date, money
 from core.types import utcnow
-from models import Actor, Application, ApplicationStatus, Chat, Hiring, Job, NotificationType, Profile
+from models import (
+    Actor,
+    Application,
+    ApplicationStatus,
+    Chat,
+    Hiring,
+    HiringState,
+    Job,
+    NotificationType,
+    Profile,
+)
 from services import (
     chats,
     company_jobs,
@@ -375,6 +385,21 @@ def _card(
         guaranteed=pay_label is not None,
         accept_label=pay_label(application) if pay_label is not None else ACCEPT,
     )
+
+
+def hiring_to_pay(session: Session, company_id: int, application_id: int) -> int | None:
+    """The hiring of one of the company's accepted applications while it waits for the company's payment.
+
+    Returns:
+        The hiring's id, or None (a direct vaga, already paid, expired, or not the company's).
+    """
+    return session.exec(
+        select(Hiring.id).where(
+            Hiring.application_id == application_id,
+            Hiring.company_id == company_id,
+            Hiring.state == HiringState.AWAITING_PAYMENT,
+        )
+    ).first()
 
 
 def _owned_application(session: Session, company_id: int, application_id: object) -> tuple[Application, Job]:

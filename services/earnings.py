@@ -15,6 +15,7 @@ from sqlmodel import Session, or_, select
 from core.formatting import local
 from core.shift_rules import LOCAL_TZ, MEI_ANNUAL_LIMIT_CENTAVOS, MEI_WARNING_PERCENT
 from models import FiscalRegime, Hiring, HiringState, Job, PayoutAccount, Profile
+from services.protected_payments import NO_PAYOUT_ACCOUNT, TOP_UP_WAITING
 from services.shift_pay import pay
 from services.shifts import money_cents, prefilled_minutes
 
@@ -77,7 +78,7 @@ def _status(h: Hiring) -> tuple[str, str]:
         return f"Pago em {local(paid):%d/%m}", "green"
     if h.state == S.APPROVED:
         if h.payment_mode == "garantido":
-            return "Pagamento a caminho", "blue"
+            return _guaranteed_status(h)
         return "Aguardando pagamento da empresa", "amber"
     if h.state in WAITING:
         return "Aguardando aprovação", "amber"
@@ -85,6 +86,17 @@ def _status(h: Hiring) -> tuple[str, str]:
     if paid is not None:
         return f"Taxa de cancelamento paga em {local(paid):%d/%m}", "green"
     return "Taxa de cancelamento tardio: a empresa deve pagar", "amber"
+
+
+def _guaranteed_status(h: Hiring) -> tuple[str, str]:
+    """Where an approved shift's protected payment is (services/protected_payments.py)."""
+    if h.repasse_erro == NO_PAYOUT_ACCOUNT:
+        return "Pagamento pendente: configure seu recebimento", "amber"
+    if h.repasse_erro == TOP_UP_WAITING:
+        return "Aguardando complemento da empresa", "amber"
+    if h.repasse_erro:
+        return "Pagamento pendente: nova tentativa em breve", "amber"
+    return "Pagamento a caminho", "blue"
 
 
 def _waiting_minutes(h: Hiring) -> int:

@@ -14,7 +14,15 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from core import list_version
-from core.catalog import CATEGORIES, JOBS_PAGE_SIZE, PAYMENT_DIRECT, canonical_category
+from core.catalog import (
+    CATEGORIES,
+    JOBS_PAGE_SIZE,
+    PAYMENT_DIRECT,
+    PAYMENT_DIRECT_NOTE,
+    PAYMENT_GUARANTEED,
+    PAYMENT_GUARANTEED_NOTE,
+    canonical_category,
+)
 from core.display_names import CONFIDENTIAL_COMPANY
 from core.formatting import hourly_pay, long_date
 from core.shift_format import map_url, shift_text
@@ -31,6 +39,7 @@ SEARCH_MAX_LENGTH = 100
 _SEARCH_INDEX = table(SEARCH_INDEX_TABLE, column("rowid"))
 _JOBS, _PROFILES = Job.__table__, Profile.__table__  # type: ignore[attr-defined]
 COMPANIES_PAGE_SIZE = paging.DASHBOARD_PAGE_SIZE
+GUARANTEED = "garantido"  # `Job.pagamento` of a vaga paid through the Turno (services/protected_payments.py)
 
 
 class JobListItem(TypedDict):
@@ -47,6 +56,7 @@ class JobListItem(TypedDict):
     shift: str
     posted: str
     company_rating: str  # '4,8 (12 avaliações)'; '' when anonymous or not rated yet
+    guaranteed: bool  # 'Pagamento garantido pelo Turno' (its badge on the list)
 
 
 JobPage = Page[JobListItem]
@@ -91,7 +101,9 @@ class JobDetail(TypedDict):
     positions: int
     posted: str
     company_rating: str  # '4,8 (12 avaliações)'; '' when anonymous or not rated yet
-    payment: str  # how the vaga is paid (core/catalog.PAYMENT_DIRECT)
+    payment: str  # how the vaga is paid (core/catalog.PAYMENT_DIRECT or PAYMENT_GUARANTEED)
+    payment_note: str  # what that means for the freelancer (PAYMENT_DIRECT_NOTE or PAYMENT_GUARANTEED_NOTE)
+    guaranteed: bool  # paid through the Turno ('garantido'), not directly by the company
     # Raw facts for search engines (core/seo.py JobPosting): ISO instants in UTC, '' when unknown.
     posted_at: str
     starts_at: str
@@ -148,12 +160,22 @@ def _search_condition(term: str, dialect: str):
     return col(Job.busca).contains(term, autoescape=True)
 
 
-def _filters(term: str, city_folded: str, slug: str | None, company_id: int | None, dialect: str = "") -> list:
+def _filters(
+    term: str,
+    city_folded: str,
+    slug: str | None,
+    company_id: int | None,
+    dialect: str = "",
+    guaranteed: bool = False,
+) -> list:
     """SQL conditions for the list filters, already folded (`search_term`, `fold`, `canonical_category`).
 
-    `dialect` is the database's (e.g. "sqlite"), so the search uses that engine's index.
+    `dialect` is the database's (e.g. "sqlite"), so the search uses that engine's index; `guaranteed`
+    keeps only the vagas with 'Pagamento garantido pelo Turno'.
     """
     conditions = [job_lifecycle.public()]
+    if guaranteed:
+        conditions.append(col(Job.pagamento) == GUARANTEED)
     if term:
         conditions.append(_search_condition(term, dialect))
     if city_folded:
@@ -174,6 +196,7 @@ def list_public_jobs(
     category: str = "",
     page: int = 1,
     company_id: int | None = None,
+    guaranteed: bool = False,
 ) -> JobPage:
     """One page of the open, non-archived jobs matching the filters, newest first.
 
@@ -188,6 +211,7 @@ def list_public_jobs(
         category: A category slug (English aliases accepted); an unknown slug matches nothing.
         page: The 1-based page wanted; clamped to the pages that exist.
         company_id: Only this company's jobs, anonymous ones excluded (they must not be tied to it).
+        guaranteed: Only the vagas with 'Pagamento garantido pelo Turno' (`pagamento` 'garantido').
 
     Returns:
         The page, with the total count and the number of pages.
@@ -198,10 +222,10 @@ def list_public_jobs(
     bind = db.get_bind()
     token = list_version.current(db)  # before the queries: a write after it can only make the entry miss
     term, city_folded = search_term(search), city_key(city)
-    scope = (bind.url.render_as_string(), term, city_folded, slug, company_id)
+    scope = (bind.url.render_as_string(), term, city_folded, slug, company_id, bool(guaranteed))
 
     def conditions() -> list:  # built only when the cache misses: most visitors never need them
-        return _filters(term, city_folded, slug, company_id, bind.dialect.name)
+        return _filters(term, city_folded, slug, company_id, bind.dialect.name, bool(guaranteed))
 
     total = job_list_cache.counts.get_or_compute(scope, token, lambda: _count(db, conditions()))
     pages = max(1, math.ceil(total / JOBS_PAGE_SIZE))
@@ -258,6 +282,7 @@ def page_statement(conditions: list, page: int):
             Job.fim_em,
             Job.intervalo_min,
             Job.anuncio_anonimo,
+            Job.pagamento,
             Profile.empresa,
             Profile.nome,
             Profile.foto_url,
@@ -292,6 +317,7 @@ def _page_items(db: Session, conditions: list, page: int) -> list[JobListItem]:
             shift=shift_text(row.inicio_em, row.fim_em, row.intervalo_min),
             posted=long_date(row.criado_em),
             company_rating=_shown_rating(row),
+            guaranteed=row.pagamento == GUARANTEED,
         )
         for row in rows
     ]
@@ -441,6 +467,7 @@ _PUBLIC_JOB = (
         _JOBS.c.possui_intervalo,
         _JOBS.c.vagas_disponiveis,
         _JOBS.c.criado_em,
+        _JOBS.c.pagamento,
         _PROFILES.c.user_id.label("profile_user_id"),
         _PROFILES.c.empresa,
         _PROFILES.c.nome,
@@ -465,7 +492,7 @@ def cached_statements(dialect: str) -> dict[str, object]:
     Args:
         dialect: The database's ("sqlite" or "postgresql"): the search condition differs.
     """
-    conditions = _filters("garcom", "sao paulo", "hotel", 1, dialect)
+    conditions = _filters("garcom", "sao paulo", "hotel", 1, dialect, guaranteed=True)
     return {
         "count": count_statement(conditions),
         "page": page_statement(conditions, 1),
@@ -479,6 +506,7 @@ def _public_job(db: Session, job_id: int) -> JobDetail | None:
     if row is None:
         return None
     shown = row.profile_user_id is not None and not row.anuncio_anonimo
+    guaranteed = row.pagamento == GUARANTEED
     return JobDetail(
         id=row.id,
         title=row.titulo,
@@ -506,7 +534,9 @@ def _public_job(db: Session, job_id: int) -> JobDetail | None:
         positions=row.vagas_disponiveis,
         posted=long_date(row.criado_em),
         company_rating=_shown_rating(row),
-        payment=PAYMENT_DIRECT,
+        payment=PAYMENT_GUARANTEED if guaranteed else PAYMENT_DIRECT,
+        payment_note=PAYMENT_GUARANTEED_NOTE if guaranteed else PAYMENT_DIRECT_NOTE,
+        guaranteed=guaranteed,
         posted_at=_iso_utc(row.criado_em),
         starts_at=_iso_utc(row.inicio_em),
         day_needed=row.data_necessaria.isoformat() if row.data_necessaria else "",

@@ -8,6 +8,7 @@ history stays: conversations, accepted and rejected applications, hirings and ra
 rows and now show 'Usuário removido', because every display reads the name from the profile.
 """
 
+from dataclasses import asdict
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
@@ -42,7 +43,16 @@ from models import (
     User,
     UserPreferences,
 )
-from services import company_jobs, devices, hiring_lifecycle, job_lifecycle, payouts, shifts, throttle
+from services import (
+    company_jobs,
+    devices,
+    hiring_lifecycle,
+    job_lifecycle,
+    payouts,
+    protected_payments,
+    shifts,
+    throttle,
+)
 from services.billing import _is_live, _subscription_of
 from services.errors import ServiceError
 
@@ -100,7 +110,7 @@ def export_user_data(session: Session, user_id: int) -> dict[str, Any]:
         The data, with top-level keys produto, gerado_em, conta, perfil, preferencias, sessoes,
         vagas, candidaturas, conversas, notificacoes, avaliacoes, turnos, faltas, assinatura,
         recebimento (CPF, fiscal data and payout account; None before they are given),
-        mensagens_de_contato and tentativas_de_login.
+        pagamentos_garantidos (a company's protected payments), mensagens_de_contato and tentativas_de_login.
 
     Raises:
         ServiceError: When the account does not exist or was deleted.
@@ -146,6 +156,7 @@ def export_user_data(session: Session, user_id: int) -> dict[str, Any]:
         "faltas": _export_faltas(session, user_id) if user.role == Role.FREELANCER else [],
         "assinatura": _export_subscription(session, user_id),
         "recebimento": payouts.export(session, user_id),
+        "pagamentos_garantidos": [asdict(r) for r in protected_payments.receipts(session, user_id, limit=10_000)],
         "mensagens_de_contato": [
             {
                 "nome": m.name,
@@ -193,6 +204,7 @@ def _export_profile(profile: Profile | None) -> dict[str, Any] | None:
         "empresa": profile.empresa,
         "industria": profile.industria,
         "descricao": profile.descricao,
+        "cnpj": profile.cnpj,
         "atualizado_em": _iso(profile.updated_at),
     }
 

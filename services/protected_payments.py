@@ -558,18 +558,30 @@ HANDLERS: dict[str, Callable[[Session, dict], Any]] = {
 # --- expiry ---------------------------------------------------------------------------------------
 
 
-def after_expiry(session: Session, h: Hiring) -> None:
-    """An unpaid acceptance ended: the application returns to pending and a filled vaga reopens."""
+def after_expiry(session: Session, h: Hiring, tell_company: bool = True) -> None:
+    """An unpaid acceptance ended: the application returns to pending and a filled vaga reopens.
+
+    Its open Checkout is closed here and at Stripe (after the answer; money that still arrives is
+    refunded in full by `settle`).
+
+    Args:
+        session: Open session (the caller commits).
+        h: The hiring, now 'expirada'.
+        tell_company: Notify the company (not when it chose 'Desistir' itself).
+    """
     session.execute(
         update(Application)
         .where(Application.id == h.application_id, Application.status == ApplicationStatus.ACCEPTED)
         .values(status=ApplicationStatus.PENDING, updated_at=_now())
         .execution_options(synchronize_session=False)
     )
+    _expire_open_checkouts(session, h.id)
     job = session.get(Job, h.job_id)
-    if job is not None:
-        job_lifecycle.reopen_if_filled(job)
-        session.add(job)
+    if job is None:
+        return
+    job_lifecycle.reopen_if_filled(job)
+    session.add(job)
+    if tell_company:
         notify(
             session,
             h.company_id,
@@ -577,6 +589,30 @@ def after_expiry(session: Session, h: Hiring) -> None:
             f'O pagamento do turno "{job.titulo}" não foi concluído em 60 minutos: a candidatura voltou para pendente.',
             routes.NoticeTarget.COMPANY_JOBS,
         )
+
+
+def _expire_open_checkouts(session: Session, hiring_id: int) -> None:
+    rows = session.exec(
+        select(ProtectedPayment).where(
+            ProtectedPayment.hiring_id == hiring_id, ProtectedPayment.status == PaymentStatus.OPEN
+        )
+    ).all()
+    for payment in rows:
+        payment.status = PaymentStatus.EXPIRED
+        payment.updated_at = _now()
+        session.add(payment)
+        if payment.checkout_session_id:
+            background.submit("expire checkout", _expire_at_stripe(payment.checkout_session_id))
+
+
+def _expire_at_stripe(checkout_session_id: str) -> Callable[[], None]:
+    def expire() -> None:
+        try:
+            stripe_api.client().v1.checkout.sessions.expire(checkout_session_id)
+        except stripe.StripeError as exc:  # already paid or expired: the webhook says which
+            log.info("Checkout %s not expired at Stripe: %s", checkout_session_id, exc)
+
+    return expire
 
 
 # --- settlement -----------------------------------------------------------------------------------
@@ -761,6 +797,8 @@ def _finish(scope: Callable, hiring_id: int, missing: int, now: datetime) -> str
         if missing > 0:
             values["repasse_erro"] = TOP_UP_WAITING
             result = "complemento"
+        elif h.state == S.CANCELLED_BY_COMPANY and h.taxa_cancelamento_centavos > 0:
+            values["pago_em"] = now  # the late-cancellation fee reached the freelancer
         elif h.state == S.APPROVED:  # the move clears `repasse_em` ('paga' settles nothing more)
             paid = {"pago_em": now, "repasse_tentativas": 0, "repasse_erro": ""}
             moved = hiring_lifecycle.move(db, h, "repasse", Actor.TIMER, now, values=paid)
@@ -819,6 +857,11 @@ def due_hirings(session: Session, now: datetime, limit: int = 100) -> list[int]:
             .limit(limit)
         ).all()
     )
+
+
+def settle_due_soon() -> None:
+    """`settle_due` after the answer, off the request (a webhook that brought money settles at once)."""
+    background.submit("settlements", lambda: settle_due(_now()))
 
 
 def settle_due(now: datetime, scope: Callable = session_scope, limit: int = 100) -> int:

@@ -6,17 +6,18 @@ so a button is never shown for a step the server would refuse (the server checks
 """
 
 from datetime import datetime
-from typing import TypedDict
+from typing import NamedTuple, TypedDict
 
 from babel.dates import format_date
 from sqlalchemy import and_
 from sqlmodel import Session, select
 
 from core import geo, routes
+from core import shift_rules as rules
 from core.formatting import local
 from core.shift_format import map_url
 from models import Actor, Chat, Hiring, HiringEvent, HiringState, Job, Profile
-from services import attendance_code, hiring_lifecycle, shift_pay
+from services import attendance_code, hiring_lifecycle, protected_payments, shift_pay
 from services.calendar_file import shift_ics
 from services.errors import NotAllowed
 from services.shifts import METHODS, NOT_FOUND, STATE_LABELS, cancel_consequence, money_cents, prefilled_minutes
@@ -38,8 +39,10 @@ ACTION_LABELS = {
     "marcar_pago": "Marcar como pago",
     "cancelar_sem_custo": "Cancelar sem custo",
     "cancelar": "Cancelar turno",
+    "desistir": "Desistir",
 }
 TONES = {
+    "aguardando_pagamento": "amber",
     "agendada": "blue",
     "confirmada": "green",
     "nao_confirmada": "amber",
@@ -66,7 +69,14 @@ EVENT_TEXT = {
     "migracao": "Registro criado a partir de uma contratação anterior",
     "codigo_incorreto": "Código de presença incorreto",
     "revisao": "Revisão humana",
+    "pagamento_confirmado": "Pagamento confirmado: turno agendado",
+    "pagamento_expirado": "Pagamento não concluído em 60 minutos",
+    "pagamento_nao_concluido": "Pagamento não concluído",
+    "aceitar_novamente": "Candidatura aceita de novo: aguardando pagamento",
+    "repasse": "Pagamento enviado ao profissional",
 }
+GUARANTEED_LINE = "Pagamento garantido pelo Turno"
+NO_PAYOUT_ACCOUNT_LINE = "Pagamento pendente: configure seu recebimento em Meus Ganhos"
 
 
 class ShiftEvent(TypedDict):
@@ -112,6 +122,16 @@ class ShiftCard(TypedDict):
     chat_id: int
     has_point: bool
     timeline: list[ShiftEvent]
+    guaranteed: bool
+    payment_status: str
+    pay_label: str
+
+
+class PaymentView(NamedTuple):
+    """What a card says about a guaranteed payment: where the money is, and the 'Pagar' button's label."""
+
+    status: str = ""
+    pay_label: str = ""
 
 
 def day_text(value: datetime) -> str:
@@ -135,6 +155,8 @@ def _record(at: datetime | None, method: str, distance: str) -> str:
 
 def _event(event: HiringEvent) -> ShiftEvent:
     text = EVENT_TEXT.get(event.action)
+    if event.action == "aceitar" and event.to_state == HiringState.AWAITING_PAYMENT:
+        text = "Candidatura aceita: aguardando pagamento"
     if text is None:
         text = ACTION_LABELS.get(event.action) or STATE_LABELS.get(event.to_state, event.action)
         if event.to_state and event.to_state != event.from_state:
@@ -154,7 +176,60 @@ def _timelines(session: Session, ids: list[int]) -> dict[int, list[ShiftEvent]]:
     return found
 
 
-def _card(h: Hiring, job: Job, other: str, chat_id: int | None, actor: str, now: datetime, timeline) -> ShiftCard:
+def payment_view(session: Session, h: Hiring, actor: str) -> PaymentView:
+    """The guaranteed payment's line on a card, for the company or the freelancer (empty for a direct one)."""
+    if h.payment_mode != protected_payments.GUARANTEED:
+        return PaymentView()
+    if actor == Actor.COMPANY:
+        return _company_payment(session, h)
+    return PaymentView(_freelancer_payment(h))
+
+
+def _company_payment(session: Session, h: Hiring) -> PaymentView:
+    if h.state == HiringState.AWAITING_PAYMENT:
+        until = local(h.updated_at + rules.PAYMENT_WINDOW)
+        return PaymentView(f"Aguardando pagamento (até {until:%H:%M})", _pay_label(session, h, "Pagar"))
+    if h.state == HiringState.APPROVED:
+        if h.repasse_erro == protected_payments.TOP_UP_WAITING:
+            return PaymentView("Horas aprovadas acima do valor pago", _pay_label(session, h, "Pagar complemento"))
+        if h.repasse_erro:
+            return PaymentView(f"Pagamento pendente: {h.repasse_erro}")
+        return PaymentView("Pagamento a caminho")
+    return PaymentView(_paid_on(h))
+
+
+def _freelancer_payment(h: Hiring) -> str:
+    if h.state == HiringState.AWAITING_PAYMENT:
+        return "Aguardando pagamento da empresa"
+    if h.state == HiringState.APPROVED:
+        if h.repasse_erro == protected_payments.NO_PAYOUT_ACCOUNT:
+            return NO_PAYOUT_ACCOUNT_LINE
+        return "Pagamento a caminho"
+    return _paid_on(h)
+
+
+def _paid_on(h: Hiring) -> str:
+    if h.state != HiringState.PAID:
+        return ""
+    return f"Pago em {local(h.pago_em or h.updated_at):%d/%m}"
+
+
+def _pay_label(session: Session, h: Hiring, verb: str) -> str:
+    """'Pagar R$ X' / 'Pagar complemento R$ X' for what the company owes now ('' when nothing)."""
+    due = protected_payments.amount_due(session, h)
+    return f"{verb} {money_cents(due.total_centavos)}" if due is not None else ""
+
+
+def _card(
+    h: Hiring,
+    job: Job,
+    other: str,
+    chat_id: int | None,
+    actor: str,
+    now: datetime,
+    timeline: list[ShiftEvent],
+    payment: PaymentView,
+) -> ShiftCard:
     allowed = [
         a for a in hiring_lifecycle.allowed_actions(h, actor, now) if a in ACTION_LABELS and not _done_already(h, a)
     ]
@@ -188,6 +263,9 @@ def _card(h: Hiring, job: Job, other: str, chat_id: int | None, actor: str, now:
         chat_id=chat_id or 0,
         has_point=job.ponto_lat is not None,
         timeline=timeline,
+        guaranteed=h.payment_mode == protected_payments.GUARANTEED,
+        payment_status=payment.status,
+        pay_label=payment.pay_label,
     )
 
 
@@ -215,18 +293,21 @@ def _cards(session: Session, rows, actor: str, now: datetime) -> list[ShiftCard]
     cards = []
     for h, job, name, empresa, chat_id in rows:
         other = (empresa or name or "Empresa") if actor == Actor.FREELANCER else (name or "Profissional")
-        cards.append(_card(h, job, other, chat_id, actor, now, timelines[h.id]))
+        cards.append(_card(h, job, other, chat_id, actor, now, timelines[h.id], payment_view(session, h, actor)))
     return cards
 
 
 def _still_open(confirmation):
     """Hirings a side still has to act on: not finished, or money whose payment that side has not recorded.
 
+    Only a direct payment is recorded by the sides; Turno moves a guaranteed one, so once finished
+    it goes to the history.
+
     Args:
         confirmation: That side's record of the payment (`Hiring.pago_em` for the company,
             `Hiring.recebido_em` for the freelancer).
     """
-    unconfirmed = confirmation.is_(None)
+    unconfirmed = and_(confirmation.is_(None), Hiring.payment_mode != protected_payments.GUARANTEED)
     return (
         ~Hiring.state.in_(hiring_lifecycle.TERMINAL)
         | and_(Hiring.state == HiringState.PAID, unconfirmed)

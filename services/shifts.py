@@ -17,7 +17,7 @@ from core import geo, routes
 from core import shift_rules as rules
 from core.formatting import local, money
 from models import Actor, Hiring, HiringState, Job, NotificationType, Profile, ReviewRequest
-from services import attendance_code, faltas, hiring_lifecycle, shift_pay
+from services import attendance_code, faltas, hiring_lifecycle, protected_payments, shift_pay
 from services.errors import NotAllowed, ServiceError, require_id
 from services.hiring_lifecycle import HiringMoveRefused
 from services.notifications import notify
@@ -70,6 +70,7 @@ DONE = {
     "marcar_pago": "Pagamento marcado como feito",
     "confirmar_recebimento": "Recebimento confirmado",
     "decidir": "Decisão registrada",
+    "desistir": "Contratação desfeita",
 }
 
 
@@ -199,6 +200,13 @@ def cancel_consequence(h: Hiring, actor: str, now: datetime) -> str:
         return "Cancelamento sem falta: faltam mais de 48 horas ou você foi contratado há menos de 15 minutos."
     plural = "falta" if points == 1 else "faltas"
     return f"Este cancelamento conta {points} {plural}. Com 3 faltas ativas, você fica 14 dias sem novas candidaturas."
+
+
+def _give_up(session, party, user_id, data, now):
+    """'Desistir' before paying a guaranteed hiring: it expires and the application returns to pending."""
+    moved = _move(session, party, "desistir", user_id, now, "A empresa desistiu antes de pagar.")
+    protected_payments.after_expiry(session, moved, tell_company=False)
+    return moved
 
 
 def _cancel_free(session, party, user_id, data, now):
@@ -415,6 +423,7 @@ _HANDLERS = {
     "marcar_pago": _paid("marcar_pago", "pago_em"),
     "confirmar_recebimento": _paid("confirmar_recebimento", "recebido_em"),
     "decidir": _decide,
+    "desistir": _give_up,
 }
 
 

@@ -45,6 +45,7 @@ class ApplyState(AuthState):
 
     apply_job_id: int = 0
     apply_job_title: str = ""
+    apply_job_guaranteed: bool = False  # 'Pagamento garantido pelo Turno' (the dialog's payment line)
     apply_status: str = ""
     apply_open: bool = False
     apply_submitting: bool = False
@@ -87,6 +88,7 @@ class ApplyState(AuthState):
         self._reset_form()
         self.apply_job_id = job_id
         self.apply_job_title = job["title"]
+        self.apply_job_guaranteed = bool(job.get("guaranteed"))
         self.apply_status = ""
         self.apply_open = True
         return None

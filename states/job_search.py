@@ -14,46 +14,57 @@ from services import jobs
 
 CITY_MAX_LENGTH = 120
 CATEGORY_MAX_LENGTH = 32
+GUARANTEED_PARAM = "garantido"  # ?garantido=1: only the vagas with 'Pagamento garantido pelo Turno'
+_YES = frozenset({"1", "true", "sim"})
 
 
 @dataclass(frozen=True)
 class JobFilters:
-    """The filters of a job search, as read from `?search=&city=&category=&empresa=&page=`."""
+    """The filters of a job search, as read from `?search=&city=&category=&empresa=&garantido=&page=`."""
 
     search: str = ""
     city: str = ""
     category: str = ""
     company_id: int = 0
     page: int = 1
+    guaranteed: bool = False
 
     @classmethod
     def from_query(cls, query: Mapping[str, str]) -> "JobFilters":
-        """The filters of a URL query; an unknown category, a bad company or page read as none."""
+        """The filters of a URL query; an unknown category, a bad company or page read as none.
+
+        `garantido` is on for '1' (what core/routes.jobs writes), 'true' or 'sim'; anything else is off.
+        """
         return cls(
             search=clipped(query.get("search"), jobs.SEARCH_MAX_LENGTH),
             city=clipped(query.get("city"), CITY_MAX_LENGTH),
             category=canonical_category(clipped(query.get("category"), CATEGORY_MAX_LENGTH)) or "",
             company_id=positive_int(query.get("empresa"), 0),
             page=positive_int(query.get("page"), 1),
+            guaranteed=clipped(query.get(GUARANTEED_PARAM), 8).lower() in _YES,
         )
 
     @property
     def is_filtered(self) -> bool:
-        """Whether a city, category or search narrows the list (the company filter is a link, not a page)."""
-        return bool(self.city or self.category or self.search)
+        """Whether a city, category, search or 'Pagamento garantido' narrows the list.
+
+        The company filter is a link, not a page of its own.
+        """
+        return bool(self.city or self.category or self.search or self.guaranteed)
 
     @property
     def subject(self) -> str:
-        """What the list shows, in words: 'Vagas de Eventos em Curitiba para “garçom”'.
+        """What the list shows, in words: 'Vagas de Eventos com pagamento garantido em Curitiba para “garçom”'.
 
         The server's first HTML (app/api/public_pages.py) and the connected page (app/pages/jobs.py)
         both title the list with it.
         """
         label = CATEGORIES[self.category] if self.category else ""
         subject = f"Vagas de {label}" if label else "Vagas temporárias"
+        guaranteed = " com pagamento garantido" if self.guaranteed else ""
         where = f" em {self.city}" if self.city else ""
         searched = f" para “{self.search}”" if self.search else ""
-        return f"{subject}{where}{searched}"
+        return f"{subject}{guaranteed}{where}{searched}"
 
     def results(self, db) -> jobs.JobPage:
         """The page of public jobs these filters ask for (filtered and paged in the database)."""
@@ -64,6 +75,7 @@ class JobFilters:
             category=self.category,
             page=self.page,
             company_id=self.company_id or None,
+            guaranteed=self.guaranteed,
         )
 
 

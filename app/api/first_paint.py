@@ -67,7 +67,7 @@ def job_article(job: JobDetail, product_name: str) -> str:
             _fact("Valor por hora", job["pay"]),
             _fact("Turno", shift),
             _fact("Endereço do turno", job["address"] or NOT_INFORMED),
-            _fact("Pagamento", job["payment"]),
+            _fact("Pagamento", job["payment"]),  # the vaga's own: direct or guaranteed, as on its page
             _fact("Vagas disponíveis", str(job["positions"])),
             _fact("Postado em", job["posted"]),
         )
@@ -84,6 +84,7 @@ def job_article(job: JobDetail, product_name: str) -> str:
         f"<h1>{e(job['title'])}</h1>"
         f'<p class="fp-muted">{e(byline)}</p>'
         f"<dl>{facts}</dl>"
+        f'<p class="fp-muted">{e(job["payment_note"])}</p>'
         f'<h2>Descrição</h2><p class="fp-description">{e(job["description"])}</p>'
         f"<h2>Habilidades necessárias</h2><p>{e(skills)}</p>"
         f'<a class="fp-apply" href="{e(apply_href)}">Entre para se candidatar</a>'

@@ -8,7 +8,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from core.db import session_scope
-from services import billing
+from services import billing, protected_payments
 
 log = logging.getLogger(__name__)
 MAX_BODY_BYTES = 1_000_000
@@ -41,4 +41,6 @@ async def stripe_webhook(request: Request) -> JSONResponse:
     except Exception:
         log.exception("Stripe webhook failed")
         return JSONResponse({"error": "processing failed"}, status_code=500)
+    if result == "processed":  # a top-up or a late payment just asked for a settlement: do it now
+        protected_payments.settle_due_soon()
     return JSONResponse({"received": True, "result": result})

@@ -23,13 +23,14 @@ from services import shift_views
 from services.errors import ServiceError
 from states.auth import AuthState
 from states.failures import recovers
+from states.protected_payments import PayShiftMixin
 from states.shifts import ShiftsMixin
 
 REFRESH_MS = 5000
 LOAD_ERROR = "Erro ao carregar o código"
 
 
-class AttendanceCodeState(ShiftsMixin, AuthState):
+class AttendanceCodeState(ShiftsMixin, PayShiftMixin, AuthState):
     """The code screen of one of the signed-in company's vagas."""
 
     ROLE: ClassVar[Role] = Role.CLIENT

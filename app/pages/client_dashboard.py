@@ -1,4 +1,4 @@
-"""/client-dashboard: the company's overview, jobs, hirings, freelancers, messages, plans and profile."""
+"""/client-dashboard: the company's overview, jobs, hirings, shifts, payments, freelancers, messages, plans and profile."""
 
 from typing import ClassVar
 
@@ -9,6 +9,7 @@ from app.pages.company_jobs.job_list import jobs_tab
 from app.pages.company_jobs.state import CompanyJobsState
 from app.pages.company_profile_setup import account_data
 from components.chat_list import messages_tab
+from components.company_payments import payments_tab
 from components.dashboard import (
     count_label,
     loading,
@@ -35,6 +36,7 @@ from states.auth import AuthState
 from states.billing import BillingState
 from states.dashboard import DashboardState
 from states.dashboard_tabs import DashboardTabs
+from states.protected_payments import CompanyPaymentsMixin, PayShiftMixin
 from states.ratings import RatingMixin
 from states.shifts import ShiftsMixin
 
@@ -48,7 +50,7 @@ def _tab(name: str) -> str:
 
 
 @live.refresher
-class ClientDashboardState(DashboardTabs, RatingMixin, ShiftsMixin, AuthState):
+class ClientDashboardState(DashboardTabs, RatingMixin, ShiftsMixin, PayShiftMixin, CompanyPaymentsMixin, AuthState):
     """The selected tab (from ?tab=) and the data it shows, loaded for the signed-in company."""
 
     ROLE: ClassVar[Role] = Role.CLIENT
@@ -79,10 +81,17 @@ class ClientDashboardState(DashboardTabs, RatingMixin, ShiftsMixin, AuthState):
             self.hirings = self._paged(dashboard.company_hirings(db, user_id, self._page())).items
         elif self.tab == "shifts":
             self._load_shifts(db, user_id)
+        elif self.tab == "payments":
+            self._load_payments(db, user_id)
         elif self.tab == "freelancers":
             self.freelancers = self._paged(dashboard.company_freelancers(db, user_id, self._page())).items
         else:
             super()._load_tab(db, user_id)
+
+    def _after_load(self):
+        if self.tab == "shifts":
+            return self._back_from_checkout()
+        return super()._after_load()
 
 
 def _link_button(label: str, href: str, icon: str, element_id: str, variant: str = "solid") -> rx.Component:
@@ -364,6 +373,7 @@ def client_dashboard_page() -> rx.Component:
                     state, Role.CLIENT, "Turnos", "Confirmações, registros de chegada e saída, horas e pagamentos."
                 ),
             ),
+            ("payments", payments_tab(state)),
             ("freelancers", freelancers_tab()),
             ("messages", messages_tab(state, Role.CLIENT, "Converse com os freelancers contratados.")),
             ("notifications", _notifications_tab()),

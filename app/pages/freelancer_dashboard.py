@@ -394,7 +394,7 @@ def jobs_tab() -> rx.Component:
                 rx.button("Limpar filtros", variant="outline", on_click=state.clear_job_filters),
             ),
         ),
-        apply_dialog(),
+        apply_dialog(guaranteed=ApplyState.apply_job_guaranteed),
         spacing="4",
         width="100%",
     )

@@ -17,8 +17,8 @@ FEATURES = [
     ("search", "Busca avançada", "Encontre vagas por cidade, categoria e palavra-chave."),
     ("messages-square", "Chat integrado", "Converse e combine os detalhes sem sair da plataforma."),
     ("star", "Sistema de avaliações", "Avaliações mútuas ao fim de cada trabalho."),
-    # docs/product.md: the home promises only what the product does. 'Pagamentos seguros' comes back
-    # with 'Pagamento garantido pelo Turno'; 'Gestão de disponibilidade' with an availability feature.
+    # docs/product.md: the home promises only what the product does ('Gestão de disponibilidade'
+    # comes back with an availability feature).
     (
         "calendar-check",
         "Turnos do início ao fim",
@@ -26,9 +26,9 @@ FEATURES = [
     ),
     (
         "shield-check",
-        "Assinaturas pelo Stripe",
-        "Os planos das empresas são pagos com segurança pelo Stripe; o valor de cada turno é combinado "
-        "e confirmado pelos dois lados.",
+        "Pagamentos seguros",
+        "Com o Pagamento garantido pelo Turno, a empresa paga pelo Stripe ao aceitar e o profissional "
+        "recebe depois das horas aprovadas.",
     ),
 ]
 

@@ -53,6 +53,8 @@ EMPTY_JOB = JobDetail(
     posted="",
     company_rating="",
     payment="",
+    payment_note="",
+    guaranteed=False,
     posted_at="",
     starts_at="",
     day_needed="",
@@ -168,6 +170,32 @@ def fact(icon: str, label: str, value: rx.Var) -> rx.Component:
     )
 
 
+def payment_fact() -> rx.Component:
+    """'Pagamento': how the vaga is paid and what that means, green with a shield when the Turno guarantees it."""
+    job = JobDetailState.job
+    guaranteed = job["guaranteed"].to(bool)
+    return rx.hstack(
+        rx.cond(
+            guaranteed,
+            rx.icon("shield-check", size=20, color=rx.color("green", 10), flex_shrink="0"),
+            rx.icon("wallet", size=20, color=rx.color("accent", 9), flex_shrink="0"),
+        ),
+        rx.vstack(
+            rx.text("Pagamento", size="1", color=rx.color("gray", 11), weight="medium"),
+            rx.cond(
+                guaranteed,
+                rx.text(job["payment"], size="3", color=rx.color("green", 11), weight="medium"),
+                rx.text(job["payment"], size="3"),
+            ),
+            rx.text(job["payment_note"], size="1", color=rx.color("gray", 11), id="job-payment-note"),
+            spacing="0",
+        ),
+        spacing="3",
+        align="center",
+        id="job-payment",
+    )
+
+
 def benefit(label: str, offered: rx.Var) -> rx.Component:
     """A yes/no benefit line."""
     return rx.el.li(
@@ -229,7 +257,7 @@ def _freelancer_box() -> rx.Component:
             rx.vstack(
                 rx.heading("Candidatar-se a esta vaga", as_="h2", size="4"),
                 rx.text("A empresa verá sua proposta e sua mensagem.", size="2", color=rx.color("gray", 11)),
-                apply_form("detail"),
+                apply_form("detail", guaranteed=JobDetailState.job["guaranteed"].to(bool)),
                 spacing="3",
                 width="100%",
             ),
@@ -386,7 +414,7 @@ def detail() -> rx.Component:
             ),
             fact("users", "Vagas disponíveis", job["positions"].to(str)),
             fact("calendar-plus", "Postado em", job["posted"]),
-            rx.box(fact("wallet", "Pagamento", job["payment"]), id="job-payment"),
+            payment_fact(),
             columns=rx.breakpoints(initial="1", sm="2", md="3"),
             spacing="4",
             width="100%",

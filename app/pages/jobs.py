@@ -12,7 +12,7 @@ from components.pager import PagerLink, pager, pager_fields
 from components.rating import company_rating
 from components.ui import empty_state
 from core import routes
-from core.catalog import CATEGORIES, CATEGORY_ALIASES, CITIES
+from core.catalog import CATEGORIES, CATEGORY_ALIASES, CITIES, PAYMENT_GUARANTEED_BADGE
 from core.db import session_scope
 from core.settings import get_settings
 from services import jobs
@@ -56,6 +56,7 @@ class JobsState(rx.State):
     city: str = ""
     category_slug: str = ""
     company_id: int = 0
+    guaranteed: bool = False  # ?garantido=1: only 'Pagamento garantido pelo Turno'
     company_name: str = ""
     chips: list[FilterChip] = []
     pager_items: list[PagerLink] = []
@@ -66,7 +67,9 @@ class JobsState(rx.State):
     @rx.var
     def page_title(self) -> str:
         """The browser title: 'Vagas de Eventos em Curitiba | Turno' for a filtered list, as its first HTML says."""
-        filters = JobFilters(search=self.search, city=self.city, category=self.category_slug)
+        filters = JobFilters(
+            search=self.search, city=self.city, category=self.category_slug, guaranteed=self.guaranteed
+        )
         if filters.is_filtered:
             return f"{filters.subject} | {get_settings().product_name}"
         return page_title(LIST_TITLE)
@@ -75,7 +78,8 @@ class JobsState(rx.State):
         """The list URL with the address's filters and `changes` applied (page 1 unless given).
 
         The filters come from the address the browser is on, not from the state: a person who picks a
-        category before the page has loaded keeps the city and search the address already holds.
+        category (or ticks 'Pagamento garantido') before the page has loaded keeps the city and search
+        the address already holds.
         """
         current = JobFilters.from_query(self.router.url.query_parameters)
         filters = {
@@ -83,6 +87,7 @@ class JobsState(rx.State):
             "search": current.search,
             "category": current.category,
             "company": current.company_id or None,
+            "guaranteed": current.guaranteed,
             "page": None,
         }
         filters.update(changes)
@@ -92,7 +97,7 @@ class JobsState(rx.State):
         """Set the filters from the URL query, and return them."""
         filters = JobFilters.from_query(self.router.url.query_parameters)
         self.search, self.city, self.category_slug = filters.search, filters.city, filters.category
-        self.company_id = filters.company_id
+        self.company_id, self.guaranteed = filters.company_id, filters.guaranteed
         return filters
 
     def _show_nothing(self) -> None:
@@ -155,8 +160,13 @@ class JobsState(rx.State):
         return rx.redirect(self._url(category=chosen_category(value)))
 
     @rx.event
+    def choose_guaranteed(self, checked: bool):
+        """'Pagamento garantido' ticked or cleared: only the guaranteed vagas (`garantido=1`) or all, page 1."""
+        return rx.redirect(self._url(guaranteed=checked is True))
+
+    @rx.event
     def clear_filters(self):
-        """Limpar filtros: drop the search, the category and the company; keep the chosen city."""
+        """Limpar filtros: drop the search, the category, the company and 'Pagamento garantido'; keep the city."""
         return rx.redirect(routes.jobs(city=JobFilters.from_query(self.router.url.query_parameters).city))
 
 
@@ -214,10 +224,34 @@ _URL_CATEGORY_JS = (
 
 
 def filters() -> rx.Component:
-    """Search box and category dropdown."""
+    """Search box, category dropdown and the 'Pagamento garantido' checkbox.
+
+    The checkbox follows the state, not the address: the prerendered page (and so the first HTML)
+    has it clear, and a box the browser showed ticked before hydrating would not match it.
+    """
     shown = rx.cond(JobsState.loading, rx.Var(_URL_SEARCH_JS).to(str), JobsState.search)
     chosen = rx.cond(JobsState.loading, rx.Var(_URL_CATEGORY_JS).to(str), JobsState.category_slug)
-    return job_filters("jobs", shown, JobsState.submit_search, chosen, JobsState.choose_category)
+    return job_filters(
+        "jobs",
+        shown,
+        JobsState.submit_search,
+        chosen,
+        JobsState.choose_category,
+        guaranteed=JobsState.guaranteed,
+        on_guaranteed=JobsState.choose_guaranteed,
+    )
+
+
+def guaranteed_badge() -> rx.Component:
+    """'Pagamento garantido' on a row whose vaga is paid through the Turno."""
+    return rx.badge(
+        rx.icon("shield-check", size=14, aria_hidden="true"),
+        PAYMENT_GUARANTEED_BADGE,
+        color_scheme="green",
+        variant="soft",
+        high_contrast=True,  # the soft green text alone is below 4.5:1 on the row (axe color-contrast)
+        class_name="job-guaranteed",
+    )
 
 
 def job_row(job: rx.Var) -> rx.Component:
@@ -234,6 +268,7 @@ def job_row(job: rx.Var) -> rx.Component:
                     ),
                     rx.text(job["company"], size="2", color=rx.color("gray", 11)),
                     company_rating(job["company_rating"]),
+                    rx.cond(job["guaranteed"].to(bool), guaranteed_badge()),
                     spacing="2",
                     align="center",
                     wrap="wrap",

@@ -48,10 +48,11 @@ def test_the_home_promises_only_what_the_product_does(page: Page):
         "Chat integrado",
         "Sistema de avaliações",
         "Turnos do início ao fim",
-        "Assinaturas pelo Stripe",
+        "Pagamentos seguros",
     ]
     expect(page.get_by_text("código ou localização e horas aprovadas no app").first).to_be_visible()
-    for promise in ("Pagamentos seguros", "Gestão de disponibilidade", "geolocalizado"):
+    expect(page.get_by_text("a empresa paga pelo Stripe ao aceitar").first).to_be_visible()
+    for promise in ("Gestão de disponibilidade", "geolocalizado"):
         expect(page.get_by_text(promise)).to_have_count(0)
 
 

@@ -174,6 +174,7 @@ POLICIES: dict[str, Policy] = {
     ),
     "app.pages.job_detail.JobDetailState.setvar": SETVAR,
     "app.pages.jobs.JobsState.choose_category": Policy(PUBLIC, {"value": "eventos"}, page="/jobs"),
+    "app.pages.jobs.JobsState.choose_guaranteed": Policy(PUBLIC, {"checked": True}, page="/jobs"),
     "app.pages.jobs.JobsState.clear_filters": Policy(PUBLIC, page="/jobs"),
     "app.pages.jobs.JobsState.load": Policy(PUBLIC, page="/jobs?search=gar"),
     "app.pages.jobs.JobsState.setvar": SETVAR,
@@ -280,12 +281,19 @@ POLICIES: dict[str, Policy] = {
         SIGNED_IN, {"application_id": Id("rating")}, page="/client-dashboard"
     ),
     "app.pages.client_dashboard.ClientDashboardState.pick_stars": Policy(SIGNED_IN, {"stars": 5}),
+    "app.pages.client_dashboard.ClientDashboardState.save_company_cnpj": Policy(
+        COMPANY, {"form_data": {"cnpj": "11.222.333/0001-81"}}, page="/client-dashboard?tab=payments"
+    ),
     "app.pages.client_dashboard.ClientDashboardState.setvar": SETVAR,
     "app.pages.client_dashboard.ClientDashboardState.submit_rating": Policy(
         SIGNED_IN, {"form_data": {"comment": "Ótimo profissional."}}, page="/client-dashboard", before=RATING_STEPS
     ),
     # Minhas Vagas.
     "app.pages.company_jobs.state.CompanyJobsState.accept_application": Policy(
+        COMPANY, {"application_id": Id("application")}
+    ),
+    # 'Aceitar e pagar R$ X': Stripe is not configured in the test server, so an own call stops at the Checkout.
+    "app.pages.company_jobs.state.CompanyJobsState.accept_and_pay": Policy(
         COMPANY, {"application_id": Id("application")}
     ),
     "app.pages.company_jobs.state.CompanyJobsState.archive": Policy(COMPANY, {"job_id": Id("job")}),
@@ -301,6 +309,7 @@ POLICIES: dict[str, Policy] = {
     "app.pages.company_jobs.state.CompanyJobsState.ask_duplicate": Policy(
         COMPANY, {"job_id": Id("job")}, page="/client-dashboard?tab=jobs", before=(("load", {}),)
     ),
+    "app.pages.company_jobs.state.CompanyJobsState.choose_payment": Policy(PUBLIC, {"value": "garantido"}),
     "app.pages.company_jobs.state.CompanyJobsState.clear_point": Policy(COMPANY),
     "app.pages.company_jobs.state.CompanyJobsState.duplicate": Policy(
         COMPANY,
@@ -339,6 +348,13 @@ POLICIES: dict[str, Policy] = {
     **shift_policies("app.pages.freelancer_dashboard.FreelancerDashboardState", FREELANCER, FREELANCER_SHIFTS),
     **shift_policies("app.pages.client_dashboard.ClientDashboardState", COMPANY, COMPANY_SHIFTS),
     **shift_policies("app.pages.attendance_code.AttendanceCodeState", COMPANY, COMPANY_SHIFTS),
+    # 'Pagar R$ X' on the company's cards (PayShiftMixin): Stripe Checkout of the company's own hiring only.
+    "app.pages.client_dashboard.ClientDashboardState.pay_shift": Policy(
+        COMPANY, {"hiring_id": Id("hiring")}, page=COMPANY_SHIFTS
+    ),
+    "app.pages.attendance_code.AttendanceCodeState.pay_shift": Policy(
+        COMPANY, {"hiring_id": Id("hiring")}, page=COMPANY_SHIFTS
+    ),
     "app.pages.attendance_code.AttendanceCodeState.load": Policy(COMPANY, page=CODE_PAGE),
     "app.pages.attendance_code.AttendanceCodeState.refresh": Policy(COMPANY, {"_value": 1}, page=CODE_PAGE),
     "app.pages.attendance_code.AttendanceCodeState.setvar": SETVAR,

@@ -244,6 +244,8 @@ def test_list_for_job_shows_applicant_cards(db, cast):
         "chat_id": 0,
         "date": long_date(pending.created_at),
         "has_profile": True,
+        "guaranteed": False,
+        "accept_label": "Aceitar",
     }
     assert (second["proposal"], second["status"], second["chat_id"]) == ("R$ 1.234,50/hora", "accepted", chat.id)
     assert (second["skills"], second["more_skills"]) == ([], "")

@@ -125,6 +125,7 @@ def test_job_form_minimal_payload_gets_the_defaults():
         "possui_intervalo": False,
         "anuncio_anonimo": False,
         "vagas_disponiveis": 1,
+        "pagamento": "direto",
     }
 
 

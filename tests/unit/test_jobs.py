@@ -89,6 +89,7 @@ def test_list_item_fields_are_formatted(db):
         "shift": "sáb., 28/11 · 18:00–02:00 (8h, intervalo 60 min)",
         "posted": jobs.long_date(created.criado_em),
         "company_rating": "",  # not rated yet (tests/unit/test_company_rating_on_jobs.py)
+        "guaranteed": False,
     }
     assert items[0]["shift"] == ""  # a row without shift times (none are left after alembic 0013)
     assert " de " in items[1]["posted"]
@@ -323,6 +324,8 @@ def test_public_job_detail_has_every_field(db):
         "posted": jobs.long_date(row.criado_em),
         "company_rating": "",
         "payment": "Pagamento direto pela empresa — sem garantia do Turno",
+        "payment_note": "O Turno registra as horas e o valor; a empresa paga você diretamente, como combinado no chat.",
+        "guaranteed": False,
         "posted_at": jobs._iso_utc(row.criado_em),
         "starts_at": "2026-12-05T21:00:00+00:00",
         "day_needed": "2026-12-05",

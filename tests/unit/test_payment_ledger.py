@@ -134,27 +134,26 @@ def _generate(db: Session, fake, rng: random.Random) -> list[Case]:
             .values(vaga_id=job.id, freelancer_id=freelancer.id, status="accepted")
             .returning(Application.id)
         ).scalar_one()
-        hiring_id = db.execute(
-            insert(Hiring)
-            .values(
-                application_id=application_id,
-                job_id=job.id,
-                company_id=job.cliente_id,
-                freelancer_id=freelancer.id,
-                state=STATE_OF.get(ending, "aprovada"),
-                inicio_em=now - timedelta(days=3),
-                fim_em=now - timedelta(days=3) + timedelta(minutes=scheduled),
-                valor_hora_centavos=rate,
-                payment_mode="garantido",
-                minutos_aprovados=approved,
-                valor_centavos=value,
-                taxa_cancelamento_centavos=fee_owed,
-                repasse_em=now - timedelta(minutes=rng.randrange(0, 600)),
-                created_at=now - timedelta(days=5),
-                updated_at=now - timedelta(days=1),
-            )
-            .returning(Hiring.id)
-        ).scalar_one()
+        hiring = Hiring(  # a fixture row in its final state (the paths there are tested elsewhere)
+            application_id=application_id,
+            job_id=job.id,
+            company_id=job.cliente_id,
+            freelancer_id=freelancer.id,
+            state=STATE_OF.get(ending, "aprovada"),
+            inicio_em=now - timedelta(days=3),
+            fim_em=now - timedelta(days=3) + timedelta(minutes=scheduled),
+            valor_hora_centavos=rate,
+            payment_mode="garantido",
+            minutos_aprovados=approved,
+            valor_centavos=value,
+            taxa_cancelamento_centavos=fee_owed,
+            repasse_em=now - timedelta(minutes=rng.randrange(0, 600)),
+            created_at=now - timedelta(days=5),
+            updated_at=now - timedelta(days=1),
+        )
+        db.add(hiring)
+        db.flush()
+        hiring_id = hiring.id
         payments = [("aceite", part)]
         if ending == "aceita_de_novo":  # an older acceptance paid late: refunded whole, never counted
             payments.insert(0, ("aceite", part))

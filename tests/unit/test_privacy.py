@@ -74,6 +74,7 @@ EXPORT_KEYS = {
     "faltas",
     "assinatura",
     "recebimento",
+    "pagamentos_garantidos",
     "mensagens_de_contato",
     "tentativas_de_login",
 }

@@ -12,6 +12,7 @@ from datetime import timedelta
 import pytest
 from sqlmodel import Session, select
 
+from core import background
 from core.types import utcnow
 from models import (
     Application,
@@ -294,7 +295,7 @@ def test_unpaid_after_60_minutes_the_timer_returns_the_application_and_a_second_
     shift = _accept(db, fake)
     job = db.get(Job, shift.job_id)
     assert job.vaga_status == "in_progress"  # its one position is held while the company pays
-    _checkout(db, shift)
+    _url, first = _checkout(db, shift)
     accepted_at = hiring(db, shift.hiring_id).updated_at
     assert shift_timer.tick(accepted_at + 59 * MIN).moved == 0
     assert shift_timer.tick(accepted_at + 60 * MIN).moved == 1
@@ -302,6 +303,9 @@ def test_unpaid_after_60_minutes_the_timer_returns_the_application_and_a_second_
     assert hiring(db, shift.hiring_id).state == "expirada"
     assert db.get(Application, shift.application_id).status == "pending"
     assert db.get(Job, shift.job_id).vaga_status == "open"
+    background.wait_idle()  # the Checkout is closed at Stripe too, so nobody pays it later
+    assert fake.checkout_sessions[first.checkout_session_id]["status"] == "expired"
+    assert db.get(ProtectedPayment, first.id).status == "expirado"
     applications.accept(db, shift.company.id, shift.application_id)
     db.commit()
     h = hiring(db, shift.hiring_id)
@@ -314,8 +318,9 @@ def test_unpaid_after_60_minutes_the_timer_returns_the_application_and_a_second_
 def test_money_arriving_after_the_expiry_is_refunded_in_full(db, fake):
     shift = _accept(db, fake)
     _url, payment = _checkout(db, shift)
+    paid = fake.complete_payment(payment.checkout_session_id, "card")  # paid at the last second...
     shift_timer.tick(hiring(db, shift.hiring_id).updated_at + 61 * MIN)
-    deliver(db, "checkout.session.completed", fake.complete_payment(payment.checkout_session_id, "card"))
+    deliver(db, "checkout.session.completed", paid)  # ...but Stripe's word arrives after the expiry
     assert _settle(db, shift) == "acertado"
     totals = _ledger(db, shift.hiring_id)
     assert (totals["estorno"], totals["repasse"], totals["taxa"]) == (23520, 0, 0)
@@ -504,3 +509,59 @@ def test_rates_with_centavos_round_half_up(db, fake):
     assert quote.freelancer_centavos == 20433  # 445 min x 2755 / 60 = 20432,92
     assert quote.fee_centavos == 2452  # 12 % = 2451,96
     assert quote.total_centavos == 22885
+
+
+def test_meus_ganhos_says_where_a_protected_payment_is(db, fake):
+    from services import earnings
+
+    freelancer = _freelancer(db, fake, ready=False)
+    shift = _accept(db, fake, freelancer=freelancer)
+    _pay(db, fake, shift)
+    _work(db, shift)
+    at = hiring(db, shift.hiring_id).repasse_em
+
+    def status() -> str:
+        (row,) = earnings.for_freelancer(db, freelancer.id, at)["rows"]
+        return row["status"]
+
+    assert status() == "Pagamento a caminho"
+    _settle(db, shift)
+    assert status() == "Pagamento pendente: configure seu recebimento"
+    account = db.get(PayoutAccount, freelancer.id)
+    fake.complete_onboarding(account.stripe_account_id)
+    account.payouts_enabled = True
+    db.commit()
+    assert _settle(db, shift) == "pago"
+    assert status().startswith("Pago em ")
+
+
+def test_a_late_cancellation_fee_paid_through_turno_counts_as_received(db, fake):
+    from services import earnings
+
+    start = (utcnow() + timedelta(days=4)).replace(second=0, microsecond=0)
+    shift = _accept(db, fake, start=start)
+    _pay(db, fake, shift)
+    by_company(db, shift, "cancelar", start - 10 * H, reason="Evento cancelado pelo cliente.")
+    protected_payments.settle(shift.hiring_id, start - 10 * H)
+    (row,) = earnings.for_freelancer(db, shift.freelancer.id, start)["rows"]
+    assert row["status"].startswith("Taxa de cancelamento paga em")
+    assert row["amount"] == "R$ 120,00"
+
+
+def test_the_company_data_export_lists_its_payments_and_cnpj_without_stripe_ids(db, fake):
+    from services import privacy
+
+    shift = _accept(db, fake)
+    payment = _pay(db, fake, shift)
+    data = privacy.export_user_data(db, shift.company.id)
+    (row,) = data["pagamentos_garantidos"]
+    assert (row["amount"], row["status"], row["kind"], row["job_title"]) == (
+        "R$ 235,20",
+        "Pago",
+        "Contratação",
+        "Garçom",
+    )
+    assert data["perfil"]["cnpj"] == "12ABC34501DE35"
+    text = str(data)
+    assert payment.charge_id not in text and payment.payment_intent_id not in text
+    assert privacy.export_user_data(db, shift.freelancer.id)["pagamentos_garantidos"] == []

@@ -17,6 +17,23 @@ def _status_label(status: rx.Var) -> rx.Var:
     return rx.match(status, ("pending", "Pendente"), ("accepted", "Aceita"), ("rejected", "Recusada"), status)
 
 
+def _accept_button(card: rx.Var, card_id: rx.Var) -> rx.Component:
+    """'Aceitar', or for a guaranteed vaga 'Aceitar e pagar R$ X' (accepts, then opens Stripe Checkout)."""
+    state = CompanyJobsState
+    return rx.cond(
+        card["guaranteed"].to(bool),
+        rx.button(
+            rx.icon("credit-card", size=14),
+            rx.cond(state.paying_application == card_id, "Abrindo o pagamento...", card["accept_label"].to(str)),
+            size="1",
+            disabled=state.paying_application != 0,
+            on_click=state.accept_and_pay(card_id),
+            id="accept-pay-" + card_id.to_string(),
+        ),
+        rx.button(rx.icon("check", size=14), "Aceitar", size="1", on_click=state.accept_application(card_id)),
+    )
+
+
 def _applicant_actions(card: rx.Var) -> rx.Component:
     state = CompanyJobsState
     card_id = card["id"].to(int)
@@ -44,7 +61,7 @@ def _applicant_actions(card: rx.Var) -> rx.Component:
         rx.cond(
             card["status"] == "pending",
             rx.fragment(
-                rx.button(rx.icon("check", size=14), "Aceitar", size="1", on_click=state.accept_application(card_id)),
+                _accept_button(card, card_id),
                 rx.button(
                     rx.icon("x", size=14),
                     "Recusar",

@@ -8,6 +8,13 @@ from components.forms import dialog_buttons, field_error, select_field, text_are
 from core import routes
 from core.catalog import CATEGORIES
 from core.shift_rules import MAX_BREAK_MIN
+from services.protected_payments import DIRECT, GUARANTEED
+
+PROTECTED_UNAVAILABLE = "O pagamento garantido pelo Turno não está disponível neste ambiente."
+PROTECTED_NOTE = (
+    "A empresa paga ao aceitar cada candidatura (horas × valor + taxa de serviço de 12% no plano Gratuito, "
+    "10% Premium, 8% Enterprise); o freelancer recebe depois das horas aprovadas."
+)
 
 
 def plan_callout(message: rx.Var, element_id: str, icon: str, **props) -> rx.Component:
@@ -70,6 +77,48 @@ def _point_field() -> rx.Component:
         ),
         field_error(state.form_errors["ponto_lat"], "job-ponto_lat"),
         field_error(state.form_errors["ponto_lng"], "job-ponto_lng"),
+        spacing="1",
+        width="100%",
+    )
+
+
+def _payment_option(value: str, label: str, **props) -> rx.Component:
+    """One radio of 'Forma de pagamento', its label wrapping it (clicking the text chooses it)."""
+    return rx.text(
+        rx.hstack(rx.radio_group.item(value=value, id=f"job-pagamento-{value}", **props), label, spacing="2"),
+        as_="label",
+        size="2",
+        align_items="center",
+    )
+
+
+def _payment_field() -> rx.Component:
+    """'Forma de pagamento': direct by the company (default) or guaranteed by Turno (off without Stripe)."""
+    state = CompanyJobsState
+    muted = rx.color("gray", 11)
+    return rx.vstack(
+        rx.text("Forma de pagamento", id="job-pagamento-label", weight="medium", size="2"),
+        rx.radio_group.root(
+            rx.vstack(
+                _payment_option(DIRECT, "Pagamento direto pela empresa"),
+                _payment_option(GUARANTEED, "Pagamento garantido pelo Turno", disabled=~state.protected_available),
+                rx.cond(
+                    ~state.protected_available,
+                    rx.text(PROTECTED_UNAVAILABLE, size="1", color=muted, id="job-pagamento-unavailable"),
+                ),
+                spacing="2",
+            ),
+            name="pagamento",
+            default_value=DIRECT,
+            on_change=state.choose_payment,
+            aria_labelledby="job-pagamento-label",
+            id="job-pagamento",
+        ),
+        rx.cond(
+            state.publish_payment == GUARANTEED,
+            rx.text(PROTECTED_NOTE, size="1", color=muted, id="job-pagamento-note"),
+        ),
+        field_error(state.form_errors["pagamento"], "job-pagamento"),
         spacing="1",
         width="100%",
     )
@@ -154,6 +203,7 @@ def _publish_fields() -> list[rx.Component]:
             spacing="3",
             width="100%",
         ),
+        _payment_field(),
         *_shift_fields(),
         text_field(
             "Habilidades necessárias",

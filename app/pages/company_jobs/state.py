@@ -18,7 +18,7 @@ from core.geo import valid_point
 from core.ids import valid_id
 from core.shift_rules import MAX_COPIES
 from models import Role
-from services import applications, company_jobs, dashboard
+from services import applications, company_jobs, dashboard, protected_payments
 from services.applications import ApplicantCard, FreelancerProfileView
 from services.company_jobs import JOB_NOT_FOUND
 from services.dashboard import JobRow
@@ -27,6 +27,7 @@ from services.plans import PlanLimitReached
 from states.auth import AuthState
 from states.failures import failed, recovers
 from states.messages import UNEXPECTED
+from states.protected_payments import checkout_url, refusal_toast
 
 SEARCH_MAX = 100
 JOB_FIELDS = (
@@ -43,7 +44,9 @@ JOB_FIELDS = (
     "ponto_lng",
     "habilidades_necessarias",
     "vagas_disponiveis",
+    "pagamento",
 )
+PAYMENT_MODES = (protected_payments.DIRECT, protected_payments.GUARANTEED)
 POINT_FAILED = "Não foi possível ler sua localização. Verifique a permissão de localização do navegador."
 # One location reading ('Marcar local do turno'), never a watch: resolves {lat, lng} or {error}.
 READ_POINT_SCRIPT = """new Promise((resolve) => {
@@ -83,6 +86,13 @@ def _blank_errors() -> dict[str, str]:
     return dict.fromkeys(JOB_FIELDS, "")
 
 
+def _accept_for_payment(company_id: int, application_id: int) -> int | None:
+    """Accept (committed) and return the hiring waiting for the company's payment (None when there is none)."""
+    with session_scope() as db:
+        applications.accept(db, company_id, application_id)
+        return applications.hiring_to_pay(db, company_id, application_id)
+
+
 class CompanyJobsState(AuthState):
     """The signed-in company's jobs and the dialogs of the 'Minhas Vagas' tab."""
 
@@ -103,6 +113,8 @@ class CompanyJobsState(AuthState):
     publish_error: str = ""
     point_lat: str = ""
     point_lng: str = ""
+    protected_available: bool = False
+    publish_payment: str = protected_payments.DIRECT
 
     duplicate_open: bool = False
     duplicating: bool = False
@@ -124,6 +136,7 @@ class CompanyJobsState(AuthState):
     applicants_more: bool = False
     _applicants_after: applications.ApplicantsCursor | None = None
     loading_more_applicants: bool = False
+    paying_application: int = 0
 
     profile_open: bool = False
     profile: FreelancerProfileView = EMPTY_FREELANCER
@@ -217,6 +230,7 @@ class CompanyJobsState(AuthState):
         if company_id is None:
             return None
         self.plan_message = ""
+        self.protected_available = protected_payments.configured()
         self._close_confirm()
         self.applications_open = False
         self.profile_open = False
@@ -245,6 +259,16 @@ class CompanyJobsState(AuthState):
         self.form_errors = _blank_errors()
         self.publish_error = ""
         self.point_lat = self.point_lng = ""
+        self.protected_available = protected_payments.configured()
+        self.publish_payment = protected_payments.DIRECT
+
+    @rx.event
+    def choose_payment(self, value: str):
+        """'Forma de pagamento' in the form: the note of the chosen one shows (the server checks again on publish)."""
+        chosen = value if value in PAYMENT_MODES else protected_payments.DIRECT
+        if chosen == protected_payments.GUARANTEED and not self.protected_available:
+            chosen = protected_payments.DIRECT
+        self.publish_payment = chosen
 
     @rx.event
     def point_marked(self, reading: dict):
@@ -556,7 +580,11 @@ class CompanyJobsState(AuthState):
             return [rx.toast.error(ERROR, description=exc.message)]
         except Exception:  # shared by accept and reject, each with its own failure text
             return [failed("CompanyJobsState._answer", ERROR, failure)]
-        events = [rx.toast.success(success)]
+        return [rx.toast.success(success), *self._after_answer(company_id)]
+
+    def _after_answer(self, company_id: int) -> list:
+        """The dialog's cards and the job lists as they are after an answer."""
+        events = []
         if self.applications_open and self.applications_job_id:
             events += self._reread_applicants(company_id)
         return events + self._load_jobs(company_id)
@@ -565,6 +593,43 @@ class CompanyJobsState(AuthState):
     def accept_application(self, application_id: int):
         """'Aceitar': the freelancer is hired and a chat opens."""
         return self._answer(application_id, applications.accept, "Candidatura aceita", ACCEPT_FAILED)
+
+    @rx.event
+    @recovers(ERROR, ACCEPT_FAILED, reset={"paying_application": 0})
+    async def accept_and_pay(self, application_id: int):
+        """'Aceitar e pagar R$ X' (a guaranteed vaga): accept, then send the company to Stripe Checkout.
+
+        The acceptance is committed first: when the Checkout cannot open, the hiring stays
+        'Aguardando pagamento' and the company pays it from 'Turnos'.
+        """
+        if self.paying_application:
+            return
+        company_id = self._company_id()
+        checked_id = valid_id(application_id)
+        if company_id is None or checked_id is None:
+            yield rx.toast.error(ERROR, description=applications.NOT_FOUND)
+            return
+        self.paying_application = checked_id
+        yield
+        try:
+            hiring_id = await rx.run_in_thread(lambda: _accept_for_payment(company_id, checked_id))
+        except ServiceError as exc:
+            self.paying_application = 0
+            yield rx.toast.error(ERROR, description=exc.message)
+            return
+        if hiring_id is None:  # nothing to pay (a direct vaga, or paid already): as 'Aceitar'
+            self.paying_application = 0
+            for event in [rx.toast.success("Candidatura aceita"), *self._after_answer(company_id)]:
+                yield event
+            return
+        try:
+            url = await rx.run_in_thread(lambda: checkout_url(company_id, hiring_id))
+        except ServiceError as exc:
+            self.paying_application = 0
+            for event in [refusal_toast(exc), *self._after_answer(company_id)]:
+                yield event
+            return
+        yield rx.redirect(url)
 
     @rx.event
     def reject_application(self, application_id: int):

@@ -1,0 +1,304 @@
+"""'Pagamento garantido pelo Turno' in browsers, against the local Stripe fake's stand-in pages.
+
+The company saves its CNPJ, accepts with 'Aceitar e pagar R$ X', pays on the fake's Checkout page
+and comes back to a scheduled shift (the fake posts the signed webhook to the app); the freelancer
+works it and sends hours; the company approves and the freelancer sees 'Pago' — the transfer and the
+refund of the unused part happened at the fake, and the company's 'Pagamentos' lists the payment with
+what came back. Also: approved hours above what was paid, paid with 'Pagar complemento' at 375 px,
+and a late cancellation that pays the freelancer's fee and refunds the rest.
+"""
+
+import re
+import uuid
+from datetime import timedelta
+from decimal import Decimal
+
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+from sqlmodel import select
+
+from core.db import session_scope
+from core.types import utcnow
+from models import Application, Hiring, Job, PayoutAccount, Profile, User
+from services import applications, attendance_code, protected_payments, shifts
+from tests.e2e.conftest import login
+from tests.support.fake_stripe import FakeStripe
+
+CNPJ = "12.ABC.345/01DE-35"
+
+
+def _toast(page: Page, text: str) -> Locator:
+    return page.locator("[data-sonner-toast]").filter(has_text=text).first
+
+
+def _person(browser: Browser, base_url: str, email: str, **options) -> tuple[BrowserContext, Page]:
+    options.setdefault("viewport", {"width": 1280, "height": 900})
+    context = browser.new_context(base_url=base_url, locale="pt-BR", **options)
+    page = context.new_page()
+    login(page, email)
+    return context, page
+
+
+def _user_id(email: str) -> int:
+    with session_scope() as db:
+        return db.exec(select(User.id).where(User.email == email)).one()
+
+
+def _ready_to_receive(fake: FakeStripe, email: str) -> None:
+    """The freelancer finished Stripe's onboarding (that round trip has its own test in test_earnings)."""
+    user_id = _user_id(email)
+    account = fake._new_account({"country": "BR", "email": email})
+    fake.complete_onboarding(account["id"])
+    with session_scope() as db:
+        db.add(
+            PayoutAccount(
+                user_id=user_id,
+                cpf=f"{user_id:011d}",
+                stripe_account_id=account["id"],
+                details_submitted=True,
+                payouts_enabled=True,
+            )
+        )
+
+
+def _job(company_email: str, title: str, starts_in: timedelta, hours: int = 6) -> int:
+    """A guaranteed vaga (R$ 40/h, 30 min break) with its shift `starts_in` from now."""
+    with session_scope() as db:
+        company_id = db.exec(select(User.id).where(User.email == company_email)).one()
+        start = utcnow().replace(second=0, microsecond=0) + starts_in
+        job = Job(
+            cliente_id=company_id,
+            titulo=title,
+            categoria="eventos",
+            descricao="Serviço de bar em evento corporativo com 150 convidados.",
+            localizacao="São Paulo",
+            valor_hora=Decimal("40.00"),
+            inicio_em=start,
+            fim_em=start + timedelta(hours=hours),
+            intervalo_min=30,
+            endereco="Av. Paulista, 1578 - Bela Vista, São Paulo - SP",
+            codigo_segredo=attendance_code.new_secret(),
+            pagamento="garantido",
+        )
+        db.add(job)
+        db.flush()
+        return job.id
+
+
+def _shift_card(page: Page, role: str, title: str) -> Locator:
+    page.goto("/freelancer-dashboard?tab=shifts" if role == "freelancer" else "/client-dashboard?tab=shifts")
+    card = page.locator(".shift-card").filter(has_text=title).first
+    expect(card).to_be_visible()
+    return card
+
+
+def _pay_on_stripe(page: Page, amount: str) -> None:
+    """The fake's Checkout page: check the amount and pay by card; back at the app's shifts tab."""
+    expect(page.get_by_role("heading", name="Pagamento de teste")).to_be_visible()
+    expect(page.locator("body")).to_contain_text(amount)
+    page.get_by_role("button", name="Pagar com cartão").click()
+    expect(page).to_have_url(re.compile(r"/client-dashboard\?tab=shifts"))
+
+
+def _ledger(job_id: int) -> dict[str, int]:
+    with session_scope() as db:
+        hiring_id = db.exec(select(Hiring.id).where(Hiring.job_id == job_id)).one()
+        return protected_payments.ledger_totals(db, hiring_id)
+
+
+def _paid_hiring(fake: FakeStripe, company_email: str, freelancer_email: str, job_id: int) -> int:
+    """Accepted and paid without the pages (those have their own test): the hiring id."""
+    company_id, freelancer_id = _user_id(company_email), _user_id(freelancer_email)
+    with session_scope() as db:
+        application = Application(vaga_id=job_id, freelancer_id=freelancer_id, status="pending")
+        db.add(application)
+        db.flush()
+        application_id = application.id
+    with session_scope() as db:
+        applications.accept(db, company_id, application_id)
+    with session_scope() as db:
+        hiring_id = db.exec(select(Hiring.id).where(Hiring.application_id == application_id)).one()
+        protected_payments.open_checkout(db, company_id, hiring_id, "http://turno.test", utcnow())
+    with session_scope() as db:
+        payment = protected_payments._latest(db, hiring_id, "aceite")
+        completed = fake.complete_payment(payment.checkout_session_id, "card")
+        protected_payments.on_checkout_completed(db, completed)
+    return hiring_id
+
+
+def _company_with_cnpj(make_account) -> str:
+    email = make_account("client")
+    with session_scope() as db:
+        db.get(Profile, _user_id(email)).cnpj = "12ABC34501DE35"
+    return email
+
+
+def test_accept_and_pay_work_the_shift_approve_and_the_freelancer_is_paid(
+    browser: Browser, base_url: str, make_account, fake_stripe: FakeStripe
+):
+    fake_stripe.webhook_url = f"{base_url}/api/stripe/webhook"
+    token = uuid.uuid4().hex[:6]
+    title = f"Bartender garantido {token}"
+    company_email = make_account("client")
+    freelancer_email = make_account("freelancer", name=f"Lia Drinks {token}")
+    _ready_to_receive(fake_stripe, freelancer_email)
+    job_id = _job(company_email, title, timedelta(minutes=30))
+    company_ctx, company = _person(browser, base_url, company_email)
+    freelancer_ctx, freelancer = _person(browser, base_url, freelancer_email)
+    try:
+        # The company gives its CNPJ first (the new alphanumeric format is accepted).
+        company.goto("/client-dashboard?tab=payments")
+        cnpj = company.locator("#company-cnpj")
+        cnpj.fill("12.ABC.345/01DE-36")
+        company.get_by_role("button", name="Salvar CNPJ").click()
+        expect(
+            company.get_by_text("CNPJ inválido. Confira letras e números — o novo CNPJ pode ter letras.")
+        ).to_be_visible()
+        cnpj.fill(CNPJ)
+        company.get_by_role("button", name="Salvar CNPJ").click()
+        expect(_toast(company, "CNPJ salvo")).to_be_visible()
+        expect(company.get_by_text("Nenhum pagamento garantido ainda.")).to_be_visible()
+
+        # The freelancer sees the guarantee before applying, and applies.
+        freelancer.goto(f"/jobs/{job_id}")
+        expect(freelancer.locator("#job-payment")).to_contain_text("Pagamento garantido pelo Turno")
+        freelancer.locator("#apply-box").get_by_role("button", name="Enviar candidatura").click()
+        expect(_toast(freelancer, "Candidatura enviada!")).to_be_visible()
+        with session_scope() as db:
+            application_id = db.exec(select(Application.id).where(Application.vaga_id == job_id)).one()
+
+        # 'Aceitar e pagar R$ 246,40': 5h30 x R$ 40,00 = R$ 220,00 + 12 % (Gratuito) = R$ 246,40.
+        company.goto("/client-dashboard?tab=jobs")
+        company.locator(f"#job-row-{job_id}").get_by_role("button", name="Ver candidaturas").click()
+        dialog = company.get_by_role("dialog", name=title)
+        dialog.locator(f"#application-{application_id}").get_by_role("button", name="Aceitar e pagar R$ 246,40").click()
+        _pay_on_stripe(company, "R$ 246,40")
+        expect(_toast(company, "Pagamento enviado")).to_be_visible()
+        card = company.locator(".shift-card").filter(has_text=title).first
+        expect(card.locator(".shift-state")).to_have_text("Agendado")
+        expect(card).to_contain_text("Pagamento garantido pelo Turno")
+
+        # The freelancer works it and sends 5 hours (half an hour less than paid).
+        card = _shift_card(freelancer, "freelancer", title)
+        expect(card).to_contain_text("Pagamento garantido pelo Turno")
+        card.get_by_role("button", name="Registrar chegada").click()
+        freelancer.get_by_role("dialog", name="Registrar chegada").get_by_role(
+            "button", name="Não consigo registrar"
+        ).click()
+        expect(_toast(freelancer, "Chegada registrada")).to_be_visible()
+        card.get_by_role("button", name="Registrar saída").click()
+        freelancer.get_by_role("dialog", name="Registrar saída").get_by_role(
+            "button", name="Não consigo registrar"
+        ).click()
+        expect(_toast(freelancer, "Saída registrada")).to_be_visible()
+        card.get_by_role("button", name="Enviar horas").click()
+        hours = freelancer.get_by_role("dialog", name="Enviar horas")
+        hours.get_by_label("Horas trabalhadas").fill("5:00")
+        hours.get_by_role("button", name="Enviar horas").click()
+        expect(_toast(freelancer, "Horas enviadas")).to_be_visible()
+        expect(card).not_to_contain_text("Marcar como pago")
+
+        # The company approves: the money moves at once (no 'Marcar como pago' here).
+        card = _shift_card(company, "client", title)
+        expect(card.get_by_role("button", name="Marcar como pago")).to_have_count(0)
+        card.get_by_role("button", name="Aprovar horas").click()
+        expect(_toast(company, "Horas aprovadas")).to_be_visible()
+        card = _shift_card(freelancer, "freelancer", title)
+        expect(card.locator(".shift-state")).to_have_text("Pago", timeout=20_000)
+        expect(card).to_contain_text("R$ 200,00")
+        freelancer.goto("/freelancer-dashboard?tab=earnings")
+        expect(freelancer.locator("#earnings-list")).to_contain_text(title)
+        expect(freelancer.locator("#earnings-list")).to_contain_text(re.compile(r"Pago em \d\d/\d\d"))
+
+        # The company's 'Pagamentos': what it paid and what came back (R$ 20,00 + its 12 % fee).
+        company.goto("/client-dashboard?tab=payments")
+        receipts = company.locator("#company-receipts")
+        expect(receipts).to_contain_text(title)
+        expect(receipts).to_contain_text("R$ 246,40")
+        expect(receipts).to_contain_text("Estornado R$ 22,40")
+        expect(receipts.get_by_role("link", name="Recibo")).to_have_attribute("href", re.compile(r"/receipts/payment/"))
+        assert _ledger(job_id) == {"cobranca": 24640, "repasse": 20000, "estorno": 2240, "taxa": 2400}
+        (transfer,) = [
+            t for t in fake_stripe.transfers.values() if t["transfer_group"].endswith(f"-{_hiring_id(job_id)}")
+        ]
+        assert transfer["amount"] == 20000
+    finally:
+        company_ctx.close()
+        freelancer_ctx.close()
+
+
+def _hiring_id(job_id: int) -> int:
+    with session_scope() as db:
+        return db.exec(select(Hiring.id).where(Hiring.job_id == job_id)).one()
+
+
+def test_hours_above_what_was_paid_are_topped_up_on_a_phone(
+    browser: Browser, base_url: str, make_account, fake_stripe: FakeStripe
+):
+    fake_stripe.webhook_url = f"{base_url}/api/stripe/webhook"
+    token = uuid.uuid4().hex[:6]
+    title = f"Garçom com hora extra {token}"
+    company_email = _company_with_cnpj(make_account)
+    freelancer_email = make_account("freelancer", name=f"Rui Extra {token}")
+    _ready_to_receive(fake_stripe, freelancer_email)
+    job_id = _job(company_email, title, timedelta(minutes=30))
+    hiring_id = _paid_hiring(fake_stripe, company_email, freelancer_email, job_id)
+    now = utcnow()
+    with session_scope() as db:  # worked and sent 7 h of the 5h30 paid; the company approved them
+        freelancer_id, company_id = _user_id(freelancer_email), _user_id(company_email)
+        for action, data in (
+            ("chegada", {"method": "manual"}),
+            ("saida", {"method": "manual"}),
+            ("enviar_horas", {"hours": "7:00"}),
+        ):
+            shifts.act(db, freelancer_id, "freelancer", hiring_id, action, data, now)
+        shifts.act(db, company_id, "client", hiring_id, "aprovar", {}, now)
+    assert protected_payments.settle(hiring_id) == "complemento"
+
+    context, company = _person(browser, base_url, company_email, viewport={"width": 375, "height": 812})
+    try:
+        card = _shift_card(company, "client", title)
+        expect(card).to_contain_text("Horas aprovadas acima do valor pago")
+        # 1h30 x R$ 40,00 = R$ 60,00 + 12 % = R$ 67,20.
+        card.get_by_role("button", name="Pagar complemento R$ 67,20").click()
+        _pay_on_stripe(company, "R$ 67,20")
+        card = _shift_card(company, "client", title)
+        expect(card.locator(".shift-state")).to_have_text("Pago", timeout=20_000)
+        assert company.evaluate("document.documentElement.scrollWidth") <= 375
+        totals = _ledger(job_id)
+        assert (totals["repasse"], totals["estorno"]) == (28000, 0)
+        assert totals["cobranca"] == totals["repasse"] + totals["taxa"]
+    finally:
+        context.close()
+
+
+def test_a_late_cancellation_pays_the_fee_and_refunds_the_rest(
+    browser: Browser, base_url: str, make_account, fake_stripe: FakeStripe
+):
+    fake_stripe.webhook_url = f"{base_url}/api/stripe/webhook"
+    token = uuid.uuid4().hex[:6]
+    title = f"Recepcionista cancelada {token}"
+    company_email = _company_with_cnpj(make_account)
+    freelancer_email = make_account("freelancer", name=f"Ana Recepção {token}")
+    _ready_to_receive(fake_stripe, freelancer_email)
+    job_id = _job(company_email, title, timedelta(hours=10))
+    _paid_hiring(fake_stripe, company_email, freelancer_email, job_id)
+    company_ctx, company = _person(browser, base_url, company_email)
+    freelancer_ctx, freelancer = _person(browser, base_url, freelancer_email)
+    try:
+        card = _shift_card(company, "client", title)
+        card.get_by_role("button", name="Cancelar turno").click()
+        dialog = company.get_by_role("dialog", name="Cancelar turno")
+        expect(dialog.locator(".shift-consequence")).to_contain_text("você deverá R$ 160,00 ao profissional")
+        dialog.get_by_role("button", name="Confirmar").click()
+        expect(_toast(company, "Turno cancelado")).to_be_visible()
+        # 4 h x R$ 40,00 to the freelancer; R$ 246,40 - 160,00 - 19,20 (12 % of it) back to the company.
+        company.goto("/client-dashboard?tab=payments")
+        expect(company.locator("#company-receipts")).to_contain_text("Estornado R$ 67,20", timeout=20_000)
+        freelancer.goto("/freelancer-dashboard?tab=earnings")
+        expect(freelancer.locator("#earnings-list")).to_contain_text(
+            re.compile(r"Taxa de cancelamento paga em \d\d/\d\d")
+        )
+        assert _ledger(job_id) == {"cobranca": 24640, "repasse": 16000, "estorno": 6720, "taxa": 1920}
+    finally:
+        company_ctx.close()
+        freelancer_ctx.close()
