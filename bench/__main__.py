@@ -10,6 +10,7 @@ from bench import (
     memory,
     page_load,
     reminder_burst,
+    settlement,
     shift_tick,
 )
 
@@ -17,6 +18,7 @@ if __name__ == "__main__":
     job_search.main()
     city_suggest.main()
     shift_tick.main()
+    settlement.main()
     chat_delivery.main()
     fanout.main()
     event_roundtrip.main()
