@@ -81,6 +81,8 @@ DISPUTE_BLOCKS = (
 NOTHING_TO_PAY = "Não há pagamento pendente para este turno."
 COMPANIES_ONLY = "Somente a empresa da vaga pode pagar este turno."
 NO_PAYOUT_ACCOUNT = "O freelancer ainda não configurou o recebimento."
+SET_UP_PAYOUTS = "Configure seu recebimento em Meus Ganhos para receber."
+PAYOUT_WAITING = "Suas horas foram aprovadas e o pagamento está garantido: configure seu recebimento em Meus Ganhos."
 TOP_UP_WAITING = "complemento"  # repasse_erro while approved hours wait for the company's top-up
 LABELS = {
     PaymentStatus.OPEN: "Aguardando pagamento",
@@ -491,13 +493,14 @@ def _charge_of(intent_id: str) -> tuple[str, str]:
 def _tell_paid(session: Session, h: Hiring, payment: ProtectedPayment) -> None:
     job = session.get(Job, h.job_id)
     title = job.titulo if job else ""
-    notify(
-        session,
-        h.freelancer_id,
-        NotificationType.APPLICATION_ACCEPTED,
+    message = (
         f'Sua candidatura para a vaga "{title}" foi aceita! O pagamento de {_money(payment.freelancer_centavos)} '
-        "está garantido pelo Turno.",
-        routes.NoticeTarget.FREELANCER_SHIFTS,
+        "está garantido pelo Turno."
+    )
+    if not _destination(session, h.freelancer_id):
+        message += " " + SET_UP_PAYOUTS
+    notify(
+        session, h.freelancer_id, NotificationType.APPLICATION_ACCEPTED, message, routes.NoticeTarget.FREELANCER_SHIFTS
     )
     notify(
         session,
@@ -828,6 +831,9 @@ def _tell_transferred(session: Session, h: Hiring) -> None:
 def _failed(scope: Callable, hiring_id: int, now: datetime, message: str) -> None:
     with scope() as db:
         tries = db.exec(select(Hiring.repasse_tentativas).where(Hiring.id == hiring_id)).one()
+        if tries == 0 and message == NO_PAYOUT_ACCOUNT:  # once: the money waits for the freelancer's account
+            freelancer_id = db.exec(select(Hiring.freelancer_id).where(Hiring.id == hiring_id)).one()
+            notify(db, freelancer_id, NotificationType.SHIFT, PAYOUT_WAITING, routes.NoticeTarget.FREELANCER_SHIFTS)
         wait = rules.SETTLE_BACKOFF[min(tries, len(rules.SETTLE_BACKOFF) - 1)]
         db.execute(
             update(_HIRINGS)
