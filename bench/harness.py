@@ -283,3 +283,10 @@ def shift_fields(days: int = 3, hours: int = 8) -> dict[str, str]:
         "intervalo_min": "60",
         "endereco": "Av. Boa Viagem, 1000 - Boa Viagem, Recife",
     }
+
+
+def engines() -> list[str]:
+    """SQLite, and PostgreSQL when configured; BENCH_ENGINES (e.g. "postgresql") narrows the list."""
+    found = ["sqlite", "postgresql"] if postgres_url() else ["sqlite"]
+    wanted = [name.strip() for name in os.environ.get("BENCH_ENGINES", "").split(",") if name.strip()]
+    return [name for name in found if not wanted or name in wanted]

@@ -245,19 +245,12 @@ def _sizes() -> list[int]:
     return [int(n) for n in os.environ.get("BENCH_JOBS", "200000").split(",") if n.strip()]
 
 
-def _engines() -> list[str]:
-    """SQLite, and PostgreSQL when configured; BENCH_ENGINES (e.g. "postgresql") narrows the list."""
-    engines = ["sqlite", "postgresql"] if harness.postgres_url() else ["sqlite"]
-    wanted = [name.strip() for name in os.environ.get("BENCH_ENGINES", "").split(",") if name.strip()]
-    return [name for name in engines if not wanted or name in wanted]
-
-
 def run() -> list[Row]:
     """Fill a throwaway database per engine and size, and time every scenario."""
     rows: list[Row] = []
     with tempfile.TemporaryDirectory() as tmp:
         for count in _sizes():
-            for engine_name in _engines():
+            for engine_name in harness.engines():
                 with harness.database(engine_name, Path(tmp), f"search{count}") as url:
                     _migrate(url)
                     engine = make_engine(url)

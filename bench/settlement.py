@@ -39,9 +39,10 @@ from bench import harness
 from core.db import make_engine, session_scope
 from core.settings import get_settings
 from core.types import utcnow
-from models import Application, Hiring, Job, MoneyMovement, PayoutAccount, ProtectedPayment, User
+from models import Application, Hiring, Job, MoneyMovement, ProtectedPayment, User
 from services import protected_payments, shift_pay, stripe_api
 from tests.support.fake_stripe import FakeStripe, stripe_env
+from tests.support.payouts import ready_payout_account
 
 QUICK = harness.quick()
 HIRINGS = 100 if QUICK else int(os.environ.get("BENCH_SETTLEMENTS", "2000"))
@@ -82,24 +83,6 @@ def _migrate(url: str) -> None:
     command.upgrade(cfg, "head")
 
 
-def _charge(fake: FakeStripe, amount: int) -> tuple[str, str]:
-    """A succeeded charge at the fake, as a paid Checkout leaves it."""
-    with fake._lock:
-        intent_id, charge_id = fake._id("pi"), fake._id("ch")
-        fake.payment_intents[intent_id] = {"id": intent_id, "object": "payment_intent", "latest_charge": charge_id}
-        fake.charges[charge_id] = {
-            "id": charge_id,
-            "object": "charge",
-            "amount": amount,
-            "amount_refunded": 0,
-            "refunded": False,
-            "status": "succeeded",
-            "currency": "brl",
-            "payment_intent": intent_id,
-        }
-    return intent_id, charge_id
-
-
 def fill(engine: Engine, fake: FakeStripe, count: int, rng: random.Random) -> list[tuple[int, int, str]]:
     """The approved hirings and their paid payments; (hiring id, approved minutes, payment intent) each."""
     now = utcnow()
@@ -114,13 +97,7 @@ def fill(engine: Engine, fake: FakeStripe, count: int, rng: random.Random) -> li
         db.add_all([company, *freelancers])
         db.flush()
         for user in freelancers:
-            account = fake._new_account({"country": "BR", "email": user.email})
-            fake.complete_onboarding(account["id"])
-            db.add(
-                PayoutAccount(
-                    user_id=user.id, cpf=f"{user.id:011d}", stripe_account_id=account["id"], payouts_enabled=True
-                )
-            )
+            db.add(ready_payout_account(fake, user.id, user.email))
         jobs = [
             Job(
                 cliente_id=company.id,
@@ -169,7 +146,7 @@ def fill(engine: Engine, fake: FakeStripe, count: int, rng: random.Random) -> li
         db.flush()
         payments = []
         for n, hiring in enumerate(hirings):
-            intent, charge = _charge(fake, part + fee)
+            intent, charge = fake.paid_charge(part + fee)
             payments.append(
                 ProtectedPayment(
                     hiring_id=hiring.id,
@@ -210,7 +187,7 @@ def _bare(fake: FakeStripe, created: list[tuple[int, int, str]]) -> float:
     total = part + protected_payments.fee(part, 12)
     calls = []
     for n, (_hiring, approved, _intent) in enumerate(created):
-        intent, charge = _charge(fake, total)
+        intent, charge = fake.paid_charge(total)
         give = shift_pay.pay(approved, RATE)
         back = total - give - protected_payments.fee(give, 12)
         calls.append((n, intent, charge, give, back))
@@ -257,17 +234,11 @@ def measure(engine_name: str, engine: Engine, fake: FakeStripe) -> Result:
     return Result(engine_name, HIRINGS, settle_s, bare_s, transfers, refunds, paid, balanced)
 
 
-def _engines() -> list[str]:
-    engines = ["sqlite", "postgresql"] if harness.postgres_url() else ["sqlite"]
-    wanted = [name.strip() for name in os.environ.get("BENCH_ENGINES", "").split(",") if name.strip()]
-    return [name for name in engines if not wanted or name in wanted]
-
-
 def run() -> list[Result]:
     """A fake Stripe and a throwaway database per engine; every figure."""
     results = []
     with tempfile.TemporaryDirectory() as tmp:
-        for engine_name in _engines():
+        for engine_name in harness.engines():
             # A fake per engine: each database numbers its payments from 1, and so do the keys.
             with FakeStripe() as fake, harness.database(engine_name, Path(tmp), f"settle{HIRINGS}") as url:
                 os.environ.update(stripe_env(fake))

@@ -559,18 +559,11 @@ def measure(engine_name: str, engine: Engine, count: int) -> Result:
     )
 
 
-def _engines() -> list[str]:
-    """SQLite, and PostgreSQL when configured; BENCH_ENGINES (e.g. "postgresql") narrows the list."""
-    engines = ["sqlite", "postgresql"] if harness.postgres_url() else ["sqlite"]
-    wanted = [name.strip() for name in os.environ.get("BENCH_ENGINES", "").split(",") if name.strip()]
-    return [name for name in engines if not wanted or name in wanted]
-
-
 def run() -> list[Result]:
     """Fill a throwaway database per engine and take every figure; print each engine as it is done."""
     results = []
     with tempfile.TemporaryDirectory() as tmp:
-        for engine_name in _engines():
+        for engine_name in harness.engines():
             with harness.database(engine_name, Path(tmp), f"shift{HIRINGS}") as url:
                 _migrate(url)
                 engine = make_engine(url)

@@ -425,18 +425,20 @@ def on_checkout_expired(session: Session, checkout: dict) -> None:
         _close(session, payment, PaymentStatus.EXPIRED)
 
 
+def _awaits(session: Session, h: Hiring, payment: ProtectedPayment) -> bool:
+    """Whether `payment` is the acceptance payment the hiring is waiting for right now."""
+    if payment.kind != PaymentKind.ACCEPTANCE or h.state != S.AWAITING_PAYMENT:
+        return False
+    current = _latest(session, h.id, PaymentKind.ACCEPTANCE)
+    return current is not None and current.id == payment.id
+
+
 def _close(session: Session, payment: ProtectedPayment, status: str) -> None:
     payment.status = status
     payment.updated_at = _now()
     session.add(payment)
     h = hiring_lifecycle.reread(session, payment.hiring_id)
-    current = _latest(session, h.id, PaymentKind.ACCEPTANCE)
-    if (
-        payment.kind == PaymentKind.ACCEPTANCE
-        and h.state == S.AWAITING_PAYMENT
-        and current
-        and current.id == payment.id
-    ):
+    if _awaits(session, h, payment):
         try:
             moved = hiring_lifecycle.move(session, h, "pagamento_nao_concluido", Actor.TIMER, _now())
         except HiringMoveRefused:
@@ -460,13 +462,7 @@ def _mark_paid(session: Session, payment: ProtectedPayment, checkout: dict) -> N
     session.add(payment)
     _ledger(session, payment, MovementKind.CHARGE, payment.amount_centavos, charge_id, f"turno-cobranca-{payment.id}")
     h = hiring_lifecycle.reread(session, payment.hiring_id)
-    current = _latest(session, h.id, PaymentKind.ACCEPTANCE)
-    if (
-        payment.kind == PaymentKind.ACCEPTANCE
-        and h.state == S.AWAITING_PAYMENT
-        and current
-        and current.id == payment.id
-    ):
+    if _awaits(session, h, payment):
         moved = hiring_lifecycle.move(session, h, "pagamento_confirmado", Actor.TIMER, now)
         _tell_paid(session, moved.hiring, payment)
         return

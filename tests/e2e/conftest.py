@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect, sync_playwright
 
 from tests.e2e import leak_scan
 from tests.support.fake_stripe import FakeStripe, stripe_env
@@ -284,6 +284,20 @@ def login(page: Page, email: str, password: str = PASSWORD) -> None:
     form.get_by_label("Senha").fill(password)
     form.get_by_role("button", name="Entrar").click()
     page.wait_for_url("**/*-dashboard**")
+
+
+def toast(page: Page, text: str) -> Locator:
+    """The toast that says `text`."""
+    return page.locator("[data-sonner-toast]").filter(has_text=text).first
+
+
+def signed_in(browser: Browser, base_url: str, email: str, **options) -> tuple[BrowserContext, Page]:
+    """A browser context of its own (1280 x 900 unless `options` say otherwise) with `email` signed in."""
+    options.setdefault("viewport", {"width": 1280, "height": 900})
+    context = browser.new_context(base_url=base_url, locale="pt-BR", **options)
+    page = context.new_page()
+    login(page, email)
+    return context, page
 
 
 @pytest.fixture(scope="session")

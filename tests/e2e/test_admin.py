@@ -9,7 +9,7 @@ import re
 import uuid
 from datetime import timedelta
 
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 from sqlmodel import select
 
 from core.db import session_scope
@@ -17,16 +17,12 @@ from core.types import utcnow
 from models import Hiring, ReviewRequest, User
 from scripts.create_admin import create_admin
 from services import applications, shifts
-from tests.e2e.conftest import login, unique_email
+from tests.e2e.conftest import login, toast, unique_email
 from tests.unit.factories import make_application, make_job
 
 STAFF_PASSWORD = "Equipe2026"
 CONTEST = "Cheguei às 18h e a supervisora me mandou esperar na portaria."
 DECISION = "As mensagens mostram que o profissional estava no local."
-
-
-def _toast(page: Page, text: str) -> Locator:
-    return page.locator("[data-sonner-toast]").filter(has_text=text).first
 
 
 def _person(browser: Browser, base_url: str) -> tuple[BrowserContext, Page]:
@@ -100,7 +96,7 @@ def test_staff_decides_a_contested_absence_and_the_freelancer_reads_the_reason(
         expect(card.get_by_role("alert")).to_have_text("Explique o motivo com pelo menos 10 caracteres.")
         card.get_by_label("Motivo da decisão").fill(DECISION)
         card.get_by_role("button", name="Registrar decisão").click()
-        expect(_toast(staff, "Decisão registrada")).to_be_visible()
+        expect(toast(staff, "Decisão registrada")).to_be_visible()
         expect(staff.locator(f"#review-{request_id}")).to_have_count(0)
         decided = staff.locator("#decided")
         expect(decided.get_by_role("row").filter(has_text=title)).to_contain_text("Horas aprovadas")
@@ -113,7 +109,7 @@ def test_staff_decides_a_contested_absence_and_the_freelancer_reads_the_reason(
         expect(freelancer.get_by_text(notice).first).to_be_visible()
         freelancer.goto("/admin")
         freelancer.wait_for_url(re.compile(r"/freelancer-dashboard"))
-        expect(_toast(freelancer, "Acesso Restrito")).to_be_visible()
+        expect(toast(freelancer, "Acesso Restrito")).to_be_visible()
         expect(freelancer.get_by_text(CONTEST)).to_have_count(0)
         expect(freelancer.get_by_role("heading", name="Equipe Turno")).to_have_count(0)
     finally:

@@ -8,24 +8,13 @@ services except reading ids back, so every step is what a user clicks and sees.
 import re
 import uuid
 
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 from sqlmodel import select
 
 from core.db import session_scope
 from models import Application, Job, User
-from tests.e2e.conftest import login
+from tests.e2e.conftest import signed_in, toast
 from tests.e2e.shift_support import fill_shift
-
-
-def _toast(page: Page, text: str) -> Locator:
-    return page.locator("[data-sonner-toast]").filter(has_text=text).first
-
-
-def _person(browser: Browser, base_url: str, email: str) -> tuple[BrowserContext, Page]:
-    context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 900}, locale="pt-BR")
-    page = context.new_page()
-    login(page, email)
-    return context, page
 
 
 def _job_id(title: str) -> int:
@@ -53,7 +42,7 @@ def _publish(page: Page, title: str) -> int:
     dialog.get_by_label("Valor por hora (R$)").fill("80")
     fill_shift(dialog)
     dialog.get_by_role("button", name="Publicar Vaga").click()
-    expect(_toast(page, "Vaga criada com sucesso!")).to_be_visible()
+    expect(toast(page, "Vaga criada com sucesso!")).to_be_visible()
     expect(page.get_by_role("tab", name="Ativas (1)")).to_be_visible()
     return _job_id(title)
 
@@ -64,7 +53,7 @@ def _apply(page: Page, job_id: int, amount: str, message: str) -> None:
     box.get_by_label("Valor proposto por hora (opcional)").fill(amount)
     box.get_by_label("Mensagem para a empresa (opcional)").fill(message)
     box.get_by_role("button", name="Enviar candidatura").click()
-    expect(_toast(page, "Candidatura enviada!")).to_be_visible()
+    expect(toast(page, "Candidatura enviada!")).to_be_visible()
     expect(box.get_by_text("Você já se candidatou a esta vaga.")).to_be_visible()
 
 
@@ -79,7 +68,7 @@ def _rate(page: Page, card: Locator, stars: int, comment: str) -> None:
     dialog.get_by_role("button", name=f"{stars} estrelas" if stars > 1 else "1 estrela").click()
     dialog.get_by_label("Comentário (opcional)").fill(comment)
     dialog.get_by_role("button", name="Enviar avaliação").click()
-    expect(_toast(page, "Avaliação enviada!")).to_be_visible()
+    expect(toast(page, "Avaliação enviada!")).to_be_visible()
     expect(dialog).to_be_hidden()
     expect(card.get_by_text("Sua avaliação:")).to_be_visible()
 
@@ -90,9 +79,9 @@ def test_publish_apply_hire_reject_close_and_rate(browser: Browser, base_url: st
     company_email = make_account("client")
     hired_email = make_account("freelancer", name=f"Lia Música {token}")
     other_email = make_account("freelancer", name=f"Rui Violão {token}")
-    company_ctx, company = _person(browser, base_url, company_email)
-    hired_ctx, hired = _person(browser, base_url, hired_email)
-    other_ctx, other = _person(browser, base_url, other_email)
+    company_ctx, company = signed_in(browser, base_url, company_email)
+    hired_ctx, hired = signed_in(browser, base_url, hired_email)
+    other_ctx, other = signed_in(browser, base_url, other_email)
     try:
         # The company publishes; the job is public, in its category and found by an accent-free search.
         job_id = _publish(company, title)
@@ -120,10 +109,10 @@ def test_publish_apply_hire_reject_close_and_rate(browser: Browser, base_url: st
         expect(lia).to_contain_text("R$ 95,00/hora")
         expect(rui).to_contain_text("Sem contra-proposta")
         lia.get_by_role("button", name="Aceitar").click()
-        expect(_toast(company, "Candidatura aceita")).to_be_visible()
+        expect(toast(company, "Candidatura aceita")).to_be_visible()
         expect(lia.get_by_role("link", name="Abrir chat")).to_be_visible()
         rui.get_by_role("button", name="Recusar").click()
-        expect(_toast(company, "Candidatura recusada")).to_be_visible()
+        expect(toast(company, "Candidatura recusada")).to_be_visible()
         expect(rui).to_contain_text("Recusada")
         company.keyboard.press("Escape")
 
@@ -147,7 +136,7 @@ def test_publish_apply_hire_reject_close_and_rate(browser: Browser, base_url: st
         company.goto("/client-dashboard?tab=jobs")
         company.locator(f"#job-row-{job_id}").get_by_role("button", name="Encerrar vaga").click()
         company.get_by_role("alertdialog", name="Encerrar vaga?").get_by_role("button", name="Encerrar vaga").click()
-        expect(_toast(company, "Vaga encerrada")).to_be_visible()
+        expect(toast(company, "Vaga encerrada")).to_be_visible()
         company.get_by_role("tab", name=re.compile(r"^Encerradas \(\d+\)$")).click()
         expect(company.locator(f"#job-row-{job_id}")).to_contain_text("Fechada")
 

@@ -13,29 +13,18 @@ import uuid
 from datetime import timedelta
 from decimal import Decimal
 
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 from sqlmodel import select
 
 from core.db import session_scope
 from core.types import utcnow
-from models import Application, Hiring, Job, PayoutAccount, Profile, User
+from models import Application, Hiring, Job, Profile, User
 from services import applications, attendance_code, protected_payments, shifts
-from tests.e2e.conftest import login
+from tests.e2e.conftest import signed_in, toast
 from tests.support.fake_stripe import FakeStripe
+from tests.support.payouts import ready_payout_account
 
 CNPJ = "12.ABC.345/01DE-35"
-
-
-def _toast(page: Page, text: str) -> Locator:
-    return page.locator("[data-sonner-toast]").filter(has_text=text).first
-
-
-def _person(browser: Browser, base_url: str, email: str, **options) -> tuple[BrowserContext, Page]:
-    options.setdefault("viewport", {"width": 1280, "height": 900})
-    context = browser.new_context(base_url=base_url, locale="pt-BR", **options)
-    page = context.new_page()
-    login(page, email)
-    return context, page
 
 
 def _user_id(email: str) -> int:
@@ -45,19 +34,8 @@ def _user_id(email: str) -> int:
 
 def _ready_to_receive(fake: FakeStripe, email: str) -> None:
     """The freelancer finished Stripe's onboarding (that round trip has its own test in test_earnings)."""
-    user_id = _user_id(email)
-    account = fake._new_account({"country": "BR", "email": email})
-    fake.complete_onboarding(account["id"])
     with session_scope() as db:
-        db.add(
-            PayoutAccount(
-                user_id=user_id,
-                cpf=f"{user_id:011d}",
-                stripe_account_id=account["id"],
-                details_submitted=True,
-                payouts_enabled=True,
-            )
-        )
+        db.add(ready_payout_account(fake, _user_id(email), email))
 
 
 def _job(company_email: str, title: str, starts_in: timedelta, hours: int = 6) -> int:
@@ -142,8 +120,8 @@ def test_accept_and_pay_work_the_shift_approve_and_the_freelancer_is_paid(
     freelancer_email = make_account("freelancer", name=f"Lia Drinks {token}")
     _ready_to_receive(fake_stripe, freelancer_email)
     job_id = _job(company_email, title, timedelta(minutes=30))
-    company_ctx, company = _person(browser, base_url, company_email)
-    freelancer_ctx, freelancer = _person(browser, base_url, freelancer_email)
+    company_ctx, company = signed_in(browser, base_url, company_email)
+    freelancer_ctx, freelancer = signed_in(browser, base_url, freelancer_email)
     try:
         # The company gives its CNPJ first (the new alphanumeric format is accepted).
         company.goto("/client-dashboard?tab=payments")
@@ -155,14 +133,14 @@ def test_accept_and_pay_work_the_shift_approve_and_the_freelancer_is_paid(
         ).to_be_visible()
         cnpj.fill(CNPJ)
         company.get_by_role("button", name="Salvar CNPJ").click()
-        expect(_toast(company, "CNPJ salvo")).to_be_visible()
+        expect(toast(company, "CNPJ salvo")).to_be_visible()
         expect(company.get_by_text("Nenhum pagamento garantido ainda.")).to_be_visible()
 
         # The freelancer sees the guarantee before applying, and applies.
         freelancer.goto(f"/jobs/{job_id}")
         expect(freelancer.locator("#job-payment")).to_contain_text("Pagamento garantido pelo Turno")
         freelancer.locator("#apply-box").get_by_role("button", name="Enviar candidatura").click()
-        expect(_toast(freelancer, "Candidatura enviada!")).to_be_visible()
+        expect(toast(freelancer, "Candidatura enviada!")).to_be_visible()
         with session_scope() as db:
             application_id = db.exec(select(Application.id).where(Application.vaga_id == job_id)).one()
 
@@ -172,7 +150,7 @@ def test_accept_and_pay_work_the_shift_approve_and_the_freelancer_is_paid(
         dialog = company.get_by_role("dialog", name=title)
         dialog.locator(f"#application-{application_id}").get_by_role("button", name="Aceitar e pagar R$ 246,40").click()
         _pay_on_stripe(company, "R$ 246,40")
-        expect(_toast(company, "Pagamento enviado")).to_be_visible()
+        expect(toast(company, "Pagamento enviado")).to_be_visible()
         card = company.locator(".shift-card").filter(has_text=title).first
         expect(card.locator(".shift-state")).to_have_text("Agendado")
         expect(card).to_contain_text("Pagamento garantido pelo Turno")
@@ -184,24 +162,24 @@ def test_accept_and_pay_work_the_shift_approve_and_the_freelancer_is_paid(
         freelancer.get_by_role("dialog", name="Registrar chegada").get_by_role(
             "button", name="Não consigo registrar"
         ).click()
-        expect(_toast(freelancer, "Chegada registrada")).to_be_visible()
+        expect(toast(freelancer, "Chegada registrada")).to_be_visible()
         card.get_by_role("button", name="Registrar saída").click()
         freelancer.get_by_role("dialog", name="Registrar saída").get_by_role(
             "button", name="Não consigo registrar"
         ).click()
-        expect(_toast(freelancer, "Saída registrada")).to_be_visible()
+        expect(toast(freelancer, "Saída registrada")).to_be_visible()
         card.get_by_role("button", name="Enviar horas").click()
         hours = freelancer.get_by_role("dialog", name="Enviar horas")
         hours.get_by_label("Horas trabalhadas").fill("5:00")
         hours.get_by_role("button", name="Enviar horas").click()
-        expect(_toast(freelancer, "Horas enviadas")).to_be_visible()
+        expect(toast(freelancer, "Horas enviadas")).to_be_visible()
         expect(card).not_to_contain_text("Marcar como pago")
 
         # The company approves: the money moves at once (no 'Marcar como pago' here).
         card = _shift_card(company, "client", title)
         expect(card.get_by_role("button", name="Marcar como pago")).to_have_count(0)
         card.get_by_role("button", name="Aprovar horas").click()
-        expect(_toast(company, "Horas aprovadas")).to_be_visible()
+        expect(toast(company, "Horas aprovadas")).to_be_visible()
         card = _shift_card(freelancer, "freelancer", title)
         expect(card.locator(".shift-state")).to_have_text("Pago", timeout=20_000)
         expect(card).to_contain_text("R$ 200,00")
@@ -254,7 +232,7 @@ def test_hours_above_what_was_paid_are_topped_up_on_a_phone(
         shifts.act(db, company_id, "client", hiring_id, "aprovar", {}, now)
     assert protected_payments.settle(hiring_id) == "complemento"
 
-    context, company = _person(browser, base_url, company_email, viewport={"width": 375, "height": 812})
+    context, company = signed_in(browser, base_url, company_email, viewport={"width": 375, "height": 812})
     try:
         card = _shift_card(company, "client", title)
         expect(card).to_contain_text("Horas aprovadas acima do valor pago")
@@ -282,15 +260,15 @@ def test_a_late_cancellation_pays_the_fee_and_refunds_the_rest(
     _ready_to_receive(fake_stripe, freelancer_email)
     job_id = _job(company_email, title, timedelta(hours=10))
     _paid_hiring(fake_stripe, company_email, freelancer_email, job_id)
-    company_ctx, company = _person(browser, base_url, company_email)
-    freelancer_ctx, freelancer = _person(browser, base_url, freelancer_email)
+    company_ctx, company = signed_in(browser, base_url, company_email)
+    freelancer_ctx, freelancer = signed_in(browser, base_url, freelancer_email)
     try:
         card = _shift_card(company, "client", title)
         card.get_by_role("button", name="Cancelar turno").click()
         dialog = company.get_by_role("dialog", name="Cancelar turno")
         expect(dialog.locator(".shift-consequence")).to_contain_text("você deverá R$ 160,00 ao profissional")
         dialog.get_by_role("button", name="Confirmar").click()
-        expect(_toast(company, "Turno cancelado")).to_be_visible()
+        expect(toast(company, "Turno cancelado")).to_be_visible()
         # 4 h x R$ 40,00 to the freelancer; R$ 246,40 - 160,00 - 19,20 (12 % of it) back to the company.
         company.goto("/client-dashboard?tab=payments")
         expect(company.locator("#company-receipts")).to_contain_text("Estornado R$ 67,20", timeout=20_000)

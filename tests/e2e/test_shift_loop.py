@@ -15,28 +15,16 @@ from datetime import timedelta
 from decimal import Decimal
 
 import httpx
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 from sqlmodel import select
 
 from core.db import session_scope
 from core.types import utcnow
 from models import Application, Hiring, Job, User
 from services import attendance_code
-from tests.e2e.conftest import login
+from tests.e2e.conftest import signed_in, toast
 
 VENUE = (-23.5614, -46.6559)  # the shift's point (MASP, São Paulo)
-
-
-def _toast(page: Page, text: str) -> Locator:
-    return page.locator("[data-sonner-toast]").filter(has_text=text).first
-
-
-def _person(browser: Browser, base_url: str, email: str, **options) -> tuple[BrowserContext, Page]:
-    options.setdefault("viewport", {"width": 1280, "height": 900})
-    context = browser.new_context(base_url=base_url, locale="pt-BR", **options)
-    page = context.new_page()
-    login(page, email)
-    return context, page
 
 
 def _job(company_email: str, title: str, starts_in: timedelta, hours: int = 6) -> int:
@@ -68,7 +56,7 @@ def _apply_and_get_hired(freelancer: Page, company: Page, job_id: int, title: st
     freelancer.goto(f"/jobs/{job_id}")
     box = freelancer.locator("#apply-box")
     box.get_by_role("button", name="Enviar candidatura").click()
-    expect(_toast(freelancer, "Candidatura enviada!")).to_be_visible()
+    expect(toast(freelancer, "Candidatura enviada!")).to_be_visible()
     with session_scope() as db:
         application_id = db.exec(
             select(Application.id)
@@ -79,7 +67,7 @@ def _apply_and_get_hired(freelancer: Page, company: Page, job_id: int, title: st
     company.locator(f"#job-row-{job_id}").get_by_role("button", name="Ver candidaturas").click()
     dialog = company.get_by_role("dialog", name=title)
     dialog.locator(f"#application-{application_id}").get_by_role("button", name="Aceitar").click()
-    expect(_toast(company, "Candidatura aceita")).to_be_visible()
+    expect(toast(company, "Candidatura aceita")).to_be_visible()
     company.keyboard.press("Escape")
 
 
@@ -113,8 +101,8 @@ def test_confirm_code_check_in_hours_adjustment_payment_and_ratings(browser: Bro
     company_email = make_account("client")
     freelancer_email = make_account("freelancer", name=f"Caio Drinks {token}")
     job_id = _job(company_email, title, timedelta(minutes=30))
-    company_ctx, company = _person(browser, base_url, company_email)
-    freelancer_ctx, freelancer = _person(browser, base_url, freelancer_email)
+    company_ctx, company = signed_in(browser, base_url, company_email)
+    freelancer_ctx, freelancer = signed_in(browser, base_url, freelancer_email)
     try:
         _apply_and_get_hired(freelancer, company, job_id, title, freelancer_email)
 
@@ -124,7 +112,7 @@ def test_confirm_code_check_in_hours_adjustment_payment_and_ratings(browser: Bro
         expect(card).to_contain_text("Av. Paulista, 1578")
         expect(card.get_by_role("link", name="Ver no mapa")).to_have_attribute("href", re.compile("google.com/maps"))
         card.get_by_role("button", name="Confirmar presença").click()
-        expect(_toast(freelancer, "Presença confirmada")).to_be_visible()
+        expect(toast(freelancer, "Presença confirmada")).to_be_visible()
         expect(card.locator(".shift-state")).to_have_text("Presença confirmada")
 
         # The company sees it live and opens the code screen; the freelancer types the code shown there.
@@ -143,7 +131,7 @@ def test_confirm_code_check_in_hours_adjustment_payment_and_ratings(browser: Bro
         expect(dialog.get_by_text("Código incorreto. Confira o código na tela da empresa.")).to_be_visible()
         dialog.get_by_label("Código de presença").fill(code.inner_text())
         dialog.get_by_role("button", name="Registrar com código").click()
-        expect(_toast(freelancer, "Chegada registrada")).to_be_visible()
+        expect(toast(freelancer, "Chegada registrada")).to_be_visible()
         expect(card.locator(".shift-state")).to_have_text("Em andamento")
         expect(card).to_contain_text("Chegada:")
 
@@ -151,12 +139,12 @@ def test_confirm_code_check_in_hours_adjustment_payment_and_ratings(browser: Bro
         card.get_by_role("button", name="Registrar saída").click()
         dialog = freelancer.get_by_role("dialog", name="Registrar saída")
         dialog.get_by_role("button", name="Não consigo registrar").click()
-        expect(_toast(freelancer, "Saída registrada")).to_be_visible()
+        expect(toast(freelancer, "Saída registrada")).to_be_visible()
         card.get_by_role("button", name="Enviar horas").click()
         dialog = freelancer.get_by_role("dialog", name="Enviar horas")
         dialog.get_by_label("Horas trabalhadas").fill("5:30")
         dialog.get_by_role("button", name="Enviar horas").click()
-        expect(_toast(freelancer, "Horas enviadas")).to_be_visible()
+        expect(toast(freelancer, "Horas enviadas")).to_be_visible()
         expect(card).to_contain_text("Horas: 5h30")
 
         # The company adjusts with a reason; a short reason is refused in Portuguese.
@@ -170,24 +158,24 @@ def test_confirm_code_check_in_hours_adjustment_payment_and_ratings(browser: Bro
         expect(dialog.get_by_text("Explique o motivo com pelo menos 10 caracteres.")).to_be_visible()
         dialog.get_by_label("Motivo do ajuste (o profissional verá)").fill("Intervalo de 30 minutos não descontado.")
         dialog.get_by_role("button", name="Enviar ajuste").click()
-        expect(_toast(company, "Ajuste enviado")).to_be_visible()
+        expect(toast(company, "Ajuste enviado")).to_be_visible()
 
         # The freelancer accepts the adjustment: approved, R$ 200,00 for 5 h at R$ 40,00.
         card = _my_shifts(freelancer, "freelancer", title)
         expect(card).to_contain_text("Intervalo de 30 minutos não descontado.")
         card.get_by_role("button", name="Aceitar ajuste").click()
-        expect(_toast(freelancer, "Ajuste aceito")).to_be_visible()
+        expect(toast(freelancer, "Ajuste aceito")).to_be_visible()
         expect(card.locator(".shift-state")).to_have_text("Horas aprovadas")
         expect(card).to_contain_text("Valor: R$ 200,00")
 
         # Direct payment: the company marks it, the freelancer confirms receipt.
         company_card = _my_shifts(company, "client", title)
         company_card.get_by_role("button", name="Marcar como pago").click()
-        expect(_toast(company, "Pagamento marcado como feito")).to_be_visible()
+        expect(toast(company, "Pagamento marcado como feito")).to_be_visible()
         card = _my_shifts(freelancer, "freelancer", title)
         expect(card.locator(".shift-state")).to_have_text("Pago")
         card.get_by_role("button", name="Confirmar recebimento").click()
-        expect(_toast(freelancer, "Recebimento confirmado")).to_be_visible()
+        expect(toast(freelancer, "Recebimento confirmado")).to_be_visible()
 
         # The whole history is on the card, and ratings are open with the hours approved.
         freelancer.goto("/freelancer-dashboard?tab=shifts")
@@ -211,9 +199,9 @@ def test_check_in_by_one_location_reading_and_the_calendar_file(browser: Browser
     company_email = make_account("client")
     freelancer_email = make_account("freelancer", name=f"Bia Local {token}")
     job_id = _job(company_email, title, timedelta(minutes=20))
-    company_ctx, company = _person(browser, base_url, company_email)
+    company_ctx, company = signed_in(browser, base_url, company_email)
     near = {"latitude": VENUE[0] + 0.0005, "longitude": VENUE[1], "accuracy": 20}  # about 55 m away
-    freelancer_ctx, freelancer = _person(
+    freelancer_ctx, freelancer = signed_in(
         browser, base_url, freelancer_email, geolocation=near, permissions=["geolocation"]
     )
     try:
@@ -230,7 +218,7 @@ def test_check_in_by_one_location_reading_and_the_calendar_file(browser: Browser
         card.get_by_role("button", name="Registrar chegada").click()
         dialog = freelancer.get_by_role("dialog", name="Registrar chegada")
         dialog.get_by_role("button", name="Usar minha localização (uma única leitura)").click()
-        expect(_toast(freelancer, "Chegada registrada")).to_be_visible()
+        expect(toast(freelancer, "Chegada registrada")).to_be_visible()
         expect(card).to_contain_text("localização · até 150 m")
         hiring = _hiring(job_id)
         assert (hiring.chegada_metodo, hiring.chegada_distancia) == ("local", "ate_150")
@@ -246,8 +234,8 @@ def test_late_cancellations_state_their_consequence(browser: Browser, base_url: 
     first, second = f"Recepção tardia {token}", f"Cozinha tardia {token}"
     first_id = _job(company_email, first, timedelta(hours=10))
     second_id = _job(company_email, second, timedelta(hours=10), hours=3)
-    company_ctx, company = _person(browser, base_url, company_email)
-    freelancer_ctx, freelancer = _person(browser, base_url, freelancer_email, viewport={"width": 375, "height": 812})
+    company_ctx, company = signed_in(browser, base_url, company_email)
+    freelancer_ctx, freelancer = signed_in(browser, base_url, freelancer_email, viewport={"width": 375, "height": 812})
     try:
         _apply_and_get_hired(freelancer, company, first_id, first, freelancer_email)
         _apply_and_get_hired(freelancer, company, second_id, second, freelancer_email)
@@ -259,7 +247,7 @@ def test_late_cancellations_state_their_consequence(browser: Browser, base_url: 
         dialog = freelancer.get_by_role("dialog", name="Cancelar turno")
         expect(dialog.locator(".shift-consequence")).to_contain_text("Este cancelamento conta 2 faltas.")
         dialog.get_by_role("button", name="Confirmar").click()
-        expect(_toast(freelancer, "Turno cancelado")).to_be_visible()
+        expect(toast(freelancer, "Turno cancelado")).to_be_visible()
 
         # The company, 10 h before a 3-hour shift (2h30 paid): owes the 2h30 × R$ 40,00.
         card = _my_shifts(company, "client", second)
@@ -267,7 +255,7 @@ def test_late_cancellations_state_their_consequence(browser: Browser, base_url: 
         dialog = company.get_by_role("dialog", name="Cancelar turno")
         expect(dialog.locator(".shift-consequence")).to_contain_text("você deverá R$ 100,00 ao profissional")
         dialog.get_by_role("button", name="Confirmar").click()
-        expect(_toast(company, "Turno cancelado")).to_be_visible()
+        expect(toast(company, "Turno cancelado")).to_be_visible()
         card = _my_shifts(freelancer, "freelancer", second)
         expect(card.locator(".shift-state")).to_have_text("Cancelado pela empresa")
         expect(card).to_contain_text("Valor do cancelamento tardio: R$ 100,00")

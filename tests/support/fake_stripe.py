@@ -223,6 +223,40 @@ class FakeStripe:
             account["requirements"]["currently_due"] = [] if payouts_enabled else ["individual.verification.document"]
             return json.loads(json.dumps(account))
 
+    def ready_account(self, email: str) -> str:
+        """A Brazilian connected account that finished onboarding (payouts on): its id."""
+        account = self._new_account({"country": "BR", "email": email})
+        self.complete_onboarding(account["id"])
+        return account["id"]
+
+    def paid_charge(self, amount: int, transfer_group: str = "") -> tuple[str, str]:
+        """A succeeded card charge, as a paid Checkout leaves it, without the page: (payment intent, charge)."""
+        with self._lock:
+            intent_id, charge_id = self._id("pi"), self._id("ch")
+            self.payment_intents[intent_id] = {
+                "id": intent_id,
+                "object": "payment_intent",
+                "amount": amount,
+                "currency": "brl",
+                "status": "succeeded",
+                "transfer_group": transfer_group,
+                "latest_charge": charge_id,
+            }
+            self.charges[charge_id] = {
+                "id": charge_id,
+                "object": "charge",
+                "amount": amount,
+                "amount_refunded": 0,
+                "refunded": False,
+                "paid": True,
+                "status": "succeeded",
+                "currency": "brl",
+                "payment_intent": intent_id,
+                "transfer_group": transfer_group,
+                "metadata": {},
+            }
+        return intent_id, charge_id
+
     def complete_payment(self, session_id: str, method: str = "card") -> dict:
         """Do what paying a payment-mode Checkout on Stripe's page does.
 

@@ -21,8 +21,9 @@ from sqlmodel import Session
 
 from core.db import session_scope
 from core.types import utcnow
-from models import Application, Hiring, Job, MoneyMovement, PayoutAccount, ProtectedPayment
+from models import Application, Hiring, Job, MoneyMovement, ProtectedPayment
 from services import protected_payments, shift_pay
+from tests.support.payouts import ready_payout_account
 from tests.unit.factories import make_company, make_freelancer, make_job, make_subscription
 
 HIRINGS = 1000
@@ -65,46 +66,10 @@ def _people(db: Session, fake) -> tuple[list, list, list[Job]]:
         make_subscription(db, company, tier=tier)
     freelancers = [make_freelancer(db) for _ in range(20)]
     for freelancer in freelancers:
-        account = fake._new_account({"country": "BR", "email": freelancer.email})
-        fake.complete_onboarding(account["id"])
-        db.add(
-            PayoutAccount(
-                user_id=freelancer.id,
-                cpf=f"{freelancer.id:011d}",
-                stripe_account_id=account["id"],
-                payouts_enabled=True,
-            )
-        )
+        db.add(ready_payout_account(fake, freelancer.id, freelancer.email))
     jobs = [make_job(db, companies[n % 3], f"Vaga {n}", pagamento="garantido") for n in range(50)]
     db.commit()
     return companies, freelancers, jobs
-
-
-def _charge(fake, amount: int, hiring_id: int) -> tuple[str, str]:
-    """A succeeded charge at the fake (what a paid Checkout leaves), without the page round trip."""
-    with fake._lock:
-        intent_id, charge_id = fake._id("pi"), fake._id("ch")
-        fake.payment_intents[intent_id] = {
-            "id": intent_id,
-            "object": "payment_intent",
-            "amount": amount,
-            "status": "succeeded",
-            "latest_charge": charge_id,
-        }
-        fake.charges[charge_id] = {
-            "id": charge_id,
-            "object": "charge",
-            "amount": amount,
-            "amount_refunded": 0,
-            "refunded": False,
-            "paid": True,
-            "status": "succeeded",
-            "currency": "brl",
-            "payment_intent": intent_id,
-            "transfer_group": f"turno-contratacao-{hiring_id}",
-            "metadata": {},
-        }
-    return intent_id, charge_id
 
 
 def _generate(db: Session, fake, rng: random.Random) -> list[Case]:
@@ -170,7 +135,7 @@ def _generate(db: Session, fake, rng: random.Random) -> list[Case]:
 
 def _pay(db: Session, fake, hiring_id: int, company_id: int, kind: str, part: int, percent: int) -> None:
     fee = protected_payments.fee(part, percent)
-    intent_id, charge_id = _charge(fake, part + fee, hiring_id)
+    intent_id, charge_id = fake.paid_charge(part + fee, f"turno-contratacao-{hiring_id}")
     now = utcnow()
     payment_id = db.execute(
         insert(ProtectedPayment)

@@ -27,6 +27,7 @@ from models import (
 from services import applications, billing, hiring_lifecycle, protected_payments, shift_timer
 from services.errors import ServiceError
 from tests.support.fake_stripe import event, sign
+from tests.support.payouts import ready_payout_account
 from tests.unit.factories import make_application, make_company, make_freelancer, make_job, make_subscription
 from tests.unit.shift_helpers import MIN, H, Shift, by_company, by_freelancer, hiring, shift_start
 
@@ -47,18 +48,11 @@ def _company(db: Session, cnpj: str = "12ABC34501DE35", **profile):
 def _freelancer(db: Session, fake, ready: bool = True):
     """A freelancer with a CPF and, when `ready`, a connected account that can receive transfers."""
     freelancer = make_freelancer(db)
-    account = fake._new_account({"country": "BR", "email": freelancer.email})
-    if ready:
-        fake.complete_onboarding(account["id"])
-    db.add(
-        PayoutAccount(
-            user_id=freelancer.id,
-            cpf=f"{freelancer.id:011d}",
-            stripe_account_id=account["id"],
-            details_submitted=ready,
-            payouts_enabled=ready,
-        )
-    )
+    row = ready_payout_account(fake, freelancer.id, freelancer.email)
+    if not ready:  # Stripe still checks them: the account exists, payouts are off
+        fake.accounts[row.stripe_account_id].update(payouts_enabled=False, charges_enabled=False)
+        row.details_submitted = row.payouts_enabled = False
+    db.add(row)
     db.commit()
     return freelancer
 
