@@ -21,6 +21,7 @@ from core.types import utcnow
 from models import Application, Hiring, Job, Profile, User
 from services import applications, attendance_code, protected_payments, shifts
 from tests.e2e.conftest import signed_in, toast
+from tests.e2e.shift_support import leave_and_send_hours
 from tests.support.fake_stripe import FakeStripe
 from tests.support.payouts import ready_payout_account
 
@@ -103,11 +104,21 @@ def _paid_hiring(fake: FakeStripe, company_email: str, freelancer_email: str, jo
     return hiring_id
 
 
-def _company_with_cnpj(make_account) -> str:
-    email = make_account("client")
+def _paid_cast(make_account, fake: FakeStripe, title: str, starts_in_hours: float) -> tuple[str, str, str, int]:
+    """A company with a CNPJ, a freelancer ready to receive, a guaranteed vaga and its hiring paid.
+
+    Returns:
+        The vaga's unique title, the company's and the freelancer's e-mails, and the vaga's id.
+    """
+    title = f"{title} {uuid.uuid4().hex[:6]}"
+    company_email = make_account("client")
     with session_scope() as db:
-        db.get(Profile, _user_id(email)).cnpj = "12ABC34501DE35"
-    return email
+        db.get(Profile, _user_id(company_email)).cnpj = "12ABC34501DE35"
+    freelancer_email = make_account("freelancer", name="Rui Extra")
+    _ready_to_receive(fake, freelancer_email)
+    job_id = _job(company_email, title, timedelta(hours=starts_in_hours))
+    _paid_hiring(fake, company_email, freelancer_email, job_id)
+    return title, company_email, freelancer_email, job_id
 
 
 def test_accept_and_pay_work_the_shift_approve_and_the_freelancer_is_paid(
@@ -163,16 +174,7 @@ def test_accept_and_pay_work_the_shift_approve_and_the_freelancer_is_paid(
             "button", name="Não consigo registrar"
         ).click()
         expect(toast(freelancer, "Chegada registrada")).to_be_visible()
-        card.get_by_role("button", name="Registrar saída").click()
-        freelancer.get_by_role("dialog", name="Registrar saída").get_by_role(
-            "button", name="Não consigo registrar"
-        ).click()
-        expect(toast(freelancer, "Saída registrada")).to_be_visible()
-        card.get_by_role("button", name="Enviar horas").click()
-        hours = freelancer.get_by_role("dialog", name="Enviar horas")
-        hours.get_by_label("Horas trabalhadas").fill("5:00")
-        hours.get_by_role("button", name="Enviar horas").click()
-        expect(toast(freelancer, "Horas enviadas")).to_be_visible()
+        leave_and_send_hours(freelancer, card, "5:00")
         expect(card).not_to_contain_text("Marcar como pago")
 
         # The company approves: the money moves at once (no 'Marcar como pago' here).
@@ -213,13 +215,8 @@ def test_hours_above_what_was_paid_are_topped_up_on_a_phone(
     browser: Browser, base_url: str, make_account, fake_stripe: FakeStripe
 ):
     fake_stripe.webhook_url = f"{base_url}/api/stripe/webhook"
-    token = uuid.uuid4().hex[:6]
-    title = f"Garçom com hora extra {token}"
-    company_email = _company_with_cnpj(make_account)
-    freelancer_email = make_account("freelancer", name=f"Rui Extra {token}")
-    _ready_to_receive(fake_stripe, freelancer_email)
-    job_id = _job(company_email, title, timedelta(minutes=30))
-    hiring_id = _paid_hiring(fake_stripe, company_email, freelancer_email, job_id)
+    title, company_email, freelancer_email, job_id = _paid_cast(make_account, fake_stripe, "Garçom com hora extra", 0.5)
+    hiring_id = _hiring_id(job_id)
     now = utcnow()
     with session_scope() as db:  # worked and sent 7 h of the 5h30 paid; the company approved them
         freelancer_id, company_id = _user_id(freelancer_email), _user_id(company_email)
@@ -253,13 +250,9 @@ def test_a_late_cancellation_pays_the_fee_and_refunds_the_rest(
     browser: Browser, base_url: str, make_account, fake_stripe: FakeStripe
 ):
     fake_stripe.webhook_url = f"{base_url}/api/stripe/webhook"
-    token = uuid.uuid4().hex[:6]
-    title = f"Recepcionista cancelada {token}"
-    company_email = _company_with_cnpj(make_account)
-    freelancer_email = make_account("freelancer", name=f"Ana Recepção {token}")
-    _ready_to_receive(fake_stripe, freelancer_email)
-    job_id = _job(company_email, title, timedelta(hours=10))
-    _paid_hiring(fake_stripe, company_email, freelancer_email, job_id)
+    title, company_email, freelancer_email, job_id = _paid_cast(
+        make_account, fake_stripe, "Recepcionista cancelada", 10
+    )
     company_ctx, company = signed_in(browser, base_url, company_email)
     freelancer_ctx, freelancer = signed_in(browser, base_url, freelancer_email)
     try:

@@ -23,6 +23,7 @@ from core.types import utcnow
 from models import Application, Hiring, Job, User
 from services import attendance_code
 from tests.e2e.conftest import signed_in, toast
+from tests.e2e.shift_support import leave_and_send_hours
 
 VENUE = (-23.5614, -46.6559)  # the shift's point (MASP, São Paulo)
 
@@ -136,15 +137,7 @@ def test_confirm_code_check_in_hours_adjustment_payment_and_ratings(browser: Bro
         expect(card).to_contain_text("Chegada:")
 
         # Leaving, then the hours: prefilled from the records, sent as typed.
-        card.get_by_role("button", name="Registrar saída").click()
-        dialog = freelancer.get_by_role("dialog", name="Registrar saída")
-        dialog.get_by_role("button", name="Não consigo registrar").click()
-        expect(toast(freelancer, "Saída registrada")).to_be_visible()
-        card.get_by_role("button", name="Enviar horas").click()
-        dialog = freelancer.get_by_role("dialog", name="Enviar horas")
-        dialog.get_by_label("Horas trabalhadas").fill("5:30")
-        dialog.get_by_role("button", name="Enviar horas").click()
-        expect(toast(freelancer, "Horas enviadas")).to_be_visible()
+        leave_and_send_hours(freelancer, card, "5:30")
         expect(card).to_contain_text("Horas: 5h30")
 
         # The company adjusts with a reason; a short reason is refused in Portuguese.
