@@ -144,6 +144,7 @@ CLIENT_TABS = _tabs(
         ("hirings", "Contratações", "handshake"),
         ("shifts", "Turnos", "calendar-clock"),
         ("payments", "Pagamentos", "receipt"),
+        ("team", "Minha equipe", "users-round"),
         ("freelancers", "Freelancers", "users"),
         ("messages", "Mensagens", "message-square"),
         ("notifications", "Notificações", "bell"),

@@ -92,6 +92,7 @@ def shift_card(card: rx.Var, state, role: str) -> rx.Component:
             _guaranteed(card),
             rx.flex(
                 *_pay_button(card, state, role),
+                *_team_button(card, state, role),
                 rx.foreach(
                     card["actions"].to(list[dict]),
                     lambda item: rx.button(
@@ -136,6 +137,31 @@ def _guaranteed(card: rx.Var) -> rx.Component:
             width="100%",
         ),
     )
+
+
+def _team_button(card: rx.Var, state, role: str) -> list[rx.Component]:
+    """The company's 'Adicionar à equipe' on a paid shift, or 'Na sua equipe' (a TeamMixin state only)."""
+    if role != "client" or not hasattr(state, "add_to_team"):
+        return []
+    team = card["team"].to(str)
+    return [
+        rx.match(
+            team,
+            (
+                "add",
+                rx.button(
+                    rx.icon("user-plus", size=14, aria_hidden="true"),
+                    "Adicionar à equipe",
+                    size="2",
+                    variant="outline",
+                    on_click=state.add_to_team(card["id"].to(int)),
+                    class_name="shift-team-add",
+                ),
+            ),
+            ("member", rx.badge("Na sua equipe", color_scheme="green", variant="soft", high_contrast=True)),
+            rx.fragment(),
+        )
+    ]
 
 
 def _pay_button(card: rx.Var, state, role: str) -> list[rx.Component]:

@@ -212,6 +212,7 @@ DASHBOARD_TABS = {
         "hirings",
         "shifts",
         "payments",
+        "team",
         "freelancers",
         "messages",
         "notifications",

@@ -64,6 +64,9 @@ SUSPENSION = timedelta(days=14)
 FALTA_LIFETIME = timedelta(days=90)
 PAID_STREAK_FORGIVES = 8  # 8 paid shifts in a row remove the oldest falta
 
+# 'Minha equipe' (§6): how many freelancers a company's team holds, by plan (P; None: no limit).
+TEAM_SIZE = {"free": 10, "premium": 100, "enterprise": None}
+
 # Reliability shown on the profile (§4).
 RELIABILITY_MIN_SHIFTS = 3
 RELIABILITY_WINDOW = 20

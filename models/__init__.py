@@ -16,6 +16,7 @@ from models.job import Application, ApplicationStatus, Job, JobListVersion, JobS
 from models.payment import MoneyMovement, MovementKind, PaymentKind, PaymentStatus, ProtectedPayment
 from models.payout import FiscalRegime, PayoutAccount
 from models.shift import Actor, Falta, Hiring, HiringEvent, HiringState, ReviewRequest
+from models.team import TeamMember
 from models.user import Profile, Role, User, UserPreferences
 
 __all__ = [
@@ -53,6 +54,7 @@ __all__ = [
     "SessionVersion",
     "StripeEvent",
     "Subscription",
+    "TeamMember",
     "TokenPurpose",
     "TrustedDevice",
     "User",

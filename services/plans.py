@@ -69,6 +69,11 @@ def _hold_company(session: Session, company_id: int) -> None:
     session.exec(select(User.id).where(User.id == company_id).with_for_update(key_share=True)).first()
 
 
+def hold_company(session: Session, company_id: int) -> None:
+    """Serialize a company's limited writes (jobs, team members) until the transaction ends (`_hold_company`)."""
+    _hold_company(session, company_id)
+
+
 def usage(session: Session, company_id: int) -> PlanUsage:
     """Count what the company's plan limits apply to."""
     active = session.exec(

@@ -51,6 +51,7 @@ from services import (
     payouts,
     protected_payments,
     shifts,
+    teams,
     throttle,
 )
 from services.billing import _is_live, _subscription_of
@@ -110,7 +111,8 @@ def export_user_data(session: Session, user_id: int) -> dict[str, Any]:
         The data, with top-level keys produto, gerado_em, conta, perfil, preferencias, sessoes,
         vagas, candidaturas, conversas, notificacoes, avaliacoes, turnos, faltas, assinatura,
         recebimento (CPF, fiscal data and payout account; None before they are given),
-        pagamentos_garantidos (a company's protected payments), mensagens_de_contato and tentativas_de_login.
+        pagamentos_garantidos (a company's protected payments), equipe (a company's team),
+        mensagens_de_contato and tentativas_de_login.
 
     Raises:
         ServiceError: When the account does not exist or was deleted.
@@ -157,6 +159,7 @@ def export_user_data(session: Session, user_id: int) -> dict[str, Any]:
         "assinatura": _export_subscription(session, user_id),
         "recebimento": payouts.export(session, user_id),
         "pagamentos_garantidos": [asdict(r) for r in protected_payments.receipts(session, user_id, limit=10_000)],
+        "equipe": teams.export(session, user_id) if user.role == Role.CLIENT else [],
         "mensagens_de_contato": [
             {
                 "nome": m.name,

@@ -17,7 +17,7 @@ from core import shift_rules as rules
 from core.formatting import local
 from core.shift_format import map_url
 from models import Actor, Chat, Hiring, HiringEvent, HiringState, Job, Profile
-from services import attendance_code, hiring_lifecycle, protected_payments, shift_pay
+from services import attendance_code, hiring_lifecycle, protected_payments, shift_pay, teams
 from services.calendar_file import shift_ics
 from services.errors import NotAllowed
 from services.shifts import METHODS, NOT_FOUND, STATE_LABELS, cancel_consequence, money_cents, prefilled_minutes
@@ -125,6 +125,7 @@ class ShiftCard(TypedDict):
     guaranteed: bool
     payment_status: str
     pay_label: str
+    team: str  # the company's paid shift: 'add' ('Adicionar à equipe'), 'member' or ''
 
 
 class PaymentView(NamedTuple):
@@ -266,6 +267,7 @@ def _card(
         guaranteed=h.payment_mode == protected_payments.GUARANTEED,
         payment_status=payment.status,
         pay_label=payment.pay_label,
+        team="",
     )
 
 
@@ -290,11 +292,23 @@ def _rows(session: Session, where, other_id, limit: int):
 
 def _cards(session: Session, rows, actor: str, now: datetime) -> list[ShiftCard]:
     timelines = _timelines(session, [row[0].id for row in rows])
+    team = _team_marks(session, [row[0] for row in rows]) if actor == Actor.COMPANY else {}
     cards = []
     for h, job, name, empresa, chat_id in rows:
         other = (empresa or name or "Empresa") if actor == Actor.FREELANCER else (name or "Profissional")
-        cards.append(_card(h, job, other, chat_id, actor, now, timelines[h.id], payment_view(session, h, actor)))
+        card = _card(h, job, other, chat_id, actor, now, timelines[h.id], payment_view(session, h, actor))
+        card["team"] = team.get(h.id, "")
+        cards.append(card)
     return cards
+
+
+def _team_marks(session: Session, hirings: list[Hiring]) -> dict[int, str]:
+    """For the company's paid shifts: 'add' ('Adicionar à equipe') or 'member' (one query, none without paid shifts)."""
+    paid = [h for h in hirings if h.state == HiringState.PAID]
+    if not paid:
+        return {}
+    members = teams.member_ids(session, paid[0].company_id, sorted({h.freelancer_id for h in paid}))
+    return {h.id: "member" if h.freelancer_id in members else "add" for h in paid}
 
 
 def _still_open(confirmation):

@@ -5,6 +5,7 @@ import logging
 import reflex as rx
 
 from core.db import session_scope
+from models import Role
 from services import ratings
 from services.errors import ServiceError
 from states.auth import AuthState
@@ -14,6 +15,7 @@ from states.messages import ERROR_TITLE
 log = logging.getLogger("turno.errors")
 
 RATING_SENT = "Avaliação enviada!"
+TEAM_SUGGESTION = "Gostou do trabalho? Depois do pagamento, adicione à sua equipe pelo card do turno em 'Turnos'."
 RATING_FAILED = "Não foi possível enviar sua avaliação. Tente novamente."
 MAX_STARS = 5
 
@@ -88,7 +90,10 @@ class RatingMixin(AuthState, mixin=True):
             self.rating_submitting = False
         self.rating_open = False
         self._reload_after_rating(user.id)
-        return rx.toast.success(RATING_SENT, description=f"Obrigado por avaliar {self.rating_name}.")
+        thanks = f"Obrigado por avaliar {self.rating_name}."
+        if user.role == Role.CLIENT and self.rating_stars == MAX_STARS:  # 5 stars: suggest the team
+            thanks += " " + TEAM_SUGGESTION
+        return rx.toast.success(RATING_SENT, description=thanks)
 
     def _reload_after_rating(self, user_id: int) -> None:
         """Refresh the page's rows; the rating is stored even if this read fails (next load shows it)."""

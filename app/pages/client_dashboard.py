@@ -26,6 +26,7 @@ from components.profile_forms import company_profile_form
 from components.rating import rating_control, rating_dialog
 from components.settings_panel import settings_panel
 from components.shift_card import shifts_tab
+from components.team import team_tab
 from components.ui import empty_state
 from core import routes
 from models import Role
@@ -39,6 +40,7 @@ from states.dashboard_tabs import DashboardTabs
 from states.protected_payments import CompanyPaymentsMixin, PayShiftMixin
 from states.ratings import RatingMixin
 from states.shifts import ShiftsMixin
+from states.teams import TeamMixin
 
 LOAD_ERRORS = {
     "jobs": ("Erro ao carregar vagas", "Não foi possível carregar suas vagas. Por favor, tente novamente."),
@@ -50,7 +52,9 @@ def _tab(name: str) -> str:
 
 
 @live.refresher
-class ClientDashboardState(DashboardTabs, RatingMixin, ShiftsMixin, PayShiftMixin, CompanyPaymentsMixin, AuthState):
+class ClientDashboardState(
+    DashboardTabs, RatingMixin, ShiftsMixin, PayShiftMixin, CompanyPaymentsMixin, TeamMixin, AuthState
+):
     """The selected tab (from ?tab=) and the data it shows, loaded for the signed-in company."""
 
     ROLE: ClassVar[Role] = Role.CLIENT
@@ -83,6 +87,8 @@ class ClientDashboardState(DashboardTabs, RatingMixin, ShiftsMixin, PayShiftMixi
             self._load_shifts(db, user_id)
         elif self.tab == "payments":
             self._load_payments(db, user_id)
+        elif self.tab == "team":
+            self._load_team(db, user_id)
         elif self.tab == "freelancers":
             self.freelancers = self._paged(dashboard.company_freelancers(db, user_id, self._page())).items
         else:
@@ -374,6 +380,7 @@ def client_dashboard_page() -> rx.Component:
                 ),
             ),
             ("payments", payments_tab(state)),
+            ("team", team_tab(state)),
             ("freelancers", freelancers_tab()),
             ("messages", messages_tab(state, Role.CLIENT, "Converse com os freelancers contratados.")),
             ("notifications", _notifications_tab()),

@@ -352,6 +352,12 @@ POLICIES: dict[str, Policy] = {
     "app.pages.client_dashboard.ClientDashboardState.pay_shift": Policy(
         COMPANY, {"hiring_id": Id("hiring")}, page=COMPANY_SHIFTS
     ),
+    "app.pages.client_dashboard.ClientDashboardState.add_to_team": Policy(
+        COMPANY, {"hiring_id": Id("hiring")}, page=COMPANY_SHIFTS
+    ),
+    "app.pages.client_dashboard.ClientDashboardState.remove_from_team": Policy(
+        COMPANY, {"freelancer_id": Id("freelancer")}, page="/client-dashboard?tab=team"
+    ),
     "app.pages.attendance_code.AttendanceCodeState.pay_shift": Policy(
         COMPANY, {"hiring_id": Id("hiring")}, page=COMPANY_SHIFTS
     ),

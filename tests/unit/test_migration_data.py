@@ -52,6 +52,7 @@ from models import (
     ReviewRequest,
     StripeEvent,
     Subscription,
+    TeamMember,
     User,
     UserPreferences,
 )
@@ -103,6 +104,7 @@ DROPPED_BY_DOWNGRADE = {
     "payout_accounts",
     "protected_payments",
     "money_movements",
+    "team_members",  # a company's team (0020): rebuilt by the company after a downgrade below it
 }
 # Tables that hold no one's data: job_list_version (0007) and session_version (0008) are one row
 # each with a random cache token, created afresh by their revision (a new token after upgrading is
@@ -348,6 +350,10 @@ def seed(engine: Engine) -> int:
              "charge_id": f"ch_{hiring}", "receipt_url": "", "paid_at": now, "dispute_id": "",
              "created_at": now, "updated_at": now}
             for hiring, _free in hirings[:40]
+        ])  # fmt: skip
+        put(TeamMember, [
+            {"company_id": company, "freelancer_id": free, "added_at": now}
+            for company, free in sorted({(owners[hiring], free) for hiring, free in hirings[:60]})
         ])  # fmt: skip
         payments = conn.execute(select(ProtectedPayment.id, ProtectedPayment.hiring_id)).all()
         put(MoneyMovement, [

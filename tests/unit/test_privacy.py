@@ -75,6 +75,7 @@ EXPORT_KEYS = {
     "assinatura",
     "recebimento",
     "pagamentos_garantidos",
+    "equipe",
     "mensagens_de_contato",
     "tentativas_de_login",
 }

@@ -104,7 +104,10 @@ def test_company_rates_through_the_dialog_and_the_row_updates(db, cast, hired):
     run(state, ClientDashboardState.pick_stars, 5)
     events = run(state, ClientDashboardState.submit_rating, {"comment": "  Pontual e atencioso.  "})
 
-    assert toasts(events) == ["success: Avaliação enviada! | Obrigado por avaliar João Silva."]
+    assert toasts(events) == [
+        "success: Avaliação enviada! | Obrigado por avaliar João Silva. Gostou do trabalho? Depois do pagamento, "
+        "adicione à sua equipe pelo card do turno em 'Turnos'."
+    ]
     assert state.rating_open is False
     assert [(h["can_rate"], h["my_stars"]) for h in state.hirings] == [(False, 5)]
     rating = db.exec(select(Rating)).one()
