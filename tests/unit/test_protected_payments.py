@@ -416,8 +416,14 @@ def test_a_freelancer_without_a_payout_account_waits_with_the_reason(db, fake):
     assert hiring(db, shift.hiring_id).repasse_erro == protected_payments.NO_PAYOUT_ACCOUNT
     assert not fake.calls("/v1/transfers")
     assert _settle(db, shift) == "pendente"  # the timer tries again later: the freelancer is told once
-    messages = db.exec(select(Notification.message).where(Notification.user_id == freelancer.id)).all()
-    assert messages[0].endswith("está garantido pelo Turno. Configure seu recebimento em Meus Ganhos para receber.")
+    messages = db.exec(
+        select(Notification.message).where(Notification.user_id == freelancer.id).order_by(Notification.id)
+    ).all()
+    accepted = [m for m in messages if "foi aceita!" in m]
+    assert accepted == [
+        'Sua candidatura para a vaga "Garçom" foi aceita! O pagamento de R$ 210,00 está garantido pelo Turno. '
+        "Configure seu recebimento em Meus Ganhos para receber."
+    ]
     assert messages.count(protected_payments.PAYOUT_WAITING) == 1
 
 
