@@ -1,7 +1,16 @@
-"""Filling the shift part of 'Publicar Nova Vaga' in the browser (start, end, break, address)."""
+"""Shift-loop steps shared by the browser tests: the publish form's shift fields, a vaga made
+directly, the shifts tab's card of a vaga, and leaving and sending hours."""
+
+from datetime import timedelta
+from decimal import Decimal
 
 from playwright.sync_api import Locator, Page, expect
+from sqlmodel import select
 
+from core.db import session_scope
+from core.types import utcnow
+from models import Job, User
+from services import attendance_code
 from tests.shift_form import shift_fields
 
 
@@ -36,3 +45,51 @@ def leave_and_send_hours(page: Page, card: Locator, hours: str) -> None:
     dialog.get_by_label("Horas trabalhadas").fill(hours)
     dialog.get_by_role("button", name="Enviar horas").click()
     expect(page.locator("[data-sonner-toast]").filter(has_text="Horas enviadas").first).to_be_visible()
+
+
+def bar_job(company_email: str, title: str, starts_in: timedelta, hours: int = 6, **fields) -> int:
+    """A public vaga of the company (bar service, R$ 40/h, 30 min break) starting `starts_in` from now.
+
+    Args:
+        company_email: The company's e-mail.
+        title: The vaga's title.
+        starts_in: From now to the start.
+        hours: The shift's length.
+        fields: Other columns (a point on the map, the payment mode).
+
+    Returns:
+        The vaga's id.
+    """
+    with session_scope() as db:
+        company_id = db.exec(select(User.id).where(User.email == company_email)).one()
+        start = utcnow().replace(second=0, microsecond=0) + starts_in
+        job = Job(
+            cliente_id=company_id,
+            titulo=title,
+            categoria="eventos",
+            descricao="Serviço de bar em evento corporativo com 150 convidados.",
+            localizacao="São Paulo",
+            valor_hora=Decimal("40.00"),
+            inicio_em=start,
+            fim_em=start + timedelta(hours=hours),
+            intervalo_min=30,
+            endereco="Av. Paulista, 1578 - Bela Vista, São Paulo - SP",
+            codigo_segredo=attendance_code.new_secret(),
+            **fields,
+        )
+        db.add(job)
+        db.flush()
+        return job.id
+
+
+def shift_card(page: Page, title: str) -> Locator:
+    """The shift card of the vaga titled `title` on the page open."""
+    return page.locator(".shift-card").filter(has_text=title).first
+
+
+def my_shifts(page: Page, role: str, title: str) -> Locator:
+    """Open 'Meus Turnos' (freelancer) or 'Turnos' (company) and return the vaga's card, once visible."""
+    page.goto("/freelancer-dashboard?tab=shifts" if role == "freelancer" else "/client-dashboard?tab=shifts")
+    card = shift_card(page, title)
+    expect(card).to_be_visible()
+    return card

@@ -11,17 +11,16 @@ and a late cancellation that pays the freelancer's fee and refunds the rest.
 import re
 import uuid
 from datetime import timedelta
-from decimal import Decimal
 
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Page, expect
 from sqlmodel import select
 
 from core.db import session_scope
 from core.types import utcnow
-from models import Application, Hiring, Job, Profile, User
-from services import applications, attendance_code, protected_payments, shifts
+from models import Application, Hiring, Profile, User
+from services import applications, protected_payments, shifts
 from tests.e2e.conftest import signed_in, toast
-from tests.e2e.shift_support import leave_and_send_hours
+from tests.e2e.shift_support import bar_job, leave_and_send_hours, my_shifts
 from tests.support.fake_stripe import FakeStripe
 from tests.support.payouts import ready_payout_account
 
@@ -37,37 +36,6 @@ def _ready_to_receive(fake: FakeStripe, email: str) -> None:
     """The freelancer finished Stripe's onboarding (that round trip has its own test in test_earnings)."""
     with session_scope() as db:
         db.add(ready_payout_account(fake, _user_id(email), email))
-
-
-def _job(company_email: str, title: str, starts_in: timedelta, hours: int = 6) -> int:
-    """A guaranteed vaga (R$ 40/h, 30 min break) with its shift `starts_in` from now."""
-    with session_scope() as db:
-        company_id = db.exec(select(User.id).where(User.email == company_email)).one()
-        start = utcnow().replace(second=0, microsecond=0) + starts_in
-        job = Job(
-            cliente_id=company_id,
-            titulo=title,
-            categoria="eventos",
-            descricao="Serviço de bar em evento corporativo com 150 convidados.",
-            localizacao="São Paulo",
-            valor_hora=Decimal("40.00"),
-            inicio_em=start,
-            fim_em=start + timedelta(hours=hours),
-            intervalo_min=30,
-            endereco="Av. Paulista, 1578 - Bela Vista, São Paulo - SP",
-            codigo_segredo=attendance_code.new_secret(),
-            pagamento="garantido",
-        )
-        db.add(job)
-        db.flush()
-        return job.id
-
-
-def _shift_card(page: Page, role: str, title: str) -> Locator:
-    page.goto("/freelancer-dashboard?tab=shifts" if role == "freelancer" else "/client-dashboard?tab=shifts")
-    card = page.locator(".shift-card").filter(has_text=title).first
-    expect(card).to_be_visible()
-    return card
 
 
 def _pay_on_stripe(page: Page, amount: str) -> None:
@@ -116,7 +84,7 @@ def _paid_cast(make_account, fake: FakeStripe, title: str, starts_in_hours: floa
         db.get(Profile, _user_id(company_email)).cnpj = "12ABC34501DE35"
     freelancer_email = make_account("freelancer", name="Rui Extra")
     _ready_to_receive(fake, freelancer_email)
-    job_id = _job(company_email, title, timedelta(hours=starts_in_hours))
+    job_id = bar_job(company_email, title, timedelta(hours=starts_in_hours), pagamento="garantido")
     _paid_hiring(fake, company_email, freelancer_email, job_id)
     return title, company_email, freelancer_email, job_id
 
@@ -130,7 +98,7 @@ def test_accept_and_pay_work_the_shift_approve_and_the_freelancer_is_paid(
     company_email = make_account("client")
     freelancer_email = make_account("freelancer", name=f"Lia Drinks {token}")
     _ready_to_receive(fake_stripe, freelancer_email)
-    job_id = _job(company_email, title, timedelta(minutes=30))
+    job_id = bar_job(company_email, title, timedelta(minutes=30), pagamento="garantido")
     company_ctx, company = signed_in(browser, base_url, company_email)
     freelancer_ctx, freelancer = signed_in(browser, base_url, freelancer_email)
     try:
@@ -167,7 +135,7 @@ def test_accept_and_pay_work_the_shift_approve_and_the_freelancer_is_paid(
         expect(card).to_contain_text("Pagamento garantido pelo Turno")
 
         # The freelancer works it and sends 5 hours (half an hour less than paid).
-        card = _shift_card(freelancer, "freelancer", title)
+        card = my_shifts(freelancer, "freelancer", title)
         expect(card).to_contain_text("Pagamento garantido pelo Turno")
         card.get_by_role("button", name="Registrar chegada").click()
         freelancer.get_by_role("dialog", name="Registrar chegada").get_by_role(
@@ -178,11 +146,11 @@ def test_accept_and_pay_work_the_shift_approve_and_the_freelancer_is_paid(
         expect(card).not_to_contain_text("Marcar como pago")
 
         # The company approves: the money moves at once (no 'Marcar como pago' here).
-        card = _shift_card(company, "client", title)
+        card = my_shifts(company, "client", title)
         expect(card.get_by_role("button", name="Marcar como pago")).to_have_count(0)
         card.get_by_role("button", name="Aprovar horas").click()
         expect(toast(company, "Horas aprovadas")).to_be_visible()
-        card = _shift_card(freelancer, "freelancer", title)
+        card = my_shifts(freelancer, "freelancer", title)
         expect(card.locator(".shift-state")).to_have_text("Pago", timeout=20_000)
         expect(card).to_contain_text("R$ 200,00")
         freelancer.goto("/freelancer-dashboard?tab=earnings")
@@ -231,12 +199,12 @@ def test_hours_above_what_was_paid_are_topped_up_on_a_phone(
 
     context, company = signed_in(browser, base_url, company_email, viewport={"width": 375, "height": 812})
     try:
-        card = _shift_card(company, "client", title)
+        card = my_shifts(company, "client", title)
         expect(card).to_contain_text("Horas aprovadas acima do valor pago")
         # 1h30 x R$ 40,00 = R$ 60,00 + 12 % = R$ 67,20.
         card.get_by_role("button", name="Pagar complemento R$ 67,20").click()
         _pay_on_stripe(company, "R$ 67,20")
-        card = _shift_card(company, "client", title)
+        card = my_shifts(company, "client", title)
         expect(card.locator(".shift-state")).to_have_text("Pago", timeout=20_000)
         assert company.evaluate("document.documentElement.scrollWidth") <= 375
         totals = _ledger(job_id)
@@ -256,7 +224,7 @@ def test_a_late_cancellation_pays_the_fee_and_refunds_the_rest(
     company_ctx, company = signed_in(browser, base_url, company_email)
     freelancer_ctx, freelancer = signed_in(browser, base_url, freelancer_email)
     try:
-        card = _shift_card(company, "client", title)
+        card = my_shifts(company, "client", title)
         card.get_by_role("button", name="Cancelar turno").click()
         dialog = company.get_by_role("dialog", name="Cancelar turno")
         expect(dialog.locator(".shift-consequence")).to_contain_text("você deverá R$ 160,00 ao profissional")

@@ -12,45 +12,18 @@ cancellation by each side with its consequence stated; the .ics file; the tab at
 import re
 import uuid
 from datetime import timedelta
-from decimal import Decimal
 
 import httpx
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Page, expect
 from sqlmodel import select
 
 from core.db import session_scope
 from core.types import utcnow
-from models import Application, Hiring, Job, User
-from services import attendance_code
+from models import Application, Hiring, User
 from tests.e2e.conftest import signed_in, toast
-from tests.e2e.shift_support import leave_and_send_hours
+from tests.e2e.shift_support import bar_job, leave_and_send_hours, my_shifts, shift_card
 
 VENUE = (-23.5614, -46.6559)  # the shift's point (MASP, São Paulo)
-
-
-def _job(company_email: str, title: str, starts_in: timedelta, hours: int = 6) -> int:
-    """A public vaga of the company with its shift `starts_in` from now and a point on the map."""
-    with session_scope() as db:
-        company = db.exec(select(User).where(User.email == company_email)).one()
-        start = utcnow().replace(second=0, microsecond=0) + starts_in
-        job = Job(
-            cliente_id=company.id,
-            titulo=title,
-            categoria="eventos",
-            descricao="Serviço de bar em evento corporativo com 150 convidados.",
-            localizacao="São Paulo",
-            valor_hora=Decimal("40.00"),
-            inicio_em=start,
-            fim_em=start + timedelta(hours=hours),
-            intervalo_min=30,
-            endereco="Av. Paulista, 1578 - Bela Vista, São Paulo - SP",
-            ponto_lat=VENUE[0],
-            ponto_lng=VENUE[1],
-            codigo_segredo=attendance_code.new_secret(),
-        )
-        db.add(job)
-        db.flush()
-        return job.id
 
 
 def _apply_and_get_hired(freelancer: Page, company: Page, job_id: int, title: str, email: str) -> None:
@@ -72,17 +45,6 @@ def _apply_and_get_hired(freelancer: Page, company: Page, job_id: int, title: st
     company.keyboard.press("Escape")
 
 
-def _shift(page: Page, title: str) -> Locator:
-    return page.locator(".shift-card").filter(has_text=title).first
-
-
-def _my_shifts(page: Page, role: str, title: str) -> Locator:
-    page.goto("/freelancer-dashboard?tab=shifts" if role == "freelancer" else "/client-dashboard?tab=shifts")
-    card = _shift(page, title)
-    expect(card).to_be_visible()
-    return card
-
-
 def _hiring(job_id: int) -> Hiring:
     with session_scope() as db:
         return db.exec(select(Hiring).where(Hiring.job_id == job_id)).one()
@@ -101,14 +63,14 @@ def test_confirm_code_check_in_hours_adjustment_payment_and_ratings(browser: Bro
     title = f"Bartender corporativo {token}"
     company_email = make_account("client")
     freelancer_email = make_account("freelancer", name=f"Caio Drinks {token}")
-    job_id = _job(company_email, title, timedelta(minutes=30))
+    job_id = bar_job(company_email, title, timedelta(minutes=30), ponto_lat=VENUE[0], ponto_lng=VENUE[1])
     company_ctx, company = signed_in(browser, base_url, company_email)
     freelancer_ctx, freelancer = signed_in(browser, base_url, freelancer_email)
     try:
         _apply_and_get_hired(freelancer, company, job_id, title, freelancer_email)
 
         # 'Meus Turnos' shows the shift with its place and the calendar file.
-        card = _my_shifts(freelancer, "freelancer", title)
+        card = my_shifts(freelancer, "freelancer", title)
         expect(card.locator(".shift-state")).to_have_text("Agendado")
         expect(card).to_contain_text("Av. Paulista, 1578")
         expect(card.get_by_role("link", name="Ver no mapa")).to_have_attribute("href", re.compile("google.com/maps"))
@@ -117,7 +79,7 @@ def test_confirm_code_check_in_hours_adjustment_payment_and_ratings(browser: Bro
         expect(card.locator(".shift-state")).to_have_text("Presença confirmada")
 
         # The company sees it live and opens the code screen; the freelancer types the code shown there.
-        company_card = _my_shifts(company, "client", title)
+        company_card = my_shifts(company, "client", title)
         expect(company_card.locator(".shift-state")).to_have_text("Presença confirmada")
         company_card.get_by_role("link", name="Código de presença").click()
         expect(company).to_have_url(re.compile(rf"/client-dashboard/presenca/{job_id}$"))
@@ -141,7 +103,7 @@ def test_confirm_code_check_in_hours_adjustment_payment_and_ratings(browser: Bro
         expect(card).to_contain_text("Horas: 5h30")
 
         # The company adjusts with a reason; a short reason is refused in Portuguese.
-        company_card = _my_shifts(company, "client", title)
+        company_card = my_shifts(company, "client", title)
         expect(company_card.get_by_text("Registro manual", exact=True)).to_be_visible()
         company_card.get_by_role("button", name="Ajustar horas").click()
         dialog = company.get_by_role("dialog", name="Ajustar horas")
@@ -154,7 +116,7 @@ def test_confirm_code_check_in_hours_adjustment_payment_and_ratings(browser: Bro
         expect(toast(company, "Ajuste enviado")).to_be_visible()
 
         # The freelancer accepts the adjustment: approved, R$ 200,00 for 5 h at R$ 40,00.
-        card = _my_shifts(freelancer, "freelancer", title)
+        card = my_shifts(freelancer, "freelancer", title)
         expect(card).to_contain_text("Intervalo de 30 minutos não descontado.")
         card.get_by_role("button", name="Aceitar ajuste").click()
         expect(toast(freelancer, "Ajuste aceito")).to_be_visible()
@@ -162,17 +124,17 @@ def test_confirm_code_check_in_hours_adjustment_payment_and_ratings(browser: Bro
         expect(card).to_contain_text("Valor: R$ 200,00")
 
         # Direct payment: the company marks it, the freelancer confirms receipt.
-        company_card = _my_shifts(company, "client", title)
+        company_card = my_shifts(company, "client", title)
         company_card.get_by_role("button", name="Marcar como pago").click()
         expect(toast(company, "Pagamento marcado como feito")).to_be_visible()
-        card = _my_shifts(freelancer, "freelancer", title)
+        card = my_shifts(freelancer, "freelancer", title)
         expect(card.locator(".shift-state")).to_have_text("Pago")
         card.get_by_role("button", name="Confirmar recebimento").click()
         expect(toast(freelancer, "Recebimento confirmado")).to_be_visible()
 
         # The whole history is on the card, and ratings are open with the hours approved.
         freelancer.goto("/freelancer-dashboard?tab=shifts")
-        history = _shift(freelancer, title)
+        history = shift_card(freelancer, title)
         history.get_by_text("Linha do tempo").click()
         expect(history.locator(".shift-timeline li")).to_have_count(10)
         freelancer.goto("/freelancer-dashboard?tab=applications")
@@ -191,7 +153,7 @@ def test_check_in_by_one_location_reading_and_the_calendar_file(browser: Browser
     title = f"Garçom com localização {token}"
     company_email = make_account("client")
     freelancer_email = make_account("freelancer", name=f"Bia Local {token}")
-    job_id = _job(company_email, title, timedelta(minutes=20))
+    job_id = bar_job(company_email, title, timedelta(minutes=20), ponto_lat=VENUE[0], ponto_lng=VENUE[1])
     company_ctx, company = signed_in(browser, base_url, company_email)
     near = {"latitude": VENUE[0] + 0.0005, "longitude": VENUE[1], "accuracy": 20}  # about 55 m away
     freelancer_ctx, freelancer = signed_in(
@@ -199,7 +161,7 @@ def test_check_in_by_one_location_reading_and_the_calendar_file(browser: Browser
     )
     try:
         _apply_and_get_hired(freelancer, company, job_id, title, freelancer_email)
-        card = _my_shifts(freelancer, "freelancer", title)
+        card = my_shifts(freelancer, "freelancer", title)
 
         link = card.get_by_role("link", name="Adicionar à agenda")
         cookies = {c["name"]: c["value"] for c in freelancer_ctx.cookies()}
@@ -225,8 +187,8 @@ def test_late_cancellations_state_their_consequence(browser: Browser, base_url: 
     company_email = make_account("client")
     freelancer_email = make_account("freelancer", name=f"Duda Cancela {token}")
     first, second = f"Recepção tardia {token}", f"Cozinha tardia {token}"
-    first_id = _job(company_email, first, timedelta(hours=10))
-    second_id = _job(company_email, second, timedelta(hours=10), hours=3)
+    first_id = bar_job(company_email, first, timedelta(hours=10), ponto_lat=VENUE[0], ponto_lng=VENUE[1])
+    second_id = bar_job(company_email, second, timedelta(hours=10), hours=3, ponto_lat=VENUE[0], ponto_lng=VENUE[1])
     company_ctx, company = signed_in(browser, base_url, company_email)
     freelancer_ctx, freelancer = signed_in(browser, base_url, freelancer_email, viewport={"width": 375, "height": 812})
     try:
@@ -235,7 +197,7 @@ def test_late_cancellations_state_their_consequence(browser: Browser, base_url: 
 
         # The freelancer, 10 h before and hired an hour ago: two faltas, said before confirming (at phone size).
         _hired_an_hour_ago(first_id)
-        card = _my_shifts(freelancer, "freelancer", first)
+        card = my_shifts(freelancer, "freelancer", first)
         card.get_by_role("button", name="Cancelar turno").click()
         dialog = freelancer.get_by_role("dialog", name="Cancelar turno")
         expect(dialog.locator(".shift-consequence")).to_contain_text("Este cancelamento conta 2 faltas.")
@@ -243,13 +205,13 @@ def test_late_cancellations_state_their_consequence(browser: Browser, base_url: 
         expect(toast(freelancer, "Turno cancelado")).to_be_visible()
 
         # The company, 10 h before a 3-hour shift (2h30 paid): owes the 2h30 × R$ 40,00.
-        card = _my_shifts(company, "client", second)
+        card = my_shifts(company, "client", second)
         card.get_by_role("button", name="Cancelar turno").click()
         dialog = company.get_by_role("dialog", name="Cancelar turno")
         expect(dialog.locator(".shift-consequence")).to_contain_text("você deverá R$ 100,00 ao profissional")
         dialog.get_by_role("button", name="Confirmar").click()
         expect(toast(company, "Turno cancelado")).to_be_visible()
-        card = _my_shifts(freelancer, "freelancer", second)
+        card = my_shifts(freelancer, "freelancer", second)
         expect(card.locator(".shift-state")).to_have_text("Cancelado pela empresa")
         expect(card).to_contain_text("Valor do cancelamento tardio: R$ 100,00")
     finally:
