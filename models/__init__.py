@@ -16,7 +16,7 @@ from models.job import Application, ApplicationStatus, Job, JobListVersion, JobS
 from models.payment import MoneyMovement, MovementKind, PaymentKind, PaymentStatus, ProtectedPayment
 from models.payout import FiscalRegime, PayoutAccount
 from models.shift import Actor, Falta, Hiring, HiringEvent, HiringState, ReviewRequest
-from models.team import TeamMember
+from models.team import Block, Invite, InviteStatus, TeamMember
 from models.user import Profile, Role, User, UserPreferences
 
 __all__ = [
@@ -54,6 +54,9 @@ __all__ = [
     "SessionVersion",
     "StripeEvent",
     "Subscription",
+    "Block",
+    "Invite",
+    "InviteStatus",
     "TeamMember",
     "TokenPurpose",
     "TrustedDevice",

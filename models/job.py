@@ -57,6 +57,7 @@ class Job(SQLModel, table=True):
         Index("ix_jobs_public_list", "status", "is_archived", "criado_em"),
         Index("ix_jobs_categoria_status", "categoria", "status", "is_archived"),
         Index("ix_jobs_public_city", "status", "is_archived", "cidade_busca", "criado_em"),
+        Index("ix_jobs_team_first", "equipe_ate"),
         Index("ix_jobs_busca", "busca", postgresql_using="gin", postgresql_ops={"busca": "gin_trgm_ops"}),
     )
 
@@ -94,6 +95,10 @@ class Job(SQLModel, table=True):
     cidade_busca: str = Field(default="", max_length=CITY_SEARCH_MAX)
     cidade_ibge: int | None = None  # the IBGE code of `localizacao` (core.cities; alembic 0017)
     pagamento: str = Field(default="direto", max_length=16)  # 'direto' or 'garantido' (alembic 0019)
+    # 'Oferecer primeiro à minha equipe' (alembic 0021): until this instant only the company's team
+    # sees the vaga; the timer clears it when the window opens (services/team_first.py).
+    equipe_ate: datetime | None = optional_datetime_field()
+    privada: bool = False  # a 'Contratar novamente' vaga: only its invited freelancer ever sees it
 
     def refresh_search_fields(self) -> None:
         """Recompute `busca` (`search_text`), `cidade_busca` and `cidade_ibge` from the title, category and place."""

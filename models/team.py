@@ -1,13 +1,15 @@
-"""A company's team ('Minha equipe'): freelancers it worked with and wants to call first.
+"""A company's team ('Minha equipe'), blocks both ways and private 'Contratar novamente' invites.
 
-services/teams.py is the only writer (docs/product.md "Minha equipe").
+services/teams.py, services/blocks.py and services/invites.py are their only writers (docs/product.md
+"Minha equipe").
 """
 
 from datetime import datetime
+from enum import StrEnum
 
 from sqlmodel import Field, Index, SQLModel
 
-from models.base import created_at_field
+from models.base import created_at_field, optional_datetime_field, required_datetime_field
 
 
 class TeamMember(SQLModel, table=True):
@@ -19,3 +21,55 @@ class TeamMember(SQLModel, table=True):
     company_id: int = Field(foreign_key="users.id", primary_key=True, ondelete="CASCADE")
     freelancer_id: int = Field(foreign_key="users.id", primary_key=True, ondelete="CASCADE")
     added_at: datetime = created_at_field()
+
+
+class Block(SQLModel, table=True):
+    """One side refuses to work with the other (docs/product.md "Bloqueios").
+
+    A company's 'Bloquear profissional' (blocker: the company) and a freelancer's 'Não quero
+    trabalhar com esta empresa' (blocker: the freelancer) are the same row shape; either way the
+    company's vagas are hidden from that freelancer and their applications are refused.
+    services/blocks.py is the only writer.
+    """
+
+    __tablename__ = "blocks"
+    __table_args__ = (Index("ix_blocks_blocked", "blocked_id"),)
+
+    blocker_id: int = Field(foreign_key="users.id", primary_key=True, ondelete="CASCADE")
+    blocked_id: int = Field(foreign_key="users.id", primary_key=True, ondelete="CASCADE")
+    created_at: datetime = created_at_field()
+
+
+class InviteStatus(StrEnum):
+    """Where a 'Contratar novamente' invite stands."""
+
+    PENDING = "pendente"
+    ACCEPTED = "aceito"
+    DECLINED = "recusado"
+    EXPIRED = "expirado"
+    CANCELLED = "cancelado"
+
+
+class Invite(SQLModel, table=True):
+    """A private invite to one freelancer for a private vaga (a new date), expiring at `expires_at`.
+
+    'Contratar novamente' writes the private vaga (`jobs.privada`) and this row together;
+    services/invites.py is the only writer (docs/product.md "Contratar novamente").
+    """
+
+    __tablename__ = "invites"
+    __table_args__ = (
+        Index("ix_invites_freelancer_status", "freelancer_id", "status"),
+        Index("ix_invites_company_created", "company_id", "created_at"),
+        Index("ix_invites_expires", "status", "expires_at"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    job_id: int = Field(foreign_key="jobs.id", ondelete="CASCADE", unique=True)
+    company_id: int = Field(foreign_key="users.id", ondelete="CASCADE")
+    freelancer_id: int = Field(foreign_key="users.id", ondelete="CASCADE")
+    status: str = Field(default=InviteStatus.PENDING, max_length=16)
+    mensagem: str = Field(default="", max_length=500)
+    created_at: datetime = created_at_field()
+    expires_at: datetime = required_datetime_field()
+    answered_at: datetime | None = optional_datetime_field()

@@ -33,12 +33,14 @@ from core.types import utcnow
 from models import (
     Application,
     AuthSession,
+    Block,
     Chat,
     ContactMessage,
     EmailToken,
     Falta,
     Hiring,
     HiringEvent,
+    Invite,
     Job,
     LoginAttempt,
     Message,
@@ -89,6 +91,8 @@ FRESH_AFTER_UPGRADE = {
         "codigo_segredo",
         "busca",
         "pagamento",
+        "equipe_ate",  # 0021: a team-first vaga comes back open to everyone
+        "privada",  # 0021: a 'Contratar novamente' vaga comes back as an ordinary vaga (its invite is gone)
     },
 }
 # The shift loop's own records (0013): a downgrade below it drops them by design, and upgrading
@@ -105,6 +109,8 @@ DROPPED_BY_DOWNGRADE = {
     "protected_payments",
     "money_movements",
     "team_members",  # a company's team (0020): rebuilt by the company after a downgrade below it
+    "blocks",  # blocks both ways (0021): given again after a downgrade below it
+    "invites",  # 'Contratar novamente' invites (0021): short-lived, sent again
 }
 # Tables that hold no one's data: job_list_version (0007) and session_version (0008) are one row
 # each with a random cache token, created afresh by their revision (a new token after upgrading is
@@ -354,6 +360,16 @@ def seed(engine: Engine) -> int:
         put(TeamMember, [
             {"company_id": company, "freelancer_id": free, "added_at": now}
             for company, free in sorted({(owners[hiring], free) for hiring, free in hirings[:60]})
+        ])  # fmt: skip
+        put(Block, [
+            {"blocker_id": company, "blocked_id": free, "created_at": now}
+            for company, free in sorted({(owners[hiring], free) for hiring, free in hirings[60:80]})
+        ])  # fmt: skip
+        jobs_owned = conn.execute(select(Job.id, Job.cliente_id).order_by(Job.id)).all()
+        put(Invite, [
+            {"job_id": job, "company_id": company, "freelancer_id": freelancers[n], "status": "pendente",
+             "mensagem": "Volta sábado?", "created_at": now, "expires_at": now + timedelta(hours=24)}
+            for n, (job, company) in enumerate(jobs_owned[:30])
         ])  # fmt: skip
         payments = conn.execute(select(ProtectedPayment.id, ProtectedPayment.hiring_id)).all()
         put(MoneyMovement, [
