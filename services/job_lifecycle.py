@@ -32,8 +32,16 @@ class JobTransitionRefused(ValueError):
 
 
 def public():
-    """Listed and open to applications: open and not archived."""
-    return (_COLUMNS.status == JobStatus.OPEN) & (_COLUMNS.is_archived == false())
+    """Listed and open to anyone's applications: open, not archived, not held for the company's team
+    ('Oferecer primeiro à minha equipe', until the timer clears `equipe_ate`) and not a private
+    'Contratar novamente' vaga (services/team_first.py and services/invites.py show those to their
+    few viewers)."""
+    return (
+        (_COLUMNS.status == JobStatus.OPEN)
+        & (_COLUMNS.is_archived == false())
+        & _COLUMNS.equipe_ate.is_(None)
+        & (_COLUMNS.privada == false())
+    )
 
 
 def active_for_plan():
@@ -66,7 +74,7 @@ def finished():
 
 def is_public(job: Job) -> bool:
     """Python twin of `public()`."""
-    return job.status == JobStatus.OPEN and not job.is_archived
+    return job.status == JobStatus.OPEN and not job.is_archived and job.equipe_ate is None and not job.privada
 
 
 def accepts_hiring(job: Job) -> bool:

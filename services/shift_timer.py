@@ -27,7 +27,7 @@ from core import routes
 from core import shift_rules as rules
 from core.db import session_scope
 from models import Actor, Hiring, HiringState, Job, NotificationType
-from services import faltas, hiring_lifecycle, protected_payments, shift_pay
+from services import faltas, hiring_lifecycle, protected_payments, shift_pay, trust_timer
 from services.hiring_lifecycle import HiringMoveRefused
 from services.notifications import notify
 from services.shifts import approved_values, money_cents, prefilled_minutes, when
@@ -46,6 +46,7 @@ class TickReport(NamedTuple):
     moved: int
     reminded: int
     settled: int = 0  # protected payments paid out or refunded (services/protected_payments.py)
+    trust: int = 0  # team-first windows opened, invites expired, scores refreshed (services/trust_timer.py)
 
 
 class _Pace(NamedTuple):
@@ -93,7 +94,7 @@ def tick(
     moved = _drain(scope, Hiring.due_at, now, batch, how, _advance)
     reminded = _drain(scope, Hiring.remind_at, now, batch, how, _remind)
     settled = protected_payments.settle_due(now, scope)
-    return TickReport(moved, reminded, settled)
+    return TickReport(moved, reminded, settled, trust_timer.run(now, scope))
 
 
 def tick_alone(now: datetime, pace: float = rules.TICK_PACE) -> TickReport | None:
