@@ -2,6 +2,7 @@
 
 import reflex as rx
 
+from components.blocks import block_button, blocked_people
 from components.dashboard import tab_heading
 from components.ui import empty_state
 from core import routes
@@ -38,6 +39,7 @@ def _member(member: rx.Var, state) -> rx.Component:
                 color_scheme="red",
                 on_click=state.remove_from_team(member.id),
             ),
+            block_button(member.name, state.block_freelancer(member.id)),
             spacing="2",
             width="100%",
         ),
@@ -75,6 +77,7 @@ def team_tab(state) -> rx.Component:
             ),
             empty_state("users", EMPTY_TITLE, EMPTY_TEXT),
         ),
+        blocked_people(state),
         spacing="3",
         width="100%",
         min_width="0",

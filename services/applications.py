@@ -46,6 +46,7 @@ from services import (
     protected_payments,
     ratings,
     shift_pay,
+    visibility,
 )
 from services.company_jobs import owned_job
 from services.errors import NotAllowed, ServiceError, require_id
@@ -174,14 +175,17 @@ _OPEN_JOB_FOR = (
         sa_select(_PROFILES.c.nome).where(_PROFILES.c.user_id == bindparam("freelancer_id")).scalar_subquery(),
         faltas.SUSPENDED_UNTIL,
     )
-    .where(_JOBS.c.id == bindparam("job_id"), job_lifecycle.public())
+    .where(_JOBS.c.id == bindparam("job_id"), visibility.open_to(bindparam("freelancer_id")))
     .with_for_update(read=True, of=_JOBS)
 )
 _INSERT_APPLICATION = insert(_APPLICATIONS).returning(_APPLICATIONS.c.id)
 
 
 def _open_job_for(session: Session, job_id: int, freelancer_id: int) -> _JobToApply | None:
-    """The open, non-archived job, whether the freelancer already applied to it, their name and suspension (one query).
+    """The open job the freelancer may apply to, whether they already applied, their name and suspension (one query).
+
+    'May apply': public, or team-first while they are in the company's team, and no block between
+    them and the company (services/visibility.py); otherwise None, answered as JOB_UNAVAILABLE.
 
     On PostgreSQL the job row is share-locked (FOR SHARE OF jobs): closing the job waits for this
     application, so it rejects it too. On SQLite the caller's `lock_for_write` does that.

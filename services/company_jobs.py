@@ -14,7 +14,7 @@ from core.db import lock_for_write
 from core.routes import NoticeTarget
 from core.types import utcnow
 from models import Application, ApplicationStatus, Job, NotificationType, Role, User
-from services import attendance_code, job_lifecycle, plans, protected_payments
+from services import attendance_code, job_lifecycle, plans, protected_payments, team_first
 from services.errors import NotAllowed, ServiceError, ValidationFailed, require_id
 from services.notifications import alert_new_job, notify
 from services.validation import (
@@ -84,7 +84,7 @@ def create_job(session: Session, company_id: int, data: dict) -> int:
     Args:
         session: Open database session (the caller commits).
         company_id: The acting company.
-        data: Raw form data of 'Publicar Nova Vaga'.
+        data: Raw form data of 'Publicar Nova Vaga' ('equipe_primeiro' ticked: services/team_first.py).
 
     Returns:
         The new job's id.
@@ -102,15 +102,13 @@ def create_job(session: Session, company_id: int, data: dict) -> int:
     job = Job(cliente_id=company_id, codigo_segredo=attendance_code.new_secret(), **form.job_values())
     session.add(job)
     session.flush()
-    notify(
-        session,
-        company_id,
-        NotificationType.JOB_CREATED,
-        f'Sua vaga "{job.titulo}" foi publicada.',
-        NoticeTarget.JOB,
-        job.id,
-    )
-    alert_new_job(session, job.id, job.titulo, job.localizacao, company_id)
+    if team_first.asked(data):  # the team hears now; the city's alerts go when the window opens
+        opens = team_first.offer(session, job, utcnow())
+        published = f'Sua vaga "{job.titulo}" foi oferecida primeiro à sua equipe, até {team_first.opens_text(opens)}.'
+    else:
+        alert_new_job(session, job.id, job.titulo, job.localizacao, company_id)
+        published = f'Sua vaga "{job.titulo}" foi publicada.'
+    notify(session, company_id, NotificationType.JOB_CREATED, published, NoticeTarget.JOB, job.id)
     return job.id
 
 

@@ -32,10 +32,12 @@ class JobTransitionRefused(ValueError):
 
 
 def public():
-    """Listed and open to anyone's applications: open, not archived, not held for the company's team
-    ('Oferecer primeiro à minha equipe', until the timer clears `equipe_ate`) and not a private
-    'Contratar novamente' vaga (services/team_first.py and services/invites.py show those to their
-    few viewers)."""
+    """Listed and open to anyone's applications: open, not archived, not held back.
+
+    Held back: a team-first vaga ('Oferecer primeiro à minha equipe', until the timer clears
+    `equipe_ate`) and a private 'Contratar novamente' vaga; services/visibility.py shows those to
+    their few viewers.
+    """
     return (
         (_COLUMNS.status == JobStatus.OPEN)
         & (_COLUMNS.is_archived == false())

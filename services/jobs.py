@@ -29,7 +29,7 @@ from core.shift_format import map_url, shift_text
 from core.text import city_key, fold
 from models import Job, Profile, Rating
 from models.job import SEARCH_INDEX_TABLE, SEARCH_SEPARATOR
-from services import job_lifecycle, job_list_cache, paging, ratings
+from services import job_lifecycle, job_list_cache, paging, ratings, visibility
 from services.paging import Page
 from services.public_profiles import safe_website
 from services.social import SocialLink, social_links
@@ -167,13 +167,17 @@ def _filters(
     company_id: int | None,
     dialect: str = "",
     guaranteed: bool = False,
+    hidden: frozenset[int] = frozenset(),
 ) -> list:
     """SQL conditions for the list filters, already folded (`search_term`, `fold`, `canonical_category`).
 
     `dialect` is the database's (e.g. "sqlite"), so the search uses that engine's index; `guaranteed`
-    keeps only the vagas with 'Pagamento garantido pelo Turno'.
+    keeps only the vagas with 'Pagamento garantido pelo Turno'; `hidden` leaves out these companies'
+    vagas (a signed-in freelancer's blocks, services/visibility.py).
     """
     conditions = [job_lifecycle.public()]
+    if hidden:
+        conditions.append(col(Job.cliente_id).not_in(sorted(hidden)))
     if guaranteed:
         conditions.append(col(Job.pagamento) == GUARANTEED)
     if term:
@@ -197,6 +201,7 @@ def list_public_jobs(
     page: int = 1,
     company_id: int | None = None,
     guaranteed: bool = False,
+    hidden: frozenset[int] = frozenset(),
 ) -> JobPage:
     """One page of the open, non-archived jobs matching the filters, newest first.
 
@@ -212,6 +217,8 @@ def list_public_jobs(
         page: The 1-based page wanted; clamped to the pages that exist.
         company_id: Only this company's jobs, anonymous ones excluded (they must not be tied to it).
         guaranteed: Only the vagas with 'Pagamento garantido pelo Turno' (`pagamento` 'garantido').
+        hidden: Companies whose vagas the viewer must not see (services.visibility.hidden_companies);
+            each set is its own cache entry, and most viewers have none.
 
     Returns:
         The page, with the total count and the number of pages.
@@ -222,10 +229,11 @@ def list_public_jobs(
     bind = db.get_bind()
     token = list_version.current(db)  # before the queries: a write after it can only make the entry miss
     term, city_folded = search_term(search), city_key(city)
-    scope = (bind.url.render_as_string(), term, city_folded, slug, company_id, bool(guaranteed))
+    hidden = frozenset(hidden)
+    scope = (bind.url.render_as_string(), term, city_folded, slug, company_id, bool(guaranteed), tuple(sorted(hidden)))
 
     def conditions() -> list:  # built only when the cache misses: most visitors never need them
-        return _filters(term, city_folded, slug, company_id, bind.dialect.name, bool(guaranteed))
+        return _filters(term, city_folded, slug, company_id, bind.dialect.name, bool(guaranteed), hidden)
 
     total = job_list_cache.counts.get_or_compute(scope, token, lambda: _count(db, conditions()))
     pages = max(1, math.ceil(total / JOBS_PAGE_SIZE))
@@ -237,9 +245,14 @@ def list_public_jobs(
 SIMILAR_JOBS = 4
 
 
+def _ever_public():
+    """Not held for a team or an invite: a vaga outsiders may know exists (team-first and private ones answer 404)."""
+    return col(Job.equipe_ate).is_(None) & (col(Job.privada) == false())
+
+
 def job_exists(db: Session, job_id: int) -> bool:
-    """Whether a vaga with this id exists at all (open or not): a closed one's page answers 410, a missing one 404."""
-    return db.exec(select(Job.id).where(Job.id == job_id)).first() is not None
+    """Whether a vaga with this id exists for outsiders (open or not): a closed one's page answers 410, a missing one 404."""
+    return db.exec(select(Job.id).where(Job.id == job_id, _ever_public())).first() is not None
 
 
 def similar_to_unavailable(db: Session, job_id: int) -> list[JobListItem] | None:
@@ -252,7 +265,7 @@ def similar_to_unavailable(db: Session, job_id: int) -> list[JobListItem] | None
     Returns:
         The similar open jobs (maybe none), or None when there is no such job at all.
     """
-    row = db.exec(select(Job.categoria, Job.cidade_busca).where(Job.id == job_id)).first()
+    row = db.exec(select(Job.categoria, Job.cidade_busca).where(Job.id == job_id, _ever_public())).first()
     if row is None:
         return None
     slug = canonical_category(row.categoria) or ""
@@ -303,7 +316,11 @@ def _count(db: Session, conditions: list) -> int:
 
 def _page_items(db: Session, conditions: list, page: int) -> list[JobListItem]:
     """Page `page` (1-based, JOBS_PAGE_SIZE rows) of the jobs meeting `conditions`, newest first."""
-    rows = db.exec(page_statement(conditions, page)).all()
+    return _items(db.exec(page_statement(conditions, page)).all())
+
+
+def _items(rows) -> list[JobListItem]:
+    """The list's rows (`page_statement`) as the list's items."""
     return [
         JobListItem(
             id=row.id,
@@ -346,7 +363,9 @@ def _shown_rating(row) -> str:
     return ratings.RatingSummary.of(row.rating_average, row.rating_count).text
 
 
-def companies_in_category(db: Session, slug: str, page: object = 1) -> Page[CompanyInCategory]:
+def companies_in_category(
+    db: Session, slug: str, page: object = 1, hidden: frozenset[int] = frozenset()
+) -> Page[CompanyInCategory]:
     """One page of the distinct companies with public jobs in a category, each with its count of such jobs.
 
     Anonymous jobs are left out: listing their company here would reveal who published them.
@@ -356,6 +375,7 @@ def companies_in_category(db: Session, slug: str, page: object = 1) -> Page[Comp
         db: Open database session.
         slug: A category slug (English aliases accepted); an unknown slug gives an empty page.
         page: The 1-based page wanted (COMPANIES_PAGE_SIZE companies); clamped to the pages that exist.
+        hidden: Companies the viewer must not see (services.visibility.hidden_companies).
 
     Returns:
         The companies, most jobs first, then by name, with the total and the number of pages.
@@ -363,7 +383,9 @@ def companies_in_category(db: Session, slug: str, page: object = 1) -> Page[Comp
     canonical = canonical_category(slug)
     if canonical is None:
         return Page()
-    conditions = (job_lifecycle.public(), col(Job.categoria) == canonical, col(Job.anuncio_anonimo) == false())
+    conditions = [job_lifecycle.public(), col(Job.categoria) == canonical, col(Job.anuncio_anonimo) == false()]
+    if hidden:
+        conditions.append(col(Job.cliente_id).not_in(sorted(hidden)))
     total = db.exec(select(func.count(func.distinct(col(Job.cliente_id)))).where(*conditions)).one()
     page, pages = paging.clamp(page, total, COMPANIES_PAGE_SIZE)
     if not total:
@@ -500,9 +522,53 @@ def cached_statements(dialect: str) -> dict[str, object]:
     }
 
 
+def job_for_viewer(db: Session, job_id: int, viewer_id: int | None) -> JobDetail | None:
+    """The job page's vaga for this viewer: what `get_public_job` answers, adjusted to who is looking.
+
+    A visitor gets the cached public vaga. A signed-in person gets it from one uncached statement
+    with services.visibility's rule: team members also see a team-first vaga, a company its own held
+    vagas, and nobody a vaga of a company a block stands between (docs/product.md "Minha equipe").
+
+    Args:
+        db: Open database session.
+        job_id: The job's id.
+        viewer_id: The signed-in viewer's id (None for a visitor).
+    """
+    if not viewer_id:
+        return get_public_job(db, job_id)
+    return _detail(db.execute(_viewer_job_statement(), {"job_id": job_id, "viewer": viewer_id}).first())
+
+
+def _viewer_job_statement():
+    """`_PUBLIC_JOB`'s columns and joins under services.visibility's rule instead of `public()` (built once)."""
+    global _VIEWER_JOB
+    if _VIEWER_JOB is None:
+        _VIEWER_JOB = (
+            sa_select(*_PUBLIC_JOB.selected_columns)
+            .select_from(*_PUBLIC_JOB.get_final_froms())
+            .where(_JOBS.c.id == bindparam("job_id"), visibility.open_to())
+        )
+    return _VIEWER_JOB
+
+
+_VIEWER_JOB = None
+
+
+def team_first_items(db: Session, freelancer_id: int) -> list[JobListItem]:
+    """The open team-first vagas of the teams this freelancer is in, newest first (one page at most).
+
+    Not cached: only team members ask, and each one's answer is their own.
+    """
+    return _items(db.exec(page_statement([visibility.team_first_open(freelancer_id)], 1)).all())
+
+
 def _public_job(db: Session, job_id: int) -> JobDetail | None:
     """`get_public_job` from the database (one prebuilt statement: a first view of a job pays it)."""
-    row = db.execute(_PUBLIC_JOB, {"job_id": job_id}).first()
+    return _detail(db.execute(_PUBLIC_JOB, {"job_id": job_id}).first())
+
+
+def _detail(row) -> JobDetail | None:
+    """A job page's row as the page's fields (None: no row)."""
     if row is None:
         return None
     shown = row.profile_user_id is not None and not row.anuncio_anonimo

@@ -17,7 +17,7 @@ from core.settings import get_settings
 from core.text import city_key
 from core.types import utcnow
 from models import Notification, NotificationType, Profile, Role, User, UserPreferences
-from services import paging
+from services import paging, visibility
 from services.errors import NotAllowed, require_id
 
 PAGE_SIZE = 20
@@ -402,6 +402,7 @@ def alert_new_job(session: Session, job_id: int, titulo: str, city: str, company
             User.is_active.is_(True),
             User.email_confirmed_at.is_not(None),  # an address nobody confirmed gets no alerts
             User.id != company_id,
+            ~visibility.blocked_between(company_id, User.id),  # a block hides the company's vagas, alerts too
             same_city,
             or_(UserPreferences.user_id.is_(None), UserPreferences.new_job_alerts.is_(True)),
         )

@@ -44,6 +44,7 @@ from models import (
     UserPreferences,
 )
 from services import (
+    blocks,
     company_jobs,
     devices,
     hiring_lifecycle,
@@ -111,7 +112,8 @@ def export_user_data(session: Session, user_id: int) -> dict[str, Any]:
         The data, with top-level keys produto, gerado_em, conta, perfil, preferencias, sessoes,
         vagas, candidaturas, conversas, notificacoes, avaliacoes, turnos, faltas, assinatura,
         recebimento (CPF, fiscal data and payout account; None before they are given),
-        pagamentos_garantidos (a company's protected payments), equipe (a company's team),
+        pagamentos_garantidos (a company's protected payments), equipe (a company's team), bloqueios
+        (the people or companies this account blocked),
         mensagens_de_contato and tentativas_de_login.
 
     Raises:
@@ -160,6 +162,7 @@ def export_user_data(session: Session, user_id: int) -> dict[str, Any]:
         "recebimento": payouts.export(session, user_id),
         "pagamentos_garantidos": [asdict(r) for r in protected_payments.receipts(session, user_id, limit=10_000)],
         "equipe": teams.export(session, user_id) if user.role == Role.CLIENT else [],
+        "bloqueios": blocks.export(session, user_id),
         "mensagens_de_contato": [
             {
                 "nome": m.name,

@@ -81,8 +81,9 @@ class ApplyState(AuthState):
         job_id = valid_id(job_id)
         if job_id is None:
             return rx.toast.error(SEND_ERROR, description=applications.JOB_UNAVAILABLE)
+        user = self._current_user()
         with session_scope() as db:
-            job = jobs.get_public_job(db, job_id)
+            job = jobs.job_for_viewer(db, job_id, user.id if user is not None else None)
         if job is None:
             return rx.toast.error(SEND_ERROR, description=applications.JOB_UNAVAILABLE)
         self._reset_form()

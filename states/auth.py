@@ -181,3 +181,19 @@ class AuthState(rx.State):
 # What every page load returns: the script that shows a flash toast left by the previous page.
 # Built once, after the class it calls back (building a script call is Reflex Var work, docs/performance.md).
 _TAKE_FLASH = rx.call_script(_TAKE_FLASH_JS, callback=AuthState.show_flash)
+
+
+async def freelancer_viewer(state: rx.State) -> int | None:
+    """The id of the signed-in freelancer looking at a public page (None: a visitor or a company).
+
+    For public pages whose state is not an AuthState: what they show depends on who looks only
+    through services/visibility.py (a freelancer's blocks and teams), resolved on the server.
+    """
+    user = (await state.get_state(AuthState))._current_user()
+    return user.id if user is not None and user.role == Role.FREELANCER else None
+
+
+async def viewer_id(state: rx.State) -> int | None:
+    """The id of whoever is signed in on this tab (None: a visitor)."""
+    user = (await state.get_state(AuthState))._current_user()
+    return user.id if user is not None else None

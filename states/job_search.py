@@ -66,8 +66,11 @@ class JobFilters:
         searched = f" para “{self.search}”" if self.search else ""
         return f"{subject}{guaranteed}{where}{searched}"
 
-    def results(self, db) -> jobs.JobPage:
-        """The page of public jobs these filters ask for (filtered and paged in the database)."""
+    def results(self, db, hidden: frozenset[int] = frozenset()) -> jobs.JobPage:
+        """The page of public jobs these filters ask for (filtered and paged in the database).
+
+        `hidden`: companies the viewer must not see (services.visibility.hidden_companies).
+        """
         return jobs.list_public_jobs(
             db,
             search=self.search,
@@ -76,6 +79,7 @@ class JobFilters:
             page=self.page,
             company_id=self.company_id or None,
             guaranteed=self.guaranteed,
+            hidden=hidden,
         )
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, unquote
 
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import cookie_parser
 from starlette.responses import HTMLResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -35,7 +36,7 @@ from core.catalog import CATEGORIES, canonical_category
 from core.db import session_scope
 from core.ids import id_from_text
 from core.settings import get_settings
-from services import jobs
+from services import jobs, session_cache
 from services.jobs import JobDetail
 from states.job_search import JobFilters
 
@@ -304,12 +305,14 @@ def _closed_meta(
     )
 
 
-def job_page_answer(path: str, job_id: int | None) -> PageAnswer:
+def job_page_answer(path: str, job_id: int | None, viewer: int | None = None) -> PageAnswer:
     """The answer for /jobs/{job_id}: 200 with the vaga, 410 when it is no longer open, 404 when it never was.
 
     Args:
         path: The path asked for.
         job_id: The id of the URL (None when the last segment is not an id).
+        viewer: The signed-in person of the request's session cookie (None: a visitor): a team
+            member's team-first vaga, or a blocked company's vaga, answers as the app will show it.
 
     Returns:
         Status, head tags and first paint.
@@ -319,7 +322,7 @@ def job_page_answer(path: str, job_id: int | None) -> PageAnswer:
     job, exists = None, False
     if job_id is not None:
         with session_scope() as db:
-            job = jobs.get_public_job(db, job_id)
+            job = jobs.job_for_viewer(db, job_id, viewer)
             exists = job is not None or jobs.job_exists(db, job_id)
     if job is not None:
         return PageAnswer(200, seo.head_tags(job_meta(job, site, name)), job_article(job, name))
@@ -361,11 +364,15 @@ def category_page_answer(path: str, slug: str) -> PageAnswer:
     return PageAnswer(200, seo.head_tags(meta))
 
 
-def _answer_for(path: str) -> PageAnswer:
-    """The answer for a path `_page_kind` accepted (run off the event loop: it may read the database)."""
+def _answer_for(path: str, session_token: str | None = None) -> PageAnswer:
+    """The answer for a path `_page_kind` accepted (run off the event loop: it may read the database).
+
+    `session_token`: the request's session cookie, resolved here as for every handler.
+    """
     job = JOB_PATH.match(path)
     if job:
-        return job_page_answer(path, id_from_text(job[1]))
+        user = session_cache.who(session_token) if session_token else None
+        return job_page_answer(path, id_from_text(job[1]), user.id if user is not None else None)
     return category_page_answer(path, unquote(CATEGORY_PATH.match(path)[1]))
 
 
@@ -383,6 +390,12 @@ def html_response(page: str, status: int, scope: Scope) -> HTMLResponse:
         return HTMLResponse(body, status_code=status, headers={"Vary": "Accept-Encoding"})
     headers = {"Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
     return HTMLResponse(gzip.compress(body, compresslevel=6), status_code=status, headers=headers)
+
+
+def _session_token(scope: Scope) -> str | None:
+    """The session cookie of an HTTP request (as states/auth.py reads it from the websocket's)."""
+    header = dict(scope.get("headers", [])).get(b"cookie", b"").decode("latin-1")
+    return cookie_parser(header).get(get_settings().session_cookie_name) or None
 
 
 def _is_public_page(path: str) -> bool:
@@ -421,7 +434,7 @@ def public_pages(app: ASGIApp) -> ASGIApp:
         if page is None:
             await app(scope, receive, send)
             return
-        answer = await run_in_threadpool(_answer_for, path)
+        answer = await run_in_threadpool(_answer_for, path, _session_token(scope))
         page = with_answer(page, answer, _address(path, query))
         await html_response(page, answer.status, scope)(scope, receive, send)
 

@@ -12,7 +12,8 @@ from core import routes, seo
 from core.catalog import CATEGORIES, canonical_category
 from core.db import session_scope
 from core.text import positive_int
-from services import jobs
+from services import jobs, visibility
+from states.auth import freelancer_viewer
 from states.failures import recovers
 
 DEFAULT_TITLE = "Empresas por categoria"
@@ -56,8 +57,11 @@ class CategoryState(rx.State):
 
     @rx.event
     @recovers(*LOAD_ERROR, reset={"loading": False})
-    def load(self):
-        """Read the category from the path; English slugs go to the canonical page."""
+    async def load(self):
+        """Read the category from the path; English slugs go to the canonical page.
+
+        A signed-in freelancer does not see companies a block stands between them and.
+        """
         requested = routes.last_segment(self.router.url.path)
         canonical = canonical_category(requested)
         if canonical is not None and canonical != requested:
@@ -72,8 +76,9 @@ class CategoryState(rx.State):
             self.loading = False
             return None
         page = positive_int(self.router.url.query_parameters.get("page"), 1)
+        freelancer = await freelancer_viewer(self)
         with session_scope() as db:
-            result = jobs.companies_in_category(db, canonical, page)
+            result = jobs.companies_in_category(db, canonical, page, visibility.hidden_companies(db, freelancer))
         fields = pager_fields(result.page, result.pages, lambda number: routes.category(canonical, number))
         self.pager_items, self.prev_href, self.next_href = fields["links"], fields["prev_href"], fields["next_href"]
         self.total = result.total

@@ -35,6 +35,7 @@ from services.dashboard import FreelancerRow, HiringRow, JobRow
 from states import live
 from states.auth import AuthState
 from states.billing import BillingState
+from states.blocks import CompanyBlocksMixin
 from states.dashboard import DashboardState
 from states.dashboard_tabs import DashboardTabs
 from states.protected_payments import CompanyPaymentsMixin, PayShiftMixin
@@ -53,7 +54,14 @@ def _tab(name: str) -> str:
 
 @live.refresher
 class ClientDashboardState(
-    DashboardTabs, RatingMixin, ShiftsMixin, PayShiftMixin, CompanyPaymentsMixin, TeamMixin, AuthState
+    DashboardTabs,
+    RatingMixin,
+    ShiftsMixin,
+    PayShiftMixin,
+    CompanyPaymentsMixin,
+    TeamMixin,
+    CompanyBlocksMixin,
+    AuthState,
 ):
     """The selected tab (from ?tab=) and the data it shows, loaded for the signed-in company."""
 
@@ -89,10 +97,14 @@ class ClientDashboardState(
             self._load_payments(db, user_id)
         elif self.tab == "team":
             self._load_team(db, user_id)
+            self._load_blocked(db, user_id)
         elif self.tab == "freelancers":
             self.freelancers = self._paged(dashboard.company_freelancers(db, user_id, self._page())).items
         else:
             super()._load_tab(db, user_id)
+
+    def _after_block(self, db, company_id: int) -> None:
+        self._load_team(db, company_id)  # a blocked member leaves the team
 
     def _after_load(self):
         if self.tab == "shifts":

@@ -7,6 +7,7 @@ import reflex as rx
 
 from app.layout import dashboard_page
 from components.apply import apply_dialog
+from components.blocks import freelancer_companies
 from components.chat_list import messages_tab
 from components.dashboard import (
     APPLICATION_STATUS_COLORS,
@@ -31,11 +32,12 @@ from components.ui import empty_state
 from core import routes
 from core.db import session_scope
 from models import Role
-from services import applications, dashboard
+from services import applications, dashboard, jobs, visibility
 from services.dashboard import ApplicationRow, ChecklistItem
 from services.jobs import JobListItem
 from states import live
 from states.apply import ApplyState
+from states.blocks import FreelancerBlocksMixin
 from states.dashboard import DashboardState
 from states.dashboard_tabs import DashboardTabs
 from states.earnings import EarningsMixin
@@ -58,7 +60,9 @@ def _tab(name: str) -> str:
 
 
 @live.refresher
-class FreelancerDashboardState(DashboardTabs, RatingMixin, ShiftsMixin, EarningsMixin, ApplyState):
+class FreelancerDashboardState(
+    DashboardTabs, RatingMixin, ShiftsMixin, EarningsMixin, FreelancerBlocksMixin, ApplyState
+):
     """The selected tab (from ?tab=) and the data it shows, loaded for the signed-in freelancer.
 
     It extends the shared apply form (ApplyState), so applying from the 'Buscar Vagas' dialog and
@@ -87,6 +91,7 @@ class FreelancerDashboardState(DashboardTabs, RatingMixin, ShiftsMixin, Earnings
     job_next_href: str = ""
     applications: list[ApplicationRow] = []
     applications_total: int = 0
+    team_job_results: list[JobListItem] = []  # 'Primeiro para a sua equipe' (services/team_first.py)
 
     def _load_tab(self, db, user_id: int) -> None:
         if self.tab == "overview":
@@ -99,6 +104,7 @@ class FreelancerDashboardState(DashboardTabs, RatingMixin, ShiftsMixin, Earnings
             self.checklist_done = overview["checklist_done"]
             self.checklist_percent = overview["checklist_percent"]
             self.recent_applications = dashboard.recent_applications(db, user_id)
+            self._load_companies(db, user_id)
         elif self.tab == "jobs":
             self._search_jobs(db, user_id)
         elif self.tab == "applications":
@@ -134,10 +140,12 @@ class FreelancerDashboardState(DashboardTabs, RatingMixin, ShiftsMixin, Earnings
         """One page (10) of the public jobs matching ?search=&category=&city=&page=, filtered in the database."""
         filters = replace(JobFilters.from_query(self.router.url.query_parameters), company_id=0)
         self.job_search, self.job_city, self.job_category = filters.search, filters.city, filters.category
-        result = filters.results(db)
+        result = filters.results(db, visibility.hidden_companies(db, user_id))
         self.job_results = result.items
         self.job_total = result.total
-        self.applied_job_ids = applications.applied_job_ids(db, user_id, [item["id"] for item in result.items])
+        self.team_job_results = jobs.team_first_items(db, user_id)
+        shown = [item["id"] for item in [*result.items, *self.team_job_results]]
+        self.applied_job_ids = applications.applied_job_ids(db, user_id, shown)
         fields = pager_fields(result.page, result.pages, lambda number: self._search_url(page=number))
         self.job_pager, self.job_prev_href, self.job_next_href = (
             fields["links"],
@@ -275,6 +283,7 @@ def overview_tab() -> rx.Component:
             spacing="4",
             width="100%",
         ),
+        freelancer_companies(state),
         spacing="4",
         width="100%",
     )
@@ -378,6 +387,25 @@ def jobs_tab() -> rx.Component:
             rx.badge("Cidade: ", state.job_city, variant="soft", size="2", radius="full"),
         ),
         _job_filters(),
+        rx.cond(
+            state.team_job_results.length() > 0,
+            rx.vstack(
+                rx.heading("Primeiro para a sua equipe", as_="h2", size="4"),
+                rx.text(
+                    "Empresas que têm você na equipe oferecem estas vagas primeiro a vocês.",
+                    size="2",
+                    color=rx.color("gray", 11),
+                ),
+                rx.vstack(
+                    rx.foreach(state.team_job_results, _job_result_card),
+                    spacing="2",
+                    width="100%",
+                    id="team-first-results",
+                ),
+                spacing="2",
+                width="100%",
+            ),
+        ),
         rx.cond(
             state.job_total > 0,
             rx.vstack(

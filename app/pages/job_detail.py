@@ -7,17 +7,21 @@ from app.api.public_pages import GONE_TITLE, MISSING_TITLE
 from app.layout import first_title, page_title, public_page
 from components import share
 from components.apply import applied_box, apply_form
+from components.blocks import AVOID_EFFECTS, confirm_button
 from components.links import link_button
 from components.rating import company_rating
 from components.ui import empty_state
 from core import routes, seo
 from core.db import session_scope
 from core.settings import get_settings
+from core.types import utcnow
 from models import Role
-from services import applications, jobs
+from services import applications, blocks, jobs
+from services.errors import NotAllowed, ServiceError
 from services.jobs import JobDetail, JobListItem
 from states.apply import ApplyState
-from states.auth import AuthState
+from states.auth import AuthState, viewer_id
+from states.blocks import BLOCK_ERROR
 from states.failures import recovers
 from states.messages import UNEXPECTED
 
@@ -73,22 +77,45 @@ class JobDetailState(rx.State):
 
     @rx.event
     @recovers(*LOAD_ERROR, reset={"job": EMPTY_JOB, "found": False, "loading": False, "gone": False, "similar": []})
-    def load(self):
-        """Load the job of the URL; a closed one shows similar open jobs, a missing one 'Vaga não encontrada'."""
+    async def load(self):
+        """Load the job of the URL; a closed one shows similar open jobs, a missing one 'Vaga não encontrada'.
+
+        What the viewer may see decides (services/jobs.py `job_for_viewer`): a team member sees a
+        team-first vaga, nobody sees a vaga of a company a block stands between them and.
+        """
         job_id = routes.job_id_from_path(self.router.url.path)
         if job_id is None or job_id != self.job["id"]:
             self.loading = True
             yield
         detail, similar = None, None
         if job_id is not None:
+            viewer = await viewer_id(self)
             with session_scope() as db:
-                detail = jobs.get_public_job(db, job_id)
+                detail = jobs.job_for_viewer(db, job_id, viewer)
                 if detail is None:
                     similar = jobs.similar_to_unavailable(db, job_id)
         self.job = detail or EMPTY_JOB
         self.found = detail is not None
         self.gone, self.similar = similar is not None, similar or []
         self.loading = False
+
+    @rx.event
+    @recovers(BLOCK_ERROR)
+    async def avoid_company(self):
+        """'Não quero trabalhar com esta empresa' on the vaga's page: its company's vagas are hidden from now on."""
+        user = (await self.get_state(AuthState))._caller(Role.FREELANCER)
+        job_id = routes.job_id_from_path(self.router.url.path)
+        if user is None or job_id is None:
+            return rx.toast.error(BLOCK_ERROR, description=blocks.COMPANY_NOT_FOUND)
+        try:
+            with session_scope() as db:
+                company_id = blocks.company_of_job(db, job_id, user.id)
+                if company_id is None:
+                    raise NotAllowed(blocks.COMPANY_NOT_FOUND)
+                blocks.avoid_company(db, user.id, company_id, utcnow())
+        except ServiceError as exc:
+            return rx.toast.error(BLOCK_ERROR, description=exc.message)
+        return [rx.toast.success(blocks.AVOIDED), rx.redirect(routes.JOBS)]
 
     @rx.var
     def share_url(self) -> str:
@@ -344,6 +371,20 @@ def company_card() -> rx.Component:
                     ),
                     spacing="4",
                     wrap="wrap",
+                ),
+                rx.cond(
+                    AuthState.user_role == Role.FREELANCER,
+                    confirm_button(
+                        "Não quero trabalhar com esta empresa",
+                        "Deixar de ver " + job["company"].to(str) + "?",
+                        AVOID_EFFECTS,
+                        "Não quero mais",
+                        JobDetailState.avoid_company,
+                        "avoid-company",
+                        size="1",
+                        variant="ghost",
+                        color_scheme="red",
+                    ),
                 ),
                 spacing="3",
                 width="100%",

@@ -15,8 +15,9 @@ from core import routes
 from core.catalog import CATEGORIES, CATEGORY_ALIASES, CITIES, PAYMENT_GUARANTEED_BADGE
 from core.db import session_scope
 from core.settings import get_settings
-from services import jobs
+from services import jobs, visibility
 from services.jobs import JobListItem
+from states.auth import freelancer_viewer
 from states.failures import recovers
 from states.job_search import JobFilters, chosen_category, typed_search
 from states.shell import ShellState
@@ -63,6 +64,7 @@ class JobsState(rx.State):
     prev_href: str = ""
     next_href: str = ""
     loading: bool = True
+    team_items: list[JobListItem] = []  # 'Primeiro para a sua equipe': a team member's team-first vagas
 
     @rx.var
     def page_title(self) -> str:
@@ -139,9 +141,12 @@ class JobsState(rx.State):
         The header's city picker is set to the list's city, so it shows what the list is filtered by.
         """
         filters = self._read_query()
+        freelancer = await freelancer_viewer(self)
         with session_scope() as db:
-            result = filters.results(db)
+            result = filters.results(db, visibility.hidden_companies(db, freelancer))
             company_name = jobs.company_display_name(db, self.company_id) if self.company_id else None
+            team = jobs.team_first_items(db, freelancer) if freelancer and not self.company_id else []
+        self.team_items = team
         self._show(result, company_name)
         self.loading = False
         shell = await self.get_state(ShellState)
@@ -332,6 +337,29 @@ def job_table() -> rx.Component:
     )
 
 
+def team_first_section() -> rx.Component:
+    """'Primeiro para a sua equipe': the team-first vagas a team member sees before everyone else."""
+    return rx.cond(
+        JobsState.team_items.length() > 0,
+        rx.vstack(
+            rx.heading("Primeiro para a sua equipe", as_="h2", size="5"),
+            rx.text(
+                "Empresas que têm você na equipe oferecem estas vagas primeiro a vocês. Depois elas abrem para todos.",
+                size="2",
+                color=rx.color("gray", 11),
+            ),
+            rx.table.root(
+                rx.table.body(rx.foreach(JobsState.team_items, job_row)),
+                variant="surface",
+                width="100%",
+            ),
+            spacing="2",
+            width="100%",
+            id="team-first-jobs",
+        ),
+    )
+
+
 def results() -> rx.Component:
     """Loading text, the empty state or the table.
 
@@ -383,6 +411,7 @@ def jobs_page() -> rx.Component:
         ),
         filter_note(),
         filters(),
+        team_first_section(),
         results(),
         spacing="5",
         width="100%",

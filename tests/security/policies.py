@@ -173,6 +173,9 @@ POLICIES: dict[str, Policy] = {
         PUBLIC, page="/jobs/{public_job}", may_differ=("gone", "similar", "page_title")
     ),
     "app.pages.job_detail.JobDetailState.setvar": SETVAR,
+    # 'Não quero trabalhar com esta empresa' on the vaga's page: a freelancer's own preference about
+    # the company of a vaga they can see (a closed or archived one finds nothing: nothing written).
+    "app.pages.job_detail.JobDetailState.avoid_company": Policy(FREELANCER, page="/jobs/{public_job}"),
     "app.pages.jobs.JobsState.choose_category": Policy(PUBLIC, {"value": "eventos"}, page="/jobs"),
     "app.pages.jobs.JobsState.choose_guaranteed": Policy(PUBLIC, {"checked": True}, page="/jobs"),
     "app.pages.jobs.JobsState.clear_filters": Policy(PUBLIC, page="/jobs"),
@@ -357,6 +360,20 @@ POLICIES: dict[str, Policy] = {
     ),
     "app.pages.client_dashboard.ClientDashboardState.remove_from_team": Policy(
         COMPANY, {"freelancer_id": Id("freelancer")}, page="/client-dashboard?tab=team"
+    ),
+    "app.pages.client_dashboard.ClientDashboardState.block_freelancer": Policy(
+        COMPANY, {"freelancer_id": Id("freelancer")}, page="/client-dashboard?tab=team"
+    ),
+    "app.pages.client_dashboard.ClientDashboardState.unblock_freelancer": Policy(
+        COMPANY, {"freelancer_id": Id("freelancer")}, page="/client-dashboard?tab=team"
+    ),
+    # A freelancer's own list of companies they do not want to see: any company id is theirs to
+    # choose (a missing one is refused and nothing is written).
+    "app.pages.freelancer_dashboard.FreelancerDashboardState.avoid_company": Policy(
+        FREELANCER, {"company_id": 987654}, page="/freelancer-dashboard"
+    ),
+    "app.pages.freelancer_dashboard.FreelancerDashboardState.allow_company": Policy(
+        FREELANCER, {"company_id": 987654}, page="/freelancer-dashboard"
     ),
     "app.pages.attendance_code.AttendanceCodeState.pay_shift": Policy(
         COMPANY, {"hiring_id": Id("hiring")}, page=COMPANY_SHIFTS

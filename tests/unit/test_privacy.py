@@ -76,6 +76,7 @@ EXPORT_KEYS = {
     "recebimento",
     "pagamentos_garantidos",
     "equipe",
+    "bloqueios",
     "mensagens_de_contato",
     "tentativas_de_login",
 }

@@ -228,6 +228,33 @@ def _publish_limit() -> rx.Component:
     return plan_callout(CompanyJobsState.publish_error, "publish-plan-limit", "triangle-alert", role="alert")
 
 
+def _team_first_field() -> rx.Component:
+    """'Oferecer primeiro à minha equipe' (only for a company with a team; services/team_first.py)."""
+    state = CompanyJobsState
+    return rx.cond(
+        state.publish_team_size > 0,
+        rx.vstack(
+            rx.text.label(
+                rx.hstack(
+                    rx.checkbox(name="equipe_primeiro", id="job-equipe-primeiro"),
+                    rx.text("Oferecer primeiro à minha equipe", size="2", weight="medium"),
+                    spacing="2",
+                    align="center",
+                ),
+            ),
+            rx.text(
+                "Sua equipe (" + state.publish_team_size.to(str) + " profissionais) vê a vaga sozinha e recebe um "
+                "aviso. Ela abre para todos depois de 12 horas, ou de um quarto do tempo até o turno, o que vier antes.",
+                size="1",
+                color=rx.color("gray", 11),
+            ),
+            spacing="1",
+            width="100%",
+            id="job-equipe-primeiro-field",
+        ),
+    )
+
+
 def publish_dialog() -> rx.Component:
     """'Publicar Nova Vaga': every job field, validated on the server."""
     state = CompanyJobsState
@@ -244,6 +271,7 @@ def publish_dialog() -> rx.Component:
                 rx.vstack(
                     _publish_limit(),
                     *_publish_fields(),
+                    _team_first_field(),
                     dialog_buttons("Publicar Vaga", "Publicando...", state.publishing, "publish-submit"),
                     spacing="3",
                     width="100%",

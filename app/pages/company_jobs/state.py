@@ -18,7 +18,7 @@ from core.geo import valid_point
 from core.ids import valid_id
 from core.shift_rules import MAX_COPIES
 from models import Role
-from services import applications, company_jobs, dashboard, protected_payments
+from services import applications, company_jobs, dashboard, protected_payments, team_first, teams
 from services.applications import ApplicantCard, FreelancerProfileView
 from services.company_jobs import JOB_NOT_FOUND
 from services.dashboard import JobRow
@@ -115,6 +115,7 @@ class CompanyJobsState(AuthState):
     point_lng: str = ""
     protected_available: bool = False
     publish_payment: str = protected_payments.DIRECT
+    publish_team_size: int = 0  # 'Oferecer primeiro à minha equipe' shows for a company with a team
 
     duplicate_open: bool = False
     duplicating: bool = False
@@ -261,6 +262,10 @@ class CompanyJobsState(AuthState):
         self.point_lat = self.point_lng = ""
         self.protected_available = protected_payments.configured()
         self.publish_payment = protected_payments.DIRECT
+        company_id = self._company_id()
+        if company_id is not None:
+            with session_scope() as db:
+                self.publish_team_size = teams.size(db, company_id)
 
     @rx.event
     def choose_payment(self, value: str):
@@ -336,7 +341,7 @@ class CompanyJobsState(AuthState):
             return
         self.publish_open = False
         self.plan_message = ""
-        yield rx.toast.success("Vaga criada com sucesso!")
+        yield rx.toast.success(team_first.PUBLISHED if team_first.asked(data) else "Vaga criada com sucesso!")
         yield from self._load_jobs(user.id)
 
     def _job_action(

@@ -1,0 +1,108 @@
+"""Blocks on both dashboards and on the job page (services/blocks.py).
+
+Every handler resolves the caller from the server-side session and passes only ids to the service,
+which checks who may block whom: a company only a freelancer who applied to its vagas, a freelancer
+only an existing company. What a block hides is services/visibility.py's.
+"""
+
+import reflex as rx
+
+from core.db import session_scope
+from core.ids import valid_id
+from core.types import utcnow
+from models import Role
+from services import blocks
+from services.blocks import BlockedView, WorkedWith
+from services.errors import ServiceError
+from states.auth import AuthState
+from states.failures import recovers
+
+BLOCK_ERROR = "Não foi possível atualizar o bloqueio"
+
+
+class CompanyBlocksMixin(AuthState, mixin=True):
+    """'Bloquear profissional' and the company's 'Profissionais bloqueados' list with 'Desbloquear'.
+
+    A state mixing this in may define `_after_block(db, company_id)` to reload what the block
+    changed on its screen (applicants, team); the list itself is reloaded here.
+    """
+
+    blocked_people: list[BlockedView] = []
+
+    def _load_blocked(self, db, company_id: int) -> None:
+        self.blocked_people = blocks.blocked_by(db, company_id)
+
+    def _after_block(self, db, company_id: int) -> None:
+        """What else to reload after a block or an unblock (nothing by default)."""
+
+    def _change_block(self, freelancer_id: object, change, done: str):
+        user = self._caller(Role.CLIENT)
+        checked = valid_id(freelancer_id)
+        if user is None or checked is None:
+            return rx.toast.error(BLOCK_ERROR, description=blocks.CANNOT_BLOCK)
+        try:
+            with session_scope() as db:
+                change(db, user.id, checked)
+        except ServiceError as exc:
+            return rx.toast.error(BLOCK_ERROR, description=exc.message)
+        with session_scope() as db:
+            self._load_blocked(db, user.id)
+            self._after_block(db, user.id)
+        return rx.toast.success(done)
+
+    @rx.event
+    @recovers(BLOCK_ERROR)
+    def block_freelancer(self, freelancer_id: int):
+        """'Bloquear profissional' (after the confirmation dialog)."""
+        return self._change_block(
+            freelancer_id,
+            lambda db, company, freelancer: blocks.block_freelancer(db, company, freelancer, utcnow()),
+            blocks.BLOCKED,
+        )
+
+    @rx.event
+    @recovers(BLOCK_ERROR)
+    def unblock_freelancer(self, freelancer_id: int):
+        """'Desbloquear' in 'Profissionais bloqueados'."""
+        return self._change_block(freelancer_id, blocks.unblock_freelancer, blocks.UNBLOCKED)
+
+
+class FreelancerBlocksMixin(AuthState, mixin=True):
+    """The freelancer's 'Empresas com quem você mais trabalha' and 'Empresas que você não quer ver'."""
+
+    worked_with: list[WorkedWith] = []
+    avoided_companies: list[BlockedView] = []
+
+    def _load_companies(self, db, freelancer_id: int) -> None:
+        self.worked_with = blocks.worked_most(db, freelancer_id)
+        self.avoided_companies = blocks.blocked_by(db, freelancer_id)
+
+    def _change_avoid(self, company_id: object, change, done: str):
+        user = self._caller(Role.FREELANCER)
+        checked = valid_id(company_id)
+        if user is None or checked is None:
+            return rx.toast.error(BLOCK_ERROR, description=blocks.COMPANY_NOT_FOUND)
+        try:
+            with session_scope() as db:
+                change(db, user.id, checked)
+        except ServiceError as exc:
+            return rx.toast.error(BLOCK_ERROR, description=exc.message)
+        with session_scope() as db:
+            self._load_companies(db, user.id)
+        return rx.toast.success(done)
+
+    @rx.event
+    @recovers(BLOCK_ERROR)
+    def avoid_company(self, company_id: int):
+        """'Não quero trabalhar com esta empresa' on a company the freelancer worked for."""
+        return self._change_avoid(
+            company_id,
+            lambda db, freelancer, company: blocks.avoid_company(db, freelancer, company, utcnow()),
+            blocks.AVOIDED,
+        )
+
+    @rx.event
+    @recovers(BLOCK_ERROR)
+    def allow_company(self, company_id: int):
+        """'Voltar a ver vagas' in 'Empresas que você não quer ver'."""
+        return self._change_avoid(company_id, blocks.allow_company, blocks.ALLOWED)
