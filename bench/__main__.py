@@ -12,10 +12,12 @@ from bench import (
     reminder_burst,
     settlement,
     shift_tick,
+    team_visibility,
 )
 
 if __name__ == "__main__":
     job_search.main()
+    team_visibility.main()
     city_suggest.main()
     shift_tick.main()
     settlement.main()

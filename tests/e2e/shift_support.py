@@ -1,5 +1,5 @@
 """Shift-loop steps shared by the browser tests: the publish form's shift fields, a vaga made
-directly, the shifts tab's card of a vaga, and leaving and sending hours."""
+directly, a paid shift (fixture rows), the shifts tab's card of a vaga, and leaving and sending hours."""
 
 from datetime import timedelta
 from decimal import Decimal
@@ -9,7 +9,7 @@ from sqlmodel import select
 
 from core.db import session_scope
 from core.types import utcnow
-from models import Job, User
+from models import Application, Hiring, Job, User
 from services import attendance_code
 from tests.shift_form import shift_fields
 
@@ -93,3 +93,43 @@ def my_shifts(page: Page, role: str, title: str) -> Locator:
     card = shift_card(page, title)
     expect(card).to_be_visible()
     return card
+
+
+def paid_shift(company_email: str, freelancer_email: str, title: str) -> None:
+    """A vaga of the company that the freelancer worked two days ago, approved and paid (fixture rows)."""
+    with session_scope() as db:
+        company = db.exec(select(User.id).where(User.email == company_email)).one()
+        freelancer = db.exec(select(User.id).where(User.email == freelancer_email)).one()
+        start = utcnow().replace(second=0, microsecond=0) - timedelta(days=2)
+        job = Job(
+            cliente_id=company,
+            titulo=title,
+            categoria="eventos",
+            descricao="Atendimento em evento.",
+            localizacao="São Paulo",
+            inicio_em=start,
+            fim_em=start + timedelta(hours=6),
+            endereco="Av. Paulista, 1578 - Bela Vista, São Paulo - SP",
+            codigo_segredo=attendance_code.new_secret(),
+        )
+        db.add(job)
+        db.flush()
+        application = Application(vaga_id=job.id, freelancer_id=freelancer, status="accepted")
+        db.add(application)
+        db.flush()
+        db.add(  # worked, approved and paid (a fixture row)
+            Hiring(
+                state="paga",
+                application_id=application.id,
+                job_id=job.id,
+                company_id=company,
+                freelancer_id=freelancer,
+                inicio_em=start,
+                fim_em=start + timedelta(hours=6),
+                valor_hora_centavos=4000,
+                minutos_aprovados=360,
+                valor_centavos=24000,
+                pago_em=start + timedelta(days=1),
+                recebido_em=start + timedelta(days=1),
+            )
+        )

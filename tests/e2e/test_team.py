@@ -4,55 +4,11 @@ The paid shift is a fixture row (the steps that lead there have their own browse
 """
 
 import uuid
-from datetime import timedelta
 
 from playwright.sync_api import Browser, expect
-from sqlmodel import select
 
-from core.db import session_scope
-from core.types import utcnow
-from models import Application, Hiring, Job, User
-from services import attendance_code
 from tests.e2e.conftest import signed_in, toast
-
-
-def _paid_shift(company_email: str, freelancer_email: str, title: str) -> None:
-    with session_scope() as db:
-        company = db.exec(select(User.id).where(User.email == company_email)).one()
-        freelancer = db.exec(select(User.id).where(User.email == freelancer_email)).one()
-        start = utcnow().replace(second=0, microsecond=0) - timedelta(days=2)
-        job = Job(
-            cliente_id=company,
-            titulo=title,
-            categoria="eventos",
-            descricao="Atendimento em evento.",
-            localizacao="São Paulo",
-            inicio_em=start,
-            fim_em=start + timedelta(hours=6),
-            endereco="Av. Paulista, 1578 - Bela Vista, São Paulo - SP",
-            codigo_segredo=attendance_code.new_secret(),
-        )
-        db.add(job)
-        db.flush()
-        application = Application(vaga_id=job.id, freelancer_id=freelancer, status="accepted")
-        db.add(application)
-        db.flush()
-        db.add(  # worked, approved and paid (a fixture row)
-            Hiring(
-                state="paga",
-                application_id=application.id,
-                job_id=job.id,
-                company_id=company,
-                freelancer_id=freelancer,
-                inicio_em=start,
-                fim_em=start + timedelta(hours=6),
-                valor_hora_centavos=4000,
-                minutos_aprovados=360,
-                valor_centavos=24000,
-                pago_em=start + timedelta(days=1),
-                recebido_em=start + timedelta(days=1),
-            )
-        )
+from tests.e2e.shift_support import paid_shift
 
 
 def test_a_company_adds_a_freelancer_to_its_team_and_removes_them_on_a_phone(
@@ -62,7 +18,7 @@ def test_a_company_adds_a_freelancer_to_its_team_and_removes_them_on_a_phone(
     title = f"Garçom de confiança {token}"
     company_email = make_account("client")
     freelancer_email = make_account("freelancer", name=f"Rita Equipe {token}")
-    _paid_shift(company_email, freelancer_email, title)
+    paid_shift(company_email, freelancer_email, title)
     context, page = signed_in(browser, base_url, company_email, viewport={"width": 375, "height": 812})
     try:
         page.goto("/client-dashboard?tab=team")

@@ -234,7 +234,7 @@ def _team_first_field() -> rx.Component:
     return rx.cond(
         state.publish_team_size > 0,
         rx.vstack(
-            rx.text.label(
+            rx.el.label(
                 rx.hstack(
                     rx.checkbox(name="equipe_primeiro", id="job-equipe-primeiro"),
                     rx.text("Oferecer primeiro à minha equipe", size="2", weight="medium"),

@@ -1,0 +1,169 @@
+"""Team-first vagas and blocks in the browser.
+
+- A company publishes a vaga with 'Oferecer primeiro à minha equipe': its team member sees it under
+  'Primeiro para a sua equipe' and applies, while a freelancer outside the team sees nothing (the
+  list, the vaga's own address); when the timer opens the window, everyone sees it.
+- A company blocks a freelancer from 'Minha equipe': the freelancer sees no vaga of that company.
+- A freelancer says 'Não quero trabalhar com esta empresa' on a vaga's page (at phone size): its
+  vagas go, and the dashboard lists the company with 'Voltar a ver vagas'.
+"""
+
+import uuid
+from datetime import timedelta
+
+from playwright.sync_api import Browser, expect
+from sqlmodel import select
+
+from core.db import session_scope
+from core.types import utcnow
+from models import Job, TeamMember, User
+from services import team_first
+from tests.e2e.conftest import signed_in, toast
+from tests.e2e.shift_support import bar_job, fill_shift, paid_shift
+
+PHONE = {"width": 375, "height": 812}
+
+
+def _in_team(company_email: str, freelancer_email: str) -> None:
+    """'Adicionar à equipe' done (its own browser test is tests/e2e/test_team.py)."""
+    with session_scope() as db:
+        company = db.exec(select(User.id).where(User.email == company_email)).one()
+        member = db.exec(select(User.id).where(User.email == freelancer_email)).one()
+        db.add(TeamMember(company_id=company, freelancer_id=member, added_at=utcnow()))
+
+
+def _open_window_now(title: str) -> None:
+    """What the timer does when the vaga's window ends, run for that instant (the test's clock)."""
+    with session_scope() as db:
+        job = db.exec(select(Job).where(Job.titulo == title)).one()
+        opens = job.equipe_ate
+    assert opens is not None
+    assert team_first.open_due(opens, session_scope) == 1
+
+
+def test_a_team_first_vaga_reaches_the_team_first_then_everyone(browser: Browser, base_url: str, make_account):
+    token, tag = uuid.uuid4().hex[:6], uuid.uuid4().hex[:6]  # `tag` names the new vaga alone
+    title = f"Bartender da equipe {tag}"
+    company_email = make_account("client")
+    member_email = make_account("freelancer", name=f"Rita Equipe {token}")
+    outsider_email = make_account("freelancer", name=f"Caio Fora {token}")
+    paid_shift(company_email, member_email, f"Turno antigo {token}")
+    _in_team(company_email, member_email)
+
+    company_context, company_page = signed_in(browser, base_url, company_email)
+    member_context, member_page = signed_in(browser, base_url, member_email)
+    outsider_context, outsider_page = signed_in(browser, base_url, outsider_email)
+    try:
+        company_page.goto("/client-dashboard?tab=jobs")
+        company_page.locator("#publish-job").click()
+        dialog = company_page.get_by_role("dialog", name="Publicar Nova Vaga")
+        dialog.get_by_label("Título da vaga").fill(title)
+        dialog.get_by_label("Categoria").select_option(label="Eventos")
+        dialog.get_by_label("Descrição").fill("Bar de um casamento para 120 convidados.")
+        dialog.get_by_label("Localização").fill("São Paulo, SP")
+        fill_shift(dialog)
+        expect(dialog.locator("#job-equipe-primeiro-field")).to_contain_text("Sua equipe (1 profissionais)")
+        dialog.get_by_text("Oferecer primeiro à minha equipe").click()
+        dialog.get_by_role("button", name="Publicar Vaga").click()
+        expect(toast(company_page, "Vaga oferecida primeiro à sua equipe.")).to_be_visible()
+        with session_scope() as db:
+            job_id = db.exec(select(Job.id).where(Job.titulo == title)).one()
+
+        # The member: the list's team section, a notice, the page, and applying.
+        member_page.goto("/jobs")
+        team_section = member_page.locator("#team-first-jobs")
+        expect(team_section.get_by_text(title)).to_be_visible()
+        member_page.goto(f"/jobs/{job_id}")
+        expect(member_page.get_by_role("heading", name=title)).to_be_visible()
+        member_page.get_by_role("button", name="Enviar candidatura").click()
+        expect(toast(member_page, "Candidatura enviada")).to_be_visible()
+
+        # The outsider: nothing on the list, and the address answers like a missing vaga.
+        outsider_page.goto(f"/jobs?search={tag}")
+        expect(outsider_page.get_by_text("Nenhuma vaga encontrada")).to_be_visible()
+        expect(outsider_page.locator("#team-first-jobs")).to_have_count(0)
+        response = outsider_page.goto(f"/jobs/{job_id}")
+        assert response is not None and response.status == 404
+        expect(outsider_page.get_by_text("Vaga não encontrada").first).to_be_visible()
+
+        # The window ends: everyone sees it, and the member's team section empties.
+        _open_window_now(title)
+        outsider_page.goto(f"/jobs?search={tag}")
+        expect(outsider_page.locator("#jobs-table").get_by_text(title)).to_be_visible()
+        member_page.goto("/jobs")
+        expect(member_page.locator("#jobs-table")).to_be_visible()
+        expect(member_page.locator("#team-first-jobs")).to_have_count(0)
+    finally:
+        for context in (company_context, member_context, outsider_context):
+            context.close()
+
+
+def test_a_blocked_freelancer_sees_no_vaga_of_that_company(browser: Browser, base_url: str, make_account):
+    token = uuid.uuid4().hex[:6]
+    company_email = make_account("client")
+    freelancer_email = make_account("freelancer", name=f"Paulo Bloqueio {token}")
+    paid_shift(company_email, freelancer_email, f"Turno pago {token}")
+    title = f"Copeiro {token}"
+    job_id = bar_job(company_email, title, timedelta(days=3))
+    _in_team(company_email, freelancer_email)
+    company_context, company_page = signed_in(browser, base_url, company_email)
+    freelancer_context, freelancer_page = signed_in(browser, base_url, freelancer_email)
+    try:
+        freelancer_page.goto(f"/jobs?search={token}")
+        expect(freelancer_page.locator("#jobs-table").get_by_text(title)).to_be_visible()
+
+        company_page.goto("/client-dashboard?tab=team")
+        member = company_page.locator(".team-member").filter(has_text=f"Paulo Bloqueio {token}")
+        member.get_by_role("button", name="Bloquear profissional").click()
+        confirm = company_page.get_by_role("alertdialog")
+        expect(confirm).to_contain_text(f"Bloquear Paulo Bloqueio {token}?")
+        confirm.get_by_role("button", name="Bloquear").click()
+        expect(toast(company_page, "Profissional bloqueado.")).to_be_visible()
+        blocked = company_page.locator(".blocked-person")
+        expect(blocked).to_contain_text(f"Paulo Bloqueio {token}")
+        expect(company_page.get_by_text("Sua equipe ainda está vazia")).to_be_visible()
+
+        freelancer_page.goto(f"/jobs?search={token}")
+        expect(freelancer_page.get_by_text("Nenhuma vaga encontrada")).to_be_visible()
+        response = freelancer_page.goto(f"/jobs/{job_id}")
+        assert response is not None and response.status != 200
+        expect(freelancer_page.get_by_role("heading", name=title)).to_have_count(0)
+
+        blocked.get_by_role("button", name="Desbloquear").click()
+        expect(toast(company_page, "Profissional desbloqueado.")).to_be_visible()
+        freelancer_page.goto(f"/jobs?search={token}")
+        expect(freelancer_page.locator("#jobs-table").get_by_text(title)).to_be_visible()
+    finally:
+        company_context.close()
+        freelancer_context.close()
+
+
+def test_a_freelancer_stops_seeing_a_company_from_its_vaga_on_a_phone(browser: Browser, base_url: str, make_account):
+    token = uuid.uuid4().hex[:6]
+    company_email = make_account("client")
+    freelancer_email = make_account("freelancer")
+    title = f"Recepcionista {token}"
+    job_id = bar_job(company_email, title, timedelta(days=2))
+    context, page = signed_in(browser, base_url, freelancer_email, viewport=PHONE)
+    try:
+        page.goto(f"/jobs/{job_id}")
+        expect(page.get_by_role("heading", name=title)).to_be_visible()
+        page.get_by_role("button", name="Não quero trabalhar com esta empresa").click()
+        confirm = page.get_by_role("alertdialog")
+        expect(confirm).to_contain_text("Deixar de ver Empresa Teste?")
+        confirm.get_by_role("button", name="Não quero mais").click()
+        expect(toast(page, "Pronto. Você não verá mais as vagas desta empresa.")).to_be_visible()
+        expect(page).to_have_url(f"{base_url}/jobs")
+        page.goto(f"/jobs?search={token}")
+        expect(page.get_by_text("Nenhuma vaga encontrada")).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375
+
+        page.goto("/freelancer-dashboard")
+        avoided = page.locator(".avoided-company").filter(has_text="Empresa Teste")
+        expect(avoided).to_have_count(1)
+        avoided.get_by_role("button", name="Voltar a ver vagas").click()
+        expect(toast(page, "Você voltará a ver as vagas desta empresa.")).to_be_visible()
+        page.goto(f"/jobs?search={token}")
+        expect(page.locator("#jobs-table").get_by_text(title)).to_be_visible()
+    finally:
+        context.close()
