@@ -12,7 +12,7 @@ rules and fees (docs/product.md "Turnos").
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, literal, select, union_all, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
@@ -235,35 +235,64 @@ class WorkedWith:
     shifts: str
 
 
-def worked_most(session: Session, freelancer_id: int, limit: int = 5) -> list[WorkedWith]:
-    """'Empresas com quem você mais trabalha': companies by the freelancer's paid shifts, most first.
+WORKED_SHOWN = 5
+
+
+def freelancer_companies(session: Session, freelancer_id: int) -> tuple[list[WorkedWith], list[BlockedView]]:
+    """'Empresas com quem você mais trabalha' and 'Empresas que você não quer ver', in one query.
 
     Returns:
-        Up to `limit` companies (those the freelancer blocked are left out).
+        Up to WORKED_SHOWN companies by paid shifts together, most first (those the freelancer
+        blocked left out), and the companies the freelancer blocked, newest first.
     """
-    avoided = select(Block.blocked_id).where(Block.blocker_id == freelancer_id)
-    rows = session.execute(
-        select(Hiring.company_id, func.count().label("shifts"), Profile.empresa, Profile.nome)
-        .join(Profile, Profile.user_id == Hiring.company_id, isouter=True)
+    avoided_ids = select(Block.blocked_id).where(Block.blocker_id == freelancer_id)
+    worked = (
+        select(
+            literal("worked").label("kind"),
+            Hiring.company_id.label("company_id"),
+            func.count().label("shifts"),
+            func.max(Hiring.inicio_em).label("at"),
+        )
         .join(User, User.id == Hiring.company_id)
         .where(
             Hiring.freelancer_id == freelancer_id,
             Hiring.state == HiringState.PAID,
             User.deleted_at.is_(None),
-            Hiring.company_id.not_in(avoided),
+            Hiring.company_id.not_in(avoided_ids),
         )
-        .group_by(Hiring.company_id, Profile.empresa, Profile.nome)
+        .group_by(Hiring.company_id)
         .order_by(func.count().desc(), Hiring.company_id)
-        .limit(limit)
+        .limit(WORKED_SHOWN)
+        .subquery()
+    )
+    avoided = select(
+        literal("avoided").label("kind"),
+        Block.blocked_id.label("company_id"),
+        literal(0).label("shifts"),
+        Block.created_at.label("at"),
+    ).where(Block.blocker_id == freelancer_id)
+    both = union_all(select(worked), avoided).subquery()
+    rows = session.execute(
+        select(both, Profile.empresa, Profile.nome, User.deleted_at)
+        .join(User, User.id == both.c.company_id)
+        .join(Profile, Profile.user_id == both.c.company_id, isouter=True)
+        .order_by(both.c.kind, both.c.shifts.desc(), both.c.at.desc(), both.c.company_id)
     ).all()
-    return [
-        WorkedWith(
-            id=row.company_id,
-            name=company_name(False, row.empresa, row.nome),
-            shifts="1 turno" if row.shifts == 1 else f"{row.shifts} turnos",
-        )
+
+    def name(row) -> str:
+        return REMOVED_NAME if row.deleted_at else company_name(False, row.empresa, row.nome)
+
+    worked_with = [
+        WorkedWith(id=row.company_id, name=name(row), shifts="1 turno" if row.shifts == 1 else f"{row.shifts} turnos")
         for row in rows
+        if row.kind == "worked"
     ]
+    avoided_list = [
+        BlockedView(id=row.company_id, name=name(row), since=short_date(row.at))
+        for row in rows
+        if row.kind == "avoided"
+    ]
+    return worked_with, avoided_list
 
 
 def company_of_job(session: Session, job_id: int, freelancer_id: int) -> int | None:

@@ -13,7 +13,9 @@ Everything here is one SQL condition over the jobs table with the viewer as a bo
 the same rule serves the job page, the apply statement and the team-first list in one query each.
 """
 
-from sqlalchemy import and_, bindparam, exists, false, or_, select, union
+from dataclasses import dataclass
+
+from sqlalchemy import and_, bindparam, exists, false, literal, or_, select, union, union_all
 
 from models import Block, Job, JobStatus, TeamMember
 
@@ -67,9 +69,32 @@ def hidden_companies_statement(freelancer_id: int):
 
 def hidden_companies(session, freelancer_id: int | None) -> frozenset[int]:
     """The ids of the companies hidden from this freelancer (empty for visitors; one query otherwise)."""
+    return viewer_facts(session, freelancer_id).hidden
+
+
+@dataclass(frozen=True)
+class ViewerFacts:
+    """What a list needs to know of the freelancer looking at it: hidden companies, and their teams."""
+
+    hidden: frozenset[int] = frozenset()
+    teams: frozenset[int] = frozenset()
+
+
+def viewer_facts(session, freelancer_id: int | None) -> ViewerFacts:
+    """The freelancer's hidden companies and the companies whose team they are in (one query; none for visitors)."""
     if not freelancer_id:
-        return frozenset()
-    return frozenset(session.execute(hidden_companies_statement(freelancer_id)).scalars().all())
+        return ViewerFacts()
+    hidden = hidden_companies_statement(freelancer_id).subquery()
+    rows = session.execute(
+        union_all(
+            select(literal("hidden"), hidden.c[0]),
+            select(literal("team"), _TEAM.company_id).where(_TEAM.freelancer_id == freelancer_id),
+        )
+    ).all()
+    return ViewerFacts(
+        hidden=frozenset(company for kind, company in rows if kind == "hidden"),
+        teams=frozenset(company for kind, company in rows if kind == "team"),
+    )
 
 
 def team_first_open(freelancer_id: int):

@@ -74,8 +74,7 @@ class FreelancerBlocksMixin(AuthState, mixin=True):
     avoided_companies: list[BlockedView] = []
 
     def _load_companies(self, db, freelancer_id: int) -> None:
-        self.worked_with = blocks.worked_most(db, freelancer_id)
-        self.avoided_companies = blocks.blocked_by(db, freelancer_id)
+        self.worked_with, self.avoided_companies = blocks.freelancer_companies(db, freelancer_id)
 
     def _change_avoid(self, company_id: object, change, done: str):
         user = self._caller(Role.FREELANCER)

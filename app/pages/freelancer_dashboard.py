@@ -140,10 +140,11 @@ class FreelancerDashboardState(
         """One page (10) of the public jobs matching ?search=&category=&city=&page=, filtered in the database."""
         filters = replace(JobFilters.from_query(self.router.url.query_parameters), company_id=0)
         self.job_search, self.job_city, self.job_category = filters.search, filters.city, filters.category
-        result = filters.results(db, visibility.hidden_companies(db, user_id))
+        viewer = visibility.viewer_facts(db, user_id)
+        result = filters.results(db, viewer.hidden)
         self.job_results = result.items
         self.job_total = result.total
-        self.team_job_results = jobs.team_first_items(db, user_id)
+        self.team_job_results = jobs.team_first_items(db, user_id) if viewer.teams else []
         shown = [item["id"] for item in [*result.items, *self.team_job_results]]
         self.applied_job_ids = applications.applied_job_ids(db, user_id, shown)
         fields = pager_fields(result.page, result.pages, lambda number: self._search_url(page=number))

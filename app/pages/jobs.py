@@ -143,9 +143,10 @@ class JobsState(rx.State):
         filters = self._read_query()
         freelancer = await freelancer_viewer(self)
         with session_scope() as db:
-            result = filters.results(db, visibility.hidden_companies(db, freelancer))
+            viewer = visibility.viewer_facts(db, freelancer)
+            result = filters.results(db, viewer.hidden)
             company_name = jobs.company_display_name(db, self.company_id) if self.company_id else None
-            team = jobs.team_first_items(db, freelancer) if freelancer and not self.company_id else []
+            team = jobs.team_first_items(db, freelancer) if viewer.teams and not self.company_id else []
         self.team_items = team
         self._show(result, company_name)
         self.loading = False

@@ -245,8 +245,15 @@ CASES = {
         "args": ("{job}",),
     },
     "freelancer.overview": _dashboard("freelancer", "overview"),
-    "freelancer.jobs": _dashboard("freelancer", "jobs"),
-    "freelancer.jobs_search": _dashboard("freelancer", "jobs", search="garcom", page="2"),
+    # 'Buscar Vagas' reads the freelancer's blocks and teams first (services/visibility.py, one
+    # statement whatever their number), then the list, then which results they applied to: one more
+    # than the pages that show no per-viewer list. A team member's team-first vagas add one more.
+    "freelancer.jobs": {**_dashboard("freelancer", "jobs"), "budget": QUERY_BUDGET + 1},
+    "freelancer.jobs_search": {
+        **_dashboard("freelancer", "jobs", search="garcom", page="2"),
+        "budget": QUERY_BUDGET + 1,
+    },
+    "jobs.list_freelancer": {"state": JobsState, "handler": "load", "who": "freelancer", "path": "/jobs"},
     "freelancer.applications": _dashboard("freelancer", "applications"),
     "freelancer.messages": _dashboard("freelancer", "messages"),
     "chats.list_company": {
@@ -378,4 +385,5 @@ def test_handler_stays_within_the_query_budget(db, world, case):
 
     listing = "\n".join(f"  {n}. {sql[:300]}" for n, sql in enumerate(statements, 1))
     print(f"{case}: {len(statements)} statements")
-    assert len(statements) <= QUERY_BUDGET, f"{case} sent {len(statements)} statements:\n{listing}"
+    budget = spec.get("budget", QUERY_BUDGET)
+    assert len(statements) <= budget, f"{case} sent {len(statements)} statements:\n{listing}"

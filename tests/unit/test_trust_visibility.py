@@ -273,7 +273,9 @@ def test_the_companies_a_freelancer_works_with_most(db):
     db.commit()
     blocks.avoid_company(db, freelancer.id, avoided.id)
     db.commit()
-    assert [(c.name, c.shifts) for c in blocks.worked_most(db, freelancer.id)] == [
+    worked, avoided_list = blocks.freelancer_companies(db, freelancer.id)
+    assert [c.id for c in avoided_list] == [avoided.id]
+    assert [(c.name, c.shifts) for c in worked] == [
         ("Bar A", "3 turnos"),
         ("Bar B", "1 turno"),
     ]
