@@ -54,12 +54,13 @@ class Job(SQLModel, table=True):
     __table_args__ = (
         Index("ix_jobs_cliente_criado", "cliente_id", "criado_em"),
         Index("ix_jobs_cliente_status_criado", "cliente_id", "status", "criado_em"),
-        # The public list's conditions (services/job_lifecycle.py `public`) are all equalities on the
-        # leading columns, so the count is read from the index alone and the page in `criado_em`
-        # order; `cliente_id` last lets a freelancer's blocks filter inside it too (alembic 0021).
-        Index("ix_jobs_public_list", "status", "is_archived", "privada", "equipe_ate", "criado_em", "cliente_id"),
+        # The public list (services/job_lifecycle.py `public`): equalities on the leading columns, then
+        # `criado_em` for the page's order (PostgreSQL does not order past an IS NULL condition, so
+        # `equipe_ate` comes after it and is checked inside the index), and `cliente_id` so a
+        # freelancer's blocks filter there too: the count reads the index alone (alembic 0021).
+        Index("ix_jobs_public_list", "status", "is_archived", "privada", "criado_em", "equipe_ate", "cliente_id"),
         Index("ix_jobs_categoria_status", "categoria", "status", "is_archived", "privada", "equipe_ate"),
-        Index("ix_jobs_public_city", "status", "is_archived", "privada", "equipe_ate", "cidade_busca", "criado_em"),
+        Index("ix_jobs_public_city", "status", "is_archived", "privada", "cidade_busca", "criado_em", "equipe_ate"),
         Index("ix_jobs_team_first", "equipe_ate"),
         Index("ix_jobs_busca", "busca", postgresql_using="gin", postgresql_ops={"busca": "gin_trgm_ops"}),
     )

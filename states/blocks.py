@@ -23,8 +23,8 @@ BLOCK_ERROR = "Não foi possível atualizar o bloqueio"
 class CompanyBlocksMixin(AuthState, mixin=True):
     """'Bloquear profissional' and the company's 'Profissionais bloqueados' list with 'Desbloquear'.
 
-    A state mixing this in may define `_after_block(db, company_id)` to reload what the block
-    changed on its screen (applicants, team); the list itself is reloaded here.
+    A state mixing this in may define `_after_block(company_id)` to reload what the block changed on
+    its screen (applicants, team) and return the events that takes; the list itself is reloaded here.
     """
 
     blocked_people: list[BlockedView] = []
@@ -32,8 +32,9 @@ class CompanyBlocksMixin(AuthState, mixin=True):
     def _load_blocked(self, db, company_id: int) -> None:
         self.blocked_people = blocks.blocked_by(db, company_id)
 
-    def _after_block(self, db, company_id: int) -> None:
-        """What else to reload after a block or an unblock (nothing by default)."""
+    def _after_block(self, company_id: int) -> list:
+        """What else to reload after a block or an unblock, and its events (nothing by default)."""
+        return []
 
     def _change_block(self, freelancer_id: object, change, done: str):
         user = self._caller(Role.CLIENT)
@@ -47,8 +48,7 @@ class CompanyBlocksMixin(AuthState, mixin=True):
             return rx.toast.error(BLOCK_ERROR, description=exc.message)
         with session_scope() as db:
             self._load_blocked(db, user.id)
-            self._after_block(db, user.id)
-        return rx.toast.success(done)
+        return [rx.toast.success(done), *self._after_block(user.id)]
 
     @rx.event
     @recovers(BLOCK_ERROR)

@@ -24,9 +24,9 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 PUBLIC_INDEXES = {
-    "ix_jobs_public_list": ["status", "is_archived", "privada", "equipe_ate", "criado_em", "cliente_id"],
+    "ix_jobs_public_list": ["status", "is_archived", "privada", "criado_em", "equipe_ate", "cliente_id"],
     "ix_jobs_categoria_status": ["categoria", "status", "is_archived", "privada", "equipe_ate"],
-    "ix_jobs_public_city": ["status", "is_archived", "privada", "equipe_ate", "cidade_busca", "criado_em"],
+    "ix_jobs_public_city": ["status", "is_archived", "privada", "cidade_busca", "criado_em", "equipe_ate"],
 }
 PUBLIC_INDEXES_BEFORE = {
     "ix_jobs_public_list": ["status", "is_archived", "criado_em"],

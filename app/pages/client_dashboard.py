@@ -29,6 +29,7 @@ from components.shift_card import shifts_tab
 from components.team import team_tab
 from components.ui import empty_state
 from core import routes
+from core.db import session_scope
 from models import Role
 from services import dashboard
 from services.dashboard import FreelancerRow, HiringRow, JobRow
@@ -103,8 +104,10 @@ class ClientDashboardState(
         else:
             super()._load_tab(db, user_id)
 
-    def _after_block(self, db, company_id: int) -> None:
-        self._load_team(db, company_id)  # a blocked member leaves the team
+    def _after_block(self, company_id: int) -> list:
+        with session_scope() as db:
+            self._load_team(db, company_id)  # a blocked member leaves the team
+        return []
 
     def _after_load(self):
         if self.tab == "shifts":

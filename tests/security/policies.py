@@ -339,6 +339,12 @@ POLICIES: dict[str, Policy] = {
     "app.pages.company_jobs.state.CompanyJobsState.reject_application": Policy(
         COMPANY, {"application_id": Id("application")}
     ),
+    "app.pages.company_jobs.state.CompanyJobsState.block_freelancer": Policy(
+        COMPANY, {"freelancer_id": Id("freelancer")}
+    ),
+    "app.pages.company_jobs.state.CompanyJobsState.unblock_freelancer": Policy(
+        COMPANY, {"freelancer_id": Id("freelancer")}
+    ),
     "app.pages.company_jobs.state.CompanyJobsState.restore": Policy(COMPANY, {"job_id": Id("job")}),
     "app.pages.company_jobs.state.CompanyJobsState.set_applications_open": Policy(COMPANY, {"value": False}),
     "app.pages.company_jobs.state.CompanyJobsState.set_confirm_open": Policy(COMPANY, {"value": False}),

@@ -3,6 +3,7 @@
 import reflex as rx
 
 from app.pages.company_jobs.state import CompanyJobsState
+from components.blocks import block_button
 from components.dashboard import APPLICATION_STATUS_COLORS, loading, status_badge
 from components.links import link_button
 from components.pager import load_more
@@ -79,6 +80,7 @@ def _applicant_actions(card: rx.Var) -> rx.Component:
                 href=routes.chat(Role.CLIENT, card["chat_id"]),
             ),
         ),
+        block_button(card["name"], state.block_freelancer(card["freelancer_id"].to(int))),
         wrap="wrap",
         gap="0.5rem",
     )

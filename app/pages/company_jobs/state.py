@@ -25,6 +25,7 @@ from services.dashboard import JobRow
 from services.errors import ServiceError
 from services.plans import PlanLimitReached
 from states.auth import AuthState
+from states.blocks import CompanyBlocksMixin
 from states.failures import failed, recovers
 from states.messages import UNEXPECTED
 from states.protected_payments import checkout_url, refusal_toast
@@ -93,7 +94,7 @@ def _accept_for_payment(company_id: int, application_id: int) -> int | None:
         return applications.hiring_to_pay(db, company_id, application_id)
 
 
-class CompanyJobsState(AuthState):
+class CompanyJobsState(CompanyBlocksMixin, AuthState):
     """The signed-in company's jobs and the dialogs of the 'Minhas Vagas' tab."""
 
     loaded: bool = False
@@ -586,6 +587,10 @@ class CompanyJobsState(AuthState):
         except Exception:  # shared by accept and reject, each with its own failure text
             return [failed("CompanyJobsState._answer", ERROR, failure)]
         return [rx.toast.success(success), *self._after_answer(company_id)]
+
+    def _after_block(self, company_id: int) -> list:
+        """A block refuses the person's pending applications: the open dialog's cards show it."""
+        return self._after_answer(company_id)
 
     def _after_answer(self, company_id: int) -> list:
         """The dialog's cards and the job lists as they are after an answer."""
