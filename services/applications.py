@@ -38,6 +38,7 @@ from models import (
     Profile,
 )
 from services import (
+    bond,
     chats,
     company_jobs,
     faltas,
@@ -48,6 +49,7 @@ from services import (
     shift_pay,
     visibility,
 )
+from services.bond import BondNotice
 from services.company_jobs import owned_job
 from services.errors import NotAllowed, ServiceError, require_id
 from services.notifications import notify
@@ -83,6 +85,7 @@ class ApplicantCard(TypedDict):
     has_profile: bool
     guaranteed: bool
     accept_label: str
+    bond: BondNotice  # the 'Termômetro de vínculo' of a pending applicant (services/bond.py)
 
 
 class FreelancerProfileView(TypedDict):
@@ -318,7 +321,8 @@ def list_for_job(
         last = shown[-1][0]
         cursor = ApplicantsCursor(last.status == ApplicationStatus.PENDING, last.created_at, last.id)
     label = accept_labels(session, job)
-    cards = [_card(application, profile, chat_id, label) for application, profile, chat_id in shown]
+    bonds = _bonds(session, job, [application for application, _profile, _chat in shown])
+    cards = [_card(application, profile, chat_id, label, bonds) for application, profile, chat_id in shown]
     return ApplicantsPage(job.titulo, cards, len(rows) > APPLICANTS_PAGE_SIZE, cursor)
 
 
@@ -338,7 +342,10 @@ def reread_cards(session: Session, company_id: int, job_id: object, ids: list[in
         return []
     rows = _applicant_rows(session, len(wanted), Application.vaga_id == job.id, Application.id.in_(wanted))
     label = accept_labels(session, job)
-    found = {application.id: _card(application, profile, chat_id, label) for application, profile, chat_id in rows}
+    bonds = _bonds(session, job, [application for application, _profile, _chat in rows])
+    found = {
+        application.id: _card(application, profile, chat_id, label, bonds) for application, profile, chat_id in rows
+    }
     return [found[card_id] for card_id in wanted if card_id in found]
 
 
@@ -362,11 +369,21 @@ def accept_labels(session: Session, job: Job) -> Callable[[Application], str] | 
     return label
 
 
+def _bonds(session: Session, job: Job, shown: list[Application]) -> dict[int, BondNotice]:
+    """The thermometer of each pending applicant for this vaga's shift (one statement; none without a start)."""
+    pending = [application.freelancer_id for application in shown if application.status == ApplicationStatus.PENDING]
+    if not pending or job.inicio_em is None:
+        return {}
+    found = bond.readings(session, job.cliente_id, dict.fromkeys(pending, job.inicio_em))
+    return {freelancer: bond.notice(reading) for freelancer, reading in found.items()}
+
+
 def _card(
     application: Application,
     profile: Profile | None,
     chat_id: int | None,
     pay_label: Callable[[Application], str] | None = None,
+    bonds: dict[int, BondNotice] | None = None,
 ) -> ApplicantCard:
     skills = list(profile.habilidades) if profile else []
     extra = len(skills) - SKILLS_SHOWN
@@ -388,6 +405,7 @@ def _card(
         has_profile=profile is not None,
         guaranteed=pay_label is not None,
         accept_label=pay_label(application) if pay_label is not None else ACCEPT,
+        bond=(bonds or {}).get(application.freelancer_id, bond.NO_NOTICE),
     )
 
 
@@ -417,17 +435,21 @@ def _owned_application(session: Session, company_id: int, application_id: object
     return row
 
 
-def accept(session: Session, company_id: int, application_id: object) -> int:
+def accept(session: Session, company_id: int, application_id: object, bond_ack: bool | None = None) -> int:
     """Accept a pending application of one of the company's jobs and open its chat.
 
-    Accepting an already accepted application is harmless and returns the same chat.
+    Accepting an already accepted application is harmless and returns the same chat. A person
+    accepting (every handler) passes `bond_ack`, the 'Estou ciente e assumo a responsabilidade' box:
+    a red 'Termômetro de vínculo' is refused without it (services/bond.py, one statement). None is
+    for code that replays acceptances (fixtures, benchmarks), which no one decides.
 
     Returns:
         The chat id.
 
     Raises:
         NotAllowed: Not the company's application (or it was just withdrawn).
-        ServiceError: Rejected already, the job is no longer open, or every position is filled.
+        ServiceError: Rejected already, the job is no longer open, every position is filled, or the
+            thermometer is red and `bond_ack` is False (bond.ACK_REQUIRED).
     """
     application, job = _owned_application(session, company_id, application_id)
     job = owned_job(session, company_id, job.id, lock=True)
@@ -438,6 +460,8 @@ def accept(session: Session, company_id: int, application_id: object) -> int:
         raise ServiceError(NOT_PENDING)
     if job.pagamento == protected_payments.GUARANTEED:
         protected_payments.check_can_accept(session, company_id)
+    if bond_ack is not None:
+        bond.require_acknowledgement(session, company_id, application.freelancer_id, job.inicio_em, bond_ack)
     if _accepted_count(session, job.id) >= job.vagas_disponiveis:
         raise ServiceError(POSITIONS_FILLED)
     changed = session.exec(

@@ -26,6 +26,7 @@ FIXED_PATHS = (
     routes.CATEGORIES,
     routes.HOW_IT_WORKS,
     routes.HOW_WE_CALCULATE,
+    routes.BOND_GUIDE,
     routes.PRICING,
     routes.ABOUT,
     routes.CONTACT,

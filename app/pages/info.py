@@ -586,3 +586,62 @@ def how_we_calculate_page() -> rx.Component:
             section_id="revisao",
         ),
     )
+
+
+@public_page(routes.BOND_GUIDE, "Termômetro de vínculo")
+def bond_guide_page() -> rx.Component:
+    """What the 'Termômetro de vínculo' measures, why (CLT art. 3), the contrato intermitente, and how it is computed."""
+    return rx.box(
+        page_heading(
+            "Termômetro de vínculo",
+            "Quando chamar sempre a mesma pessoa começa a parecer um emprego, e o que fazer.",
+        ),
+        section(
+            "Por que existe",
+            paragraph(
+                "Um trabalho avulso não é emprego. Mas a CLT (art. 3º) reconhece vínculo de emprego quando o "
+                "trabalho é feito pela mesma pessoa (pessoalidade), com regularidade (habitualidade, ou não "
+                "eventualidade), sob as ordens da empresa (subordinação) e mediante pagamento (onerosidade). "
+                "Chamar o mesmo profissional toda semana, no mesmo dia, por meses, pode levar a Justiça do "
+                "Trabalho a ver um emprego sem carteira assinada, com todos os direitos devidos desde o início."
+            ),
+            section_id="por-que",
+        ),
+        section(
+            "O contrato intermitente",
+            paragraph(
+                "Desde a reforma trabalhista de 2017, a CLT (art. 452-A) prevê o contrato de trabalho "
+                "intermitente: a pessoa é registrada, é chamada com pelo menos 3 dias de antecedência quando "
+                "houver trabalho, pode recusar, e recebe ao fim de cada período o valor das horas com férias, "
+                "13º e FGTS proporcionais. Se a sua necessidade é fixa, esse é o caminho legal para continuar "
+                "chamando a mesma pessoa."
+            ),
+            section_id="intermitente",
+        ),
+        section(
+            "Como calculamos",
+            bullet_list(
+                [
+                    "Para cada empresa e profissional contamos os turnos combinados entre os dois (inclusive o que "
+                    "está sendo decidido); turnos cancelados, expirados ou em que a pessoa não compareceu não contam.",
+                    "W: semanas com turno entre as últimas 8 (semanas de segunda a domingo, no horário de Brasília).",
+                    "S: o maior número de turnos num mesmo dia da semana nessas 8 semanas.",
+                    "N: turnos nos últimos 28 dias.",
+                    "Amarelo: W a partir de 5 ou N a partir de 8. Mostramos um aviso ao aceitar, convidar ou "
+                    "contratar de novo.",
+                    "Vermelho: W a partir de 7, S a partir de 6 ou N a partir de 12. Além do aviso, a empresa "
+                    "precisa marcar 'Estou ciente e assumo a responsabilidade' para continuar.",
+                    "O termômetro nunca impede uma contratação: ele avisa.",
+                ]
+            ),
+            section_id="calculo",
+        ),
+        section(
+            "Importante",
+            paragraph(
+                "Este termômetro é um alerta, não uma orientação jurídica. Cada caso depende de como o trabalho "
+                "acontece de fato. Na dúvida, consulte um advogado ou contador."
+            ),
+            section_id="aviso",
+        ),
+    )

@@ -339,6 +339,10 @@ POLICIES: dict[str, Policy] = {
     "app.pages.company_jobs.state.CompanyJobsState.reject_application": Policy(
         COMPANY, {"application_id": Id("application")}
     ),
+    # A box ticked in the caller's own tab: it writes nothing; the accept handlers decide on the server.
+    "app.pages.company_jobs.state.CompanyJobsState.acknowledge_bond": Policy(
+        PUBLIC, {"application_id": 1, "checked": True}
+    ),
     "app.pages.company_jobs.state.CompanyJobsState.block_freelancer": Policy(
         COMPANY, {"freelancer_id": Id("freelancer")}
     ),

@@ -4,6 +4,7 @@ import reflex as rx
 
 from app.pages.company_jobs.state import CompanyJobsState
 from components.blocks import block_button
+from components.bond import bond_ack, bond_notice
 from components.dashboard import APPLICATION_STATUS_COLORS, loading, status_badge
 from components.links import link_button
 from components.pager import load_more
@@ -86,6 +87,28 @@ def _applicant_actions(card: rx.Var) -> rx.Component:
     )
 
 
+def _bond(card: rx.Var) -> rx.Component:
+    """A pending applicant's 'Termômetro de vínculo' and, when red, the box that lets 'Aceitar' through."""
+    state = CompanyJobsState
+    card_id = card["id"].to(int)
+    notice = card["bond"]
+    return rx.cond(
+        (card["status"] == "pending") & (notice["level"] != ""),
+        rx.vstack(
+            bond_notice(notice),
+            rx.cond(
+                notice["needs_ack"].to(bool),
+                bond_ack(
+                    state.bond_acknowledged.contains(card_id),
+                    lambda checked: state.acknowledge_bond(card_id, checked),
+                ),
+            ),
+            spacing="2",
+            width="100%",
+        ),
+    )
+
+
 def applicant_card(card: rx.Var) -> rx.Component:
     """One application: who applied, their proposal and message, its status and the answers."""
     return rx.card(
@@ -113,6 +136,7 @@ def applicant_card(card: rx.Var) -> rx.Component:
             rx.text(rx.text.strong("Valor proposto: "), card["proposal"], size="2"),
             rx.cond(card["message"] != "", rx.text(card["message"], size="2", white_space="pre-wrap")),
             rx.text("Candidatura enviada em ", card["date"], size="1", color=rx.color("gray", 11)),
+            _bond(card),
             _applicant_actions(card),
             spacing="2",
             width="100%",

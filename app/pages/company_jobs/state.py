@@ -87,10 +87,10 @@ def _blank_errors() -> dict[str, str]:
     return dict.fromkeys(JOB_FIELDS, "")
 
 
-def _accept_for_payment(company_id: int, application_id: int) -> int | None:
+def _accept_for_payment(company_id: int, application_id: int, bond_ack: bool) -> int | None:
     """Accept (committed) and return the hiring waiting for the company's payment (None when there is none)."""
     with session_scope() as db:
-        applications.accept(db, company_id, application_id)
+        applications.accept(db, company_id, application_id, bond_ack)
         return applications.hiring_to_pay(db, company_id, application_id)
 
 
@@ -117,6 +117,7 @@ class CompanyJobsState(CompanyBlocksMixin, AuthState):
     protected_available: bool = False
     publish_payment: str = protected_payments.DIRECT
     publish_team_size: int = 0  # 'Oferecer primeiro à minha equipe' shows for a company with a team
+    bond_acknowledged: list[int] = []  # applications whose red 'Termômetro de vínculo' box is ticked
 
     duplicate_open: bool = False
     duplicating: bool = False
@@ -600,9 +601,26 @@ class CompanyJobsState(CompanyBlocksMixin, AuthState):
         return events + self._load_jobs(company_id)
 
     @rx.event
+    def acknowledge_bond(self, application_id: int, checked: bool):
+        """'Estou ciente e assumo a responsabilidade' ticked or cleared on a card (kept in this tab only).
+
+        Only remembered here: the accept handlers pass it to the service, which decides on the server.
+        """
+        checked_id = valid_id(application_id)
+        if checked_id is None:
+            return
+        others = [card_id for card_id in self.bond_acknowledged if card_id != checked_id]
+        self.bond_acknowledged = [*others, checked_id] if checked is True else others
+
+    @rx.event
     def accept_application(self, application_id: int):
-        """'Aceitar': the freelancer is hired and a chat opens."""
-        return self._answer(application_id, applications.accept, "Candidatura aceita", ACCEPT_FAILED)
+        """'Aceitar': the freelancer is hired and a chat opens (a red 'Termômetro de vínculo' needs the box ticked)."""
+        acknowledged = valid_id(application_id) in self.bond_acknowledged
+
+        def accept(db, company_id: int, checked_id: int) -> int:
+            return applications.accept(db, company_id, checked_id, acknowledged)
+
+        return self._answer(application_id, accept, "Candidatura aceita", ACCEPT_FAILED)
 
     @rx.event
     @recovers(ERROR, ACCEPT_FAILED, reset={"paying_application": 0})
@@ -622,7 +640,8 @@ class CompanyJobsState(CompanyBlocksMixin, AuthState):
         self.paying_application = checked_id
         yield
         try:
-            hiring_id = await rx.run_in_thread(lambda: _accept_for_payment(company_id, checked_id))
+            acknowledged = checked_id in self.bond_acknowledged
+            hiring_id = await rx.run_in_thread(lambda: _accept_for_payment(company_id, checked_id, acknowledged))
         except ServiceError as exc:
             self.paying_application = 0
             yield rx.toast.error(ERROR, description=exc.message)
