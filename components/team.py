@@ -4,6 +4,7 @@ import reflex as rx
 
 from components.blocks import block_button, blocked_people
 from components.dashboard import tab_heading
+from components.invites import invite_dialog, sent_invites
 from components.ui import empty_state
 from core import routes
 
@@ -39,6 +40,7 @@ def _member(member: rx.Var, state) -> rx.Component:
                 color_scheme="red",
                 on_click=state.remove_from_team(member.id),
             ),
+            rx.button("Contratar novamente", size="2", on_click=state.open_invite(member.id)),
             block_button(member.name, state.block_freelancer(member.id)),
             spacing="2",
             width="100%",
@@ -77,7 +79,9 @@ def team_tab(state) -> rx.Component:
             ),
             empty_state("users", EMPTY_TITLE, EMPTY_TEXT),
         ),
+        sent_invites(state),
         blocked_people(state),
+        invite_dialog(state),
         spacing="3",
         width="100%",
         min_width="0",

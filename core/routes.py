@@ -316,6 +316,7 @@ class NoticeTarget(StrEnum):
     COMPANY_JOBS = "company_jobs"  # 'Minhas Vagas'
     COMPANY_HIRINGS = "company_hirings"  # 'Contratações'
     COMPANY_SHIFTS = "company_shifts"  # 'Turnos'
+    COMPANY_TEAM = "company_team"  # 'Minha equipe' (its sent invites)
     FREELANCER_APPLICATIONS = "freelancer_applications"  # 'Minhas Candidaturas'
     FREELANCER_HOME = "freelancer_home"  # the freelancer's overview
     FREELANCER_SHIFTS = "freelancer_shifts"  # 'Meus Turnos'
@@ -338,6 +339,7 @@ def notice_path(target: str, target_id: int | None) -> str:
         NoticeTarget.COMPANY_JOBS: dashboard_tab("client", "jobs"),
         NoticeTarget.COMPANY_HIRINGS: dashboard_tab("client", "hirings"),
         NoticeTarget.COMPANY_SHIFTS: dashboard_tab("client", "shifts"),
+        NoticeTarget.COMPANY_TEAM: dashboard_tab("client", "team"),
         NoticeTarget.FREELANCER_APPLICATIONS: dashboard_tab("freelancer", "applications"),
         NoticeTarget.FREELANCER_HOME: FREELANCER_DASHBOARD,
         NoticeTarget.FREELANCER_SHIFTS: dashboard_tab("freelancer", "shifts"),

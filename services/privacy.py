@@ -48,6 +48,7 @@ from services import (
     company_jobs,
     devices,
     hiring_lifecycle,
+    invites,
     job_lifecycle,
     payouts,
     protected_payments,
@@ -113,7 +114,7 @@ def export_user_data(session: Session, user_id: int) -> dict[str, Any]:
         vagas, candidaturas, conversas, notificacoes, avaliacoes, turnos, faltas, assinatura,
         recebimento (CPF, fiscal data and payout account; None before they are given),
         pagamentos_garantidos (a company's protected payments), equipe (a company's team), bloqueios
-        (the people or companies this account blocked),
+        (the people or companies this account blocked), convites ('Contratar novamente' sent or received),
         mensagens_de_contato and tentativas_de_login.
 
     Raises:
@@ -163,6 +164,7 @@ def export_user_data(session: Session, user_id: int) -> dict[str, Any]:
         "pagamentos_garantidos": [asdict(r) for r in protected_payments.receipts(session, user_id, limit=10_000)],
         "equipe": teams.export(session, user_id) if user.role == Role.CLIENT else [],
         "bloqueios": blocks.export(session, user_id),
+        "convites": invites.export(session, user_id),
         "mensagens_de_contato": [
             {
                 "nome": m.name,

@@ -6,15 +6,17 @@ processes, or a tick repeated after a crash, leave the same rows.
 
 - team_first.open_due: team-first vagas whose window ended open to everyone (docs/product.md
   "Oferecer primeiro à minha equipe").
+- invites.expire_due: 'Contratar novamente' invites past their time expire and their private vagas
+  close (docs/product.md "Contratar novamente").
 """
 
 from collections.abc import Callable
 from datetime import datetime
 
-from services import team_first
+from services import invites, team_first
 
 Step = Callable[[datetime, Callable], int]
-STEPS: tuple[Step, ...] = (team_first.open_due,)
+STEPS: tuple[Step, ...] = (team_first.open_due, invites.expire_due)
 
 
 def run(now: datetime, scope: Callable) -> int:

@@ -39,6 +39,7 @@ from states.billing import BillingState
 from states.blocks import CompanyBlocksMixin
 from states.dashboard import DashboardState
 from states.dashboard_tabs import DashboardTabs
+from states.invites import CompanyInvitesMixin
 from states.protected_payments import CompanyPaymentsMixin, PayShiftMixin
 from states.ratings import RatingMixin
 from states.shifts import ShiftsMixin
@@ -62,6 +63,7 @@ class ClientDashboardState(
     CompanyPaymentsMixin,
     TeamMixin,
     CompanyBlocksMixin,
+    CompanyInvitesMixin,
     AuthState,
 ):
     """The selected tab (from ?tab=) and the data it shows, loaded for the signed-in company."""
@@ -99,6 +101,7 @@ class ClientDashboardState(
         elif self.tab == "team":
             self._load_team(db, user_id)
             self._load_blocked(db, user_id)
+            self._load_sent(db, user_id)
         elif self.tab == "freelancers":
             self.freelancers = self._paged(dashboard.company_freelancers(db, user_id, self._page())).items
         else:

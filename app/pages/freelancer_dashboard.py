@@ -19,6 +19,7 @@ from components.dashboard import (
     tab_heading,
 )
 from components.earnings import earnings_tab
+from components.invites import open_invites
 from components.job_filters import job_filters
 from components.links import link_button
 from components.notification_list import notifications_panel
@@ -42,6 +43,7 @@ from states.dashboard import DashboardState
 from states.dashboard_tabs import DashboardTabs
 from states.earnings import EarningsMixin
 from states.failures import failed, recovers
+from states.invites import FreelancerInvitesMixin
 from states.job_search import JobFilters, chosen_category, typed_search
 from states.messages import UNEXPECTED_MESSAGE as UNEXPECTED
 from states.ratings import RatingMixin
@@ -61,7 +63,7 @@ def _tab(name: str) -> str:
 
 @live.refresher
 class FreelancerDashboardState(
-    DashboardTabs, RatingMixin, ShiftsMixin, EarningsMixin, FreelancerBlocksMixin, ApplyState
+    DashboardTabs, RatingMixin, ShiftsMixin, EarningsMixin, FreelancerBlocksMixin, FreelancerInvitesMixin, ApplyState
 ):
     """The selected tab (from ?tab=) and the data it shows, loaded for the signed-in freelancer.
 
@@ -105,6 +107,7 @@ class FreelancerDashboardState(
             self.checklist_percent = overview["checklist_percent"]
             self.recent_applications = dashboard.recent_applications(db, user_id)
             self._load_companies(db, user_id)
+            self._load_invites(db, user_id)
         elif self.tab == "jobs":
             self._search_jobs(db, user_id)
         elif self.tab == "applications":
@@ -238,6 +241,7 @@ def overview_tab() -> rx.Component:
     state = FreelancerDashboardState
     return rx.vstack(
         tab_heading("Visão Geral", "Acompanhe suas candidaturas e trabalhos."),
+        open_invites(state),
         rx.grid(
             stat_card("Candidaturas ativas", state.active_applications, "file-text", "stat-active-applications"),
             stat_card("Trabalhos concluídos", state.completed_jobs, "briefcase", "stat-completed-jobs"),

@@ -84,7 +84,7 @@ def test_yellow_warns_and_red_needs_the_acknowledgement_on_a_phone(browser: Brow
     context, page = signed_in(browser, base_url, company_email, viewport=PHONE)
     try:
         page.goto("/client-dashboard?tab=jobs")
-        page.locator(f"#job-row-{job_id}").get_by_role("button", name="Ver candidaturas").click()
+        page.locator(f"#job-card-{job_id}").get_by_role("button", name="Ver candidaturas").click()
         dialog = page.get_by_role("dialog", name=title)
         yellow = dialog.locator("[id^=application-]").filter(has_text=f"Ana Quarta {token}")
         red = dialog.locator("[id^=application-]").filter(has_text=f"Beto Sétima {token}")

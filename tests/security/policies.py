@@ -371,6 +371,32 @@ POLICIES: dict[str, Policy] = {
     "app.pages.client_dashboard.ClientDashboardState.remove_from_team": Policy(
         COMPANY, {"freelancer_id": Id("freelancer")}, page="/client-dashboard?tab=team"
     ),
+    "app.pages.client_dashboard.ClientDashboardState.open_invite": Policy(
+        COMPANY, {"freelancer_id": Id("freelancer")}, page="/client-dashboard?tab=team"
+    ),
+    "app.pages.client_dashboard.ClientDashboardState.set_invite_open": Policy(
+        PUBLIC, {"value": False}, page="/client-dashboard?tab=team"
+    ),
+    # Boxes and fields of the caller's own dialog: nothing is written until send_invite.
+    "app.pages.client_dashboard.ClientDashboardState.acknowledge_invite_bond": Policy(
+        PUBLIC, {"checked": True}, page="/client-dashboard?tab=team"
+    ),
+    "app.pages.client_dashboard.ClientDashboardState.send_invite": Policy(
+        COMPANY,
+        {"form_data": {"data": "2030-01-05", "inicio": "18:00", "fim": "23:00", "valor_hora": "40", "mensagem": ""}},
+        page="/client-dashboard?tab=team",
+    ),
+    # Invites are answered by id; a missing one is refused and nothing is written (tests/unit/test_invites.py
+    # proves another company's and another freelancer's are refused the same way).
+    "app.pages.client_dashboard.ClientDashboardState.cancel_invite": Policy(
+        COMPANY, {"invite_id": 987654}, page="/client-dashboard?tab=team"
+    ),
+    "app.pages.freelancer_dashboard.FreelancerDashboardState.accept_invite": Policy(
+        FREELANCER, {"invite_id": 987654}, page="/freelancer-dashboard"
+    ),
+    "app.pages.freelancer_dashboard.FreelancerDashboardState.decline_invite": Policy(
+        FREELANCER, {"invite_id": 987654}, page="/freelancer-dashboard"
+    ),
     "app.pages.client_dashboard.ClientDashboardState.block_freelancer": Policy(
         COMPANY, {"freelancer_id": Id("freelancer")}, page="/client-dashboard?tab=team"
     ),

@@ -77,6 +77,7 @@ EXPORT_KEYS = {
     "pagamentos_garantidos",
     "equipe",
     "bloqueios",
+    "convites",
     "mensagens_de_contato",
     "tentativas_de_login",
 }

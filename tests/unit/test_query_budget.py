@@ -244,7 +244,8 @@ CASES = {
         "path": "/client-dashboard",
         "args": ("{job}",),
     },
-    "freelancer.overview": _dashboard("freelancer", "overview"),
+    # The overview also lists open 'Contratar novamente' invites: one statement whatever their number.
+    "freelancer.overview": {**_dashboard("freelancer", "overview"), "budget": QUERY_BUDGET + 1},
     # 'Buscar Vagas' reads the freelancer's blocks and teams first (services/visibility.py, one
     # statement whatever their number), then the list, then which results they applied to: one more
     # than the pages that show no per-viewer list. A team member's team-first vagas add one more.

@@ -1,0 +1,481 @@
+"""'Contratar novamente': a private invite to one freelancer for a new date (docs/product.md).
+
+The only writer of `invites`. Sending copies the company's last vaga with that freelancer into a
+private vaga (`jobs.privada`: no one else ever sees it, services/visibility.py) for the new date,
+validated exactly like 'Publicar Nova Vaga' (services/validation.py JobForm), and writes the invite,
+which expires at min(sent + 24 h, start − 12 h). 'Aceitar convite' hires through the same accept as
+any application (services/applications.py), so the chat, the shift, 'Pagamento garantido' and the
+notices behave as always; 'Recusar', 'Cancelar convite' and expiry close the private vaga. Every
+answer is a conditional update of the invite's status under the vaga's lock: it moves once.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import or_, select, update
+from sqlmodel import Session
+
+from core import routes
+from core.catalog import PAYMENT_DIRECT, PAYMENT_GUARANTEED
+from core.formatting import hourly_pay, local
+from core.shift_format import shift_text
+from core.types import utcnow
+from models import Application, Hiring, Invite, InviteStatus, Job, NotificationType, Profile, Role, TeamMember, User
+from services import applications, attendance_code, bond, job_lifecycle, plans, protected_payments, teams, visibility
+from services.company_jobs import owned_job
+from services.errors import NotAllowed, ServiceError, ValidationFailed
+from services.jobs import company_name
+from services.notifications import notify
+from services.validation import JobForm, parse
+
+EXPIRY_MAX = timedelta(hours=24)
+MIN_NOTICE = timedelta(hours=12)
+MESSAGE_MAX = 500
+SENT_SHOWN = 20
+NOT_ELIGIBLE = "Convide para uma nova data quem já fez um turno pago com a sua empresa."
+BLOCKED = "Não é possível convidar este profissional."
+TOO_SOON = "Convites precisam de pelo menos 12 horas de antecedência."
+NOT_FOUND = "Convite não encontrado."
+GONE = "Este convite não está mais disponível."
+NO_TEMPLATE = "Não encontramos a vaga anterior para copiar. Publique uma nova vaga."
+MESSAGE_TOO_LONG = f"A mensagem pode ter no máximo {MESSAGE_MAX} caracteres."
+SENT = "Convite enviado."
+ACCEPTED = "Convite aceito! O turno está em 'Meus Turnos'."
+DECLINED = "Convite recusado."
+CANCELLED = "Convite cancelado."
+# The dialog's fields, and the JobForm fields whose messages they show.
+FIELDS = ("data", "inicio", "fim", "valor_hora", "mensagem")
+FORM_FIELDS = {"inicio_em": "inicio", "fim_em": "fim", "valor_hora": "valor_hora"}
+STATUS_LABELS = {
+    InviteStatus.PENDING: "Aguardando resposta",
+    InviteStatus.ACCEPTED: "Aceito",
+    InviteStatus.DECLINED: "Recusado",
+    InviteStatus.EXPIRED: "Expirado",
+    InviteStatus.CANCELLED: "Cancelado",
+}
+
+
+@dataclass(frozen=True)
+class InviteView:
+    """One invite as either side sees it."""
+
+    id: int
+    company: str
+    freelancer: str
+    title: str
+    shift: str
+    place: str
+    pay: str
+    payment: str
+    message: str
+    expires: str  # '29/11 às 14:00'
+    status: str
+    status_label: str
+
+
+@dataclass(frozen=True)
+class InviteDraft:
+    """What the dialog starts with: the freelancer's name and the last shift's times and rate."""
+
+    freelancer_id: int
+    name: str
+    data: str  # 'YYYY-MM-DD', a week after the last shift (or a week from now)
+    inicio: str  # 'HH:MM'
+    fim: str
+    valor_hora: str
+
+
+def _company(session: Session, company_id: int) -> None:
+    user = session.get(User, company_id)
+    if user is None or user.role != Role.CLIENT or not user.is_active or user.deleted_at is not None:
+        raise NotAllowed(NOT_ELIGIBLE)
+
+
+def _template(session: Session, company_id: int, freelancer_id: int) -> Job | None:
+    """The company's vaga of the pair's latest shift together (what 'Contratar novamente' copies)."""
+    return (
+        session.exec(
+            select(Job)
+            .join(Hiring, Hiring.job_id == Job.id)
+            .where(Hiring.company_id == company_id, Hiring.freelancer_id == freelancer_id)
+            .order_by(Hiring.inicio_em.desc(), Hiring.id.desc())
+            .limit(1)
+        )
+        .scalars()
+        .first()
+    )
+
+
+def _eligible(session: Session, company_id: int, freelancer_id: int) -> Job:
+    """The template vaga, once the company may invite this freelancer.
+
+    Raises:
+        NotAllowed: Not a company, no paid shift together and not in the team (NOT_ELIGIBLE), or a
+            block between them (BLOCKED).
+    """
+    _company(session, company_id)
+    member = session.execute(
+        select(TeamMember.freelancer_id).where(
+            TeamMember.company_id == company_id, TeamMember.freelancer_id == freelancer_id
+        )
+    ).first()
+    if member is None and not teams.worked_together(session, company_id, freelancer_id):
+        raise NotAllowed(NOT_ELIGIBLE)
+    if session.execute(select(visibility.blocked_between(company_id, freelancer_id))).scalar():
+        raise NotAllowed(BLOCKED)
+    template = _template(session, company_id, freelancer_id)
+    if template is None:
+        raise NotAllowed(NOT_ELIGIBLE)
+    return template
+
+
+def draft(session: Session, company_id: int, freelancer_id: int, now: datetime | None = None) -> InviteDraft:
+    """The dialog's starting values for inviting this freelancer again.
+
+    Raises:
+        NotAllowed: As `_eligible`.
+    """
+    now = now or utcnow()
+    template = _eligible(session, company_id, freelancer_id)
+    name = session.execute(select(Profile.nome).where(Profile.user_id == freelancer_id)).scalar() or "Profissional"
+    start = local(template.inicio_em) if template.inicio_em else local(now).replace(hour=18, minute=0)
+    end = local(template.fim_em) if template.fim_em else start + timedelta(hours=6)
+    day = start.date() + timedelta(weeks=1)
+    while day <= local(now + MIN_NOTICE).date():
+        day += timedelta(weeks=1)
+    return InviteDraft(
+        freelancer_id=freelancer_id,
+        name=name,
+        data=day.isoformat(),
+        inicio=start.strftime("%H:%M"),
+        fim=end.strftime("%H:%M"),
+        valor_hora=f"{template.valor_hora:.2f}".replace(".", ",") if template.valor_hora is not None else "",
+    )
+
+
+def _text(data: dict, name: str) -> str:
+    value = data.get(name)
+    return value.strip() if isinstance(value, str) else ""
+
+
+def shift_inputs(data: dict) -> tuple[str, str]:
+    """The shift's 'datetime-local' start and end from the dialog's date and times (an end before the start is the next day)."""
+    day, start, end = _text(data, "data"), _text(data, "inicio"), _text(data, "fim")
+    if not (day and start and end):
+        return f"{day}T{start}" if day and start else "", ""
+    end_day = day
+    if end <= start:
+        try:
+            end_day = (datetime.fromisoformat(day) + timedelta(days=1)).date().isoformat()
+        except ValueError:
+            return "", ""
+    return f"{day}T{start}", f"{end_day}T{end}"
+
+
+def _form(template: Job, data: dict, now: datetime) -> JobForm:
+    """The private vaga's form: the template's fields with the dialog's date, times and rate, checked as publishing is.
+
+    Raises:
+        ValidationFailed: On the dialog's fields ('data', 'inicio', 'fim', 'valor_hora'), or NO_TEMPLATE
+            when the old vaga itself no longer passes the form's rules.
+    """
+    start, end = shift_inputs(data)
+    values = {
+        "titulo": template.titulo,
+        "categoria": template.categoria,
+        "descricao": template.descricao,
+        "localizacao": template.localizacao,
+        "valor_hora": _text(data, "valor_hora") or (str(template.valor_hora) if template.valor_hora else ""),
+        "inicio_em": start,
+        "fim_em": end,
+        "intervalo_min": str(template.intervalo_min or 0),
+        "endereco": template.endereco,
+        "ponto_lat": template.ponto_lat,
+        "ponto_lng": template.ponto_lng,
+        "habilidades_necessarias": ", ".join(template.habilidades_necessarias or []),
+        "vale_transporte": template.vale_transporte,
+        "refeicao_local": template.refeicao_local,
+        "possui_intervalo": template.possui_intervalo,
+        "vagas_disponiveis": "1",
+        "pagamento": template.pagamento,
+    }
+    try:
+        return parse(JobForm, values, now)
+    except ValidationFailed as exc:
+        shown = {FORM_FIELDS[name]: message for name, message in exc.field_errors.items() if name in FORM_FIELDS}
+        if not shown:
+            raise ServiceError(NO_TEMPLATE) from None
+        if "inicio" in shown and not _text(data, "data"):
+            shown["data"] = shown.pop("inicio")
+        raise ValidationFailed(shown) from None
+
+
+def send(
+    session: Session, company_id: int, freelancer_id: int, data: dict, bond_ack: bool, now: datetime | None = None
+) -> int:
+    """'Enviar convite': a private vaga for the new date and the invite to it (the caller commits).
+
+    Returns:
+        The invite's id.
+
+    Raises:
+        NotAllowed: As `_eligible`.
+        ValidationFailed: A bad date, time, rate (the publish form's messages) or a message over 500 characters.
+        ServiceError: TOO_SOON, the 'Termômetro de vínculo' is red and `bond_ack` is not ticked
+            (bond.ACK_REQUIRED), or the plan allows no more vagas (plans.PlanLimitReached).
+    """
+    now = now or utcnow()
+    template = _eligible(session, company_id, freelancer_id)
+    message = _text(data, "mensagem")
+    if len(message) > MESSAGE_MAX:
+        raise ValidationFailed({"mensagem": MESSAGE_TOO_LONG})
+    form = _form(template, data, now)
+    if form.inicio_em - MIN_NOTICE <= now:
+        raise ServiceError(TOO_SOON)
+    if form.pagamento == protected_payments.GUARANTEED:
+        protected_payments.check_can_accept(session, company_id)
+    bond.require_acknowledgement(session, company_id, freelancer_id, form.inicio_em, bond_ack)
+    plans.ensure_can_publish(session, company_id)
+    job = Job(cliente_id=company_id, codigo_segredo=attendance_code.new_secret(), privada=True, **form.job_values())
+    session.add(job)
+    session.flush()
+    invite = Invite(
+        job_id=job.id,
+        company_id=company_id,
+        freelancer_id=freelancer_id,
+        mensagem=message,
+        created_at=now,
+        expires_at=min(now + EXPIRY_MAX, form.inicio_em - MIN_NOTICE),
+    )
+    session.add(invite)
+    session.flush()
+    who = company_name(False, *_names(session, company_id))
+    notify(
+        session,
+        freelancer_id,
+        NotificationType.OTHER,
+        f'{who} convidou você para "{job.titulo}" em {_when(job)}. Responda até {_expiry(invite.expires_at)}.',
+        routes.NoticeTarget.FREELANCER_HOME,
+    )
+    return invite.id
+
+
+def _names(session: Session, user_id: int) -> tuple[str | None, str | None]:
+    row = session.execute(select(Profile.empresa, Profile.nome).where(Profile.user_id == user_id)).first()
+    return (row.empresa, row.nome) if row is not None else (None, None)
+
+
+def _when(job: Job) -> str:
+    return shift_text(job.inicio_em, job.fim_em, job.intervalo_min)
+
+
+def _expiry(moment: datetime) -> str:
+    return local(moment).strftime("%d/%m às %H:%M")
+
+
+def _claim(session: Session, invite: Invite, status: str, now: datetime) -> bool:
+    """Move a pending, unexpired invite to `status` once (False: answered, cancelled or expired meanwhile)."""
+    alive = [Invite.id == invite.id, Invite.status == InviteStatus.PENDING]
+    if status != InviteStatus.EXPIRED:
+        alive.append(Invite.expires_at > now)
+    return bool(
+        session.execute(
+            update(Invite)
+            .where(*alive)
+            .values(status=status, answered_at=now)
+            .execution_options(synchronize_session=False)
+        ).rowcount
+    )
+
+
+def _own(session: Session, invite_id: object, column, user_id: int) -> Invite:
+    invite = session.get(Invite, invite_id) if isinstance(invite_id, int) and not isinstance(invite_id, bool) else None
+    if invite is None or getattr(invite, column) != user_id:
+        raise NotAllowed(NOT_FOUND)
+    return invite
+
+
+def accept(session: Session, freelancer_id: int, invite_id: object, now: datetime | None = None) -> int:
+    """'Aceitar convite': hire the freelancer for the private vaga, through the usual accept.
+
+    Returns:
+        The chat id of the hiring.
+
+    Raises:
+        NotAllowed: Not the freelancer's invite (NOT_FOUND).
+        ServiceError: Answered, cancelled or expired (GONE), or the accept's own refusals.
+    """
+    now = now or utcnow()
+    invite = _own(session, invite_id, "freelancer_id", freelancer_id)
+    job = owned_job(session, invite.company_id, invite.job_id, lock=True)  # one answer at a time
+    if not _claim(session, invite, InviteStatus.ACCEPTED, now):
+        raise ServiceError(GONE)
+    application_id = session.execute(
+        select(Application.id).where(Application.vaga_id == job.id, Application.freelancer_id == freelancer_id)
+    ).scalar()
+    if application_id is None:
+        application = Application(vaga_id=job.id, freelancer_id=freelancer_id, mensagem=invite.mensagem[:500])
+        session.add(application)
+        session.flush()
+        application_id = application.id
+    chat_id = applications.accept(session, invite.company_id, application_id)
+    name = session.execute(select(Profile.nome).where(Profile.user_id == freelancer_id)).scalar() or "O profissional"
+    pay = (
+        " Pague pelo card do turno em 'Turnos' para confirmar."
+        if job.pagamento == protected_payments.GUARANTEED
+        else ""
+    )
+    notify(
+        session,
+        invite.company_id,
+        NotificationType.OTHER,
+        f'{name} aceitou seu convite para "{job.titulo}".{pay}',
+        routes.NoticeTarget.COMPANY_SHIFTS,
+    )
+    return chat_id
+
+
+def _close(session: Session, job_id: int) -> None:
+    job = session.get(Job, job_id)
+    if job is not None and job_lifecycle.close(job):
+        session.add(job)
+
+
+def decline(session: Session, freelancer_id: int, invite_id: object, now: datetime | None = None) -> None:
+    """'Recusar': the invite ends, its private vaga closes and the company is told.
+
+    Raises:
+        NotAllowed: Not the freelancer's invite. ServiceError: already answered or expired (GONE).
+    """
+    now = now or utcnow()
+    invite = _own(session, invite_id, "freelancer_id", freelancer_id)
+    owned_job(session, invite.company_id, invite.job_id, lock=True)
+    if not _claim(session, invite, InviteStatus.DECLINED, now):
+        raise ServiceError(GONE)
+    _close(session, invite.job_id)
+    name = session.execute(select(Profile.nome).where(Profile.user_id == freelancer_id)).scalar() or "O profissional"
+    notify(
+        session,
+        invite.company_id,
+        NotificationType.OTHER,
+        f"{name} recusou seu convite.",
+        routes.NoticeTarget.COMPANY_TEAM,
+    )
+
+
+def cancel(session: Session, company_id: int, invite_id: object, now: datetime | None = None) -> None:
+    """'Cancelar convite': the invite ends, its private vaga closes and the freelancer is told.
+
+    Raises:
+        NotAllowed: Not the company's invite. ServiceError: already answered or expired (GONE).
+    """
+    now = now or utcnow()
+    invite = _own(session, invite_id, "company_id", company_id)
+    owned_job(session, company_id, invite.job_id, lock=True)
+    if not _claim(session, invite, InviteStatus.CANCELLED, now):
+        raise ServiceError(GONE)
+    _close(session, invite.job_id)
+    who = company_name(False, *_names(session, company_id))
+    notify(
+        session,
+        invite.freelancer_id,
+        NotificationType.OTHER,
+        f"{who} cancelou o convite.",
+        routes.NoticeTarget.FREELANCER_HOME,
+    )
+
+
+def expire_due(now: datetime, scope: Callable) -> int:
+    """The timer's step: pending invites past their time expire, their vagas close, the company is told."""
+    with scope() as db:
+        due = (
+            db.execute(
+                select(Invite.id).where(Invite.status == InviteStatus.PENDING, Invite.expires_at <= now).limit(200)
+            )
+            .scalars()
+            .all()
+        )
+    expired = 0
+    for invite_id in due:
+        with scope() as db:
+            invite = db.get(Invite, invite_id)
+            if invite is None or not _claim(db, invite, InviteStatus.EXPIRED, now):
+                continue
+            _close(db, invite.job_id)
+            notify(
+                db,
+                invite.company_id,
+                NotificationType.OTHER,
+                "Um convite expirou sem resposta.",
+                routes.NoticeTarget.COMPANY_TEAM,
+            )
+            expired += 1
+    return expired
+
+
+def _views(session: Session, *where, limit: int | None = None) -> list[InviteView]:
+    company_profile = Profile.__table__.alias("company_profile")
+    freelancer_profile = Profile.__table__.alias("freelancer_profile")
+    statement = (
+        select(
+            Invite,
+            Job,
+            company_profile.c.empresa,
+            company_profile.c.nome,
+            freelancer_profile.c.nome.label("freelancer_name"),
+        )
+        .join(Job, Job.id == Invite.job_id)
+        .join(company_profile, company_profile.c.user_id == Invite.company_id, isouter=True)
+        .join(freelancer_profile, freelancer_profile.c.user_id == Invite.freelancer_id, isouter=True)
+        .where(*where)
+        .order_by(Invite.created_at.desc(), Invite.id.desc())
+    )
+    if limit:
+        statement = statement.limit(limit)
+    return [
+        InviteView(
+            id=invite.id,
+            company=company_name(False, empresa, nome),
+            freelancer=freelancer_name or "Profissional",
+            title=job.titulo,
+            shift=_when(job),
+            place=job.endereco or job.localizacao,
+            pay=hourly_pay(job.valor_hora),
+            payment=PAYMENT_GUARANTEED if job.pagamento == protected_payments.GUARANTEED else PAYMENT_DIRECT,
+            message=invite.mensagem,
+            expires=_expiry(invite.expires_at),
+            status=invite.status,
+            status_label=STATUS_LABELS.get(invite.status, invite.status),
+        )
+        for invite, job, empresa, nome, freelancer_name in session.execute(statement).all()
+    ]
+
+
+def pending_for(session: Session, freelancer_id: int, now: datetime | None = None) -> list[InviteView]:
+    """The freelancer's invites still open to an answer, newest first."""
+    now = now or utcnow()
+    return _views(
+        session, Invite.freelancer_id == freelancer_id, Invite.status == InviteStatus.PENDING, Invite.expires_at > now
+    )
+
+
+def sent_by(session: Session, company_id: int) -> list[InviteView]:
+    """The company's last SENT_SHOWN invites, newest first, whatever their status."""
+    return _views(session, Invite.company_id == company_id, limit=SENT_SHOWN)
+
+
+def export(session: Session, user_id: int) -> list[dict]:
+    """'Baixar meus dados': the invites this account sent or received."""
+    return [
+        {
+            "empresa": view.company,
+            "profissional": view.freelancer,
+            "vaga": view.title,
+            "turno": view.shift,
+            "mensagem": view.message,
+            "expira": view.expires,
+            "situacao": view.status_label,
+        }
+        for view in _views(session, or_(Invite.company_id == user_id, Invite.freelancer_id == user_id))
+    ]

@@ -1,0 +1,161 @@
+"""'Contratar novamente' on both dashboards (services/invites.py).
+
+Every handler resolves the caller from the server-side session; the service checks who may invite
+whom (a paid shift together or the team, no block) and that an invite belongs to the one answering
+it. The 'Termômetro de vínculo' box is only remembered here: the service decides on the server.
+"""
+
+from datetime import datetime
+
+import reflex as rx
+
+from core.db import session_scope
+from core.ids import valid_id
+from core.shift_rules import LOCAL_TZ
+from core.types import utcnow
+from models import Role
+from services import bond, invites
+from services.bond import BondNotice
+from services.errors import ServiceError
+from services.invites import InviteView
+from states.auth import AuthState
+from states.failures import recovers
+
+INVITE_ERROR = "Não foi possível enviar o convite"
+ANSWER_ERROR = "Não foi possível responder ao convite"
+
+
+def _blank() -> dict[str, str]:
+    return dict.fromkeys(invites.FIELDS, "")
+
+
+class CompanyInvitesMixin(AuthState, mixin=True):
+    """The 'Contratar novamente' dialog and 'Convites enviados' (mixed into the company dashboard)."""
+
+    invite_open: bool = False
+    invite_freelancer: int = 0
+    invite_name: str = ""
+    invite_values: dict[str, str] = _blank()
+    invite_errors: dict[str, str] = _blank()
+    invite_bond: BondNotice = bond.NO_NOTICE
+    invite_ack: bool = False
+    sent_invites: list[InviteView] = []
+
+    def _load_sent(self, db, company_id: int) -> None:
+        self.sent_invites = invites.sent_by(db, company_id)
+
+    @rx.event
+    @recovers(INVITE_ERROR)
+    def open_invite(self, freelancer_id: int):
+        """'Contratar novamente': the dialog with the last shift's times and rate a week later."""
+        user = self._caller(Role.CLIENT)
+        checked = valid_id(freelancer_id)
+        if user is None or checked is None:
+            return rx.toast.error(INVITE_ERROR, description=invites.NOT_ELIGIBLE)
+        try:
+            with session_scope() as db:
+                start = invites.draft(db, user.id, checked)
+                self.invite_values = {
+                    "data": start.data,
+                    "inicio": start.inicio,
+                    "fim": start.fim,
+                    "valor_hora": start.valor_hora,
+                    "mensagem": "",
+                }
+                self.invite_bond = self._bond_for(db, user.id, checked)
+        except ServiceError as exc:
+            return rx.toast.error(INVITE_ERROR, description=exc.message)
+        self.invite_freelancer, self.invite_name = checked, start.name
+        self.invite_errors, self.invite_ack, self.invite_open = _blank(), False, True
+        return None
+
+    def _bond_for(self, db, company_id: int, freelancer_id: int) -> BondNotice:
+        """The thermometer for the dialog's date and start (nothing while they do not make a valid time)."""
+        start, _end = invites.shift_inputs(self.invite_values)
+        try:
+            at = datetime.fromisoformat(start).replace(tzinfo=LOCAL_TZ)
+        except ValueError:
+            return bond.NO_NOTICE
+        return bond.notice(bond.reading_for(db, company_id, freelancer_id, at))
+
+    @rx.event
+    def set_invite_open(self, value: bool):
+        """Close the dialog (Esc, 'Cancelar'); it opens only through open_invite."""
+        if value is not True:
+            self.invite_open = False
+
+    @rx.event
+    def acknowledge_invite_bond(self, checked: bool):
+        """'Estou ciente e assumo a responsabilidade' in the dialog (checked again by the service)."""
+        self.invite_ack = checked is True
+
+    @rx.event
+    @recovers(INVITE_ERROR)
+    def send_invite(self, form_data: dict):
+        """'Enviar convite': the private vaga and the invite; the fields' messages on a bad value."""
+        user = self._caller(Role.CLIENT)
+        if user is None or not self.invite_open or not self.invite_freelancer:
+            return rx.toast.error(INVITE_ERROR, description=invites.NOT_ELIGIBLE)
+        data = form_data if isinstance(form_data, dict) else {}
+        self.invite_values = {name: str(data.get(name) or "")[:600] for name in invites.FIELDS}
+        self.invite_errors = _blank()
+        try:
+            with session_scope() as db:
+                invites.send(db, user.id, self.invite_freelancer, self.invite_values, self.invite_ack)
+        except ServiceError as exc:
+            if exc.field_errors:
+                self.invite_errors = {**_blank(), **{k: v for k, v in exc.field_errors.items() if k in invites.FIELDS}}
+                return None
+            with session_scope() as db:  # the date may have changed: the notice follows it
+                self.invite_bond = self._bond_for(db, user.id, self.invite_freelancer)
+            return rx.toast.error(INVITE_ERROR, description=exc.message)
+        self.invite_open = False
+        with session_scope() as db:
+            self._load_sent(db, user.id)
+        return rx.toast.success(invites.SENT)
+
+    @rx.event
+    @recovers(INVITE_ERROR)
+    def cancel_invite(self, invite_id: int):
+        """'Cancelar convite' on a sent, unanswered invite."""
+        user = self._caller(Role.CLIENT)
+        try:
+            with session_scope() as db:
+                invites.cancel(db, user.id if user else 0, valid_id(invite_id), utcnow())
+        except ServiceError as exc:
+            return rx.toast.error(INVITE_ERROR, description=exc.message)
+        with session_scope() as db:
+            self._load_sent(db, user.id)
+        return rx.toast.success(invites.CANCELLED)
+
+
+class FreelancerInvitesMixin(AuthState, mixin=True):
+    """The freelancer's 'Convites' with 'Aceitar convite' and 'Recusar'."""
+
+    open_invites: list[InviteView] = []
+
+    def _load_invites(self, db, freelancer_id: int) -> None:
+        self.open_invites = invites.pending_for(db, freelancer_id)
+
+    def _answer_invite(self, invite_id: object, answer, done: str):
+        user = self._caller(Role.FREELANCER)
+        try:
+            with session_scope() as db:
+                answer(db, user.id if user else 0, valid_id(invite_id), utcnow())
+        except ServiceError as exc:
+            return rx.toast.error(ANSWER_ERROR, description=exc.message)
+        with session_scope() as db:
+            self._load_invites(db, user.id)
+        return rx.toast.success(done)
+
+    @rx.event
+    @recovers(ANSWER_ERROR)
+    def accept_invite(self, invite_id: int):
+        """'Aceitar convite': hired for the private vaga (the shift appears in 'Meus Turnos')."""
+        return self._answer_invite(invite_id, invites.accept, invites.ACCEPTED)
+
+    @rx.event
+    @recovers(ANSWER_ERROR)
+    def decline_invite(self, invite_id: int):
+        """'Recusar' an invite."""
+        return self._answer_invite(invite_id, invites.decline, invites.DECLINED)

@@ -1,0 +1,321 @@
+"""'Contratar novamente' (services/invites.py and its handlers), on both databases.
+
+Who may invite, the private vaga and its checks, the expiry, each answer moving once (32 racing
+answers make one hiring), strangers refused, the timer, the export.
+"""
+
+import threading
+from datetime import timedelta
+
+import pytest
+from sqlalchemy.exc import OperationalError
+from sqlmodel import Session, select
+
+from app.pages.client_dashboard import ClientDashboardState
+from app.pages.freelancer_dashboard import FreelancerDashboardState
+from core.shift_rules import LOCAL_TZ
+from core.types import utcnow
+from models import Application, Block, Hiring, Invite, Job, TeamMember, User
+from services import applications, bond, invites, jobs, privacy, trust_timer
+from services.errors import NotAllowed, ServiceError, ValidationFailed
+from tests.unit.factories import make_application, make_company, make_freelancer, make_job, make_subscription
+from tests.unit.state_harness import cookie_for, run, state_for, toasts
+from tests.unit.test_trust_visibility import _scope
+
+H = timedelta(hours=1)
+
+
+def _paid_shift(db: Session, company: User, freelancer: User, start=None) -> Job:
+    start = start or utcnow() - timedelta(days=6)
+    job = make_job(
+        db,
+        company,
+        "Bartender",
+        inicio_em=start,
+        fim_em=start + 6 * H,
+        endereco="Av. Paulista, 1578 - Bela Vista, São Paulo",
+        valor_hora=40,
+        status="closed",
+    )
+    application = make_application(db, job, freelancer, status="accepted")
+    db.add(
+        Hiring(
+            state="paga",
+            application_id=application.id,
+            job_id=job.id,
+            company_id=company.id,
+            freelancer_id=freelancer.id,
+            inicio_em=start,
+            fim_em=start + 6 * H,
+        )
+    )
+    db.commit()
+    return job
+
+
+def _form(days: int = 5, start: str = "18:00", end: str = "23:30", **changes) -> dict:
+    day = (utcnow().astimezone(LOCAL_TZ) + timedelta(days=days)).date().isoformat()
+    return {"data": day, "inicio": start, "fim": end, "valor_hora": "45,00", "mensagem": "Volta sábado?", **changes}
+
+
+def _pair(db: Session) -> tuple[User, User]:
+    company, freelancer = make_company(db, empresa="Bar do Zé"), make_freelancer(db, nome="Rita Souza")
+    _paid_shift(db, company, freelancer)
+    return company, freelancer
+
+
+def _invite(db: Session, company: User, freelancer: User, **form) -> Invite:
+    invite_id = invites.send(db, company.id, freelancer.id, _form(**form), False)
+    db.commit()
+    return db.get(Invite, invite_id)
+
+
+def test_an_invite_makes_a_private_vaga_seen_by_the_invited_freelancer_alone(db):
+    company, freelancer = _pair(db)
+    outsider = make_freelancer(db)
+    db.commit()
+    now = utcnow()
+    invite = _invite(db, company, freelancer)
+    job = db.get(Job, invite.job_id)
+    assert job.privada and job.vagas_disponiveis == 1 and job.titulo == "Bartender"
+    assert str(job.valor_hora) == "45.00"
+    assert job.inicio_em.astimezone(LOCAL_TZ).strftime("%H:%M") == "18:00"
+    assert 23 * H < invite.expires_at - now <= 24 * H + timedelta(seconds=5)
+    assert job.id not in [item["id"] for item in jobs.list_public_jobs(db).items]
+    assert jobs.job_for_viewer(db, job.id, outsider.id) is None
+    with pytest.raises(NotAllowed):  # nobody applies to a private vaga: it is answered by its invite
+        applications.apply(db, freelancer.id, "freelancer", job.id, {})
+    db.rollback()
+    (shown,) = invites.pending_for(db, freelancer.id)
+    assert (shown.company, shown.title, shown.message, shown.pay) == (
+        "Bar do Zé",
+        "Bartender",
+        "Volta sábado?",
+        "R$ 45,00/hora",
+    )
+    assert invites.pending_for(db, outsider.id) == []
+
+
+def test_the_expiry_is_24_hours_or_12_hours_before_the_shift(db):
+    company, freelancer = _pair(db)
+    now = utcnow()
+    at = (now + 20 * H).astimezone(LOCAL_TZ)
+    soon = _invite(
+        db,
+        company,
+        freelancer,
+        data=at.date().isoformat(),
+        start=at.strftime("%H:%M"),
+        end=(at + 5 * H).strftime("%H:%M"),
+    )
+    job = db.get(Job, soon.job_id)
+    assert abs((soon.expires_at - (job.inicio_em - 12 * H)).total_seconds()) < 1
+    too_soon = _form(days=0, start=(now + 11 * H).astimezone(LOCAL_TZ).strftime("%H:%M"))
+    too_soon["data"] = (now + 11 * H).astimezone(LOCAL_TZ).date().isoformat()
+    too_soon["fim"] = (now + 16 * H).astimezone(LOCAL_TZ).strftime("%H:%M")
+    with pytest.raises(ServiceError) as refused:
+        invites.send(db, company.id, freelancer.id, too_soon, False)
+    db.rollback()
+    assert refused.value.message == invites.TOO_SOON
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "message"),
+    [
+        ({"data": ""}, "data", None),
+        ({"valor_hora": "abc"}, "valor_hora", "Informe um valor por hora válido."),
+        ({"fim": "18:30"}, "fim", None),
+        ({"mensagem": "x" * 501}, "mensagem", invites.MESSAGE_TOO_LONG),
+    ],
+)
+def test_bad_fields_get_the_publish_forms_messages_and_write_nothing(db, changes, field, message):
+    company, freelancer = _pair(db)
+    with pytest.raises(ValidationFailed) as refused:
+        invites.send(db, company.id, freelancer.id, _form(**changes), False)
+    db.rollback()
+    assert field in refused.value.field_errors
+    if message:
+        assert refused.value.field_errors[field] == message
+    assert db.exec(select(Invite)).all() == [] and db.exec(select(Job).where(Job.privada)).all() == []
+
+
+def test_only_a_company_that_worked_with_the_freelancer_and_no_block_may_invite(db):
+    company, freelancer = _pair(db)
+    stranger_company, stranger = make_company(db), make_freelancer(db)
+    db.commit()
+    for who, whom in ((stranger_company, freelancer), (company, stranger), (freelancer, freelancer)):
+        with pytest.raises(NotAllowed):
+            invites.send(db, who.id, whom.id, _form(), False)
+        db.rollback()
+    db.add(Block(blocker_id=freelancer.id, blocked_id=company.id, created_at=utcnow()))
+    db.commit()
+    with pytest.raises(NotAllowed) as refused:
+        invites.send(db, company.id, freelancer.id, _form(), False)
+    db.rollback()
+    assert refused.value.message == invites.BLOCKED
+    assert db.exec(select(Invite)).all() == []
+
+
+def test_a_red_thermometer_needs_the_box_to_send(db):
+    company, freelancer = _pair(db)
+    target = utcnow() + timedelta(days=5)
+    for weeks in range(1, 7):
+        _paid_shift(db, company, freelancer, start=target - timedelta(weeks=weeks))
+    with pytest.raises(ServiceError) as refused:
+        invites.send(db, company.id, freelancer.id, _form(), False)
+    db.rollback()
+    assert refused.value.message == bond.ACK_REQUIRED
+    invites.send(db, company.id, freelancer.id, _form(), True)
+    db.commit()
+
+
+def test_accepting_hires_once_and_the_shift_is_a_normal_hiring(db):
+    company, freelancer = _pair(db)
+    invite = _invite(db, company, freelancer)
+    invites.accept(db, freelancer.id, invite.id)
+    db.commit()
+    hiring = db.exec(select(Hiring).where(Hiring.job_id == invite.job_id)).one()
+    assert (hiring.freelancer_id, hiring.state) == (freelancer.id, "agendada")
+    db.refresh(invite)
+    assert invite.status == "aceito"
+    for again in (
+        lambda: invites.accept(db, freelancer.id, invite.id),
+        lambda: invites.decline(db, freelancer.id, invite.id),
+        lambda: invites.cancel(db, company.id, invite.id),
+    ):
+        with pytest.raises(ServiceError) as refused:
+            again()
+        db.rollback()
+        assert refused.value.message == invites.GONE
+
+
+def test_declining_cancelling_and_expiring_close_the_private_vaga(db):
+    company, freelancer = _pair(db)
+    make_subscription(db, company, tier="premium")  # three open vagas at once: above the free plan's two
+    declined, cancelled, expiring = (_invite(db, company, freelancer) for _ in range(3))
+    invites.decline(db, freelancer.id, declined.id)
+    invites.cancel(db, company.id, cancelled.id)
+    db.commit()
+    scope = _scope(db)
+    assert invites.expire_due(expiring.expires_at - timedelta(seconds=1), scope) == 0
+    assert trust_timer.run(expiring.expires_at, scope) >= 1
+    assert invites.expire_due(expiring.expires_at, scope) == 0
+    db.expire_all()
+    statuses = {db.get(Invite, i.id).status for i in (declined, cancelled, expiring)}
+    assert statuses == {"recusado", "cancelado", "expirado"}
+    for invite in (declined, cancelled, expiring):
+        assert db.get(Job, invite.job_id).vaga_status == "closed"
+    with pytest.raises(ServiceError):  # an expired invite cannot be accepted
+        invites.accept(db, freelancer.id, expiring.id)
+    db.rollback()
+
+
+def test_strangers_cannot_answer_or_cancel_an_invite(db):
+    company, freelancer = _pair(db)
+    other_company, other_freelancer = make_company(db), make_freelancer(db)
+    db.commit()
+    invite = _invite(db, company, freelancer)
+    for call in (
+        lambda: invites.accept(db, other_freelancer.id, invite.id),
+        lambda: invites.decline(db, other_freelancer.id, invite.id),
+        lambda: invites.cancel(db, other_company.id, invite.id),
+        lambda: invites.accept(db, company.id, invite.id),
+        lambda: invites.cancel(db, freelancer.id, invite.id),
+        lambda: invites.accept(db, freelancer.id, 987654),
+    ):
+        with pytest.raises(NotAllowed):
+            call()
+        db.rollback()
+    db.refresh(invite)
+    assert invite.status == "pendente"
+    assert db.exec(select(Application).where(Application.vaga_id == invite.job_id)).all() == []
+
+
+def test_32_racing_answers_make_one_hiring(db):
+    company, freelancer = _pair(db)
+    invite = _invite(db, company, freelancer)
+    engine = db.get_bind()
+    outcomes: list[str] = []
+    barrier = threading.Barrier(32)
+
+    def answer(n: int) -> None:
+        with Session(engine) as session:
+            barrier.wait()
+            try:
+                if n % 4 == 0:
+                    invites.cancel(session, company.id, invite.id)
+                else:
+                    invites.accept(session, freelancer.id, invite.id)
+                session.commit()
+                outcomes.append("cancelled" if n % 4 == 0 else "accepted")
+            except ServiceError:
+                session.rollback()
+                outcomes.append("refused")
+            except OperationalError:  # SQLite: a writer that found the database locked is refused too
+                session.rollback()
+                outcomes.append("refused")
+
+    threads = [threading.Thread(target=answer, args=(n,)) for n in range(32)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len([o for o in outcomes if o != "refused"]) == 1
+    db.expire_all()
+    hirings = db.exec(select(Hiring).where(Hiring.job_id == invite.job_id)).all()
+    final = db.get(Invite, invite.id).status
+    assert (final, len(hirings)) in {("aceito", 1), ("cancelado", 0)}
+    assert len(db.exec(select(Application).where(Application.vaga_id == invite.job_id)).all()) == len(hirings)
+
+
+def test_the_export_holds_the_invites_of_both_sides(db):
+    company, freelancer = _pair(db)
+    _invite(db, company, freelancer)
+    for user in (company, freelancer):
+        (row,) = privacy.export_user_data(db, user.id)["convites"]
+        assert (row["empresa"], row["profissional"], row["situacao"]) == (
+            "Bar do Zé",
+            "Rita Souza",
+            "Aguardando resposta",
+        )
+
+
+# --- the handlers -------------------------------------------------------------------------------------
+
+
+def test_the_dialog_sends_and_the_freelancer_accepts(db):
+    company, freelancer = _pair(db)
+    db.add(TeamMember(company_id=company.id, freelancer_id=freelancer.id, added_at=utcnow()))
+    db.commit()
+    tab = state_for(ClientDashboardState, cookie_for(db, company), "/client-dashboard", {"tab": "team"})
+    run(tab, ClientDashboardState.load)
+    run(tab, ClientDashboardState.open_invite, freelancer.id)
+    assert tab.invite_open and tab.invite_name == "Rita Souza" and tab.invite_values["valor_hora"] == "40,00"
+    assert toasts(run(tab, ClientDashboardState.send_invite, _form())) == [f"success: {invites.SENT}"]
+    assert [sent.status_label for sent in tab.sent_invites] == ["Aguardando resposta"]
+    home = state_for(FreelancerDashboardState, cookie_for(db, freelancer), "/freelancer-dashboard", {})
+    run(home, FreelancerDashboardState.load)
+    (shown,) = home.open_invites
+    assert toasts(run(home, FreelancerDashboardState.accept_invite, shown.id)) == [f"success: {invites.ACCEPTED}"]
+    assert home.open_invites == []
+
+
+def test_strangers_handlers_write_nothing(db):
+    company, freelancer = _pair(db)
+    invite = _invite(db, company, freelancer)
+    stranger = make_company(db)
+    other = make_freelancer(db)
+    db.commit()
+    as_stranger = state_for(ClientDashboardState, cookie_for(db, stranger), "/client-dashboard", {"tab": "team"})
+    assert toasts(run(as_stranger, ClientDashboardState.open_invite, freelancer.id)) == [
+        f"error: Não foi possível enviar o convite | {invites.NOT_ELIGIBLE}"
+    ]
+    run(as_stranger, ClientDashboardState.cancel_invite, invite.id)
+    as_other = state_for(FreelancerDashboardState, cookie_for(db, other), "/freelancer-dashboard", {})
+    run(as_other, FreelancerDashboardState.accept_invite, invite.id)
+    run(as_other, FreelancerDashboardState.decline_invite, invite.id)
+    visitor = state_for(FreelancerDashboardState, cookie_for(db, None), "/freelancer-dashboard", {})
+    run(visitor, FreelancerDashboardState.accept_invite, invite.id)
+    db.refresh(invite)
+    assert invite.status == "pendente"
+    assert db.exec(select(Hiring).where(Hiring.job_id == invite.job_id)).all() == []
