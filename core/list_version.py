@@ -14,7 +14,16 @@ The trigger text lives here once for code that must put it back (bulk loads drop
 from core.version_token import VersionToken
 from models.job import SEARCH_INDEX_TABLE, JobListVersion
 
-SHOWN_PROFILE_COLUMNS = ("empresa", "nome", "foto_url", "biografia", "website", "redes_sociais")  # 0008: last three
+SHOWN_PROFILE_COLUMNS = (  # 0008: biografia, website, redes_sociais; 0022: the punctuality badge
+    "empresa",
+    "nome",
+    "foto_url",
+    "biografia",
+    "website",
+    "redes_sociais",
+    "selo_pontual",
+    "selo_resumo",
+)
 _SHOWN_PROFILE_COLUMNS = ", ".join(SHOWN_PROFILE_COLUMNS)
 _T = JobListVersion.__tablename__
 EVERY_COLUMN = None

@@ -57,6 +57,7 @@ class Hiring(SQLModel, table=True):
         Index("ix_hirings_company_start", "company_id", "inicio_em"),
         Index("ix_hirings_job", "job_id"),
         Index("ix_hirings_settle", "repasse_em"),
+        Index("ix_hirings_company_updated", "company_id", "updated_at"),
     )
 
     id: int | None = Field(default=None, primary_key=True)

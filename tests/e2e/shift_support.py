@@ -111,6 +111,8 @@ def paid_shift(company_email: str, freelancer_email: str, title: str) -> None:
             fim_em=start + timedelta(hours=6),
             endereco="Av. Paulista, 1578 - Bela Vista, São Paulo - SP",
             codigo_segredo=attendance_code.new_secret(),
+            status="closed",  # worked and over: not in the lists, not in the plan's count
+            vaga_status="closed",
         )
         db.add(job)
         db.flush()

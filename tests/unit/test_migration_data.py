@@ -77,7 +77,7 @@ DOWNGRADE_STEPS = ["0012", "0010", "0009", "0008", "0007", "0006", "0005", "0004
 # mode and a company's CNPJ (0019) return as 'direto' and empty: such vagas are paid directly and
 # the company gives its CNPJ again before its next protected payment.
 FRESH_AFTER_UPGRADE = {
-    "profiles": {"cnpj"},
+    "profiles": {"cnpj", "selo_pontual", "selo_resumo", "selo_dados", "selo_em"},  # 0022: recomputed by the timer
     "auth_sessions": {"last_seen_at"},
     "login_attempts": {"trusted"},
     "jobs": {

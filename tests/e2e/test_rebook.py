@@ -1,0 +1,74 @@
+"""'Contratar novamente' in the browser: the company invites a team member for a new date, the
+freelancer accepts on the phone and the shift is in both 'Turnos'; a second invite is declined."""
+
+import uuid
+
+from playwright.sync_api import Browser, expect
+from sqlmodel import select
+
+from core.db import session_scope
+from core.types import utcnow
+from models import TeamMember, User
+from tests.e2e.conftest import signed_in, toast
+from tests.e2e.shift_support import paid_shift
+
+PHONE = {"width": 375, "height": 812}
+
+
+def test_a_company_rebooks_a_team_member_who_accepts_then_declines(browser: Browser, base_url: str, make_account):
+    token = uuid.uuid4().hex[:6]
+    title = f"Garçom de confiança {token}"
+    company_email = make_account("client")
+    freelancer_email = make_account("freelancer", name=f"Rita Convite {token}")
+    paid_shift(company_email, freelancer_email, title)
+    with session_scope() as db:
+        company = db.exec(select(User.id).where(User.email == company_email)).one()
+        member = db.exec(select(User.id).where(User.email == freelancer_email)).one()
+        db.add(TeamMember(company_id=company, freelancer_id=member, added_at=utcnow()))
+
+    company_context, company_page = signed_in(browser, base_url, company_email)
+    freelancer_context, freelancer_page = signed_in(browser, base_url, freelancer_email, viewport=PHONE)
+    try:
+        company_page.goto("/client-dashboard?tab=team")
+        row = company_page.locator(".team-member").filter(has_text=f"Rita Convite {token}")
+        row.get_by_role("button", name="Contratar novamente").click()
+        dialog = company_page.get_by_role("dialog", name="Contratar novamente")
+        expect(dialog).to_contain_text(f"Convite particular para Rita Convite {token}")
+        dialog.get_by_label("Mensagem (opcional)").fill("Volta no sábado?")
+        dialog.get_by_role("button", name="Enviar convite").click()
+        expect(toast(company_page, "Convite enviado.")).to_be_visible()
+        sent = company_page.locator(".sent-invite").first
+        expect(sent).to_contain_text("Aguardando resposta")
+        company_page.screenshot(path="/tmp/shots/invite_company.png", full_page=True)
+
+        freelancer_page.goto("/freelancer-dashboard")
+        card = freelancer_page.locator(".invite-card").first
+        expect(card).to_contain_text(title)
+        expect(card).to_contain_text("Volta no sábado?")
+        expect(card).to_contain_text("Expira em")
+        freelancer_page.screenshot(path="/tmp/shots/invite_freelancer.png", full_page=True)
+        assert freelancer_page.evaluate("document.documentElement.scrollWidth") <= 375
+        card.get_by_role("button", name="Aceitar convite").click()
+        expect(toast(freelancer_page, "Convite aceito!")).to_be_visible()
+        expect(freelancer_page.locator(".invite-card")).to_have_count(0)
+        freelancer_page.goto("/freelancer-dashboard?tab=shifts")
+        expect(freelancer_page.locator(".shift-card").filter(has_text=title).first).to_be_visible()
+        company_page.goto("/client-dashboard?tab=team")
+        expect(company_page.locator(".sent-invite").first).to_contain_text("Aceito")
+
+        # A second invite, declined: the company sees it.
+        company_page.locator(".team-member").filter(has_text=f"Rita Convite {token}").get_by_role(
+            "button", name="Contratar novamente"
+        ).click()
+        dialog = company_page.get_by_role("dialog", name="Contratar novamente")
+        expect(dialog.get_by_label("Data")).not_to_have_value("")  # a week after the shift just booked
+        dialog.get_by_role("button", name="Enviar convite").click()
+        expect(toast(company_page, "Convite enviado.")).to_be_visible()
+        freelancer_page.goto("/freelancer-dashboard")
+        freelancer_page.locator(".invite-card").first.get_by_role("button", name="Recusar").click()
+        expect(toast(freelancer_page, "Convite recusado.")).to_be_visible()
+        company_page.goto("/client-dashboard?tab=team")
+        expect(company_page.locator(".sent-invite").first).to_contain_text("Recusado")
+    finally:
+        company_context.close()
+        freelancer_context.close()
