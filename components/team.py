@@ -5,6 +5,7 @@ import reflex as rx
 from components.blocks import block_button, blocked_people
 from components.dashboard import tab_heading
 from components.invites import invite_dialog, sent_invites
+from components.punctuality import punctuality_panel
 from components.ui import empty_state
 from core import routes
 
@@ -79,6 +80,7 @@ def team_tab(state) -> rx.Component:
             ),
             empty_state("users", EMPTY_TITLE, EMPTY_TEXT),
         ),
+        punctuality_panel(state.punctuality_panel),
         sent_invites(state),
         blocked_people(state),
         invite_dialog(state),

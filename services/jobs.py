@@ -57,6 +57,7 @@ class JobListItem(TypedDict):
     posted: str
     company_rating: str  # '4,8 (12 avaliações)'; '' when anonymous or not rated yet
     guaranteed: bool  # 'Pagamento garantido pelo Turno' (its badge on the list)
+    punctual: bool  # 'Empresa Pontual' (services/punctuality.py); never on an anonymous vaga
 
 
 JobPage = Page[JobListItem]
@@ -104,6 +105,8 @@ class JobDetail(TypedDict):
     payment: str  # how the vaga is paid (core/catalog.PAYMENT_DIRECT or PAYMENT_GUARANTEED)
     payment_note: str  # what that means for the freelancer (PAYMENT_DIRECT_NOTE or PAYMENT_GUARANTEED_NOTE)
     guaranteed: bool  # paid through the Turno ('garantido'), not directly by the company
+    punctual: bool  # the company's 'Selo Empresa Pontual' (never on an anonymous vaga)
+    punctual_summary: str  # its figures in one line ('' without the badge)
     # Raw facts for search engines (core/seo.py JobPosting): ISO instants in UTC, '' when unknown.
     posted_at: str
     starts_at: str
@@ -299,6 +302,7 @@ def page_statement(conditions: list, page: int):
             Profile.empresa,
             Profile.nome,
             Profile.foto_url,
+            Profile.selo_pontual,
             *_company_rating_columns(Job.cliente_id),
         )
         .join(Profile, col(Profile.user_id) == col(Job.cliente_id), isouter=True)
@@ -335,6 +339,7 @@ def _items(rows) -> list[JobListItem]:
             posted=long_date(row.criado_em),
             company_rating=_shown_rating(row),
             guaranteed=row.pagamento == GUARANTEED,
+            punctual=bool(row.selo_pontual) and not row.anuncio_anonimo,
         )
         for row in rows
     ]
@@ -497,6 +502,8 @@ _PUBLIC_JOB = (
         _PROFILES.c.biografia,
         _PROFILES.c.website,
         _PROFILES.c.redes_sociais,
+        _PROFILES.c.selo_pontual,
+        _PROFILES.c.selo_resumo,
         *_company_rating_columns(_JOBS.c.cliente_id),
     )
     .select_from(_JOBS.outerjoin(_PROFILES, _PROFILES.c.user_id == _JOBS.c.cliente_id))
@@ -603,6 +610,8 @@ def _detail(row) -> JobDetail | None:
         payment=PAYMENT_GUARANTEED if guaranteed else PAYMENT_DIRECT,
         payment_note=PAYMENT_GUARANTEED_NOTE if guaranteed else PAYMENT_DIRECT_NOTE,
         guaranteed=guaranteed,
+        punctual=bool(shown and row.selo_pontual),
+        punctual_summary=row.selo_resumo if shown and row.selo_pontual else "",
         posted_at=_iso_utc(row.criado_em),
         starts_at=_iso_utc(row.inicio_em),
         day_needed=row.data_necessaria.isoformat() if row.data_necessaria else "",

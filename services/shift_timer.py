@@ -46,7 +46,6 @@ class TickReport(NamedTuple):
     moved: int
     reminded: int
     settled: int = 0  # protected payments paid out or refunded (services/protected_payments.py)
-    trust: int = 0  # team-first windows opened, invites expired, scores refreshed (services/trust_timer.py)
 
 
 class _Pace(NamedTuple):
@@ -94,7 +93,8 @@ def tick(
     moved = _drain(scope, Hiring.due_at, now, batch, how, _advance)
     reminded = _drain(scope, Hiring.remind_at, now, batch, how, _remind)
     settled = protected_payments.settle_due(now, scope)
-    return TickReport(moved, reminded, settled, trust_timer.run(now, scope))
+    trust_timer.run(now, scope)  # team-first windows, invites, punctuality badges: their own rows, their own counts
+    return TickReport(moved, reminded, settled)
 
 
 def tick_alone(now: datetime, pace: float = rules.TICK_PACE) -> TickReport | None:

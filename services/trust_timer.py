@@ -8,15 +8,17 @@ processes, or a tick repeated after a crash, leave the same rows.
   "Oferecer primeiro à minha equipe").
 - invites.expire_due: 'Contratar novamente' invites past their time expire and their private vagas
   close (docs/product.md "Contratar novamente").
+- punctuality.refresh_due: the 'Selo Empresa Pontual' of companies whose hirings changed, or whose
+  figures are a day old (docs/product.md "Selo Empresa Pontual").
 """
 
 from collections.abc import Callable
 from datetime import datetime
 
-from services import invites, team_first
+from services import invites, punctuality, team_first
 
 Step = Callable[[datetime, Callable], int]
-STEPS: tuple[Step, ...] = (team_first.open_due, invites.expire_due)
+STEPS: tuple[Step, ...] = (team_first.open_due, invites.expire_due, punctuality.refresh_due)
 
 
 def run(now: datetime, scope: Callable) -> int:

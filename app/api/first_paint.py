@@ -74,6 +74,7 @@ def job_article(job: JobDetail, product_name: str) -> str:
     )
     skills = ", ".join(job["skills"]) or "Nenhuma habilidade específica informada."
     rating = f"★ {job['company_rating']}" if job["company_rating"] else ""
+    punctual = f"Empresa Pontual: {job['punctual_summary']}" if job.get("punctual") else ""
     byline = " · ".join(part for part in (job["category_label"], job["company"], rating) if part)
     apply_href = routes.login_with_next(routes.job_detail(job["id"]))
     return (
@@ -83,7 +84,8 @@ def job_article(job: JobDetail, product_name: str) -> str:
         f'<a href="{routes.JOBS}">Voltar para as vagas</a>'
         f"<h1>{e(job['title'])}</h1>"
         f'<p class="fp-muted">{e(byline)}</p>'
-        f"<dl>{facts}</dl>"
+        + (f'<p class="fp-muted" id="fp-punctual">{e(punctual)}</p>' if punctual else "")
+        + f"<dl>{facts}</dl>"
         f'<p class="fp-muted">{e(job["payment_note"])}</p>'
         f'<h2>Descrição</h2><p class="fp-description">{e(job["description"])}</p>'
         f"<h2>Habilidades necessárias</h2><p>{e(skills)}</p>"

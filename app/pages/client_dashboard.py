@@ -31,7 +31,7 @@ from components.ui import empty_state
 from core import routes
 from core.db import session_scope
 from models import Role
-from services import dashboard
+from services import dashboard, punctuality
 from services.dashboard import FreelancerRow, HiringRow, JobRow
 from states import live
 from states.auth import AuthState
@@ -83,6 +83,7 @@ class ClientDashboardState(
     active_hiring_rows: list[HiringRow] = []
     hirings: list[HiringRow] = []
     freelancers: list[FreelancerRow] = []
+    punctuality_panel: dict = {"badge": False, "summary": "", "missing": []}  # 'Selo Empresa Pontual'
 
     def _load_tab(self, db, user_id: int) -> None:
         if self.tab == "overview":
@@ -102,6 +103,7 @@ class ClientDashboardState(
             self._load_team(db, user_id)
             self._load_blocked(db, user_id)
             self._load_sent(db, user_id)
+            self.punctuality_panel = punctuality.panel(db, user_id)
         elif self.tab == "freelancers":
             self.freelancers = self._paged(dashboard.company_freelancers(db, user_id, self._page())).items
         else:

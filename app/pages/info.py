@@ -576,6 +576,22 @@ def how_we_calculate_page() -> rx.Component:
             section_id="faltas",
         ),
         section(
+            "Selo Empresa Pontual",
+            bullet_list(
+                [
+                    "Olhamos os turnos da empresa que começaram nos últimos 90 dias (a partir de 5 turnos).",
+                    "Cancelamentos tardios (os que geram taxa) em até 5% dos turnos.",
+                    "Horas respondidas rápido: a mediana entre o envio das horas e a aprovação (ou o ajuste) da "
+                    "empresa é de até 24 horas; uma aprovação automática conta 48 horas.",
+                    "Ajustes de horas revertidos (contestados e decididos a favor do profissional) em até 10%.",
+                    "Nenhuma disputa aberta.",
+                    "Recalculamos quando um turno da empresa muda e uma vez por dia. A empresa vê em 'Minha equipe' "
+                    "o que falta para ter o selo.",
+                ]
+            ),
+            section_id="selo",
+        ),
+        section(
             "Revisão humana",
             paragraph(
                 "Você pode pedir que uma pessoa da equipe Turno revise qualquer falta, ausência ou suspensão em até "

@@ -9,6 +9,7 @@ from components import share
 from components.apply import applied_box, apply_form
 from components.blocks import AVOID_EFFECTS, confirm_button
 from components.links import link_button
+from components.punctuality import punctual_line
 from components.rating import company_rating
 from components.ui import empty_state
 from core import routes, seo
@@ -59,6 +60,8 @@ EMPTY_JOB = JobDetail(
     payment="",
     payment_note="",
     guaranteed=False,
+    punctual=False,
+    punctual_summary="",
     posted_at="",
     starts_at="",
     day_needed="",
@@ -419,6 +422,7 @@ def detail() -> rx.Component:
                 align="center",
                 wrap="wrap",
             ),
+            rx.cond(job["punctual"].to(bool), punctual_line(job["punctual_summary"])),
             share_bar(),
             spacing="2",
         ),

@@ -9,6 +9,7 @@ from app.layout import first_title, page_title, public_page
 from components.job_filters import job_filters
 from components.links import link_button
 from components.pager import PagerLink, pager, pager_fields
+from components.punctuality import punctual_badge
 from components.rating import company_rating
 from components.ui import empty_state
 from core import routes
@@ -275,6 +276,7 @@ def job_row(job: rx.Var) -> rx.Component:
                     rx.text(job["company"], size="2", color=rx.color("gray", 11)),
                     company_rating(job["company_rating"]),
                     rx.cond(job["guaranteed"].to(bool), guaranteed_badge()),
+                    rx.cond(job["punctual"].to(bool), punctual_badge()),
                     spacing="2",
                     align="center",
                     wrap="wrap",

@@ -1,0 +1,100 @@
+"""'Selo Empresa Pontual' in the browser: it appears after the fifth well-run shift, on the list and the
+job page (and its first HTML), at phone size; the company sees what it lacks before."""
+
+import uuid
+from datetime import timedelta
+
+from playwright.sync_api import Browser, expect
+from sqlmodel import select
+
+from core.db import session_scope
+from core.types import utcnow
+from models import Application, Hiring, HiringEvent, Job, User
+from services import attendance_code, punctuality
+from tests.e2e.conftest import signed_in
+from tests.e2e.shift_support import bar_job
+
+PHONE = {"width": 375, "height": 812}
+
+
+def _well_run_shifts(company_email: str, freelancer_email: str, count: int) -> None:
+    """`count` past shifts of the company whose hours it approved 3 hours after they were sent (fixture rows)."""
+    with session_scope() as db:
+        company = db.exec(select(User.id).where(User.email == company_email)).one()
+        freelancer = db.exec(select(User.id).where(User.email == freelancer_email)).one()
+        for n in range(count):
+            start = utcnow() - timedelta(days=3 + n)
+            job = Job(
+                cliente_id=company,
+                titulo="Turno já pago",
+                categoria="eventos",
+                descricao="Serviço de bar.",
+                localizacao="São Paulo",
+                inicio_em=start,
+                fim_em=start + timedelta(hours=6),
+                codigo_segredo=attendance_code.new_secret(),
+                status="closed",
+                vaga_status="closed",
+            )
+            db.add(job)
+            db.flush()
+            application = Application(vaga_id=job.id, freelancer_id=freelancer, status="accepted")
+            db.add(application)
+            db.flush()
+            hiring = Hiring(
+                state="paga",
+                application_id=application.id,
+                job_id=job.id,
+                company_id=company,
+                freelancer_id=freelancer,
+                inicio_em=start,
+                fim_em=start + timedelta(hours=6),
+                horas_enviadas_em=start + timedelta(hours=7),
+            )
+            db.add(hiring)
+            db.flush()
+            db.add(HiringEvent(hiring_id=hiring.id, actor="empresa", action="aprovar", at=start + timedelta(hours=10)))
+
+
+def _refresh(company_email: str) -> None:
+    """What the timer's step does for this company (the e2e database holds many others before it)."""
+    with session_scope() as db:
+        punctuality.refresh(db, db.exec(select(User.id).where(User.email == company_email)).one(), utcnow())
+
+
+def test_the_badge_appears_after_the_fifth_well_run_shift(browser: Browser, base_url: str, make_account):
+    token = uuid.uuid4().hex[:6]
+    company_email = make_account("client")
+    freelancer_email = make_account("freelancer")
+    title = f"Bartender pontual {token}"
+    job_id = bar_job(company_email, title, timedelta(days=4))
+    _well_run_shifts(company_email, freelancer_email, 4)
+    _refresh(company_email)
+
+    company_context, company_page = signed_in(browser, base_url, company_email)
+    context = browser.new_context(base_url=base_url, viewport=PHONE)
+    page = context.new_page()
+    try:
+        page.goto(f"/jobs?search={token}")
+        row = page.locator("#jobs-table").get_by_role("row").filter(has_text=title)
+        expect(row).to_be_visible()
+        expect(row.locator(".company-punctual")).to_have_count(0)
+        company_page.goto("/client-dashboard?tab=team")
+        expect(company_page.get_by_text("Faltam 1 turno nos últimos 90 dias.")).to_be_visible()
+
+        _well_run_shifts(company_email, freelancer_email, 1)
+        _refresh(company_email)
+        page.goto(f"/jobs?search={token}")
+        expect(row.locator(".company-punctual")).to_have_text("Empresa Pontual")
+        response = page.request.get(f"/jobs/{job_id}")
+        assert "Empresa Pontual: 0% de cancelamentos tardios" in response.text()
+        page.goto(f"/jobs/{job_id}")
+        expect(page.locator("#job-punctual-summary")).to_contain_text("horas aprovadas em 3 h (mediana)")
+        expect(page.locator("#job-punctual-summary")).to_contain_text("5 turnos em 90 dias")
+        page.screenshot(path="/tmp/shots/badge_job.png", full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375
+        company_page.goto("/client-dashboard?tab=team")
+        expect(company_page.get_by_text("Sua empresa tem o selo.")).to_be_visible()
+    finally:
+        context.close()
+        company_context.close()
