@@ -93,7 +93,7 @@ def _worked_row(company: rx.Var, state) -> rx.Component:
     return rx.flex(
         rx.vstack(
             rx.text(company.name, weight="medium", size="2"),
-            rx.text(company.shifts.to(str) + " pagos", size="1", color=MUTED),
+            rx.text(company.shifts, size="1", color=MUTED),
             spacing="0",
         ),
         rx.spacer(),

@@ -40,9 +40,17 @@ def invite_dialog(state) -> rx.Component:
             ),
             rx.form(
                 rx.vstack(
-                    _field("Data", "data", state, type="date"),
+                    _field(
+                        "Data", "data", state, type="date", on_change=lambda v: state.change_invite_start("data", v)
+                    ),
                     rx.grid(
-                        _field("Início", "inicio", state, type="time"),
+                        _field(
+                            "Início",
+                            "inicio",
+                            state,
+                            type="time",
+                            on_change=lambda v: state.change_invite_start("inicio", v),
+                        ),
                         _field("Fim", "fim", state, type="time"),
                         columns="2",
                         spacing="3",

@@ -4,6 +4,7 @@ import reflex as rx
 
 from components.dashboard import tab_heading
 from components.forms import field_error
+from components.invites import invite_dialog
 from components.ui import empty_state
 from core import routes
 from services.shift_pay import DISMISS_REASONS
@@ -93,6 +94,7 @@ def shift_card(card: rx.Var, state, role: str) -> rx.Component:
             rx.flex(
                 *_pay_button(card, state, role),
                 *_team_button(card, state, role),
+                *_rebook_button(card, state, role),
                 rx.foreach(
                     card["actions"].to(list[dict]),
                     lambda item: rx.button(
@@ -160,6 +162,26 @@ def _team_button(card: rx.Var, state, role: str) -> list[rx.Component]:
             ),
             ("member", rx.badge("Na sua equipe", color_scheme="green", variant="soft", high_contrast=True)),
             rx.fragment(),
+        )
+    ]
+
+
+def _rebook_button(card: rx.Var, state, role: str) -> list[rx.Component]:
+    """The company's 'Contratar novamente' on a paid shift (a CompanyInvitesMixin state only)."""
+    if role != "client" or not hasattr(state, "open_invite"):
+        return []
+    freelancer = card["rebook"].to(int)
+    return [
+        rx.cond(
+            freelancer > 0,
+            rx.button(
+                rx.icon("calendar-plus", size=14, aria_hidden="true"),
+                "Contratar novamente",
+                size="2",
+                variant="outline",
+                on_click=state.open_invite(freelancer),
+                class_name="shift-rebook",
+            ),
         )
     ]
 
@@ -239,6 +261,7 @@ def shifts_tab(state, role: str, title: str, subtitle: str) -> rx.Component:
         ),
         *([_faltas_section(state)] if role == "freelancer" else []),
         shift_dialog(state, role),
+        *([invite_dialog(state)] if role == "client" and hasattr(state, "open_invite") else []),
         spacing="3",
         width="100%",
     )

@@ -228,7 +228,7 @@ def export(session: Session, user_id: int) -> list[dict]:
 
 @dataclass(frozen=True)
 class WorkedWith:
-    """A company the freelancer worked for: its id, name and the paid shifts there ('3 turnos')."""
+    """A company the freelancer worked for: its id, name and the paid shifts there ('3 turnos pagos')."""
 
     id: int
     name: str
@@ -283,7 +283,7 @@ def freelancer_companies(session: Session, freelancer_id: int) -> tuple[list[Wor
         return REMOVED_NAME if row.deleted_at else company_name(False, row.empresa, row.nome)
 
     worked_with = [
-        WorkedWith(id=row.company_id, name=name(row), shifts="1 turno" if row.shifts == 1 else f"{row.shifts} turnos")
+        WorkedWith(id=row.company_id, name=name(row), shifts="1 turno pago" if row.shifts == 1 else f"{row.shifts} turnos pagos")
         for row in rows
         if row.kind == "worked"
     ]

@@ -126,6 +126,7 @@ class ShiftCard(TypedDict):
     payment_status: str
     pay_label: str
     team: str  # the company's paid shift: 'add' ('Adicionar à equipe'), 'member' or ''
+    rebook: int  # the company's paid shift: the freelancer's id for 'Contratar novamente', else 0
 
 
 class PaymentView(NamedTuple):
@@ -268,6 +269,7 @@ def _card(
         payment_status=payment.status,
         pay_label=payment.pay_label,
         team="",
+        rebook=0,
     )
 
 
@@ -298,6 +300,7 @@ def _cards(session: Session, rows, actor: str, now: datetime) -> list[ShiftCard]
         other = (empresa or name or "Empresa") if actor == Actor.FREELANCER else (name or "Profissional")
         card = _card(h, job, other, chat_id, actor, now, timelines[h.id], payment_view(session, h, actor))
         card["team"] = team.get(h.id, "")
+        card["rebook"] = h.freelancer_id if h.id in team else 0
         cards.append(card)
     return cards
 

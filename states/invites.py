@@ -23,6 +23,7 @@ from states.failures import recovers
 
 INVITE_ERROR = "Não foi possível enviar o convite"
 ANSWER_ERROR = "Não foi possível responder ao convite"
+START_FIELDS = ("data", "inicio")  # the dialog's fields the thermometer depends on
 
 
 def _blank() -> dict[str, str]:
@@ -83,6 +84,20 @@ class CompanyInvitesMixin(AuthState, mixin=True):
         """Close the dialog (Esc, 'Cancelar'); it opens only through open_invite."""
         if value is not True:
             self.invite_open = False
+
+    @rx.event
+    @recovers(INVITE_ERROR)
+    def change_invite_start(self, field: str, value: str):
+        """The date or start picked in the dialog: the thermometer follows it (nothing is written)."""
+        user = self._caller(Role.CLIENT)
+        if user is None or not self.invite_open or not self.invite_freelancer or field not in START_FIELDS:
+            return
+        self.invite_values = {**self.invite_values, field: str(value or "")[:20]}
+        with session_scope() as db:
+            notice = self._bond_for(db, user.id, self.invite_freelancer)
+        if notice["level"] != self.invite_bond["level"]:
+            self.invite_ack = False  # a new level asks for a new decision
+        self.invite_bond = notice
 
     @rx.event
     def acknowledge_invite_bond(self, checked: bool):

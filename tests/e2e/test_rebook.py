@@ -1,5 +1,6 @@
 """'Contratar novamente' in the browser: the company invites a team member for a new date, the
-freelancer accepts on the phone and the shift is in both 'Turnos'; a second invite is declined."""
+freelancer accepts on the phone and the shift is in both 'Turnos'; a second invite, sent from the paid
+shift's card in 'Turnos', is declined."""
 
 import uuid
 
@@ -35,6 +36,7 @@ def test_a_company_rebooks_a_team_member_who_accepts_then_declines(browser: Brow
         dialog = company_page.get_by_role("dialog", name="Contratar novamente")
         expect(dialog).to_contain_text(f"Convite particular para Rita Convite {token}")
         dialog.get_by_label("Mensagem (opcional)").fill("Volta no sábado?")
+        company_page.screenshot(path="/tmp/shots/invite_company_dialog.png")
         dialog.get_by_role("button", name="Enviar convite").click()
         expect(toast(company_page, "Convite enviado.")).to_be_visible()
         sent = company_page.locator(".sent-invite").first
@@ -53,11 +55,14 @@ def test_a_company_rebooks_a_team_member_who_accepts_then_declines(browser: Brow
         expect(freelancer_page.locator(".invite-card")).to_have_count(0)
         freelancer_page.goto("/freelancer-dashboard?tab=shifts")
         expect(freelancer_page.locator(".shift-card").filter(has_text=title).first).to_be_visible()
+        expect(freelancer_page.locator(".shift-card").filter(has_text=title)).to_have_count(2)  # the old one too
         company_page.goto("/client-dashboard?tab=team")
         expect(company_page.locator(".sent-invite").first).to_contain_text("Aceito")
+        company_page.goto("/client-dashboard?tab=shifts")
+        expect(company_page.locator(".shift-card").filter(has_text=title)).to_have_count(2)
 
-        # A second invite, declined: the company sees it.
-        company_page.locator(".team-member").filter(has_text=f"Rita Convite {token}").get_by_role(
+        # A second invite, from the paid shift's card in 'Turnos', declined: the company sees it.
+        company_page.locator(".shift-card").filter(has_text=title).get_by_role(
             "button", name="Contratar novamente"
         ).click()
         dialog = company_page.get_by_role("dialog", name="Contratar novamente")
@@ -67,6 +72,7 @@ def test_a_company_rebooks_a_team_member_who_accepts_then_declines(browser: Brow
         freelancer_page.goto("/freelancer-dashboard")
         freelancer_page.locator(".invite-card").first.get_by_role("button", name="Recusar").click()
         expect(toast(freelancer_page, "Convite recusado.")).to_be_visible()
+        expect(freelancer_page.locator(".invite-card")).to_have_count(0)
         company_page.goto("/client-dashboard?tab=team")
         expect(company_page.locator(".sent-invite").first).to_contain_text("Recusado")
     finally:

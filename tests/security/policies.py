@@ -381,6 +381,10 @@ POLICIES: dict[str, Policy] = {
     "app.pages.client_dashboard.ClientDashboardState.acknowledge_invite_bond": Policy(
         PUBLIC, {"checked": True}, page="/client-dashboard?tab=team"
     ),
+    # The dialog's date or start: only the caller's own thermometer is read again (the dialog must be open).
+    "app.pages.client_dashboard.ClientDashboardState.change_invite_start": Policy(
+        COMPANY, {"field": "data", "value": "2030-01-05"}, page="/client-dashboard?tab=team"
+    ),
     "app.pages.client_dashboard.ClientDashboardState.send_invite": Policy(
         COMPANY,
         {"form_data": {"data": "2030-01-05", "inicio": "18:00", "fim": "23:00", "valor_hora": "40", "mensagem": ""}},

@@ -10,7 +10,7 @@ from sqlmodel import select
 from core.formatting import long_date
 from core.types import utcnow
 from models import Application, Chat, Job, JobStatus, Message, Notification, Profile
-from services import applications, jobs
+from services import applications, bond, jobs
 from services.applications import (
     ALREADY_APPLIED,
     JOB_UNAVAILABLE,
@@ -246,6 +246,7 @@ def test_list_for_job_shows_applicant_cards(db, cast):
         "has_profile": True,
         "guaranteed": False,
         "accept_label": "Aceitar",
+        "bond": bond.NO_NOTICE,  # no shifts together yet (tests/unit/test_bond.py)
     }
     assert (second["proposal"], second["status"], second["chat_id"]) == ("R$ 1.234,50/hora", "accepted", chat.id)
     assert (second["skills"], second["more_skills"]) == ([], "")

@@ -232,39 +232,56 @@ def test_strangers_cannot_answer_or_cancel_an_invite(db):
 
 
 def test_32_racing_answers_make_one_hiring(db):
+    """Several tabs accepting, one declining, the company cancelling and the timer expiring: one outcome."""
     company, freelancer = _pair(db)
     invite = _invite(db, company, freelancer)
     engine = db.get_bind()
+    scope = _scope(db)
     outcomes: list[str] = []
     barrier = threading.Barrier(32)
+    moves = {
+        0: ("cancelado", lambda session: invites.cancel(session, company.id, invite.id)),
+        1: ("recusado", lambda session: invites.decline(session, freelancer.id, invite.id)),
+        2: ("expirado", None),
+    }
+    accept = ("aceito", lambda session: invites.accept(session, freelancer.id, invite.id))
 
     def answer(n: int) -> None:
-        with Session(engine) as session:
-            barrier.wait()
-            try:
-                if n % 4 == 0:
-                    invites.cancel(session, company.id, invite.id)
-                else:
-                    invites.accept(session, freelancer.id, invite.id)
-                session.commit()
-                outcomes.append("cancelled" if n % 4 == 0 else "accepted")
-            except ServiceError:
-                session.rollback()
-                outcomes.append("refused")
-            except OperationalError:  # SQLite: a writer that found the database locked is refused too
-                session.rollback()
-                outcomes.append("refused")
+        status, move = moves.get(n % 8, accept)
+        try:
+            if move is None:  # the timer, at the invite's expiry (the accepts run before it)
+                barrier.wait()
+                outcomes.append(status if invites.expire_due(invite.expires_at, scope) else "refused")
+                return
+            with Session(engine) as session:
+                barrier.wait()
+                try:
+                    move(session)
+                    session.commit()
+                    outcomes.append(status)
+                except (ServiceError, OperationalError):  # SQLite: a writer finding the database locked
+                    session.rollback()
+                    outcomes.append("refused")
+        except OperationalError:
+            outcomes.append("refused")
 
     threads = [threading.Thread(target=answer, args=(n,)) for n in range(32)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    assert len([o for o in outcomes if o != "refused"]) == 1
+    assert len(outcomes) == 32
+    (won,) = [o for o in outcomes if o != "refused"]
     db.expire_all()
     hirings = db.exec(select(Hiring).where(Hiring.job_id == invite.job_id)).all()
-    final = db.get(Invite, invite.id).status
-    assert (final, len(hirings)) in {("aceito", 1), ("cancelado", 0)}
+    final = db.get(Invite, invite.id)
+    job = db.get(Job, invite.job_id)
+    assert final.status == won and final.answered_at is not None
+    if won == "aceito":
+        assert len(hirings) == 1 and hirings[0].freelancer_id == freelancer.id
+        assert job.vaga_status == "in_progress"  # its one position is filled
+    else:
+        assert hirings == [] and job.vaga_status == "closed"
     assert len(db.exec(select(Application).where(Application.vaga_id == invite.job_id)).all()) == len(hirings)
 
 
@@ -319,3 +336,50 @@ def test_strangers_handlers_write_nothing(db):
     db.refresh(invite)
     assert invite.status == "pendente"
     assert db.exec(select(Hiring).where(Hiring.job_id == invite.job_id)).all() == []
+
+
+def test_a_paid_shift_card_offers_contratar_novamente_to_the_company_only(db):
+    company, freelancer = _pair(db)
+    tab = state_for(ClientDashboardState, cookie_for(db, company), "/client-dashboard", {"tab": "shifts"})
+    run(tab, ClientDashboardState.load)
+    (card,) = tab.shifts_upcoming + tab.shifts_history  # a paid shift whose payment no side recorded yet
+    assert card["rebook"] == freelancer.id
+    run(tab, ClientDashboardState.open_invite, card["rebook"])
+    assert tab.invite_open and tab.invite_name == "Rita Souza"
+    home = state_for(FreelancerDashboardState, cookie_for(db, freelancer), "/freelancer-dashboard", {"tab": "shifts"})
+    run(home, FreelancerDashboardState.load)
+    assert [card["rebook"] for card in home.shifts_upcoming + home.shifts_history] == [0]
+
+
+def test_the_thermometer_follows_the_date_picked_in_the_dialog(db):
+    company, freelancer = _pair(db)
+    target = (utcnow() + timedelta(days=5)).astimezone(LOCAL_TZ).replace(hour=18, minute=0, second=0, microsecond=0)
+    for weeks in range(1, 7):
+        _paid_shift(db, company, freelancer, start=target - timedelta(weeks=weeks))
+    tab = state_for(ClientDashboardState, cookie_for(db, company), "/client-dashboard", {"tab": "team"})
+    run(tab, ClientDashboardState.open_invite, freelancer.id)
+    run(tab, ClientDashboardState.change_invite_start, "data", (target + timedelta(days=60)).date().isoformat())
+    assert tab.invite_bond["level"] == ""
+    run(tab, ClientDashboardState.change_invite_start, "data", target.date().isoformat())
+    run(tab, ClientDashboardState.change_invite_start, "inicio", "18:00")
+    assert tab.invite_bond["level"] == "vermelho" and tab.invite_bond["needs_ack"]
+    run(tab, ClientDashboardState.acknowledge_invite_bond, True)
+    run(tab, ClientDashboardState.change_invite_start, "data", "não é data")
+    assert tab.invite_bond["level"] == "" and tab.invite_ack is False
+    run(tab, ClientDashboardState.change_invite_start, "valor_hora", "1")  # not a field it follows
+    assert tab.invite_values["valor_hora"] == "40,00"
+
+
+def test_a_stranger_reads_no_thermometer_and_writes_nothing(db):
+    company, freelancer = _pair(db)
+    for weeks in range(1, 7):
+        _paid_shift(db, company, freelancer, start=utcnow() + timedelta(days=5) - timedelta(weeks=weeks))
+    stranger = make_company(db)
+    db.commit()
+    for user in (stranger, None, freelancer):
+        tab = state_for(ClientDashboardState, cookie_for(db, user), "/client-dashboard", {"tab": "team"})
+        run(tab, ClientDashboardState.open_invite, freelancer.id)
+        run(tab, ClientDashboardState.change_invite_start, "data", _form()["data"])
+        assert (tab.invite_open, tab.invite_bond["level"]) == (False, "")
+        run(tab, ClientDashboardState.send_invite, _form())
+    assert db.exec(select(Invite)).all() == [] and db.exec(select(Job).where(Job.privada)).all() == []

@@ -90,6 +90,7 @@ def test_list_item_fields_are_formatted(db):
         "posted": jobs.long_date(created.criado_em),
         "company_rating": "",  # not rated yet (tests/unit/test_company_rating_on_jobs.py)
         "guaranteed": False,
+        "punctual": False,  # no 'Selo Empresa Pontual' yet (tests/unit/test_punctuality.py)
     }
     assert items[0]["shift"] == ""  # a row without shift times (none are left after alembic 0013)
     assert " de " in items[1]["posted"]
@@ -326,6 +327,8 @@ def test_public_job_detail_has_every_field(db):
         "payment": "Pagamento direto pela empresa — sem garantia do Turno",
         "payment_note": "O Turno registra as horas e o valor; a empresa paga você diretamente, como combinado no chat.",
         "guaranteed": False,
+        "punctual": False,
+        "punctual_summary": "",
         "posted_at": jobs._iso_utc(row.criado_em),
         "starts_at": "2026-12-05T21:00:00+00:00",
         "day_needed": "2026-12-05",

@@ -276,8 +276,8 @@ def test_the_companies_a_freelancer_works_with_most(db):
     worked, avoided_list = blocks.freelancer_companies(db, freelancer.id)
     assert [c.id for c in avoided_list] == [avoided.id]
     assert [(c.name, c.shifts) for c in worked] == [
-        ("Bar A", "3 turnos"),
-        ("Bar B", "1 turno"),
+        ("Bar A", "3 turnos pagos"),
+        ("Bar B", "1 turno pago"),
     ]
 
 
