@@ -20,6 +20,33 @@ from states.failures import recovers
 BLOCK_ERROR = "Não foi possível atualizar o bloqueio"
 
 
+def _change(state: AuthState, role: Role, other_id: object, change, missing: str, done: str, reload) -> list:
+    """Make or undo a block for the caller of `role`, reload the caller's list, and say so.
+
+    Args:
+        state: The calling tab's state.
+        role: Who may call (the service checks the rest).
+        other_id: The other side's id, as the browser sent it.
+        change: The service call, (db, caller id, other id).
+        missing: The refusal for a visitor, a wrong role or a malformed id.
+        done: The success toast.
+        reload: The state's loader of the list the change touches, (db, caller id).
+    """
+    user = state._caller(role)
+    checked = valid_id(other_id)
+    if user is None or checked is None:
+        return [rx.toast.error(BLOCK_ERROR, description=missing)]
+    try:
+        with session_scope() as db:
+            change(db, user.id, checked)
+    except ServiceError as exc:
+        return [rx.toast.error(BLOCK_ERROR, description=exc.message)]
+    with session_scope() as db:
+        reload(db, user.id)
+    after = state._after_block(user.id) if role == Role.CLIENT else []
+    return [rx.toast.success(done), *after]
+
+
 class CompanyBlocksMixin(AuthState, mixin=True):
     """'Bloquear profissional' and the company's 'Profissionais bloqueados' list with 'Desbloquear'.
 
@@ -37,18 +64,7 @@ class CompanyBlocksMixin(AuthState, mixin=True):
         return []
 
     def _change_block(self, freelancer_id: object, change, done: str):
-        user = self._caller(Role.CLIENT)
-        checked = valid_id(freelancer_id)
-        if user is None or checked is None:
-            return rx.toast.error(BLOCK_ERROR, description=blocks.CANNOT_BLOCK)
-        try:
-            with session_scope() as db:
-                change(db, user.id, checked)
-        except ServiceError as exc:
-            return rx.toast.error(BLOCK_ERROR, description=exc.message)
-        with session_scope() as db:
-            self._load_blocked(db, user.id)
-        return [rx.toast.success(done), *self._after_block(user.id)]
+        return _change(self, Role.CLIENT, freelancer_id, change, blocks.CANNOT_BLOCK, done, self._load_blocked)
 
     @rx.event
     @recovers(BLOCK_ERROR)
@@ -77,18 +93,7 @@ class FreelancerBlocksMixin(AuthState, mixin=True):
         self.worked_with, self.avoided_companies = blocks.freelancer_companies(db, freelancer_id)
 
     def _change_avoid(self, company_id: object, change, done: str):
-        user = self._caller(Role.FREELANCER)
-        checked = valid_id(company_id)
-        if user is None or checked is None:
-            return rx.toast.error(BLOCK_ERROR, description=blocks.COMPANY_NOT_FOUND)
-        try:
-            with session_scope() as db:
-                change(db, user.id, checked)
-        except ServiceError as exc:
-            return rx.toast.error(BLOCK_ERROR, description=exc.message)
-        with session_scope() as db:
-            self._load_companies(db, user.id)
-        return rx.toast.success(done)
+        return _change(self, Role.FREELANCER, company_id, change, blocks.COMPANY_NOT_FOUND, done, self._load_companies)
 
     @rx.event
     @recovers(BLOCK_ERROR)

@@ -302,8 +302,16 @@ class Row:
 Snapshot = dict[tuple[str, object], Row]
 
 
+# Columns only the timer writes, derived from other rows (no handler's doing): a company's
+# 'Selo Empresa Pontual' is recomputed on the profile while the matrix runs (services/punctuality.py).
+TIMER_COLUMNS = {"profiles": frozenset({"selo_pontual", "selo_resumo", "selo_dados", "selo_em"})}
+
+
 def snapshot(engine: Engine) -> Snapshot:
-    """Every row of OWNER_TABLES with the users allowed to change it, keyed by (table, primary key)."""
+    """Every row of OWNER_TABLES with the users allowed to change it, keyed by (table, primary key).
+
+    TIMER_COLUMNS are left out: the timer process of the server under test writes them.
+    """
     rows: Snapshot = {}
     with engine.connect() as conn:
         raw = {}
@@ -318,6 +326,11 @@ def snapshot(engine: Engine) -> Snapshot:
             {r[columns.index("client_id")], r[columns.index("freelancer_id")]}
         )
     for table, (columns, values) in raw.items():
+        skipped = TIMER_COLUMNS.get(table, frozenset())
+        if skipped:
+            kept = [n for n, column in enumerate(columns) if column not in skipped]
+            columns = tuple(columns[n] for n in kept)
+            values = [tuple(value[n] for n in kept) for value in values]
         for value in values:
             row = dict(zip(columns, value, strict=True))
             key = row.get("id", row.get("user_id"))

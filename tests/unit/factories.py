@@ -14,6 +14,7 @@ from core.types import utcnow
 from models import (
     Application,
     Chat,
+    Hiring,
     Job,
     JobStatus,
     Message,
@@ -216,3 +217,35 @@ MISSING_ID = 987_654
 def unusable_ids(real_id: int) -> list[object]:
     """Ids a hostile browser may send for `real_id`: wrong types, out of range, or missing."""
     return [MISSING_ID, str(real_id), float(real_id), True, -1, 0, 2**40, None, [real_id], {"id": real_id}]
+
+
+def make_hiring(
+    db: Session, company: User, freelancer: User, start: datetime, state: str = "paga", hours: int = 6, **fields
+) -> Hiring:
+    """A shift of the pair already in `state` (a fixture row), on its own closed vaga starting at `start`.
+
+    Args:
+        db: The test's session (flushed, not committed).
+        company: The company.
+        freelancer: The freelancer.
+        start: The shift's start.
+        state: The hiring's state (the steps leading there are tested in the shift-loop tests).
+        hours: The shift's length.
+        **fields: Other hiring columns (horas_enviadas_em, ajuste_em, ...).
+    """
+    end = start + timedelta(hours=hours)
+    job = make_job(db, company, "Bartender", inicio_em=start, fim_em=end, status="closed", **fields.pop("job", {}))
+    application = make_application(db, job, freelancer, status="accepted")
+    hiring = Hiring(
+        state=state,
+        application_id=application.id,
+        job_id=job.id,
+        company_id=company.id,
+        freelancer_id=freelancer.id,
+        inicio_em=start,
+        fim_em=end,
+        **fields,
+    )
+    db.add(hiring)
+    db.flush()
+    return hiring

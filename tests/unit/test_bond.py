@@ -12,10 +12,10 @@ from sqlmodel import Session, select
 from app.pages.company_jobs.state import CompanyJobsState
 from core.bond_guard import RED, YELLOW
 from core.types import utcnow
-from models import Application, Hiring, Job, User
+from models import Application, Job, User
 from services import applications, bond
 from services.errors import ServiceError
-from tests.unit.factories import make_application, make_company, make_freelancer, make_job
+from tests.unit.factories import make_application, make_company, make_freelancer, make_hiring, make_job
 from tests.unit.sql_log import sent_statements
 from tests.unit.state_harness import cookie_for, run, state_for, toasts
 
@@ -25,19 +25,7 @@ WEEK = timedelta(weeks=1)
 def _history(db: Session, company: User, freelancer: User, starts: list, state: str = "paga") -> None:
     """Past shifts of the pair (fixture rows in `state`)."""
     for start in starts:
-        job = make_job(db, company, "Garçom", inicio_em=start, fim_em=start + timedelta(hours=6))
-        application = make_application(db, job, freelancer, status="accepted")
-        db.add(
-            Hiring(
-                state=state,
-                application_id=application.id,
-                job_id=job.id,
-                company_id=company.id,
-                freelancer_id=freelancer.id,
-                inicio_em=start,
-                fim_em=start + timedelta(hours=6),
-            )
-        )
+        make_hiring(db, company, freelancer, start, state=state)
     db.commit()
 
 

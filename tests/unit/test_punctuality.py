@@ -9,9 +9,9 @@ from sqlmodel import Session, select
 
 from core.punctuality import HiringFacts, score
 from core.types import utcnow
-from models import Hiring, HiringEvent, Profile, User
+from models import HiringEvent, Profile, User
 from services import jobs, punctuality
-from tests.unit.factories import make_application, make_company, make_freelancer, make_job
+from tests.unit.factories import make_company, make_freelancer, make_hiring, make_job
 from tests.unit.sql_log import sent_statements
 from tests.unit.test_trust_visibility import _scope
 
@@ -57,20 +57,7 @@ def _hirings(db: Session, company: User, count: int, days_ago: int = 5, answer_h
     now = utcnow()
     for n in range(count):
         start = now - timedelta(days=days_ago, hours=n)
-        job = make_job(db, company, "Garçom", inicio_em=start, fim_em=start + timedelta(hours=6), status="closed")
-        application = make_application(db, job, freelancer, status="accepted")
-        hiring = Hiring(
-            state=state,
-            application_id=application.id,
-            job_id=job.id,
-            company_id=company.id,
-            freelancer_id=freelancer.id,
-            inicio_em=start,
-            fim_em=start + timedelta(hours=6),
-            horas_enviadas_em=start + timedelta(hours=7),
-        )
-        db.add(hiring)
-        db.flush()
+        hiring = make_hiring(db, company, freelancer, start, state=state, horas_enviadas_em=start + timedelta(hours=7))
         db.add(
             HiringEvent(
                 hiring_id=hiring.id,

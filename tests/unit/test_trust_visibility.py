@@ -16,11 +16,18 @@ from app.api.public_pages import job_page_answer
 from app.pages.client_dashboard import ClientDashboardState
 from app.pages.freelancer_dashboard import FreelancerDashboardState
 from core.types import utcnow
-from models import Application, Block, Hiring, Invite, Job, Notification, NotificationType, TeamMember, User
+from models import Application, Block, Invite, Job, Notification, NotificationType, TeamMember, User
 from services import applications, blocks, company_jobs, jobs, privacy, sitemap, team_first, trust_timer, visibility
 from services.errors import NotAllowed, ServiceError
 from tests.security.policies import JOB_FORM
-from tests.unit.factories import make_application, make_company, make_freelancer, make_job, make_subscription
+from tests.unit.factories import (
+    make_application,
+    make_company,
+    make_freelancer,
+    make_hiring,
+    make_job,
+    make_subscription,
+)
 from tests.unit.state_harness import cookie_for, run, state_for, toasts
 
 H = timedelta(hours=1)
@@ -256,20 +263,8 @@ def test_the_companies_a_freelancer_works_with_most(db):
     freelancer = make_freelancer(db)
     often, once, avoided = make_company(db, empresa="Bar A"), make_company(db, empresa="Bar B"), make_company(db)
     for company, count in ((often, 3), (once, 1), (avoided, 4)):
-        for _ in range(count):
-            job = make_job(db, company)
-            application = make_application(db, job, freelancer, status="accepted")
-            db.add(
-                Hiring(
-                    state="paga",
-                    application_id=application.id,
-                    job_id=job.id,
-                    company_id=company.id,
-                    freelancer_id=freelancer.id,
-                    inicio_em=job.inicio_em,
-                    fim_em=job.fim_em,
-                )
-            )
+        for n in range(count):
+            make_hiring(db, company, freelancer, utcnow() - timedelta(days=n + 1))
     db.commit()
     blocks.avoid_company(db, freelancer.id, avoided.id)
     db.commit()
