@@ -24,15 +24,13 @@ from models import (
     Block,
     Hiring,
     HiringState,
-    Invite,
-    InviteStatus,
     Job,
     Profile,
     Role,
     TeamMember,
     User,
 )
-from services import job_lifecycle, visibility
+from services import invites, visibility
 from services.errors import NotAllowed
 from services.jobs import company_name
 
@@ -100,24 +98,7 @@ def _end_pending(session: Session, company_id: int, freelancer_id: int, now: dat
     session.execute(
         delete(TeamMember).where(TeamMember.company_id == company_id, TeamMember.freelancer_id == freelancer_id)
     )
-    invites = session.execute(
-        select(Invite.id, Invite.job_id).where(
-            Invite.company_id == company_id,
-            Invite.freelancer_id == freelancer_id,
-            Invite.status == InviteStatus.PENDING,
-        )
-    ).all()
-    if not invites:
-        return
-    session.execute(
-        update(Invite)
-        .where(Invite.id.in_([row.id for row in invites]), Invite.status == InviteStatus.PENDING)
-        .values(status=InviteStatus.CANCELLED, answered_at=now)
-    )
-    for row in invites:
-        job = session.get(Job, row.job_id)
-        if job is not None and job.privada and job_lifecycle.close(job):
-            session.add(job)
+    invites.end_between(session, company_id, freelancer_id, now)
 
 
 def block_freelancer(session: Session, company_id: int, freelancer_id: int, now: datetime | None = None) -> None:
@@ -283,7 +264,11 @@ def freelancer_companies(session: Session, freelancer_id: int) -> tuple[list[Wor
         return REMOVED_NAME if row.deleted_at else company_name(False, row.empresa, row.nome)
 
     worked_with = [
-        WorkedWith(id=row.company_id, name=name(row), shifts="1 turno pago" if row.shifts == 1 else f"{row.shifts} turnos pagos")
+        WorkedWith(
+            id=row.company_id,
+            name=name(row),
+            shifts="1 turno pago" if row.shifts == 1 else f"{row.shifts} turnos pagos",
+        )
         for row in rows
         if row.kind == "worked"
     ]

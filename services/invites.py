@@ -12,6 +12,7 @@ answer is a conditional update of the invite's status under the vaga's lock: it 
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from decimal import Decimal
 
 from sqlalchemy import or_, select, update
 from sqlmodel import Session
@@ -22,7 +23,17 @@ from core.formatting import hourly_pay, local
 from core.shift_format import shift_text
 from core.types import utcnow
 from models import Application, Hiring, Invite, InviteStatus, Job, NotificationType, Profile, Role, TeamMember, User
-from services import applications, attendance_code, bond, job_lifecycle, plans, protected_payments, teams, visibility
+from services import (
+    applications,
+    attendance_code,
+    bond,
+    faltas,
+    job_lifecycle,
+    plans,
+    protected_payments,
+    teams,
+    visibility,
+)
 from services.company_jobs import owned_job
 from services.errors import NotAllowed, ServiceError, ValidationFailed
 from services.jobs import company_name
@@ -86,9 +97,9 @@ class InviteDraft:
     valor_hora: str
 
 
-def _company(session: Session, company_id: int) -> None:
-    user = session.get(User, company_id)
-    if user is None or user.role != Role.CLIENT or not user.is_active or user.deleted_at is not None:
+def _active(session: Session, user_id: int, role: str) -> None:
+    user = session.get(User, user_id)
+    if user is None or user.role != role or not user.is_active or user.deleted_at is not None:
         raise NotAllowed(NOT_ELIGIBLE)
 
 
@@ -114,7 +125,8 @@ def _eligible(session: Session, company_id: int, freelancer_id: int) -> Job:
         NotAllowed: Not a company, no paid shift together and not in the team (NOT_ELIGIBLE), or a
             block between them (BLOCKED).
     """
-    _company(session, company_id)
+    _active(session, company_id, Role.CLIENT)
+    _active(session, freelancer_id, Role.FREELANCER)
     member = session.execute(
         select(TeamMember.freelancer_id).where(
             TeamMember.company_id == company_id, TeamMember.freelancer_id == freelancer_id
@@ -128,6 +140,18 @@ def _eligible(session: Session, company_id: int, freelancer_id: int) -> Job:
     if template is None:
         raise NotAllowed(NOT_ELIGIBLE)
     return template
+
+
+def _last_rate(session: Session, company_id: int, freelancer_id: int, template: Job) -> str:
+    """The hourly rate of the pair's latest shift ('40,00'): the one agreed on it, else its vaga's ('' if none)."""
+    cents = session.execute(
+        select(Hiring.valor_hora_centavos)
+        .where(Hiring.company_id == company_id, Hiring.freelancer_id == freelancer_id, Hiring.job_id == template.id)
+        .order_by(Hiring.inicio_em.desc(), Hiring.id.desc())
+        .limit(1)
+    ).scalar()
+    rate = Decimal(cents) / 100 if cents else template.valor_hora
+    return f"{rate:.2f}".replace(".", ",") if rate is not None else ""
 
 
 def draft(session: Session, company_id: int, freelancer_id: int, now: datetime | None = None) -> InviteDraft:
@@ -150,7 +174,7 @@ def draft(session: Session, company_id: int, freelancer_id: int, now: datetime |
         data=day.isoformat(),
         inicio=start.strftime("%H:%M"),
         fim=end.strftime("%H:%M"),
-        valor_hora=f"{template.valor_hora:.2f}".replace(".", ",") if template.valor_hora is not None else "",
+        valor_hora=_last_rate(session, company_id, freelancer_id, template),
     )
 
 
@@ -304,10 +328,12 @@ def accept(session: Session, freelancer_id: int, invite_id: object, now: datetim
 
     Raises:
         NotAllowed: Not the freelancer's invite (NOT_FOUND).
-        ServiceError: Answered, cancelled or expired (GONE), or the accept's own refusals.
+        ServiceError: Answered, cancelled or expired (GONE), a running suspension (faltas.SUSPENDED:
+            the invite stays open), or the accept's own refusals.
     """
     now = now or utcnow()
     invite = _own(session, invite_id, "freelancer_id", freelancer_id)
+    faltas.refuse_if_suspended(faltas.suspended_until(session, freelancer_id, now))  # as applying does
     job = owned_job(session, invite.company_id, invite.job_id, lock=True)  # one answer at a time
     if not _claim(session, invite, InviteStatus.ACCEPTED, now):
         raise ServiceError(GONE)
@@ -319,6 +345,7 @@ def accept(session: Session, freelancer_id: int, invite_id: object, now: datetim
         session.add(application)
         session.flush()
         application_id = application.id
+    # No bond_ack: the company read the thermometer (and ticked a red one) when it sent the invite.
     chat_id = applications.accept(session, invite.company_id, application_id)
     name = session.execute(select(Profile.nome).where(Profile.user_id == freelancer_id)).scalar() or "O profissional"
     pay = (
@@ -384,6 +411,30 @@ def cancel(session: Session, company_id: int, invite_id: object, now: datetime |
         f"{who} cancelou o convite.",
         routes.NoticeTarget.FREELANCER_HOME,
     )
+
+
+def end_between(session: Session, company_id: int, freelancer_id: int, now: datetime) -> int:
+    """A block ends what is pending between the two: their pending invites are cancelled and their vagas close.
+
+    Silent on purpose (services/blocks.py: a block is never announced). Returns how many ended.
+    """
+    pending = (
+        session.execute(
+            select(Invite).where(
+                Invite.company_id == company_id,
+                Invite.freelancer_id == freelancer_id,
+                Invite.status == InviteStatus.PENDING,
+            )
+        )
+        .scalars()
+        .all()
+    )
+    ended = 0
+    for invite in pending:
+        if _claim(session, invite, InviteStatus.CANCELLED, now):
+            _close(session, invite.job_id)
+            ended += 1
+    return ended
 
 
 def expire_due(now: datetime, scope: Callable) -> int:

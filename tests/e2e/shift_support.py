@@ -9,7 +9,7 @@ from sqlmodel import select
 
 from core.db import session_scope
 from core.types import utcnow
-from models import Application, Hiring, Job, User
+from models import Application, Hiring, HiringEvent, Job, User
 from services import attendance_code
 from tests.shift_form import shift_fields
 
@@ -95,32 +95,43 @@ def my_shifts(page: Page, role: str, title: str) -> Locator:
     return card
 
 
-def paid_shift(company_email: str, freelancer_email: str, title: str) -> None:
-    """A vaga of the company that the freelancer worked two days ago, approved and paid (fixture rows)."""
+def past_shifts(
+    company_email: str, freelancer_email: str, starts: list, title: str = "Turno já pago", approved_after=None
+) -> None:
+    """Paid shifts of the pair that started at `starts`, each on its own closed vaga (fixture rows).
+
+    Args:
+        company_email: The company's e-mail.
+        freelancer_email: The freelancer's e-mail.
+        starts: The shifts' starts (in the past).
+        title: The vagas' title.
+        approved_after: When given, the hours were sent an hour after each shift ended and the company
+            approved them this long after (a hiring event), as the punctuality badge reads it.
+    """
     with session_scope() as db:
         company = db.exec(select(User.id).where(User.email == company_email)).one()
         freelancer = db.exec(select(User.id).where(User.email == freelancer_email)).one()
-        start = utcnow().replace(second=0, microsecond=0) - timedelta(days=2)
-        job = Job(
-            cliente_id=company,
-            titulo=title,
-            categoria="eventos",
-            descricao="Atendimento em evento.",
-            localizacao="São Paulo",
-            inicio_em=start,
-            fim_em=start + timedelta(hours=6),
-            endereco="Av. Paulista, 1578 - Bela Vista, São Paulo - SP",
-            codigo_segredo=attendance_code.new_secret(),
-            status="closed",  # worked and over: not in the lists, not in the plan's count
-            vaga_status="closed",
-        )
-        db.add(job)
-        db.flush()
-        application = Application(vaga_id=job.id, freelancer_id=freelancer, status="accepted")
-        db.add(application)
-        db.flush()
-        db.add(  # worked, approved and paid (a fixture row)
-            Hiring(
+        for start in starts:
+            job = Job(
+                cliente_id=company,
+                titulo=title,
+                categoria="eventos",
+                descricao="Atendimento em evento.",
+                localizacao="São Paulo",
+                inicio_em=start,
+                fim_em=start + timedelta(hours=6),
+                endereco="Av. Paulista, 1578 - Bela Vista, São Paulo - SP",
+                codigo_segredo=attendance_code.new_secret(),
+                status="closed",  # worked and over: not in the lists, not in the plan's count
+                vaga_status="closed",
+            )
+            db.add(job)
+            db.flush()
+            application = Application(vaga_id=job.id, freelancer_id=freelancer, status="accepted")
+            db.add(application)
+            db.flush()
+            sent = start + timedelta(hours=7)
+            hiring = Hiring(  # worked, approved and paid
                 state="paga",
                 application_id=application.id,
                 job_id=job.id,
@@ -131,7 +142,16 @@ def paid_shift(company_email: str, freelancer_email: str, title: str) -> None:
                 valor_hora_centavos=4000,
                 minutos_aprovados=360,
                 valor_centavos=24000,
+                horas_enviadas_em=sent if approved_after is not None else None,
                 pago_em=start + timedelta(days=1),
                 recebido_em=start + timedelta(days=1),
             )
-        )
+            db.add(hiring)
+            db.flush()
+            if approved_after is not None:
+                db.add(HiringEvent(hiring_id=hiring.id, actor="empresa", action="aprovar", at=sent + approved_after))
+
+
+def paid_shift(company_email: str, freelancer_email: str, title: str) -> None:
+    """A vaga of the company that the freelancer worked two days ago, approved and paid (fixture rows)."""
+    past_shifts(company_email, freelancer_email, [utcnow().replace(second=0, microsecond=0) - timedelta(days=2)], title)

@@ -12,10 +12,9 @@ from playwright.sync_api import Browser, expect
 from sqlmodel import select
 
 from core.db import session_scope
-from models import Application, Hiring, Job, User
-from services import attendance_code
+from models import Application, Job, User
 from tests.e2e.conftest import signed_in, toast
-from tests.e2e.shift_support import bar_job
+from tests.e2e.shift_support import bar_job, past_shifts
 
 PHONE = {"width": 375, "height": 812}
 WEEK = timedelta(weeks=1)
@@ -27,39 +26,7 @@ def _user(db, email: str) -> int:
 
 def _weekly_history(company_email: str, freelancer_email: str, before, weeks: int) -> None:
     """`weeks` paid shifts of the pair, one a week on the weekday of `before`, the last a week before it."""
-    with session_scope() as db:
-        company, freelancer = _user(db, company_email), _user(db, freelancer_email)
-        for n in range(1, weeks + 1):
-            start = before - WEEK * n
-            job = Job(
-                cliente_id=company,
-                titulo="Bartender (semana anterior)",
-                categoria="eventos",
-                descricao="Serviço de bar.",
-                localizacao="São Paulo",
-                inicio_em=start,
-                fim_em=start + timedelta(hours=6),
-                codigo_segredo=attendance_code.new_secret(),
-                status="closed",
-                vaga_status="closed",
-            )
-            db.add(job)
-            db.flush()
-            application = Application(vaga_id=job.id, freelancer_id=freelancer, status="accepted")
-            db.add(application)
-            db.flush()
-            db.add(
-                Hiring(
-                    state="paga",
-                    application_id=application.id,
-                    job_id=job.id,
-                    company_id=company,
-                    freelancer_id=freelancer,
-                    inicio_em=start,
-                    fim_em=start + timedelta(hours=6),
-                    valor_hora_centavos=4000,
-                )
-            )
+    past_shifts(company_email, freelancer_email, [before - WEEK * n for n in range(1, weeks + 1)], "Bartender")
 
 
 def _apply(job_id: int, freelancer_email: str) -> None:

@@ -9,51 +9,18 @@ from sqlmodel import select
 
 from core.db import session_scope
 from core.types import utcnow
-from models import Application, Hiring, HiringEvent, Job, User
-from services import attendance_code, punctuality
+from models import User
+from services import punctuality
 from tests.e2e.conftest import signed_in
-from tests.e2e.shift_support import bar_job
+from tests.e2e.shift_support import bar_job, past_shifts
 
 PHONE = {"width": 375, "height": 812}
 
 
 def _well_run_shifts(company_email: str, freelancer_email: str, count: int) -> None:
-    """`count` past shifts of the company whose hours it approved 3 hours after they were sent (fixture rows)."""
-    with session_scope() as db:
-        company = db.exec(select(User.id).where(User.email == company_email)).one()
-        freelancer = db.exec(select(User.id).where(User.email == freelancer_email)).one()
-        for n in range(count):
-            start = utcnow() - timedelta(days=3 + n)
-            job = Job(
-                cliente_id=company,
-                titulo="Turno já pago",
-                categoria="eventos",
-                descricao="Serviço de bar.",
-                localizacao="São Paulo",
-                inicio_em=start,
-                fim_em=start + timedelta(hours=6),
-                codigo_segredo=attendance_code.new_secret(),
-                status="closed",
-                vaga_status="closed",
-            )
-            db.add(job)
-            db.flush()
-            application = Application(vaga_id=job.id, freelancer_id=freelancer, status="accepted")
-            db.add(application)
-            db.flush()
-            hiring = Hiring(
-                state="paga",
-                application_id=application.id,
-                job_id=job.id,
-                company_id=company,
-                freelancer_id=freelancer,
-                inicio_em=start,
-                fim_em=start + timedelta(hours=6),
-                horas_enviadas_em=start + timedelta(hours=7),
-            )
-            db.add(hiring)
-            db.flush()
-            db.add(HiringEvent(hiring_id=hiring.id, actor="empresa", action="aprovar", at=start + timedelta(hours=10)))
+    """`count` past shifts of the company whose hours it approved 3 hours after they were sent."""
+    starts = [utcnow() - timedelta(days=3 + n) for n in range(count)]
+    past_shifts(company_email, freelancer_email, starts, approved_after=timedelta(hours=3))
 
 
 def _refresh(company_email: str) -> None:

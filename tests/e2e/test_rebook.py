@@ -1,8 +1,10 @@
 """'Contratar novamente' in the browser: the company invites a team member for a new date, the
 freelancer accepts on the phone and the shift is in both 'Turnos'; a second invite, sent from the paid
-shift's card in 'Turnos', is declined."""
+shift's card in 'Turnos', is declined. On a phone, a weekly rebook turns the 'Termômetro de vínculo'
+red in the dialog: sending needs the box, and another date clears the notice."""
 
 import uuid
+from datetime import timedelta
 
 from playwright.sync_api import Browser, expect
 from sqlmodel import select
@@ -11,7 +13,7 @@ from core.db import session_scope
 from core.types import utcnow
 from models import TeamMember, User
 from tests.e2e.conftest import signed_in, toast
-from tests.e2e.shift_support import paid_shift
+from tests.e2e.shift_support import paid_shift, past_shifts
 
 PHONE = {"width": 375, "height": 812}
 
@@ -36,7 +38,7 @@ def test_a_company_rebooks_a_team_member_who_accepts_then_declines(browser: Brow
         dialog = company_page.get_by_role("dialog", name="Contratar novamente")
         expect(dialog).to_contain_text(f"Convite particular para Rita Convite {token}")
         dialog.get_by_label("Mensagem (opcional)").fill("Volta no sábado?")
-        company_page.screenshot(path="/tmp/shots/invite_company_dialog.png")
+        company_page.screenshot(path="/tmp/shots/invite_company_dialog.png", animations="disabled")
         dialog.get_by_role("button", name="Enviar convite").click()
         expect(toast(company_page, "Convite enviado.")).to_be_visible()
         sent = company_page.locator(".sent-invite").first
@@ -78,3 +80,43 @@ def test_a_company_rebooks_a_team_member_who_accepts_then_declines(browser: Brow
     finally:
         company_context.close()
         freelancer_context.close()
+
+
+def _weekly_paid_shifts(company_email: str, freelancer_email: str, title: str, weeks: int) -> None:
+    """`weeks` paid shifts of the pair on the same weekday, the latest two days ago."""
+    latest = utcnow().replace(second=0, microsecond=0) - timedelta(days=2)
+    past_shifts(company_email, freelancer_email, [latest - timedelta(weeks=week) for week in range(weeks)], title)
+
+
+def test_a_weekly_rebook_needs_the_thermometer_box_on_a_phone(browser: Browser, base_url: str, make_account):
+    token = uuid.uuid4().hex[:6]
+    title = f"Bartender de sexta {token}"
+    company_email = make_account("client")
+    freelancer_email = make_account("freelancer", name=f"Beto Semanal {token}")
+    _weekly_paid_shifts(company_email, freelancer_email, title, 5)  # the rebook is the 6th on that weekday
+
+    context, page = signed_in(browser, base_url, company_email, viewport=PHONE)
+    try:
+        page.goto("/client-dashboard?tab=shifts")
+        page.locator(".shift-card").filter(has_text=title).first.get_by_role(
+            "button", name="Contratar novamente"
+        ).click()
+        dialog = page.get_by_role("dialog", name="Contratar novamente")
+        expect(dialog.locator(".bond-notice")).to_have_attribute("data-level", "vermelho")
+        page.screenshot(path="/tmp/shots/invite_company_red.png", animations="disabled")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375
+        dialog.get_by_role("button", name="Enviar convite").click()
+        expect(toast(page, "Estou ciente e assumo a responsabilidade")).to_be_visible()
+        expect(page.locator(".sent-invite")).to_have_count(0)
+
+        later = dialog.get_by_label("Data").input_value()
+        dialog.get_by_label("Data").fill("2099-01-05")  # far from the weekly shifts: no notice
+        expect(dialog.locator(".bond-notice")).to_have_count(0)
+        dialog.get_by_label("Data").fill(later)
+        expect(dialog.locator(".bond-notice")).to_have_attribute("data-level", "vermelho")
+        dialog.locator(".bond-ack").click()
+        dialog.get_by_role("button", name="Enviar convite").click()
+        expect(toast(page, "Convite enviado.")).to_be_visible()
+        expect(dialog).to_have_count(0)
+    finally:
+        context.close()

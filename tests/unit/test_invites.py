@@ -15,17 +15,23 @@ from app.pages.client_dashboard import ClientDashboardState
 from app.pages.freelancer_dashboard import FreelancerDashboardState
 from core.shift_rules import LOCAL_TZ
 from core.types import utcnow
-from models import Application, Block, Hiring, Invite, Job, TeamMember, User
+from models import Application, Block, Falta, Hiring, Invite, Job, Profile, Role, TeamMember, User
 from services import applications, bond, invites, jobs, privacy, trust_timer
 from services.errors import NotAllowed, ServiceError, ValidationFailed
-from tests.unit.factories import make_application, make_company, make_freelancer, make_job, make_subscription
+from tests.unit.factories import (
+    make_application,
+    make_company,
+    make_freelancer,
+    make_job,
+    make_subscription,
+)
 from tests.unit.state_harness import cookie_for, run, state_for, toasts
 from tests.unit.test_trust_visibility import _scope
 
 H = timedelta(hours=1)
 
 
-def _paid_shift(db: Session, company: User, freelancer: User, start=None) -> Job:
+def _paid_shift(db: Session, company: User, freelancer: User, start=None, cents: int = 0) -> Job:
     start = start or utcnow() - timedelta(days=6)
     job = make_job(
         db,
@@ -47,6 +53,7 @@ def _paid_shift(db: Session, company: User, freelancer: User, start=None) -> Job
             freelancer_id=freelancer.id,
             inicio_em=start,
             fim_em=start + 6 * H,
+            valor_hora_centavos=cents,
         )
     )
     db.commit()
@@ -363,11 +370,15 @@ def test_the_thermometer_follows_the_date_picked_in_the_dialog(db):
     run(tab, ClientDashboardState.change_invite_start, "data", target.date().isoformat())
     run(tab, ClientDashboardState.change_invite_start, "inicio", "18:00")
     assert tab.invite_bond["level"] == "vermelho" and tab.invite_bond["needs_ack"]
+    sent = _form(data=target.date().isoformat(), start="18:00", end="23:00")
+    assert toasts(run(tab, ClientDashboardState.send_invite, sent)) == [
+        f"error: Não foi possível enviar o convite | {bond.ACK_REQUIRED}"
+    ]
     run(tab, ClientDashboardState.acknowledge_invite_bond, True)
     run(tab, ClientDashboardState.change_invite_start, "data", "não é data")
     assert tab.invite_bond["level"] == "" and tab.invite_ack is False
     run(tab, ClientDashboardState.change_invite_start, "valor_hora", "1")  # not a field it follows
-    assert tab.invite_values["valor_hora"] == "40,00"
+    assert tab.invite_values["valor_hora"] == "45,00"  # what was sent last
 
 
 def test_a_stranger_reads_no_thermometer_and_writes_nothing(db):
@@ -383,3 +394,44 @@ def test_a_stranger_reads_no_thermometer_and_writes_nothing(db):
         assert (tab.invite_open, tab.invite_bond["level"]) == (False, "")
         run(tab, ClientDashboardState.send_invite, _form())
     assert db.exec(select(Invite)).all() == [] and db.exec(select(Job).where(Job.privada)).all() == []
+
+
+def test_the_dialog_starts_a_week_after_the_last_shift_at_its_agreed_rate(db):
+    company, freelancer = make_company(db), make_freelancer(db, nome="Rita Souza")
+    start = (utcnow() - timedelta(days=3)).astimezone(LOCAL_TZ).replace(hour=19, minute=30, second=0, microsecond=0)
+    _paid_shift(db, company, freelancer, start=start, cents=4250)  # a proposal of R$ 42,50 was accepted
+    first = invites.draft(db, company.id, freelancer.id)
+    assert (first.name, first.data, first.inicio, first.fim, first.valor_hora) == (
+        "Rita Souza",
+        (start + timedelta(weeks=1)).date().isoformat(),
+        "19:30",
+        "01:30",
+        "42,50",
+    )
+
+
+def test_a_suspended_freelancer_cannot_accept_and_the_invite_stays_open(db):
+    company, freelancer = _pair(db)
+    invite = _invite(db, company, freelancer)
+    now = utcnow()
+    db.add(Falta(freelancer_id=freelancer.id, pontos=3, expires_at=now + timedelta(days=60), suspende_ate=now + H * 72))
+    db.commit()
+    with pytest.raises(ServiceError) as refused:
+        invites.accept(db, freelancer.id, invite.id)
+    db.rollback()
+    assert refused.value.message.startswith("Você está com 3 faltas ativas")
+    db.refresh(invite)
+    assert invite.status == "pendente"
+    assert db.exec(select(Hiring).where(Hiring.job_id == invite.job_id)).all() == []
+
+
+def test_a_closed_freelancer_account_cannot_be_invited(db):
+    company = make_company(db)
+    freelancer = User(email="encerrada@teste.com.br", password_hash="x", role=Role.FREELANCER, is_active=False)
+    db.add(freelancer)
+    db.flush()
+    db.add(Profile(user_id=freelancer.id, tipo_usuario=Role.FREELANCER, nome="Conta Encerrada"))
+    _paid_shift(db, company, freelancer)
+    with pytest.raises(NotAllowed):
+        invites.draft(db, company.id, freelancer.id)
+    db.rollback()
