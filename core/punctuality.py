@@ -10,6 +10,7 @@ From 5 hirings whose shift started in the last 90 days (docs/product.md "Selo Em
 The badge when C ≤ 5 %, A ≤ 24 h, R ≤ 10 % and D = 0. Otherwise the company sees what it lacks.
 """
 
+import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -65,7 +66,11 @@ def _percent(share: float) -> str:
 
 
 def _hours(value: float) -> str:
-    return f"{value:.0f} h" if value >= 1 else "menos de 1 h"
+    """'6 h', '24,5 h' (never rounded down to the limit), 'menos de 1 h'."""
+    if value < 1:
+        return "menos de 1 h"
+    tenths = math.ceil(value * 10 - 1e-9) / 10
+    return f"{tenths:.0f} h" if tenths.is_integer() else f"{tenths:.1f} h".replace(".", ",")
 
 
 def score(facts: Sequence[HiringFacts]) -> Punctuality:

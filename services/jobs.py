@@ -71,6 +71,7 @@ class CompanyInCategory(TypedDict):
     name: str
     photo: str
     open_jobs: int
+    punctual: bool  # 'Empresa Pontual' (services/punctuality.py); anonymous vagas are not counted here
 
 
 class JobDetail(TypedDict):
@@ -405,7 +406,14 @@ def companies_in_category(
         func.nullif(func.trim(Profile.empresa), ""), func.nullif(func.trim(Profile.nome), ""), ""
     )
     rows = db.exec(
-        select(per_company.c.cliente_id, per_company.c.vagas, Profile.empresa, Profile.nome, Profile.foto_url)
+        select(
+            per_company.c.cliente_id,
+            per_company.c.vagas,
+            Profile.empresa,
+            Profile.nome,
+            Profile.foto_url,
+            Profile.selo_pontual,
+        )
         .join(Profile, col(Profile.user_id) == per_company.c.cliente_id, isouter=True)
         .order_by(per_company.c.vagas.desc(), func.lower(shown_name), per_company.c.cliente_id)
         .offset(paging.offset(page, COMPANIES_PAGE_SIZE))
@@ -417,6 +425,7 @@ def companies_in_category(
             name=company_name(False, row.empresa, row.nome),
             photo=row.foto_url or "",
             open_jobs=row.vagas,
+            punctual=bool(row.selo_pontual),
         )
         for row in rows
     ]

@@ -6,6 +6,7 @@ triggers move when these change, alembic 0022). The timer step `refresh_due` rec
 when one of its hirings changed since its last computation (`hirings.updated_at` after
 `profiles.selo_em`, over ix_hirings_company_updated) or a day has passed (the 90-day window slides),
 from that company's own 90 days of hirings, and writes the shown columns only when they change.
+Companies without hirings are never due (their panel says what they lack without a computation).
 """
 
 from collections.abc import Callable
@@ -18,6 +19,9 @@ from core.punctuality import AUTO_APPROVAL_HOURS, WINDOW_DAYS, HiringFacts, Punc
 from models import Hiring, HiringEvent, HiringState, Profile, Role
 
 REFRESH_EVERY = timedelta(days=1)
+# A hiring change stamped `updated_at = now` may commit a moment after the timer read the hirings:
+# `selo_em` is the computation's time less this, so such a change is still seen on the next tick.
+IN_FLIGHT = timedelta(minutes=1)
 BATCH = 100
 NOT_A_SHIFT = (HiringState.AWAITING_PAYMENT, HiringState.EXPIRED)
 ANSWERS = ("aprovar", "aprovacao_automatica", "contestar_ajuste")
@@ -92,7 +96,7 @@ def refresh(session: Session, company_id: int, now: datetime) -> Punctuality:
     summary = result.summary if result.badge else ""
     shown = {"selo_pontual": result.badge, "selo_resumo": summary}
     values = {
-        "selo_em": now,
+        "selo_em": now - IN_FLIGHT,
         "selo_dados": {
             "turnos": result.hirings,
             "cancelamentos_tardios": round(result.late_cancel * 100),

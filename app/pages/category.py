@@ -7,6 +7,7 @@ import reflex as rx
 from app.layout import first_title, page_title, public_page
 from components.links import link_button
 from components.pager import PagerLink, pager, pager_fields
+from components.punctuality import punctual_badge
 from components.ui import empty_state
 from core import routes, seo
 from core.catalog import CATEGORIES, canonical_category
@@ -28,6 +29,7 @@ class CompanyCard(TypedDict):
     photo: str
     jobs_text: str
     href: str
+    punctual: bool  # 'Empresa Pontual' (services/punctuality.py)
 
 
 def open_jobs_text(count: int) -> str:
@@ -89,6 +91,7 @@ class CategoryState(rx.State):
                 photo=company["photo"],
                 jobs_text=open_jobs_text(company["open_jobs"]),
                 href=routes.jobs(category=canonical, company=company["id"]),
+                punctual=company["punctual"],
             )
             for company in result.items
         ]
@@ -109,6 +112,7 @@ def company_card(company: rx.Var) -> rx.Component:
                 rx.vstack(
                     rx.heading(company["name"], as_="h2", size="4"),
                     rx.text(company["jobs_text"], color=rx.color("gray", 11), size="2"),
+                    rx.cond(company["punctual"].to(bool), punctual_badge()),
                     spacing="1",
                 ),
                 spacing="3",

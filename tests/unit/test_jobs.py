@@ -256,8 +256,8 @@ def test_companies_in_category_counts_public_jobs(db):
     job(db, hidden, categoria="eventos", anuncio_anonimo=True)
 
     expected = [
-        {"id": buffet.id, "name": "Buffet Estrela", "photo": "", "open_jobs": 2},
-        {"id": hotel.id, "name": "Hotel Atlântico", "photo": "", "open_jobs": 1},
+        {"id": buffet.id, "name": "Buffet Estrela", "photo": "", "open_jobs": 2, "punctual": False},
+        {"id": hotel.id, "name": "Hotel Atlântico", "photo": "", "open_jobs": 1, "punctual": False},
     ]
     assert jobs.companies_in_category(db, "eventos").items == expected
     assert jobs.companies_in_category(db, "events").items == expected
@@ -270,7 +270,7 @@ def test_companies_in_category_names_a_company_without_profile(db):
     job(db, owner, categoria="design")
 
     assert jobs.companies_in_category(db, "design").items == [
-        {"id": owner.id, "name": "Empresa não informada", "photo": "", "open_jobs": 1}
+        {"id": owner.id, "name": "Empresa não informada", "photo": "", "open_jobs": 1, "punctual": False}
     ]
 
 

@@ -153,7 +153,13 @@ def test_category_companies_come_in_pages_most_jobs_first(db, cast):
     second = jobs.companies_in_category(db, "eventos", 2)
 
     assert (first.total, first.pages) == (SIZE + EXTRA + 1, 2)
-    assert first.items[0] == {"id": cast.company.id, "name": "Hotel Atlântico", "photo": "", "open_jobs": 2}
+    assert first.items[0] == {
+        "id": cast.company.id,
+        "name": "Hotel Atlântico",
+        "photo": "",
+        "open_jobs": 2,
+        "punctual": False,
+    }
     assert [c["name"] for c in first.items[1:3]] == ["Empresa 00", "Empresa 01"]
     assert [c["name"] for c in second.items] == [f"Empresa {n}" for n in range(SIZE - 1, SIZE + EXTRA)]
 

@@ -5,8 +5,10 @@ list and the job page show without an extra query."""
 from datetime import timedelta
 
 import pytest
+from sqlalchemy import update
 from sqlmodel import Session, select
 
+from core import list_version
 from core.punctuality import HiringFacts, score
 from core.types import utcnow
 from models import HiringEvent, Profile, User
@@ -16,6 +18,7 @@ from tests.unit.sql_log import sent_statements
 from tests.unit.test_trust_visibility import _scope
 
 GOOD = HiringFacts(answer_hours=6)
+H = timedelta(hours=1)
 
 
 @pytest.mark.parametrize(
@@ -26,7 +29,7 @@ GOOD = HiringFacts(answer_hours=6)
         ([HiringFacts(late_cancel=True)] + [GOOD] * 19, True, None),  # C = 5%
         ([HiringFacts(late_cancel=True)] + [GOOD] * 18, False, "Cancelamentos tardios até 5% (hoje: 5%)."),
         ([HiringFacts(answer_hours=24)] * 5, True, None),  # A = 24 h
-        ([HiringFacts(answer_hours=24.5)] * 5, False, "Aprove as horas em até 24 h (mediana atual: 24 h)."),
+        ([HiringFacts(answer_hours=24.01)] * 5, False, "Aprove as horas em até 24 h (mediana atual: 24,1 h)."),
         ([HiringFacts(answer_hours=48)] * 3 + [GOOD] * 2, False, "Aprove as horas em até 24 h (mediana atual: 48 h)."),
         ([HiringFacts()] * 5, False, "Aprove as horas de pelo menos um turno."),
         ([HiringFacts(answer_hours=6, adjusted=True, reversed=True)] + [HiringFacts(answer_hours=6, adjusted=True)] * 9,
@@ -74,13 +77,14 @@ def test_the_timer_gives_the_badge_after_the_fifth_well_run_shift_and_the_list_s
     public = make_job(db, company, "Bartender para sábado")
     _hirings(db, company, 4)
     scope = _scope(db)
-    assert punctuality.refresh_due(utcnow(), scope) >= 1
+    now = utcnow() + punctuality.IN_FLIGHT  # the writes above have settled
+    assert punctuality.refresh_due(now, scope) >= 1
     db.expire_all()
     assert not db.get(Profile, company.id).selo_pontual
     assert punctuality.panel(db, company.id)["missing"] == ["Faltam 1 turno nos últimos 90 dias."]
-    assert punctuality.refresh_due(utcnow(), scope) == 0  # nothing changed: nothing to do
+    assert punctuality.refresh_due(now, scope) == 0  # nothing changed: nothing to do
     _hirings(db, company, 1)
-    assert punctuality.refresh_due(utcnow(), scope) == 1
+    assert punctuality.refresh_due(now, scope) == 1
     db.expire_all()
     profile = db.get(Profile, company.id)
     assert profile.selo_pontual and "5 turnos em 90 dias" in profile.selo_resumo
@@ -120,3 +124,128 @@ def test_the_job_page_reads_the_badge_in_its_one_statement(db):
         jobs.get_public_job(db, job.id)
     assert len([s for s in statements if "FROM jobs" in s]) == 1
     assert not db.exec(select(Profile.selo_pontual).where(Profile.user_id == company.id)).one()
+
+
+def _event(db: Session, hiring, action: str, at) -> None:
+    db.add(HiringEvent(hiring_id=hiring.id, actor="empresa", action=action, at=at))
+
+
+def test_the_figures_come_from_the_shift_loop_records(db):
+    company, freelancer = make_company(db), make_freelancer(db)
+    now = utcnow()
+    start = now - timedelta(days=10)
+    sent = {"horas_enviadas_em": start + 7 * H, "minutos_enviados": 360}
+    for n in range(3):  # approved 5 h after the hours were sent
+        _event(db, make_hiring(db, company, freelancer, start + n * H, **sent), "aprovar", start + 12 * H)
+    automatic = make_hiring(db, company, freelancer, start, state="aprovada", **sent)
+    _event(db, automatic, "aprovacao_automatica", start + 55 * H)  # counts 48 h, whenever the timer ran
+    adjusted = {**sent, "ajuste_em": start + 9 * H, "minutos_ajuste": 300}  # answered in 2 h
+    reversed_ = make_hiring(db, company, freelancer, start, minutos_aprovados=360, **adjusted)
+    _event(db, reversed_, "contestar_ajuste", start + 20 * H)  # staff kept the freelancer's 6 h
+    upheld = make_hiring(db, company, freelancer, start, minutos_aprovados=300, **adjusted)
+    _event(db, upheld, "contestar_ajuste", start + 20 * H)  # staff kept the company's 5 h
+    make_hiring(db, company, freelancer, start, state="ajuste_proposto", **adjusted)  # not contested
+    make_hiring(db, company, freelancer, start, state="em_disputa", **adjusted)
+    make_hiring(db, company, freelancer, start, state="cancelada_empresa", taxa_cancelamento_centavos=16000)
+    make_hiring(db, company, freelancer, start, state="cancelada_empresa")  # more than 24 h before: no fee
+    make_hiring(db, company, freelancer, start, state="aguardando_pagamento")  # never a shift
+    make_hiring(db, company, freelancer, start, state="expirada")  # never a shift
+    make_hiring(db, company, freelancer, now + H, state="confirmada")  # not started yet
+    db.commit()
+
+    result = punctuality.refresh(db, company.id, now)
+    assert result.hirings == 10
+    assert result.late_cancel == pytest.approx(0.1)
+    assert result.approval_hours == 3.5  # the median of 2, 2, 2, 2, 5, 5, 5 and 48
+    assert result.reversed == pytest.approx(0.25)  # 1 of the 4 adjustments
+    assert result.disputes == 1
+    assert result.missing == [
+        "Cancelamentos tardios até 5% (hoje: 10%).",
+        "Ajustes de horas revertidos até 10% (hoje: 25%).",
+        "Nenhuma disputa aberta.",
+    ]
+
+
+@pytest.mark.parametrize(("minutes", "counted"), [(-1, True), (1, False)])
+def test_the_90_day_edge(db, minutes, counted):
+    company, freelancer = make_company(db), make_freelancer(db)
+    now = utcnow()
+    make_hiring(db, company, freelancer, now - timedelta(days=90, minutes=minutes))
+    db.commit()
+    assert punctuality.refresh(db, company.id, now).hirings == (1 if counted else 0)
+
+
+def _token(db: Session) -> str | None:
+    with Session(db.get_bind()) as other:
+        return list_version.current(other)
+
+
+def test_the_list_token_moves_only_when_the_shown_figures_change(db):
+    company = make_company(db)
+    _hirings(db, company, 5)
+    now = utcnow()
+    before = _token(db)
+    punctuality.refresh(db, company.id, now)
+    db.commit()
+    earned = _token(db)
+    assert earned != before  # the badge appeared
+    punctuality.refresh(db, company.id, now + H)
+    db.commit()
+    assert _token(db) == earned  # recomputed, the same figures: cached pages stay
+    assert db.get(Profile, company.id).selo_em is not None
+    _hirings(db, company, 1)
+    after_sixth = _token(db)
+    punctuality.refresh(db, company.id, now + 2 * H)
+    db.commit()
+    assert _token(db) != after_sixth  # '6 turnos em 90 dias'
+
+
+def test_a_tick_takes_the_oldest_scores_first_at_most_a_batch(db):
+    companies = [make_company(db) for _ in range(3)]
+    make_company(db)  # no hirings: nothing to compute (its panel says what is missing)
+    for company in companies:
+        _hirings(db, company, 1)
+    now = utcnow() + punctuality.IN_FLIGHT  # the writes above have settled
+    assert len(punctuality.due(db, now, limit=2)) == 2  # never computed: all due, a batch at a time
+    for company in companies:
+        punctuality.refresh(db, company.id, now)
+    db.commit()
+    assert punctuality.due(db, now + H) == []
+    db.execute(update(Profile).where(Profile.user_id == companies[1].id).values(selo_em=now - timedelta(days=2)))
+    db.commit()
+    assert punctuality.due(db, now + H) == [companies[1].id]  # a day old: the window slid
+    _hirings(db, companies[2], 1)
+    assert punctuality.due(db, now + H) == [companies[1].id, companies[2].id]  # and one whose hirings changed
+    punctuality.refresh(db, companies[2].id, utcnow() + punctuality.IN_FLIGHT)
+    db.commit()
+    later = now + punctuality.REFRESH_EVERY + H  # all a day old: the oldest computation first
+    assert punctuality.due(db, later) == [companies[1].id, companies[0].id, companies[2].id]
+
+
+def test_a_change_committed_just_after_the_timer_read_is_seen_on_the_next_tick(db):
+    company, freelancer = make_company(db), make_freelancer(db)
+    now = utcnow()
+    make_hiring(db, company, freelancer, now - timedelta(days=2), updated_at=now - timedelta(seconds=2))
+    db.commit()
+    punctuality.refresh(db, company.id, now - timedelta(seconds=1))  # read before the hiring's commit
+    db.commit()
+    assert punctuality.due(db, now) == [company.id]
+
+
+def test_the_category_page_shows_the_badge(db):
+    company = make_company(db)
+    make_job(db, company, "Garçom", categoria="eventos")
+    _hirings(db, company, 5)
+    punctuality.refresh(db, company.id, utcnow())
+    db.commit()
+    assert [c["punctual"] for c in jobs.companies_in_category(db, "eventos").items if c["id"] == company.id] == [True]
+
+
+def test_the_company_panel_says_what_is_missing_before_the_first_computation(db):
+    company = make_company(db)
+    db.commit()
+    assert punctuality.panel(db, company.id) == {
+        "badge": False,
+        "summary": "Ainda sem turnos nos últimos 90 dias.",
+        "missing": ["Faltam 5 turnos nos últimos 90 dias."],
+    }
