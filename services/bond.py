@@ -12,7 +12,8 @@ from typing import TypedDict
 from sqlalchemy import select
 from sqlmodel import Session
 
-from core.bond_guard import RED, WEEKS, BondReading, reading
+from core import bond_guard
+from core.bond_guard import RED, WEEKS, BondReading
 from models import Hiring, HiringState
 from services.errors import ServiceError
 
@@ -82,10 +83,10 @@ def readings(session: Session, company_id: int, shifts: dict[int, datetime]) -> 
     by_freelancer: dict[int, list[datetime]] = {freelancer: [] for freelancer in shifts}
     for freelancer, start in rows:
         by_freelancer[freelancer].append(_aware(start))
-    return {freelancer: reading(by_freelancer[freelancer], _aware(at)) for freelancer, at in shifts.items()}
+    return {freelancer: bond_guard.reading(by_freelancer[freelancer], _aware(at)) for freelancer, at in shifts.items()}
 
 
-def reading_for(session: Session, company_id: int, freelancer_id: int, starts_at: datetime) -> BondReading:
+def reading(session: Session, company_id: int, freelancer_id: int, starts_at: datetime) -> BondReading:
     """The thermometer of one pair for a shift starting `starts_at` (one statement)."""
     return readings(session, company_id, {freelancer_id: starts_at})[freelancer_id]
 
@@ -103,7 +104,7 @@ def require_acknowledgement(
     """
     if starts_at is None:
         return None
-    found = reading_for(session, company_id, freelancer_id, starts_at)
+    found = reading(session, company_id, freelancer_id, starts_at)
     if found.level == RED and acknowledged is not True:
         raise ServiceError(ACK_REQUIRED)
     return found

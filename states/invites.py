@@ -77,7 +77,7 @@ class CompanyInvitesMixin(AuthState, mixin=True):
             at = datetime.fromisoformat(start).replace(tzinfo=LOCAL_TZ)
         except ValueError:
             return bond.NO_NOTICE
-        return bond.notice(bond.reading_for(db, company_id, freelancer_id, at))
+        return bond.notice(bond.reading(db, company_id, freelancer_id, at))
 
     @rx.event
     def set_invite_open(self, value: bool):

@@ -1,7 +1,7 @@
 """The 'Termômetro de vínculo' in the applicants dialog, at phone size.
 
 Two applicants to the same vaga: one worked 4 earlier weeks on the same weekday (this would be the
-4th weekly rebook: yellow), the other 7 (the 7th rebook: red). The red one is accepted only after
+4th weekly rebook: yellow), the other 6 (this one is the 7th shift in 7 weeks: red). The red one is accepted only after
 'Estou ciente e assumo a responsabilidade' is ticked; the refusal changes nothing.
 """
 
@@ -44,7 +44,7 @@ def test_yellow_warns_and_red_needs_the_acknowledgement_on_a_phone(browser: Brow
     with session_scope() as db:
         start = db.exec(select(Job.inicio_em).where(Job.id == job_id)).one()
     _weekly_history(company_email, fourth, start, 4)
-    _weekly_history(company_email, seventh, start, 7)
+    _weekly_history(company_email, seventh, start, 6)
     _apply(job_id, fourth)
     _apply(job_id, seventh)
 
@@ -62,7 +62,8 @@ def test_yellow_warns_and_red_needs_the_acknowledgement_on_a_phone(browser: Brow
         expect(red.get_by_role("link", name="Entenda o termômetro de vínculo")).to_have_attribute(
             "href", "/termometro-de-vinculo"
         )
-        page.screenshot(path="/tmp/shots/bond_red.png", full_page=True)
+        red.get_by_role("button", name="Aceitar").scroll_into_view_if_needed()
+        page.screenshot(path="/tmp/shots/bond_red.png")  # the end of the red notice, the box and the buttons
 
         red.get_by_role("button", name="Aceitar").click()
         expect(toast(page, 'Marque "Estou ciente e assumo a responsabilidade" para continuar.')).to_be_visible()

@@ -302,9 +302,14 @@ class Row:
 Snapshot = dict[tuple[str, object], Row]
 
 
-# Columns only the timer writes, derived from other rows (no handler's doing): a company's
-# 'Selo Empresa Pontual' is recomputed on the profile while the matrix runs (services/punctuality.py).
-TIMER_COLUMNS = {"profiles": frozenset({"selo_pontual", "selo_resumo", "selo_dados", "selo_em"})}
+# Columns the server writes in the background, not a handler on the caller's behalf: a company's
+# 'Selo Empresa Pontual', recomputed on the profile by the timer (services/punctuality.py), and a
+# session's `last_seen_at`, touched at most once a minute after a use (services/sessions.py
+# `touch_soon`): on a slow run a touch of one user's session lands during another caller's batch.
+TIMER_COLUMNS = {
+    "profiles": frozenset({"selo_pontual", "selo_resumo", "selo_dados", "selo_em"}),
+    "auth_sessions": frozenset({"last_seen_at"}),
+}
 
 
 def snapshot(engine: Engine) -> Snapshot:

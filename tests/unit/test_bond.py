@@ -57,7 +57,7 @@ def test_only_shifts_that_happen_count(db, state, counted):
     company, freelancer = make_company(db), make_freelancer(db)
     start = utcnow() + timedelta(days=2)
     _history(db, company, freelancer, _weekly(start, 4), state=state)
-    found = bond.reading_for(db, company.id, freelancer.id, start)
+    found = bond.reading(db, company.id, freelancer.id, start)
     assert found.weeks == (5 if counted else 1)
     assert found.level == (YELLOW if counted else "")
 
@@ -66,8 +66,8 @@ def test_another_companys_shifts_do_not_count(db):
     company, other, freelancer = make_company(db), make_company(db), make_freelancer(db)
     start = utcnow() + timedelta(days=2)
     _history(db, other, freelancer, _weekly(start, 7))
-    assert bond.reading_for(db, company.id, freelancer.id, start).level == ""
-    assert bond.reading_for(db, other.id, freelancer.id, start).level == RED
+    assert bond.reading(db, company.id, freelancer.id, start).level == ""
+    assert bond.reading(db, other.id, freelancer.id, start).level == RED
 
 
 def test_a_page_of_applicants_is_read_in_one_statement(db):
