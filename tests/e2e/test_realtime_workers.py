@@ -28,7 +28,8 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.pool import NullPool
 
 from core.db import make_engine
-from tests.e2e.chat_support import both_in_chat, bubbles, send
+from core.presence import chat_place, deployment_key
+from tests.e2e.chat_support import both_in_chat, bubbles, send, user_id
 from tests.e2e.conftest import ROOT, _free_port, _wait_healthy
 from tests.support.polling import wait_until
 from tests.timing import ARRIVAL_MS
@@ -162,6 +163,24 @@ def _wait_for_new_worker(page: Page, store: redis.Redis, old: set[str]) -> None:
     wait_until(lambda: _worker_of(page, store) not in old, 30, 0.2, "the tab did not reconnect after the restart")
 
 
+def _wait_for_reload(page: Page, store: redis.Redis, cluster: Cluster, user: int, chat_id: int) -> None:
+    """Wait until the tab's page has loaded again on its new connection: it is registered as showing the chat.
+
+    A server that was killed leaves its sockets' records in Redis, so the reconnecting tab is given a
+    new token and a fresh state, and its page reloads the conversation (the room is replaced by
+    'Carregando conversa...' for a moment). Text typed into the old composer before that would be
+    typed into a composer about to be replaced; the chat page registers the tab in core.presence as
+    the last step of its load.
+    """
+    key = f"turno:presence:{deployment_key(cluster.env['DATABASE_URL'])}:{user}"
+
+    def loaded() -> bool:
+        token = page.evaluate("window.sessionStorage.getItem('token')")
+        return store.hget(key, token) == chat_place(chat_id).encode()
+
+    wait_until(loaded, 30, 0.1, "the tab's page did not load again after the restart")
+
+
 def _on_different_workers(first: Page, second: Page, store: redis.Redis) -> tuple[str, str]:
     """Reconnect `second` until its socket is held by another worker than `first`'s."""
     for _ in range(20):
@@ -199,17 +218,19 @@ def test_messages_and_badges_cross_workers(browser, cluster):
 
 def test_after_a_server_restart_nothing_is_lost_or_shown_twice(browser, cluster):
     store = redis.Redis.from_url(TEST_REDIS_URL)
-    with both_in_chat(browser, cluster.url, cluster.engine) as (_pair, company, freelancer):
+    with both_in_chat(browser, cluster.url, cluster.engine) as (pair, company, freelancer):
         send(company, "Antes do reinício")
         expect(bubbles(freelancer, "Antes do reinício")).to_be_visible()
 
         before = {_worker_of(company, store), _worker_of(freelancer, store)}
         cluster.kill()
         cluster.start([str(ROOT / ".venv/bin/python"), "-m", "scripts.serve", "--port", cluster.url.rsplit(":", 1)[1]])
-        for page in (company, freelancer):  # reconnected to a worker of the new server
-            _wait_for_new_worker(page, store, before)
+        for page, email in ((company, pair.company), (freelancer, pair.freelancer)):
+            _wait_for_new_worker(page, store, before)  # reconnected to a worker of the new server
+            _wait_for_reload(page, store, cluster, user_id(email, cluster.engine), pair.chat_id)
 
         send(company, "Depois do reinício")
+        expect(bubbles(company, "Depois do reinício")).to_have_count(1)
         expect(bubbles(freelancer, "Depois do reinício")).to_have_count(1, timeout=30_000)
         send(freelancer, "Recebido")
         expect(bubbles(company, "Recebido")).to_have_count(1)
