@@ -99,6 +99,78 @@ def _notifications() -> rx.Component:
             id="notification-settings-form",
             width="100%",
         ),
+        _push_devices(),
+    )
+
+
+PUSH_INTRO = (
+    "Receba mensagens, respostas às candidaturas, convites e lembretes de turno mesmo com o site fechado. "
+    "As notificações seguem as preferências acima e param quando você sai da conta neste aparelho."
+)
+
+
+def _device_row(device: rx.Var) -> rx.Component:
+    return rx.hstack(
+        rx.icon("smartphone", size=18, color=rx.color("gray", 11)),
+        rx.vstack(
+            rx.hstack(
+                rx.text(device["name"], weight="medium"),
+                rx.cond(device["this_device"], rx.badge("Este aparelho", color_scheme="green", variant="soft")),
+                spacing="2",
+                align="center",
+                wrap="wrap",
+            ),
+            rx.text("Ativado em ", device["since"], size="1", color=rx.color("gray", 11)),
+            spacing="0",
+            align="start",
+        ),
+        rx.spacer(),
+        rx.button(
+            "Remover",
+            size="1",
+            variant="soft",
+            color_scheme="red",
+            on_click=SettingsState.remove_device(device["id"].to(int)),
+            aria_label="Remover " + device["name"].to(str),
+        ),
+        width="100%",
+        align="center",
+        spacing="3",
+        class_name="push-device",
+    )
+
+
+def _push_devices() -> rx.Component:
+    """'Ativar notificações neste aparelho' and the devices that receive them (only when push is on)."""
+    return rx.cond(
+        SettingsState.push_key != "",
+        rx.vstack(
+            rx.separator(size="4"),
+            rx.text("Notificações no aparelho", weight="bold"),
+            rx.text(PUSH_INTRO, size="2", color=rx.color("gray", 11)),
+            rx.button(
+                rx.cond(SettingsState.enabling_push, rx.spinner(size="2"), rx.icon("bell-ring", size=16)),
+                "Ativar notificações neste aparelho",
+                on_click=SettingsState.enable_push,
+                disabled=SettingsState.enabling_push,
+                id="push-enable",
+                variant="outline",
+            ),
+            rx.cond(
+                SettingsState.push_devices.length() > 0,
+                rx.vstack(
+                    rx.text("Aparelhos com notificações", size="2", weight="medium"),
+                    rx.foreach(SettingsState.push_devices, _device_row),
+                    spacing="2",
+                    width="100%",
+                    id="push-devices",
+                ),
+                rx.text("Nenhum aparelho recebe notificações.", size="2", color=rx.color("gray", 11), id="push-none"),
+            ),
+            spacing="3",
+            width="100%",
+            align="start",
+        ),
     )
 
 

@@ -80,6 +80,12 @@ class Settings(BaseSettings):
     stripe_price_enterprise: str | None = None
     stripe_api_base: str = "https://api.stripe.com"
 
+    # Web Push (core/vapid.py, services/push.py): the VAPID key (`python -m scripts.vapid_keys`), the
+    # contact it names, and the push services' hosts we send to (https only in production).
+    vapid_private_key: str | None = None
+    vapid_subject: str = ""
+    push_hosts: str = "fcm.googleapis.com,push.services.mozilla.com,notify.windows.com,push.apple.com"
+
     bcrypt_rounds: int = 12
     session_hours: int = 12
     remember_days: int = 30

@@ -15,6 +15,7 @@ from models.chat import Chat, Message, Notification, NotificationType
 from models.job import Application, ApplicationStatus, Job, JobListVersion, JobStatus, Rating
 from models.payment import MoneyMovement, MovementKind, PaymentKind, PaymentStatus, ProtectedPayment
 from models.payout import FiscalRegime, PayoutAccount
+from models.reach import ChannelConsent, PushDevice, PushMessage
 from models.shift import Actor, Falta, Hiring, HiringEvent, HiringState, ReviewRequest
 from models.team import Block, Invite, InviteStatus, TeamMember
 from models.user import Profile, Role, User, UserPreferences
@@ -25,6 +26,7 @@ __all__ = [
     "ApplicationStatus",
     "AuthSession",
     "Block",
+    "ChannelConsent",
     "Chat",
     "ContactMessage",
     "EmailToken",
@@ -50,6 +52,8 @@ __all__ = [
     "PayoutAccount",
     "Profile",
     "ProtectedPayment",
+    "PushDevice",
+    "PushMessage",
     "RateEvent",
     "Rating",
     "ReviewRequest",

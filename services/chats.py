@@ -22,7 +22,7 @@ from core.formatting import clock, initials, local, short_date
 from core.ids import id_from_text
 from core.types import utcnow
 from models import Application, Chat, Job, Message, Notification, NotificationType, Profile, Role, User
-from services import notifications, paging
+from services import notifications, paging, push
 from services.errors import NotAllowed, ServiceError
 
 CHAT_NOT_FOUND = "Chat não encontrado"
@@ -520,10 +520,15 @@ def _notify_message(session: Session, chat: Row, sender_id: int, job_title: str)
     notice.created_at = utcnow()
     session.add(notice)
     signals.ping(session, recipient)
-    if pending is None:
-        settings = notifications.recipient_settings(session, recipient)
-        if settings is not None and notifications.wants_email(settings[1], NotificationType.MESSAGE):
-            notifications.email_copy(session, settings[0], text, routes.notice_path(target, chat.id))
+    found = notifications.recipient_row(session, recipient)
+    if found is None:
+        return
+    email, prefs, has_device = found
+    link = routes.notice_path(target, chat.id)
+    if pending is None and notifications.wants_email(prefs, NotificationType.MESSAGE):
+        notifications.email_copy(session, email, text, link)
+    if has_device and notifications.wants_push(prefs, NotificationType.MESSAGE):  # every message (one per chat shown)
+        push.enqueue(session, recipient, NotificationType.MESSAGE, text, notifications.absolute_url(link))
 
 
 _USERS = User.__table__

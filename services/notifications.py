@@ -3,7 +3,7 @@
 from collections.abc import Iterable
 from typing import NamedTuple, TypedDict
 
-from sqlalchemy import Row, and_, bindparam, case, insert, or_, true
+from sqlalchemy import Row, and_, bindparam, case, exists, insert, or_, true
 from sqlmodel import Session, func, select
 
 from core import signals
@@ -16,8 +16,8 @@ from core.routes import NoticeTarget, notice_path
 from core.settings import get_settings
 from core.text import city_key
 from core.types import utcnow
-from models import Notification, NotificationType, Profile, Role, User, UserPreferences
-from services import paging, visibility
+from models import Notification, NotificationType, Profile, PushDevice, Role, User, UserPreferences
+from services import paging, push, visibility
 from services.errors import NotAllowed, require_id
 
 PAGE_SIZE = 20
@@ -155,8 +155,13 @@ def mark_read(session: Session, user_id: int, notification_id: int) -> Notificat
 # compiled form and cache key. Over Core tables a read costs about 20 us against 130-180 us through
 # the ORM (measured on SQLite; see docs/performance.md, "Apply without the ORM").
 _USERS, _PREFERENCES = User.__table__, UserPreferences.__table__
+_PUSH_DEVICES = PushDevice.__table__
 _RECIPIENT = (
-    select(_USERS.c.email, _PREFERENCES)
+    select(
+        _USERS.c.email,
+        exists().where(_PUSH_DEVICES.c.user_id == _USERS.c.id).label("has_push_device"),
+        _PREFERENCES,
+    )
     .select_from(_USERS.outerjoin(_PREFERENCES, _PREFERENCES.c.user_id == _USERS.c.id))
     .where(_USERS.c.id == bindparam("user_id"), _USERS.c.deleted_at.is_(None), _USERS.c.is_active.is_(True))
 )
@@ -169,10 +174,16 @@ Preferences = UserPreferences | Row
 
 def recipient_settings(session: Session, user_id: int) -> tuple[str, Preferences] | None:
     """The e-mail address and settings of an active user (defaults when never saved); None when removed."""
+    found = recipient_row(session, user_id)
+    return None if found is None else found[:2]
+
+
+def recipient_row(session: Session, user_id: int) -> tuple[str, Preferences, bool] | None:
+    """An active user's address, settings (defaults when never saved) and whether a device of theirs has push on."""
     row = session.execute(_RECIPIENT, {"user_id": user_id}).first()
     if row is None:
         return None
-    return row.email, row if row.user_id is not None else UserPreferences(user_id=user_id)
+    return row.email, row if row.user_id is not None else UserPreferences(user_id=user_id), row.has_push_device
 
 
 def topic_allows(prefs: Preferences, kind: str) -> bool:
@@ -194,6 +205,12 @@ def wants_push(prefs: Preferences, kind: str) -> bool:
     return prefs.push_notifications and topic_allows(prefs, kind)
 
 
+def absolute_url(link: str) -> str:
+    """The full address of an in-app path ('' or anything else: the site's home)."""
+    site = get_settings().site_url
+    return f"{site.rstrip('/')}{link}" if link.startswith("/") else site
+
+
 def email_copy(session: Session, to: str, message: str, link: str) -> None:
     """E-mail a notification's text with a link to it, in the caller's transaction (core.email).
 
@@ -204,7 +221,7 @@ def email_copy(session: Session, to: str, message: str, link: str) -> None:
         link: The in-app path of its target (`core.routes.notice_path`; '' for the site's home).
     """
     settings = get_settings()
-    url = f"{settings.site_url.rstrip('/')}{link}" if link.startswith("/") else settings.site_url
+    url = absolute_url(link)
     send_after_commit(
         session,
         to,
@@ -237,17 +254,20 @@ def notify(
         target: What the notice points at (core.routes.NoticeTarget), if anything.
         target_id: The chat or job of a target that names one.
     """
-    recipient = recipient_settings(session, user_id)
-    if recipient is None:
+    found = recipient_row(session, user_id)
+    if found is None:
         return
-    email, prefs = recipient
+    email, prefs, has_device = found
     session.execute(
         _INSERT_NOTIFICATION,
         {"user_id": user_id, "type": kind, "message": message[:500], "target": target, "target_id": target_id},
     )
     signals.ping(session, user_id)
+    link = notice_path(target, target_id)
     if wants_email(prefs, kind):
-        email_copy(session, email, message[:500], notice_path(target, target_id))
+        email_copy(session, email, message[:500], link)
+    if has_device and wants_push(prefs, kind):
+        push.enqueue(session, user_id, kind, message, absolute_url(link))
 
 
 def push_allowed(session: Session, user_id: int, kind: str) -> bool:

@@ -25,6 +25,7 @@ from models import (
     Application,
     ApplicationStatus,
     AuthSession,
+    ChannelConsent,
     Chat,
     ContactMessage,
     EmailToken,
@@ -38,6 +39,7 @@ from models import (
     OutboxEmail,
     PayoutAccount,
     Profile,
+    PushDevice,
     Rating,
     Role,
     User,
@@ -46,12 +48,14 @@ from models import (
 from services import (
     blocks,
     company_jobs,
+    consents,
     devices,
     hiring_lifecycle,
     invites,
     job_lifecycle,
     payouts,
     protected_payments,
+    push,
     shifts,
     teams,
     throttle,
@@ -165,6 +169,8 @@ def export_user_data(session: Session, user_id: int) -> dict[str, Any]:
         "equipe": teams.export(session, user_id) if user.role == Role.CLIENT else [],
         "bloqueios": blocks.export(session, user_id),
         "convites": invites.export(session, user_id),
+        "aparelhos_com_notificacoes": push.export(session, user_id),
+        "consentimentos": consents.history(session, user_id),
         "mensagens_de_contato": [
             {
                 "nome": m.name,
@@ -523,8 +529,10 @@ def _remove(session: Session, user: User) -> str:
     for chat in session.exec(select(Chat).where(or_(Chat.client_id == user_id, Chat.freelancer_id == user_id))).all():
         other = chat.freelancer_id if chat.client_id == user_id else chat.client_id
         signals.ping(session, other, chat.id)
+    session.exec(delete(PushDevice).where(PushDevice.user_id == user_id))
     session.exec(delete(AuthSession).where(AuthSession.user_id == user_id))
     devices.forget_all(session, user_id)
+    session.exec(delete(ChannelConsent).where(ChannelConsent.user_id == user_id))
     session.exec(delete(EmailToken).where(EmailToken.user_id == user_id))
     session.exec(delete(UserPreferences).where(UserPreferences.user_id == user_id))
     session.exec(delete(Notification).where(Notification.user_id == user_id))

@@ -19,7 +19,11 @@ THEME_LABELS = {"light": "Claro", "dark": "Escuro", "system": "Padrão do sistem
 LANGUAGE_LABELS = {"pt_BR": "Português (Brasil)", "en_US": "English (US)", "es_ES": "Español"}
 NOTIFICATION_SWITCHES = (
     ("email_notifications", "Notificações por email", "Receba por e-mail uma cópia das suas notificações."),
-    ("push_notifications", "Notificações push", "Veja um aviso na tela quando uma notificação chegar."),
+    (
+        "push_notifications",
+        "Notificações push",
+        "Veja um aviso na tela e nos aparelhos ativados abaixo quando uma notificação chegar.",
+    ),
     ("marketing_emails", "Emails de marketing", "Novidades e ofertas; só enviamos com a sua autorização."),
     ("new_job_alerts", "Alertas de novas vagas", "Seja avisado quando uma vaga for publicada na sua cidade."),
     (

@@ -4,12 +4,16 @@ The caller is always resolved from the session cookie; the values are persisted 
 user_preferences (services/profiles.py) and the password in users (services/accounts.py).
 """
 
+import json
+
 import reflex as rx
 
+from core import vapid
 from core.db import session_scope
-from services import accounts, profiles
+from services import accounts, profiles, push
 from services.errors import ValidationFailed
 from services.profiles import SwitchView
+from services.push import DeviceView
 from states.auth import AuthState
 from states.failures import recovers
 
@@ -21,6 +25,9 @@ NOTIFICATIONS_SAVED = "Preferências de notificação salvas!"
 PASSWORD_CHANGED = "Senha alterada!"
 PASSWORD_FAILED = ("Erro ao alterar senha", "Não foi possível alterar a senha. Tente novamente.")
 NOT_SIGNED_IN = ("Não autenticado", "Você precisa estar logado para alterar suas configurações.")
+PUSH_FAILED = ("Notificações no aparelho", push.CANNOT_ENABLE)
+# What the browser answered instead of a subscription (assets/pwa.js `turnoPush.enable`).
+PUSH_BROWSER_ERRORS = {"unsupported": push.NOT_SUPPORTED, "denied": push.DENIED}
 
 
 def _blank() -> dict[str, str]:
@@ -50,6 +57,9 @@ class SettingsState(AuthState):
     changing_password: bool = False
     password_errors: dict[str, str] = _blank()
     password_form_key: int = 0
+    push_key: str = ""  # the VAPID public key; '' when push is off (the option does not appear)
+    push_devices: list[DeviceView] = []
+    enabling_push: bool = False
 
     @rx.event
     @recovers(*LOAD_FAILED)
@@ -68,8 +78,15 @@ class SettingsState(AuthState):
         self.account_created = security["created"]
         self.email_confirmed = security["confirmed"]
         self.active_sessions = security["active_sessions"]
+        self._load_devices(user.id)
         self.loaded = True
         return None
+
+    def _load_devices(self, user_id: int) -> None:
+        """The caller's devices with push on, and the key a new one subscribes with."""
+        self.push_key = vapid.public_key()
+        with session_scope() as db:
+            self.push_devices = push.devices(db, user_id, self._session_token())
 
     @rx.event
     @recovers(*SAVE_FAILED)
@@ -101,6 +118,48 @@ class SettingsState(AuthState):
         finally:
             self.saving_notifications = False
         return rx.toast.success(NOTIFICATIONS_SAVED)
+
+    @rx.event
+    def enable_push(self):
+        """'Ativar notificações neste aparelho': the browser asks for permission and subscribes (assets/pwa.js)."""
+        if self.enabling_push or not self.push_key:
+            return None
+        self.enabling_push = True
+        return rx.call_script(f"window.turnoPush.enable({json.dumps(self.push_key)})", callback=SettingsState.save_push)
+
+    @rx.event
+    @recovers(*PUSH_FAILED, reset={"enabling_push": False})
+    def save_push(self, answer: dict):
+        """Keep the subscription the browser answered for the caller's session, or say why there is none."""
+        self.enabling_push = False
+        user = self._caller()
+        if user is None:
+            return rx.toast.error(NOT_SIGNED_IN[0], description=NOT_SIGNED_IN[1])
+        answer = answer if isinstance(answer, dict) else {}
+        if "subscription" not in answer:
+            reason = PUSH_BROWSER_ERRORS.get(str(answer.get("error")), push.CANNOT_ENABLE)
+            return rx.toast.error(PUSH_FAILED[0], description=reason)
+        try:
+            with session_scope() as db:
+                push.register(db, user.id, self._session_token(), answer["subscription"], self.router.headers.user_agent)
+        except ValidationFailed as exc:
+            return rx.toast.error(PUSH_FAILED[0], description=exc.field_errors.get("push", exc.message))
+        self._load_devices(user.id)
+        return rx.toast.success(push.ENABLED)
+
+    @rx.event
+    @recovers(*SAVE_FAILED)
+    def remove_device(self, device_id: int):
+        """'Remover' a device from the list: it gets no more pushes (this browser also unsubscribes)."""
+        user = self._caller()
+        if user is None:
+            return rx.toast.error(NOT_SIGNED_IN[0], description=NOT_SIGNED_IN[1])
+        here = any(device["id"] == device_id and device["this_device"] for device in self.push_devices)
+        with session_scope() as db:
+            push.remove(db, user.id, device_id)
+        self._load_devices(user.id)
+        done = rx.toast.success(push.REMOVED)
+        return [rx.call_script("window.turnoPush.disable()"), done] if here else done
 
     @rx.event
     @recovers(*PASSWORD_FAILED, reset={"changing_password": False})

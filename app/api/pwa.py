@@ -7,7 +7,9 @@
 - `/sw.js` is the service worker. It keeps exactly one page, the offline page, and the icons it
   shows, and answers a page the network cannot fetch with it ('Você está sem conexão'). It never
   stores anything else: every other request goes to the network untouched, so no page, answer or
-  private data of anyone is ever kept on the device.
+  private data of anyone is ever kept on the device. It also shows the pushes services/push.py
+  sends (title, text, the page to open; not when that page is already in front of the person)
+  and opens that page, on this site only, when the notification is clicked.
 - `/offline` is that page: plain HTML, no script, the product's name and a 'Tentar novamente' link.
 """
 
@@ -114,6 +116,47 @@ self.addEventListener("fetch", (event) => {{
   if (event.request.mode !== "navigate") return;  // only pages; the rest goes to the network untouched
   event.respondWith(
     fetch(event.request).catch(() => caches.open(CACHE).then((cache) => cache.match(OFFLINE)))
+  );
+}});
+
+// Web Push (services/push.py): the payload is {{title, body, url}}. Nothing of it is stored.
+const samePage = (url) => {{
+  const target = new URL(url || "/", self.location.origin);
+  return new URL(target.pathname + target.search + target.hash, self.location.origin).href;  // our own origin only
+}};
+
+self.addEventListener("push", (event) => {{
+  let data = {{}};
+  try {{
+    data = event.data ? event.data.json() : {{}};
+  }} catch (error) {{
+    data = {{}};
+  }}
+  const url = samePage(data.url);
+  event.waitUntil(
+    self.clients.matchAll({{ type: "window", includeUncontrolled: true }}).then((windows) => {{
+      if (windows.some((w) => w.focused && w.visibilityState === "visible" && w.url === url)) return undefined;
+      return self.registration.showNotification(data.title || {json.dumps(product_name)}, {{
+        body: data.body || "",
+        icon: "/icons/icon-192.png",
+        badge: "/icons/icon-192.png",
+        lang: "pt-BR",
+        tag: url,
+        renotify: true,
+        data: {{ url }},
+      }});
+    }})
+  );
+}});
+
+self.addEventListener("notificationclick", (event) => {{
+  event.notification.close();
+  const url = samePage(event.notification.data && event.notification.data.url);
+  event.waitUntil(
+    self.clients.matchAll({{ type: "window", includeUncontrolled: true }}).then((windows) => {{
+      const open = windows.find((w) => w.url === url && "focus" in w);
+      return open ? open.focus() : self.clients.openWindow(url);
+    }})
   );
 }});
 """

@@ -1,0 +1,535 @@
+"""Notifications on the device: Web Push to the browsers people activated (docs/product.md "Notificações no aparelho").
+
+- `register` stores a browser's subscription ('Ativar notificações neste aparelho') for the session
+  that asked, so logging out there (or the session's end anywhere) ends the pushes with it; the
+  consent is recorded with its time (services/consents.py).
+- `enqueue` is called by services/notifications.notify in the notice's own transaction: one row
+  per live device in `push_outbox`, so a rollback pushes nothing and the request that caused it
+  never waits for a push service.
+- `send_due` drains the queue: it claims due rows (an UPDATE that moves them past a lease, so two
+  processes never send one row twice), sends them concurrently with VAPID, deletes what was
+  delivered, drops devices the push service says are gone (404/410) and retries the rest with
+  backoff. After a commit that queued pushes, `kick()` wakes this process's sender thread; the
+  timer (services/shift_timer.py) drains the queue on every tick too, which also sends the
+  retries. The timer's reminder bursts are sent by the timer's own process.
+"""
+
+import json
+import logging
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TypedDict
+from urllib.parse import urlsplit
+
+import requests
+from py_vapid import Vapid
+from pywebpush import WebPushException, webpush
+from sqlalchemy import and_, bindparam, delete, func, insert, literal, or_, select, update
+from sqlalchemy import event as sa_event
+from sqlmodel import Session
+
+from core import vapid
+from core.db import session_scope
+from core.formatting import date_time, short_date
+from core.security import token_digest
+from core.settings import get_settings
+from core.types import utcnow
+from models import AuthSession, NotificationType, PushDevice, PushMessage
+from services import consents
+from services.errors import NotAllowed, ValidationFailed, require_id
+from services.sessions import idle_limit
+
+logger = logging.getLogger(__name__)
+
+CANNOT_ENABLE = "Não foi possível ativar as notificações neste aparelho."
+NOT_SUPPORTED = "Este navegador não recebe notificações. Use o Chrome, o Edge, o Firefox ou o Safari atualizado."
+DENIED = "As notificações estão bloqueadas neste navegador. Libere-as nas configurações do site e tente de novo."
+ENABLED = "Notificações ativadas neste aparelho."
+REMOVED = "Aparelho removido. Ele não recebe mais notificações."
+DEVICE_MISSING = "Aparelho não encontrado."
+
+MAX_DEVICES = 10  # per account: the oldest is replaced by an eleventh
+TTL_SECONDS = 6 * 3600  # how long a push service keeps a push for a device that is off
+SEND_TIMEOUT_SECONDS = 10
+CONCURRENCY = 16  # pushes in flight at once per sender
+BATCH = 500  # rows claimed per round
+LEASE = timedelta(minutes=2)  # a claimed row is due again after this if its sender died
+RETRY_DELAYS = (timedelta(seconds=30), timedelta(minutes=2), timedelta(minutes=10), timedelta(hours=1))
+KEY_BYTES = {"p256dh": 65, "auth": 16}
+
+TITLES = {
+    NotificationType.MESSAGE: "Nova mensagem",
+    NotificationType.NEW_APPLICATION: "Nova candidatura",
+    NotificationType.APPLICATION_ACCEPTED: "Candidatura aceita",
+    NotificationType.APPLICATION_REJECTED: "Candidatura não selecionada",
+    NotificationType.JOB_CLOSED: "Vaga encerrada",
+    NotificationType.JOB_ALERT: "Nova vaga na sua cidade",
+}
+# Notices a person causes themselves ('Sua vaga foi publicada') never reach their devices.
+NOT_PUSHED = frozenset({NotificationType.JOB_CREATED})
+
+
+class DeviceView(TypedDict):
+    """One device as the settings list shows it."""
+
+    id: int
+    name: str
+    since: str
+    this_device: bool
+
+
+@dataclass
+class SendReport:
+    """What one `send_due` round did."""
+
+    sent: int = 0
+    retried: int = 0
+    dropped: int = 0  # gave up after the last retry
+    removed_devices: int = 0  # the push service said the subscription is gone
+
+
+# --- devices ----------------------------------------------------------------------------------
+
+
+def device_name(user_agent: str) -> str:
+    """A person's name for a browser from its User-Agent: 'Chrome no Android', 'Safari no iPhone'."""
+    agent = user_agent or ""
+    if "Edg/" in agent:
+        browser = "Edge"
+    elif "Firefox/" in agent or "FxiOS" in agent:
+        browser = "Firefox"
+    elif "SamsungBrowser" in agent:
+        browser = "Samsung Internet"
+    elif "Chrome/" in agent or "CriOS" in agent:
+        browser = "Chrome"
+    elif "Safari/" in agent:
+        browser = "Safari"
+    else:
+        browser = "Navegador"
+    for marker, system in (
+        ("iPhone", "iPhone"),
+        ("iPad", "iPad"),
+        ("Android", "Android"),
+        ("Windows", "Windows"),
+        ("Mac OS X", "Mac"),
+        ("CrOS", "Chromebook"),
+        ("Linux", "Linux"),
+    ):
+        if marker in agent:
+            return f"{browser} no {system}"
+    return browser
+
+
+def _allowed_endpoint(endpoint: str) -> bool:
+    """Whether we may POST to `endpoint`: a known push service over https (local hosts outside production).
+
+    The address comes from the browser, so it is checked like any URL the server would fetch for a
+    user: anything else (an internal address, another site) is refused.
+    """
+    parts = urlsplit(endpoint)
+    host = (parts.hostname or "").lower()
+    settings = get_settings()
+    if not settings.is_production and parts.scheme == "http" and host in {"127.0.0.1", "localhost"}:
+        return True
+    if parts.scheme != "https" or not host:
+        return False
+    known = [item.strip().lower() for item in settings.push_hosts.split(",") if item.strip()]
+    return any(host == item or host.endswith("." + item) for item in known)
+
+
+def _clean_subscription(subscription: object) -> tuple[str, str, str]:
+    """The endpoint and keys of a browser's `PushSubscription.toJSON()`; ValidationFailed otherwise."""
+    failed = ValidationFailed({"push": CANNOT_ENABLE})
+    if not isinstance(subscription, dict):
+        raise failed
+    endpoint, keys = subscription.get("endpoint"), subscription.get("keys")
+    if not isinstance(endpoint, str) or not 0 < len(endpoint) <= 1000 or not _allowed_endpoint(endpoint):
+        raise failed
+    if not isinstance(keys, dict):
+        raise failed
+    cleaned = []
+    for name, size in KEY_BYTES.items():
+        value = keys.get(name)
+        try:
+            raw = vapid.b64url_decode(value) if isinstance(value, str) and len(value) <= 200 else b""
+        except ValueError:
+            raw = b""
+        if len(raw) != size or (name == "p256dh" and raw[0] != 4):
+            raise failed
+        cleaned.append(value)
+    return endpoint, cleaned[0], cleaned[1]
+
+
+def _session_id(db: Session, user_id: int, session_token: str | None) -> int:
+    """The id of the caller's own session row (NotAllowed when the token is not theirs)."""
+    found = (
+        db.execute(
+            select(AuthSession.id).where(
+                AuthSession.token_hash == token_digest(session_token or ""), AuthSession.user_id == user_id
+            )
+        ).scalar_one_or_none()
+        if session_token
+        else None
+    )
+    if found is None:
+        raise NotAllowed(CANNOT_ENABLE)
+    return found
+
+
+def register(db: Session, user_id: int, session_token: str | None, subscription: object, user_agent: str) -> None:
+    """Keep this browser's subscription for the caller's session ('Ativar notificações neste aparelho').
+
+    The same subscription registered again (another account on the same browser, or the same
+    one after a new login) moves to the caller: a browser pushes for one person only. Above
+    MAX_DEVICES the account's oldest device is removed.
+
+    Args:
+        db: Open database session.
+        user_id: The caller.
+        session_token: The caller's session cookie (the device belongs to that session).
+        subscription: `PushSubscription.toJSON()` as the browser sent it.
+        user_agent: The browser's User-Agent, for the device's name.
+
+    Raises:
+        ValidationFailed: A malformed subscription, or an endpoint that is not a push service.
+        NotAllowed: The session is not the caller's (or push is off).
+    """
+    if not vapid.public_key():
+        raise NotAllowed(CANNOT_ENABLE)
+    endpoint, p256dh, auth = _clean_subscription(subscription)
+    session_id = _session_id(db, user_id, session_token)
+    name = device_name(user_agent)
+    db.execute(delete(PushDevice).where(PushDevice.endpoint == endpoint))
+    db.add(PushDevice(user_id=user_id, session_id=session_id, endpoint=endpoint, p256dh=p256dh, auth=auth, name=name))
+    db.flush()
+    extra = db.execute(
+        select(PushDevice.id)
+        .where(PushDevice.user_id == user_id)
+        .order_by(PushDevice.created_at.desc(), PushDevice.id.desc())
+        .offset(MAX_DEVICES)
+    ).scalars()
+    for device_id in list(extra):
+        db.execute(delete(PushDevice).where(PushDevice.id == device_id))
+    consents.record(db, user_id, consents.PUSH, granted=True, detail=name)
+
+
+def devices(db: Session, user_id: int, session_token: str | None) -> list[DeviceView]:
+    """The caller's devices with notifications on, newest first, marking the one of this session."""
+    here = token_digest(session_token) if session_token else ""
+    rows = db.execute(
+        select(PushDevice.id, PushDevice.name, PushDevice.created_at, AuthSession.token_hash)
+        .join(AuthSession, AuthSession.id == PushDevice.session_id)
+        .where(PushDevice.user_id == user_id)
+        .order_by(PushDevice.created_at.desc(), PushDevice.id.desc())
+    ).all()
+    return [
+        DeviceView(id=row.id, name=row.name, since=short_date(row.created_at), this_device=row.token_hash == here)
+        for row in rows
+    ]
+
+
+def export(db: Session, user_id: int) -> list[dict[str, str]]:
+    """The user's devices for 'Baixar meus dados': name, since when and the push address (never the keys)."""
+    rows = db.execute(
+        select(PushDevice.name, PushDevice.created_at, PushDevice.endpoint)
+        .where(PushDevice.user_id == user_id)
+        .order_by(PushDevice.id)
+    ).all()
+    return [{"aparelho": row.name, "ativado_em": date_time(row.created_at), "endereco": row.endpoint} for row in rows]
+
+
+def remove(db: Session, user_id: int, device_id: object) -> None:
+    """Stop pushes to one of the caller's devices ('Remover'); the withdrawal is recorded.
+
+    Raises:
+        NotAllowed: No such device of the caller's (someone else's looks the same as a missing one).
+    """
+    wanted = require_id(device_id, DEVICE_MISSING)
+    device = db.get(PushDevice, wanted)
+    if device is None or device.user_id != user_id:
+        raise NotAllowed(DEVICE_MISSING, target=wanted)
+    name = device.name
+    db.delete(device)
+    consents.record(db, user_id, consents.PUSH, granted=False, detail=name)
+
+
+# --- queue ------------------------------------------------------------------------------------
+
+
+def _live_session(now):
+    """SQL: the device's session is still live (not past its absolute or idle expiry)."""
+    return and_(
+        AuthSession.expires_at > now,
+        or_(
+            and_(AuthSession.remember.is_(False), AuthSession.last_seen_at > now - idle_limit(False)),
+            and_(AuthSession.remember.is_(True), AuthSession.last_seen_at > now - idle_limit(True)),
+        ),
+    )
+
+
+_PENDING_KEY = "turno_pending_push"
+
+
+def enqueue(db: Session, user_id: int, kind: str, message: str, url: str) -> None:
+    """Queue a notice for every live device of `user_id`, in the notice's transaction (one statement).
+
+    Args:
+        db: The transaction of the notice.
+        user_id: Who is notified (their settings allowed a push of `kind`).
+        kind: The notification's NotificationType.
+        message: Its text (the push's body).
+        url: The full address clicking it opens.
+    """
+    if kind in NOT_PUSHED or not vapid.public_key():
+        return
+    now = utcnow()
+    title = TITLES.get(kind, get_settings().product_name)
+    rows = (
+        select(
+            PushDevice.id,
+            literal(title),
+            literal(message[:500]),
+            literal(url[:500]),
+            literal(0),
+            literal(now, PushMessage.__table__.c.due_at.type),
+            literal(now, PushMessage.__table__.c.created_at.type),
+        )
+        .join(AuthSession, AuthSession.id == PushDevice.session_id)
+        .where(PushDevice.user_id == user_id, _live_session(now))
+    )
+    columns = ["device_id", "title", "body", "url", "attempts", "due_at", "created_at"]
+    queued = db.execute(insert(PushMessage.__table__).from_select(columns, rows)).rowcount
+    if queued and not db.info.get(_PENDING_KEY):
+        db.info[_PENDING_KEY] = True
+        sa_event.listen(db, "after_commit", _after_commit, once=True)
+        sa_event.listen(db, "after_soft_rollback", _forget_pending, once=True)
+
+
+def _after_commit(db: Session) -> None:
+    db.info.pop(_PENDING_KEY, None)
+    kick()
+
+
+def _forget_pending(db: Session, _previous) -> None:
+    db.info.pop(_PENDING_KEY, None)
+
+
+# --- sender -----------------------------------------------------------------------------------
+
+_CLAIM = (
+    update(PushMessage.__table__)
+    .where(
+        PushMessage.__table__.c.id.in_(
+            select(PushMessage.__table__.c.id)
+            .where(PushMessage.__table__.c.due_at <= bindparam("now"))
+            .order_by(PushMessage.__table__.c.due_at, PushMessage.__table__.c.id)
+            .limit(bindparam("batch"))
+            .scalar_subquery()
+        ),
+        PushMessage.__table__.c.due_at <= bindparam("now"),  # checked again: another sender may have claimed it
+    )
+    .values(due_at=bindparam("lease"), attempts=PushMessage.__table__.c.attempts + 1)
+    .returning(PushMessage.__table__.c.id)
+)
+
+
+@dataclass(frozen=True)
+class _Outgoing:
+    id: int
+    device_id: int
+    attempts: int
+    endpoint: str
+    p256dh: str
+    auth: str
+    payload: str
+
+
+def _claim(now: datetime, batch: int, scope: Callable) -> tuple[list[_Outgoing], int]:
+    """Claim up to `batch` due rows for this sender; rows of ended sessions are dropped (second value)."""
+    with scope() as db:
+        claimed = list(db.execute(_CLAIM, {"now": now, "batch": batch, "lease": now + LEASE}).scalars())
+        if not claimed:
+            return [], 0
+        rows = db.execute(
+            select(
+                PushMessage.id,
+                PushMessage.device_id,
+                PushMessage.attempts,
+                PushMessage.title,
+                PushMessage.body,
+                PushMessage.url,
+                PushDevice.endpoint,
+                PushDevice.p256dh,
+                PushDevice.auth,
+            )
+            .join(PushDevice, PushDevice.id == PushMessage.device_id)
+            .join(AuthSession, AuthSession.id == PushDevice.session_id)
+            .where(PushMessage.id.in_(claimed), _live_session(now))
+        ).all()
+        outgoing = [
+            _Outgoing(
+                row.id,
+                row.device_id,
+                row.attempts,
+                row.endpoint,
+                row.p256dh,
+                row.auth,
+                json.dumps({"title": row.title, "body": row.body, "url": row.url}, ensure_ascii=False),
+            )
+            for row in rows
+        ]
+        stale = set(claimed) - {item.id for item in outgoing}
+        if stale:  # the device's session ended (idle) before the push went out
+            db.execute(delete(PushMessage).where(PushMessage.id.in_(stale)))
+        return outgoing, len(stale)
+
+
+_local = threading.local()
+
+
+def _http() -> requests.Session:
+    """A connection pool per sending thread (requests.Session is not shared across threads)."""
+    if getattr(_local, "session", None) is None:
+        _local.session = requests.Session()
+    return _local.session
+
+
+def _vapid() -> Vapid:
+    key = vapid.private_key()
+    return Vapid.from_raw(key.encode())
+
+
+def _send_one(item: _Outgoing, signer: Vapid) -> int:
+    """POST one push; the push service's status (0: no answer)."""
+    try:
+        webpush(
+            {"endpoint": item.endpoint, "keys": {"p256dh": item.p256dh, "auth": item.auth}},
+            data=item.payload,
+            vapid_private_key=signer,
+            vapid_claims={"sub": vapid.subject()},
+            ttl=TTL_SECONDS,
+            timeout=SEND_TIMEOUT_SECONDS,
+            requests_session=_http(),
+        )
+    except WebPushException as exc:
+        return exc.response.status_code if exc.response is not None else 0
+    except (requests.RequestException, ValueError, OSError):
+        return 0
+    return 201
+
+
+def _settle(results: list[tuple[_Outgoing, int]], now: datetime, report: SendReport, scope: Callable) -> None:
+    """Record the answers: delivered rows deleted, gone devices removed, the rest retried or dropped."""
+    delivered = [item for item, status in results if 200 <= status < 300]
+    gone = {item.device_id for item, status in results if status in (404, 410)}
+    with scope() as db:
+        if delivered:
+            db.execute(delete(PushMessage).where(PushMessage.id.in_([item.id for item in delivered])))
+            db.execute(
+                update(PushDevice)
+                .where(PushDevice.id.in_({item.device_id for item in delivered}))
+                .values(last_sent_at=now)
+            )
+            report.sent += len(delivered)
+        if gone:
+            db.execute(delete(PushDevice).where(PushDevice.id.in_(gone)))
+            report.removed_devices += len(gone)
+        for item, status in results:
+            if 200 <= status < 300 or item.device_id in gone:
+                continue
+            if item.attempts > len(RETRY_DELAYS):
+                db.execute(delete(PushMessage).where(PushMessage.id == item.id))
+                report.dropped += 1
+                logger.warning("push dropped after %s attempts (last status %s)", item.attempts, status)
+            else:
+                due = now + RETRY_DELAYS[item.attempts - 1]
+                db.execute(update(PushMessage).where(PushMessage.id == item.id).values(due_at=due))
+                report.retried += 1
+
+
+def send_due(
+    now: datetime | None = None, scope: Callable = session_scope, batch: int = BATCH, rounds: int = 20
+) -> SendReport:
+    """Send every due push (at most `rounds` batches); returns what happened.
+
+    Args:
+        now: The time to send at (the timer's tick, tests; the clock otherwise).
+        scope: Session factory (core.db.session_scope, or a test's).
+        batch: Rows claimed per round.
+        rounds: Rounds before returning (the rest waits for the next call).
+    """
+    report = SendReport()
+    if not vapid.private_key():
+        return report
+    signer: Vapid | None = None
+    pool: ThreadPoolExecutor | None = None
+    try:
+        for _ in range(rounds):
+            moment = now or utcnow()
+            outgoing, stale = _claim(moment, batch, scope)
+            report.dropped += stale
+            if not outgoing:
+                break
+            signer = signer or _vapid()
+            pool = pool or ThreadPoolExecutor(CONCURRENCY, thread_name_prefix="push")
+            statuses = list(pool.map(lambda item, key=signer: _send_one(item, key), outgoing))
+            _settle(list(zip(outgoing, statuses, strict=True)), moment, report, scope)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    return report
+
+
+def pending_count(db: Session) -> int:
+    """Rows waiting in the queue (tests and the benchmark)."""
+    return db.execute(select(func.count()).select_from(PushMessage)).scalar_one()
+
+
+class _Sender:
+    """This process's sender thread: woken by `kick()`, drains the queue, sleeps again."""
+
+    def __init__(self) -> None:
+        self._wake = threading.Event()
+        self._idle = threading.Event()
+        self._idle.set()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def kick(self) -> None:
+        with self._lock:
+            self._idle.clear()
+            self._wake.set()
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="push-sender", daemon=True)
+                self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            self._wake.wait()
+            self._wake.clear()
+            try:
+                send_due()
+            except Exception:  # a broken round must not end the thread: the timer retries the rows
+                logger.exception("push sender round failed")
+            with self._lock:
+                if not self._wake.is_set():
+                    self._idle.set()
+
+    def wait_idle(self, timeout: float) -> bool:
+        return self._idle.wait(timeout)
+
+
+_sender = _Sender()
+
+
+def kick() -> None:
+    """Wake this process's sender (after a commit that queued pushes); never blocks the caller."""
+    _sender.kick()
+
+
+def wait_idle(timeout: float = 10.0) -> bool:
+    """Wait until the sender has nothing in hand (tests)."""
+    return _sender.wait_idle(timeout)

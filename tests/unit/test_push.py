@@ -1,0 +1,430 @@
+"""Notifications on the device (services/push.py, services/consents.py and their handlers), on both databases.
+
+Pushes go to tests/support/fake_push.py, which checks VAPID and decrypts each payload with the
+test subscription's keys, as a browser's push service and the browser would.
+"""
+
+from datetime import timedelta
+
+import pytest
+from sqlmodel import Session, select
+
+from core import vapid
+from core.settings import get_settings
+from core.types import utcnow
+from models import AuthSession, ChannelConsent, Notification, NotificationType, PushDevice, PushMessage, User
+from models.user import UserPreferences
+from services import chats, consents, notifications, privacy, push, sessions
+from services.errors import NotAllowed, ValidationFailed
+from states.settings import SettingsState
+from tests.support.fake_push import FakePushService
+from tests.unit.factories import make_application, make_chat, make_company, make_freelancer, make_job
+from tests.unit.state_harness import cookie_for, run, state_for, toasts
+
+CHROME_ANDROID = (
+    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Mobile Safari/537.36"
+)
+
+
+@pytest.fixture
+def fake():
+    with FakePushService() as service:
+        yield service
+
+
+@pytest.fixture
+def no_sender_thread(monkeypatch):
+    """Keep what a commit queues in the queue (no sender thread), so a test sends it itself."""
+    monkeypatch.setattr(push, "kick", lambda: None)
+
+
+def _signed_in(db: Session, user: User) -> str:
+    """A fresh session token of `user` (committed)."""
+    token, _ = sessions.create(db, user.id, remember=True)
+    db.commit()
+    return token
+
+
+def _device(db: Session, fake: FakePushService, user: User, name: str = "") -> tuple[str, dict]:
+    """`user` signs in and activates push on a new browser; returns the session token and subscription."""
+    token = _signed_in(db, user)
+    subscription = fake.subscribe(name)
+    push.register(db, user.id, token, subscription, CHROME_ANDROID)
+    db.commit()
+    return token, subscription
+
+
+def _sid(subscription: dict) -> str:
+    return subscription["endpoint"].rsplit("/", 1)[1]
+
+
+def _queued(db: Session) -> list[PushMessage]:
+    db.expire_all()
+    return list(db.exec(select(PushMessage).order_by(PushMessage.id)).all())
+
+
+# --- the device and its consent -------------------------------------------------------------
+
+
+def test_a_device_is_kept_for_the_session_with_its_name_and_the_consent_time(db, fake):
+    freelancer = make_freelancer(db)
+    token, subscription = _device(db, fake, freelancer, "pixel")
+    (device,) = db.exec(select(PushDevice)).all()
+    assert (device.user_id, device.endpoint, device.name) == (
+        freelancer.id,
+        subscription["endpoint"],
+        "Chrome no Android",
+    )
+    assert device.session_id == db.exec(select(AuthSession.id).where(AuthSession.user_id == freelancer.id)).one()
+    (consent,) = db.exec(select(ChannelConsent)).all()
+    assert (consent.channel, consent.granted, consent.detail) == ("push", True, "Chrome no Android")
+    assert abs(consent.at - utcnow()) < timedelta(minutes=1)
+    views = push.devices(db, freelancer.id, token)
+    assert [(v["name"], v["this_device"]) for v in views] == [("Chrome no Android", True)]
+    assert push.devices(db, freelancer.id, _signed_in(db, freelancer))[0]["this_device"] is False
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda s: "not a subscription",
+        lambda s: {**s, "endpoint": "https://evil.example.com/push/1"},
+        lambda s: {**s, "endpoint": "http://10.0.0.1/push/1"},
+        lambda s: {**s, "endpoint": "https://fcm.googleapis.com.evil.com/x"},
+        lambda s: {**s, "endpoint": "https://fcm.googleapis.com/" + "x" * 1000},
+        lambda s: {**s, "keys": {"p256dh": s["keys"]["p256dh"]}},
+        lambda s: {**s, "keys": {**s["keys"], "auth": "c2hvcnQ"}},
+        lambda s: {**s, "keys": {**s["keys"], "p256dh": "A" * 87}},  # 65 bytes, not an uncompressed point
+        lambda s: {**s, "keys": {**s["keys"], "p256dh": "@@@"}},
+    ],
+)
+def test_a_malformed_subscription_or_a_foreign_address_is_refused_and_nothing_is_written(db, fake, change):
+    freelancer = make_freelancer(db)
+    token = _signed_in(db, freelancer)
+    with pytest.raises(ValidationFailed) as refused:
+        push.register(db, freelancer.id, token, change(fake.subscribe()), CHROME_ANDROID)
+    assert refused.value.field_errors == {"push": push.CANNOT_ENABLE}
+    db.rollback()
+    assert db.exec(select(PushDevice)).all() == [] and db.exec(select(ChannelConsent)).all() == []
+
+
+def test_known_push_services_are_accepted_over_https_only(monkeypatch):
+    monkeypatch.setenv("APP_ENV", "production")
+    get_settings.cache_clear()
+    try:
+        assert push._allowed_endpoint("https://fcm.googleapis.com/fcm/send/abc")
+        assert push._allowed_endpoint("https://updates.push.services.mozilla.com/wpush/v2/abc")
+        assert push._allowed_endpoint("https://web.push.apple.com/QO7")
+        assert not push._allowed_endpoint("http://fcm.googleapis.com/fcm/send/abc")
+        assert not push._allowed_endpoint("http://127.0.0.1:9000/push/a")  # local only outside production
+        assert not push._allowed_endpoint("https://localhost/push")
+    finally:
+        get_settings.cache_clear()
+
+
+def test_another_persons_session_token_cannot_register_a_device(db, fake):
+    freelancer, other = make_freelancer(db), make_freelancer(db)
+    with pytest.raises(NotAllowed):
+        push.register(db, freelancer.id, _signed_in(db, other), fake.subscribe(), CHROME_ANDROID)
+    with pytest.raises(NotAllowed):
+        push.register(db, freelancer.id, None, fake.subscribe(), CHROME_ANDROID)
+
+
+def test_the_same_browser_registered_by_another_account_moves_to_it(db, fake):
+    first, second = make_freelancer(db), make_company(db)
+    _token, subscription = _device(db, fake, first)
+    push.register(db, second.id, _signed_in(db, second), subscription, CHROME_ANDROID)
+    db.commit()
+    assert [(d.user_id, d.endpoint) for d in db.exec(select(PushDevice)).all()] == [
+        (second.id, subscription["endpoint"])
+    ]
+
+
+def test_an_eleventh_device_replaces_the_oldest(db, fake):
+    freelancer = make_freelancer(db)
+    endpoints = [_device(db, fake, freelancer)[1]["endpoint"] for _ in range(push.MAX_DEVICES + 1)]
+    kept = {d.endpoint for d in db.exec(select(PushDevice)).all()}
+    assert len(kept) == push.MAX_DEVICES and endpoints[0] not in kept and endpoints[-1] in kept
+
+
+def test_removing_a_device_records_the_withdrawal_and_a_stranger_cannot(db, fake):
+    freelancer, stranger = make_freelancer(db), make_freelancer(db)
+    _device(db, fake, freelancer)
+    device = db.exec(select(PushDevice)).one()
+    with pytest.raises(NotAllowed):
+        push.remove(db, stranger.id, device.id)
+    with pytest.raises(NotAllowed):
+        push.remove(db, freelancer.id, device.id + 1000)
+    push.remove(db, freelancer.id, device.id)
+    db.commit()
+    assert db.exec(select(PushDevice)).all() == []
+    assert [(c["consentimento"], c["canal"]) for c in consents.history(db, freelancer.id)] == [
+        ("concedido", "Notificações no aparelho"),
+        ("retirado", "Notificações no aparelho"),
+    ]
+
+
+def test_logging_out_or_a_password_change_elsewhere_ends_the_devices_pushes(db, fake):
+    freelancer = make_freelancer(db)
+    token, _ = _device(db, fake, freelancer)
+    sessions.revoke(db, token)
+    db.commit()
+    assert db.exec(select(PushDevice)).all() == []
+    _device(db, fake, freelancer)
+    sessions.revoke_others(db, freelancer.id, _signed_in(db, freelancer))
+    db.commit()
+    assert db.exec(select(PushDevice)).all() == []
+
+
+def test_the_export_lists_devices_and_consents_and_deleting_the_account_removes_them(db, fake, monkeypatch):
+    freelancer = make_freelancer(db)
+    _device(db, fake, freelancer)
+    db.commit()
+    data = privacy.export_user_data(db, freelancer.id)
+    (device,) = data["aparelhos_com_notificacoes"]
+    assert device["aparelho"] == "Chrome no Android" and device["endereco"].startswith(fake.url)
+    assert "p256dh" not in str(data) and "auth" not in device
+    assert [c["consentimento"] for c in data["consentimentos"]] == ["concedido"]
+    privacy._remove(db, db.get(User, freelancer.id))
+    db.commit()
+    assert db.exec(select(PushDevice)).all() == [] and db.exec(select(ChannelConsent)).all() == []
+
+
+# --- what is queued ---------------------------------------------------------------------------
+
+
+def test_a_notice_queues_one_push_per_live_device_with_its_title_text_and_page(db, fake, no_sender_thread):
+    freelancer = make_freelancer(db)
+    _device(db, fake, freelancer, "phone")
+    _device(db, fake, freelancer, "laptop")
+    notifications.notify(db, freelancer.id, NotificationType.APPLICATION_ACCEPTED, "Você foi contratado para Garçom")
+    db.commit()
+    queued = _queued(db)
+    assert [(m.title, m.body, m.url) for m in queued] == [
+        ("Candidatura aceita", "Você foi contratado para Garçom", get_settings().site_url)
+    ] * 2
+
+
+def test_a_rollback_queues_nothing(db, fake, no_sender_thread):
+    freelancer = make_freelancer(db)
+    _device(db, fake, freelancer)
+    notifications.notify(db, freelancer.id, NotificationType.MESSAGE, "Nova mensagem de Hotel")
+    db.rollback()
+    assert _queued(db) == []
+
+
+@pytest.mark.parametrize(
+    ("kind", "settings"),
+    [
+        (NotificationType.MESSAGE, {"push_notifications": False}),
+        (NotificationType.JOB_ALERT, {"new_job_alerts": False}),
+        (NotificationType.APPLICATION_ACCEPTED, {"application_updates": False}),
+        (NotificationType.JOB_CREATED, {}),  # a notice the person caused themselves
+    ],
+)
+def test_each_kind_follows_the_notification_settings(db, fake, no_sender_thread, kind, settings):
+    freelancer = make_freelancer(db)
+    _device(db, fake, freelancer)
+    prefs = db.get(UserPreferences, freelancer.id)
+    for name, value in settings.items():
+        setattr(prefs, name, value)
+    db.add(prefs)
+    notifications.notify(db, freelancer.id, kind, "Texto")
+    db.commit()
+    assert _queued(db) == []
+    assert len(db.exec(select(Notification)).all()) == 1  # the bell still has it
+
+
+def test_a_message_to_someone_looking_at_the_conversation_is_not_pushed(db, fake, no_sender_thread):
+    company, freelancer = make_company(db), make_freelancer(db)
+    application = make_application(db, make_job(db, company, "Garçom"), freelancer, status="accepted")
+    chat = make_chat(db, application, company, freelancer)
+    db.commit()
+    _device(db, fake, freelancer)
+    chats.send(db, company.id, chat.id, "Olá, tudo certo para sábado?", recipient_viewing=True)
+    db.commit()
+    assert _queued(db) == []
+    chats.send(db, company.id, chat.id, "Me confirma o horário?", recipient_viewing=False)
+    db.commit()
+    (queued,) = _queued(db)
+    assert queued.title == "Nova mensagem" and queued.url.endswith(f"/chats/{chat.id}")
+
+
+def test_an_idle_session_gets_no_push(db, fake, no_sender_thread):
+    freelancer = make_freelancer(db)
+    _device(db, fake, freelancer)
+    session_row = db.exec(select(AuthSession)).one()
+    session_row.last_seen_at = utcnow() - sessions.idle_limit(True) - timedelta(minutes=1)
+    db.add(session_row)
+    notifications.notify(db, freelancer.id, NotificationType.APPLICATION_ACCEPTED, "Contratado")
+    db.commit()
+    assert _queued(db) == []
+
+
+# --- sending ----------------------------------------------------------------------------------
+
+
+def test_the_sender_delivers_what_the_browser_decrypts(db, fake, no_sender_thread):
+    freelancer = make_freelancer(db)
+    _token, subscription = _device(db, fake, freelancer)
+    notifications.notify(db, freelancer.id, NotificationType.APPLICATION_ACCEPTED, "Você foi contratado para Garçom")
+    db.commit()
+    report = push.send_due()
+    assert (report.sent, report.retried, report.dropped) == (1, 0, 0)
+    (delivery,) = fake.deliveries(_sid(subscription))
+    assert delivery.payload == {
+        "title": "Candidatura aceita",
+        "body": "Você foi contratado para Garçom",
+        "url": get_settings().site_url,
+    }
+    assert delivery.ttl == push.TTL_SECONDS and delivery.vapid_key == vapid.public_key()
+    assert delivery.claims["sub"] == vapid.subject() and delivery.claims["aud"] == fake.url
+    assert _queued(db) == []
+    assert db.exec(select(PushDevice)).one().last_sent_at is not None
+
+
+def test_after_a_commit_the_sender_thread_delivers_without_the_caller_waiting(db, fake):
+    freelancer = make_freelancer(db)
+    _token, subscription = _device(db, fake, freelancer)
+    notifications.notify(db, freelancer.id, NotificationType.SHIFT, "Seu turno começa em 2 horas")
+    db.commit()
+    (delivery,) = fake.wait_for(1, _sid(subscription))
+    assert delivery.payload["body"] == "Seu turno começa em 2 horas"
+    assert push.wait_idle()
+
+
+def test_a_gone_subscription_removes_the_device(db, fake, no_sender_thread):
+    freelancer = make_freelancer(db)
+    _token, subscription = _device(db, fake, freelancer)
+    fake.gone(_sid(subscription))
+    notifications.notify(db, freelancer.id, NotificationType.SHIFT, "Lembrete")
+    db.commit()
+    report = push.send_due()
+    assert report.removed_devices == 1
+    assert db.exec(select(PushDevice)).all() == [] and _queued(db) == []
+
+
+def test_failures_are_retried_with_backoff_then_dropped(db, fake, no_sender_thread):
+    freelancer = make_freelancer(db)
+    _token, subscription = _device(db, fake, freelancer)
+    sid = _sid(subscription)
+    fake.fail(sid, *[500] * (len(push.RETRY_DELAYS) + 1))
+    notifications.notify(db, freelancer.id, NotificationType.SHIFT, "Lembrete")
+    db.commit()
+    now = utcnow()
+    for attempt, delay in enumerate(push.RETRY_DELAYS, start=1):
+        assert push.send_due(now).retried == 1
+        (row,) = _queued(db)
+        assert row.attempts == attempt and abs(row.due_at - (now + delay)) < timedelta(seconds=1)
+        assert push.send_due(now).sent == 0  # not due before its time
+        now = row.due_at
+    assert push.send_due(now).dropped == 1
+    assert _queued(db) == [] and fake.attempts(sid) == len(push.RETRY_DELAYS) + 1
+    assert db.exec(select(PushDevice)).one()  # a server error is not a gone subscription
+
+
+def test_a_failure_then_success_delivers_once(db, fake, no_sender_thread):
+    freelancer = make_freelancer(db)
+    _token, subscription = _device(db, fake, freelancer)
+    fake.fail(_sid(subscription), 503)
+    notifications.notify(db, freelancer.id, NotificationType.SHIFT, "Lembrete")
+    db.commit()
+    now = utcnow()
+    assert push.send_due(now).retried == 1
+    assert push.send_due(now + push.RETRY_DELAYS[0]).sent == 1
+    assert len(fake.deliveries()) == 1
+
+
+def test_a_claimed_row_is_not_sent_twice(db, fake, no_sender_thread):
+    freelancer = make_freelancer(db)
+    _device(db, fake, freelancer)
+    notifications.notify(db, freelancer.id, NotificationType.SHIFT, "Lembrete")
+    db.commit()
+    now = utcnow()
+    claimed, _ = push._claim(now, 10, push.session_scope)
+    assert len(claimed) == 1
+    assert push._claim(now, 10, push.session_scope) == ([], 0)  # a second sender finds nothing due
+    assert push._claim(now + push.LEASE, 10, push.session_scope)[0]  # a dead sender's rows come back
+
+
+def test_without_a_key_in_production_push_is_off(db, monkeypatch):
+    monkeypatch.setenv("APP_ENV", "production")
+    monkeypatch.delenv("VAPID_PRIVATE_KEY", raising=False)
+    get_settings.cache_clear()
+    vapid.private_key.cache_clear()
+    vapid.public_key.cache_clear()
+    try:
+        assert vapid.private_key() is None and vapid.public_key() == ""
+        assert push.send_due().sent == 0
+    finally:
+        get_settings.cache_clear()
+        vapid.private_key.cache_clear()
+        vapid.public_key.cache_clear()
+
+
+def test_a_configured_key_is_used_and_its_public_half_derived(monkeypatch):
+    private = vapid.new_private_key()
+    monkeypatch.setenv("VAPID_PRIVATE_KEY", private)
+    get_settings.cache_clear()
+    vapid.private_key.cache_clear()
+    vapid.public_key.cache_clear()
+    try:
+        assert vapid.private_key() == private
+        assert vapid.public_key() == vapid.public_key_of(private) and len(vapid.b64url_decode(vapid.public_key())) == 65
+    finally:
+        get_settings.cache_clear()
+        vapid.private_key.cache_clear()
+        vapid.public_key.cache_clear()
+
+
+def test_device_names():
+    assert push.device_name(CHROME_ANDROID) == "Chrome no Android"
+    assert (
+        push.device_name(
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+            "Version/18.0 Mobile/15E148 Safari/604.1"
+        )
+        == "Safari no iPhone"
+    )
+    assert (
+        push.device_name(
+            "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/156.0 Safari/537.36 Edg/156.0"
+        )
+        == "Edge no Windows"
+    )
+    assert (
+        push.device_name("Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0") == "Firefox no Linux"
+    )
+    assert push.device_name("") == "Navegador"
+
+
+# --- handlers ---------------------------------------------------------------------------------
+
+
+def test_the_settings_handlers_register_list_and_remove_for_the_caller_only(db, fake, no_sender_thread):
+    freelancer, stranger = make_freelancer(db), make_freelancer(db)
+    cookie = cookie_for(db, freelancer)
+    tab = state_for(SettingsState, cookie, "/freelancer-dashboard", {"tab": "settings"})
+    run(tab, SettingsState.load)
+    assert tab.push_key == vapid.public_key() and tab.push_devices == []
+    assert run(tab, SettingsState.enable_push)  # the browser is asked (a script with a callback)
+    assert tab.enabling_push
+    assert toasts(run(tab, SettingsState.save_push, {"error": "denied"})) == [
+        f"error: Notificações no aparelho | {push.DENIED}"
+    ]
+    assert toasts(run(tab, SettingsState.save_push, {"subscription": fake.subscribe()})) == [f"success: {push.ENABLED}"]
+    (device,) = tab.push_devices
+    assert device["this_device"] and not tab.enabling_push
+    as_stranger = state_for(SettingsState, cookie_for(db, stranger), "/freelancer-dashboard", {"tab": "settings"})
+    assert toasts(run(as_stranger, SettingsState.remove_device, device["id"])) == [
+        f"error: Erro ao salvar configurações | {push.DEVICE_MISSING}"
+    ]
+    visitor = state_for(SettingsState, "", "/freelancer-dashboard", {"tab": "settings"})
+    run(visitor, SettingsState.save_push, {"subscription": fake.subscribe()})
+    run(visitor, SettingsState.remove_device, device["id"])
+    db.expire_all()
+    assert [d.user_id for d in db.exec(select(PushDevice)).all()] == [freelancer.id]
+    assert toasts(run(tab, SettingsState.remove_device, device["id"])) == [f"success: {push.REMOVED}"]
+    assert tab.push_devices == []
+    db.expire_all()
+    assert db.exec(select(PushDevice)).all() == []
