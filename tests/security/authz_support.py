@@ -25,7 +25,20 @@ from core.db import session_scope
 from core.security import hash_password
 from core.settings import get_settings
 from core.types import utcnow
-from models import Chat, Falta, Hiring, Message, Notification, Profile, Rating, Role, User, UserPreferences
+from models import (
+    AuthSession,
+    Chat,
+    Falta,
+    Hiring,
+    Message,
+    Notification,
+    Profile,
+    PushDevice,
+    Rating,
+    Role,
+    User,
+    UserPreferences,
+)
 from services import sessions
 from tests.unit.factories import make_application, make_job
 
@@ -240,6 +253,26 @@ def _seed_world(db, world: World, tag: str, base: int) -> tuple[int, int]:
             expires_at=utcnow() + timedelta(days=90),
         ),
     )
+    devices = []
+    for offset, (user, who) in enumerate(((company, "company"), (freelancer, "freelancer")), 901):
+        signed_in = _add(
+            db, AuthSession(id=base + offset, user_id=user.id, token_hash=f"{tag}-{who}".ljust(64, "0")[:64],
+                            expires_at=utcnow() + timedelta(days=1), remember=True)
+        )  # fmt: skip
+        device = _add(
+            db,
+            PushDevice(
+                id=base + offset,
+                user_id=user.id,
+                session_id=signed_in.id,
+                endpoint=f"https://fcm.googleapis.com/fcm/send/CANARY-{tag}-{who}-push",
+                p256dh="B" + "A" * 86,
+                auth="A" * 22,
+                name="Chrome no Android",
+            ),
+        )
+        devices.append(Obj("push_device", device.id, frozenset({user.id})))
+    world.objects += devices
     for job in (open_job, second, archived, closed, rated):
         is_public = job.status == "open" and not job.is_archived
         applicants = {freelancer.id}  # the freelancer applied to every job of their world
@@ -264,6 +297,7 @@ def _seed_world(db, world: World, tag: str, base: int) -> tuple[int, int]:
         *(f"CANARY-{tag}-{name}" for name in ("freelancer-address", "archived-job", "application-message")),
         *(f"CANARY-{tag}-{name}" for name in ("chat-from-company", "chat-from-freelancer", "rating-comment")),
         *(f"CANARY-{tag}-{name}" for name in ("company-notice", "freelancer-notice")),
+        *(f"CANARY-{tag}-{name}" for name in ("company-push", "freelancer-push")),
     ):
         world.canaries[canary] = members
     return company.id, freelancer.id

@@ -21,7 +21,7 @@ foreign means another company's archived or closed job), application (the freela
 job's company's), rating (an accepted application of a closed job, rated by either side), chat
 (its two participants), notification (its user), freelancer (a freelancer's profile: themselves
 and the companies they applied to), hiring (an accepted application's shift: its company and
-freelancer), falta (the freelancer's own).
+freelancer), falta (the freelancer's own), push_device (a browser with push on: its user's).
 
 The rating dialog (RatingMixin) is shared by both dashboards and rates the other side of the
 caller's own hiring, so either side may call it from either dashboard's state (the service checks
@@ -59,6 +59,12 @@ class Policy:
     # (docs/security.md); the rest of the answer must still match, and the foreign id never shows.
     may_differ: tuple[str, ...] = ()
 
+
+# A browser's subscription as `turnoPush.enable` answers it (a local endpoint: the test server is not production).
+PUSH_SUBSCRIPTION = {
+    "endpoint": "http://127.0.0.1:9/push/matrix",
+    "keys": {"p256dh": "BA" + "A" * 85, "auth": "A" * 22},
+}
 
 SETVAR = Policy(PUBLIC, {"var_name": "user_role", "value": "client"})  # Reflex's built-in; only set_* handlers
 
@@ -466,6 +472,9 @@ POLICIES: dict[str, Policy] = {
         SIGNED_IN, {"form_data": {"current": "senha-errada-1", "new": "nova-senha-123", "confirm": "nova-senha-123"}}
     ),
     "states.settings.SettingsState.load": Policy(SIGNED_IN),
+    "states.settings.SettingsState.enable_push": Policy(SIGNED_IN),
+    "states.settings.SettingsState.save_push": Policy(SIGNED_IN, {"answer": {"subscription": PUSH_SUBSCRIPTION}}),
+    "states.settings.SettingsState.remove_device": Policy(SIGNED_IN, {"device_id": Id("push_device")}),
     "states.settings.SettingsState.save_notifications": Policy(
         SIGNED_IN, {"form_data": {"email_notifications": True, "push_notifications": False}}
     ),

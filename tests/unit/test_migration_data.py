@@ -34,6 +34,7 @@ from models import (
     Application,
     AuthSession,
     Block,
+    ChannelConsent,
     Chat,
     ContactMessage,
     EmailToken,
@@ -50,6 +51,8 @@ from models import (
     PayoutAccount,
     Profile,
     ProtectedPayment,
+    PushDevice,
+    PushMessage,
     Rating,
     ReviewRequest,
     StripeEvent,
@@ -111,6 +114,9 @@ DROPPED_BY_DOWNGRADE = {
     "team_members",  # a company's team (0020): rebuilt by the company after a downgrade below it
     "blocks",  # blocks both ways (0021): given again after a downgrade below it
     "invites",  # 'Contratar novamente' invites (0021): short-lived, sent again
+    "push_devices",  # push subscriptions (0023): the browser subscribes again after a downgrade below it
+    "push_outbox",  # pushes waiting to be sent (0023): minutes old, they go with their devices
+    "channel_consents",  # consents per channel (0023): given again with the channel
 }
 # Tables that hold no one's data: job_list_version (0007) and session_version (0008) are one row
 # each with a random cache token, created afresh by their revision (a new token after upgrading is
@@ -370,6 +376,22 @@ def seed(engine: Engine) -> int:
             {"job_id": job, "company_id": company, "freelancer_id": freelancers[n], "status": "pendente",
              "mensagem": "Volta sábado?", "created_at": now, "expires_at": now + timedelta(hours=24)}
             for n, (job, company) in enumerate(jobs_owned[:30])
+        ])  # fmt: skip
+        signed_in = conn.execute(select(AuthSession.id, AuthSession.user_id).order_by(AuthSession.id).limit(20)).all()
+        put(PushDevice, [
+            {"user_id": user, "session_id": session, "endpoint": f"https://fcm.googleapis.com/fcm/send/{session}",
+             "p256dh": "B" + "A" * 86, "auth": "A" * 22, "name": "Chrome no Android", "created_at": now}
+            for session, user in signed_in
+        ])  # fmt: skip
+        devices = conn.execute(select(PushDevice.id)).scalars().all()
+        put(PushMessage, [
+            {"device_id": device, "title": "Candidatura aceita", "body": "Você foi contratado", "url": "/",
+             "attempts": 0, "due_at": now, "created_at": now}
+            for device in devices
+        ])  # fmt: skip
+        put(ChannelConsent, [
+            {"user_id": user, "channel": "push", "granted": True, "detail": "Chrome no Android", "at": now}
+            for _session, user in signed_in
         ])  # fmt: skip
         payments = conn.execute(select(ProtectedPayment.id, ProtectedPayment.hiring_id)).all()
         put(MoneyMovement, [

@@ -78,6 +78,8 @@ EXPORT_KEYS = {
     "equipe",
     "bloqueios",
     "convites",
+    "aparelhos_com_notificacoes",
+    "consentimentos",
     "mensagens_de_contato",
     "tentativas_de_login",
 }
