@@ -86,6 +86,16 @@ class Settings(BaseSettings):
     vapid_subject: str = ""
     push_hosts: str = "fcm.googleapis.com,push.services.mozilla.com,notify.windows.com,push.apple.com"
 
+    # WhatsApp Cloud API (services/whatsapp.py): without a token and a phone number id the option does
+    # not appear. The app secret checks the webhook's signature; the verify token answers its setup.
+    whatsapp_token: str | None = None
+    whatsapp_phone_number_id: str | None = None
+    whatsapp_app_secret: str | None = None
+    whatsapp_verify_token: str | None = None
+    whatsapp_api_base: str = "https://graph.facebook.com/v21.0"
+    whatsapp_template_code: str = "turno_codigo"
+    whatsapp_template_shift: str = "turno_aviso"
+
     bcrypt_rounds: int = 12
     session_hours: int = 12
     remember_days: int = 30

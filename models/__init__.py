@@ -15,7 +15,7 @@ from models.chat import Chat, Message, Notification, NotificationType
 from models.job import Application, ApplicationStatus, Job, JobListVersion, JobStatus, Rating
 from models.payment import MoneyMovement, MovementKind, PaymentKind, PaymentStatus, ProtectedPayment
 from models.payout import FiscalRegime, PayoutAccount
-from models.reach import ChannelConsent, PushDevice, PushMessage
+from models.reach import ChannelConsent, PushDevice, PushMessage, WhatsAppContact, WhatsAppMessage
 from models.shift import Actor, Falta, Hiring, HiringEvent, HiringState, ReviewRequest
 from models.team import Block, Invite, InviteStatus, TeamMember
 from models.user import Profile, Role, User, UserPreferences
@@ -66,4 +66,6 @@ __all__ = [
     "TrustedDevice",
     "User",
     "UserPreferences",
+    "WhatsAppContact",
+    "WhatsAppMessage",
 ]

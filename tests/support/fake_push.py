@@ -29,7 +29,7 @@ import secrets
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
@@ -70,6 +70,7 @@ class Delivery:
         urgency: The ``Urgency`` header, or "" when absent.
         claims: The claims of the VAPID JWT (``aud``, ``exp``, ``sub``).
         vapid_key: The ``k`` of the Authorization header: the sender's public key, base64url.
+        arrived: When it was accepted (``time.time()``).
     """
 
     sid: str
@@ -78,6 +79,7 @@ class Delivery:
     urgency: str
     claims: dict
     vapid_key: str
+    arrived: float = field(default_factory=time.time)
 
 
 @dataclass
@@ -104,14 +106,14 @@ class FakePushService:
         ...     [delivery] = push.wait_for(1, sid="ana")
     """
 
-    def __init__(self) -> None:
+    def __init__(self, port: int = 0) -> None:
         self._subscriptions: dict[str, _Subscription] = {}
         self._deliveries: list[Delivery] = []
         self._attempts: dict[str, int] = {}
         self._failures: dict[str, deque[int]] = {}
         self._gone: set[str] = set()
         self._changed = threading.Condition()  # guards everything above
-        self._server = _Server(("127.0.0.1", 0), _Handler)
+        self._server = _Server(("127.0.0.1", port), _Handler)
         self._server.push = self
         host, port = self._server.server_address[:2]
         self.url = f"http://{host}:{port}"
@@ -292,6 +294,21 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, *_args) -> None:
         return
 
+    def do_GET(self) -> None:
+        """``GET /_stats``: how many pushes were accepted and when the first and last arrived (benchmarks)."""
+        if urlsplit(self.path).path != "/_stats":
+            self.send_error(404)
+            return
+        arrivals = [delivery.arrived for delivery in self.server.push.deliveries()]
+        text = json.dumps(
+            {"deliveries": len(arrivals), "first": min(arrivals, default=0), "last": max(arrivals, default=0)}
+        )
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(text)))
+        self.end_headers()
+        self.wfile.write(text.encode())
+
     def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         prefix, _, sid = urlsplit(self.path).path.rpartition("/")
@@ -308,3 +325,26 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(text)))
         self.end_headers()
         self.wfile.write(text)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Serve in a process of its own (bench/reminder_burst.py): ``python -m tests.support.fake_push --port P
+    --subscriptions N --out subs.json`` writes N subscriptions (ids b0 ... bN-1) to the file, then serves
+    until killed. Its CPU (a decryption per push) is then not the measuring process's.
+    """
+    import argparse
+    from pathlib import Path
+
+    parser = argparse.ArgumentParser(description="A fake Web Push service")
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--subscriptions", type=int, default=0)
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args(argv)
+    service = FakePushService(port=args.port)
+    subscriptions = [service.subscribe(f"b{n}") for n in range(args.subscriptions)]
+    Path(args.out).write_text(json.dumps(subscriptions))
+    threading.Event().wait()
+
+
+if __name__ == "__main__":
+    main()

@@ -60,6 +60,8 @@ from models import (
     TeamMember,
     User,
     UserPreferences,
+    WhatsAppContact,
+    WhatsAppMessage,
 )
 from scripts import backup
 
@@ -117,6 +119,8 @@ DROPPED_BY_DOWNGRADE = {
     "push_devices",  # push subscriptions (0023): the browser subscribes again after a downgrade below it
     "push_outbox",  # pushes waiting to be sent (0023): minutes old, they go with their devices
     "channel_consents",  # consents per channel (0023): given again with the channel
+    "whatsapp_contacts",  # confirmed WhatsApp numbers (0024): confirmed again with a code
+    "whatsapp_messages",  # template messages and their delivery status (0024): a short log
 }
 # Tables that hold no one's data: job_list_version (0007) and session_version (0008) are one row
 # each with a random cache token, created afresh by their revision (a new token after upgrading is
@@ -391,6 +395,17 @@ def seed(engine: Engine) -> int:
         ])  # fmt: skip
         put(ChannelConsent, [
             {"user_id": user, "channel": "push", "granted": True, "detail": "Chrome no Android", "at": now}
+            for _session, user in signed_in
+        ])  # fmt: skip
+        put(WhatsAppContact, [
+            {"user_id": user, "phone": f"55119{user:08d}", "code_hash": "", "code_attempts": 0, "confirmed_at": now,
+             "last_error": ""}
+            for _session, user in signed_in
+        ])  # fmt: skip
+        put(WhatsAppMessage, [
+            {"user_id": user, "phone": f"55119{user:08d}", "template": "turno_aviso", "params": ["Seu turno começa"],
+             "link": "/freelancer-dashboard", "status": "entregue", "attempts": 1, "due_at": now,
+             "wamid": f"wamid.{user}", "error": "", "created_at": now}
             for _session, user in signed_in
         ])  # fmt: skip
         payments = conn.execute(select(ProtectedPayment.id, ProtectedPayment.hiring_id)).all()
