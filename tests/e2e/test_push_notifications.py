@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from tests.e2e.chat_support import bubbles, chat_url, hire, person, send
 from tests.e2e.conftest import toast
 from tests.support.fake_push import FakePushService
+from tests.support.polling import wait_until
 
 # The browser's PushManager, answering the fake's subscription (and forgetting it on unsubscribe).
 STUB = """
@@ -123,3 +124,42 @@ def test_logging_out_on_the_device_ends_its_pushes(browser: Browser, base_url: s
             assert fake.attempts("laptop") == 0
         finally:
             company_ctx.close()
+
+
+NOTIFICATIONS = """() => navigator.serviceWorker.ready
+  .then((registration) => registration.getNotifications())
+  .then((shown) => shown.map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url })))"""
+
+
+def test_the_service_worker_shows_a_push_with_the_page_to_open_on_this_site(context: BrowserContext, base_url: str):
+    """A push delivered to the real service worker (Chromium's DevTools protocol plays the push service)."""
+    context.grant_permissions(["notifications"])
+    page = context.new_page()
+    page.goto("/")
+    page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
+    cdp = context.new_cdp_session(page)
+    registrations: list[str] = []
+    cdp.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda event: registrations.extend(r["registrationId"] for r in event["registrations"] if not r["isDeleted"]),
+    )
+    cdp.send("ServiceWorker.enable")
+    # Each Playwright call lets the protocol's events in; the registration arrives as one.
+    wait_until(lambda: page.evaluate("1") and registrations, 10, 0.1, "the service worker is not registered")
+    payload = {
+        "title": "Candidatura aceita",
+        "body": 'Sua candidatura para a vaga "Garçom" foi aceita!',
+        "url": "http://outro-endereco:9999/freelancer-dashboard/chats/7",  # a push built for another host
+    }
+    cdp.send(
+        "ServiceWorker.deliverPushMessage",
+        {"origin": base_url, "registrationId": registrations[0], "data": json.dumps(payload)},
+    )
+    page.wait_for_function(f"() => ({NOTIFICATIONS})().then((shown) => shown.length === 1)")
+    (shown,) = page.evaluate(NOTIFICATIONS)
+    assert shown == {
+        "title": "Candidatura aceita",
+        "body": 'Sua candidatura para a vaga "Garçom" foi aceita!',
+        "tag": f"{base_url}/freelancer-dashboard/chats/7",
+        "url": f"{base_url}/freelancer-dashboard/chats/7",  # opened on this site, whatever host it named
+    }
