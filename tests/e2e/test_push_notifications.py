@@ -105,6 +105,7 @@ def test_logging_out_on_the_device_ends_its_pushes(browser: Browser, base_url: s
             _notification_settings(page, "client")
             page.get_by_role("button", name="Ativar notificações neste aparelho").click()
             expect(page.locator(".push-device")).to_have_count(1)
+            page.screenshot(path="/tmp/shots/push_settings_1280.png", full_page=True)
             page.get_by_role("button", name="Sair").first.click()
             expect(page.get_by_text("Logout realizado")).to_be_visible()
         finally:
