@@ -24,6 +24,7 @@ pushes to a subscription and `gone` expires it. Every push to a known subscripti
 
 import base64
 import json
+import os
 import re
 import secrets
 import threading
@@ -339,7 +340,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--subscriptions", type=int, default=0)
     parser.add_argument("--out", required=True)
+    parser.add_argument("--nice", type=int, default=0, help="lower this process's priority (a remote service's CPU)")
     args = parser.parse_args(argv)
+    if args.nice:
+        os.nice(args.nice)
     service = FakePushService(port=args.port)
     subscriptions = [service.subscribe(f"b{n}") for n in range(args.subscriptions)]
     Path(args.out).write_text(json.dumps(subscriptions))
