@@ -80,7 +80,7 @@ class Delivery:
     urgency: str
     claims: dict
     vapid_key: str
-    arrived: float = field(default_factory=time.time)
+    arrived: float = field(default_factory=time.time, compare=False)
 
 
 @dataclass
