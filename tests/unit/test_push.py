@@ -428,3 +428,19 @@ def test_the_settings_handlers_register_list_and_remove_for_the_caller_only(db, 
     assert tab.push_devices == []
     db.expire_all()
     assert db.exec(select(PushDevice)).all() == []
+
+
+def test_the_timer_tick_sends_the_pushes_due_again(db, fake, no_sender_thread):
+    from services import shift_timer
+
+    freelancer = make_freelancer(db)
+    _token, subscription = _device(db, fake, freelancer)
+    fake.fail(_sid(subscription), 502)
+    notifications.notify(db, freelancer.id, NotificationType.SHIFT, "Seu turno começa amanhã")
+    db.commit()
+    now = utcnow()
+    shift_timer.tick(now)
+    assert fake.deliveries() == [] and _queued(db)[0].attempts == 1  # refused once, waiting its retry
+    shift_timer.tick(now + push.RETRY_DELAYS[0])
+    assert [d.payload["body"] for d in fake.deliveries()] == ["Seu turno começa amanhã"]
+    assert _queued(db) == []
