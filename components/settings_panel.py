@@ -174,6 +174,122 @@ def _push_devices() -> rx.Component:
     )
 
 
+WHATSAPP_INTRO = (
+    "Receba a confirmação e os lembretes dos seus turnos pelo WhatsApp, com o link para o turno. "
+    "Confirmamos o número com um código; 'Parar' desliga quando você quiser."
+)
+
+
+def _whatsapp_number_form() -> rx.Component:
+    return rx.form(
+        rx.hstack(
+            rx.box(
+                labelled(
+                    "Celular com DDD",
+                    "whatsapp-phone",
+                    rx.input(
+                        id="whatsapp-phone", name="phone", type="tel", placeholder="(11) 98765-4321", max_length=25
+                    ),
+                    SettingsState.whatsapp_errors["phone"],
+                ),
+                flex="1",
+                min_width="200px",
+            ),
+            rx.button("Enviar código", type="submit", variant="outline", id="whatsapp-send-code"),
+            align="end",
+            spacing="3",
+            wrap="wrap",
+            width="100%",
+        ),
+        on_submit=SettingsState.start_whatsapp,
+        reset_on_submit=False,
+        width="100%",
+    )
+
+
+def _whatsapp_code_form() -> rx.Component:
+    return rx.form(
+        rx.hstack(
+            rx.box(
+                labelled(
+                    "Código recebido",
+                    "whatsapp-code",
+                    rx.input(
+                        id="whatsapp-code",
+                        name="code",
+                        inputmode="numeric",
+                        max_length=6,
+                        auto_complete="one-time-code",
+                    ),
+                    SettingsState.whatsapp_errors["code"],
+                ),
+                flex="1",
+                min_width="160px",
+            ),
+            rx.button("Confirmar", type="submit", id="whatsapp-confirm"),
+            align="end",
+            spacing="3",
+            wrap="wrap",
+            width="100%",
+        ),
+        on_submit=SettingsState.confirm_whatsapp,
+        reset_on_submit=True,
+        key=SettingsState.whatsapp_form_key.to_string(),
+        width="100%",
+    )
+
+
+def _whatsapp() -> rx.Component:
+    """Opt-in WhatsApp (only where the server has it configured): number, code, then 'Parar'."""
+    state = SettingsState.whatsapp["state"]
+    return section_card(
+        "WhatsApp",
+        rx.text(WHATSAPP_INTRO, size="2", color=rx.color("gray", 11)),
+        rx.cond(
+            SettingsState.whatsapp["error"] != "",
+            rx.callout(SettingsState.whatsapp["error"], icon="triangle-alert", color_scheme="red", id="whatsapp-error"),
+        ),
+        rx.cond(
+            state == "active",
+            rx.hstack(
+                rx.text(
+                    "Ativo para ",
+                    rx.el.strong(SettingsState.whatsapp["phone"]),
+                    " desde ",
+                    SettingsState.whatsapp["since"],
+                    size="2",
+                    id="whatsapp-active",
+                ),
+                rx.spacer(),
+                rx.button("Parar", color_scheme="red", variant="soft", on_click=SettingsState.stop_whatsapp),
+                width="100%",
+                align="center",
+                wrap="wrap",
+            ),
+            rx.vstack(
+                rx.cond(
+                    state == "stopped",
+                    rx.text("Mensagens pelo WhatsApp paradas. Confirme o número de novo para voltar.", size="2"),
+                ),
+                _whatsapp_number_form(),
+                rx.cond(
+                    state == "pending",
+                    rx.vstack(
+                        rx.text(
+                            "Enviamos um código para ", rx.el.strong(SettingsState.whatsapp["phone"]), ".", size="2"
+                        ),
+                        _whatsapp_code_form(),
+                        spacing="2",
+                        width="100%",
+                    ),
+                ),
+                spacing="3",
+                width="100%",
+            ),
+        ),
+    )
+
+
 def _password_input(label: str, name: str, auto_complete: str) -> rx.Component:
     field_id = f"password-{name}"
     error = SettingsState.password_errors[name]
@@ -246,7 +362,12 @@ def settings_panel(*security_extras: rx.Component) -> rx.Component:
                 ),
                 rx.tabs.content(_appearance(), value="appearance", padding_top="1rem"),
                 rx.tabs.content(
-                    rx.vstack(_notifications(), section_card("Aplicativo no celular", install_section()), spacing="4"),
+                    rx.vstack(
+                        _notifications(),
+                        rx.cond(SettingsState.whatsapp_on, _whatsapp()),
+                        section_card("Aplicativo no celular", install_section()),
+                        spacing="4",
+                    ),
                     value="notifications",
                     padding_top="1rem",
                 ),

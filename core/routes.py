@@ -42,6 +42,7 @@ API_LOGIN = "/api/auth/login"
 API_LOGOUT = "/api/auth/logout"
 API_HEALTH = "/api/health"
 API_STRIPE_WEBHOOK = "/api/stripe/webhook"
+API_WHATSAPP_WEBHOOK = "/api/whatsapp/webhook"
 API_ACCOUNT_EXPORT = "/api/account/export"
 API_SHIFT_CALENDAR = "/api/turnos/{hiring_id:int}.ics"
 APP_START = "/app"  # an installed app opens here (app/api/pwa.py)

@@ -523,7 +523,7 @@ def _notify_message(session: Session, chat: Row, sender_id: int, job_title: str)
     found = notifications.recipient_row(session, recipient)
     if found is None:
         return
-    email, prefs, has_device = found
+    email, prefs, has_device, _whatsapp = found  # a chat message is not a WhatsApp topic
     link = routes.notice_path(target, chat.id)
     if pending is None and notifications.wants_email(prefs, NotificationType.MESSAGE):
         notifications.email_copy(session, email, text, link)

@@ -16,8 +16,8 @@ from core.routes import NoticeTarget, notice_path
 from core.settings import get_settings
 from core.text import city_key
 from core.types import utcnow
-from models import Notification, NotificationType, Profile, PushDevice, Role, User, UserPreferences
-from services import paging, push, visibility
+from models import Notification, NotificationType, Profile, PushDevice, Role, User, UserPreferences, WhatsAppContact
+from services import paging, push, visibility, whatsapp
 from services.errors import NotAllowed, require_id
 
 PAGE_SIZE = 20
@@ -156,10 +156,16 @@ def mark_read(session: Session, user_id: int, notification_id: int) -> Notificat
 # the ORM (measured on SQLite; see docs/performance.md, "Apply without the ORM").
 _USERS, _PREFERENCES = User.__table__, UserPreferences.__table__
 _PUSH_DEVICES = PushDevice.__table__
+_WHATSAPP = WhatsAppContact.__table__
 _RECIPIENT = (
     select(
         _USERS.c.email,
         exists().where(_PUSH_DEVICES.c.user_id == _USERS.c.id).label("has_push_device"),
+        exists()
+        .where(
+            _WHATSAPP.c.user_id == _USERS.c.id, _WHATSAPP.c.confirmed_at.is_not(None), _WHATSAPP.c.stopped_at.is_(None)
+        )
+        .label("has_whatsapp"),
         _PREFERENCES,
     )
     .select_from(_USERS.outerjoin(_PREFERENCES, _PREFERENCES.c.user_id == _USERS.c.id))
@@ -178,12 +184,22 @@ def recipient_settings(session: Session, user_id: int) -> tuple[str, Preferences
     return None if found is None else found[:2]
 
 
-def recipient_row(session: Session, user_id: int) -> tuple[str, Preferences, bool] | None:
-    """An active user's address, settings (defaults when never saved) and whether a device of theirs has push on."""
+class Recipient(NamedTuple):
+    """Where a notice can reach an active user, read in one statement."""
+
+    email: str
+    prefs: Preferences  # their settings (the defaults when never saved)
+    has_push_device: bool  # a device with push on (services/push.py)
+    has_whatsapp: bool  # a confirmed WhatsApp number not stopped (services/whatsapp.py)
+
+
+def recipient_row(session: Session, user_id: int) -> Recipient | None:
+    """The channels and settings of an active user; None when the account is removed or inactive."""
     row = session.execute(_RECIPIENT, {"user_id": user_id}).first()
     if row is None:
         return None
-    return row.email, row if row.user_id is not None else UserPreferences(user_id=user_id), row.has_push_device
+    prefs = row if row.user_id is not None else UserPreferences(user_id=user_id)
+    return Recipient(row.email, prefs, bool(row.has_push_device), bool(row.has_whatsapp))
 
 
 def topic_allows(prefs: Preferences, kind: str) -> bool:
@@ -257,7 +273,7 @@ def notify(
     found = recipient_row(session, user_id)
     if found is None:
         return
-    email, prefs, has_device = found
+    email, prefs, has_device, has_whatsapp = found
     session.execute(
         _INSERT_NOTIFICATION,
         {"user_id": user_id, "type": kind, "message": message[:500], "target": target, "target_id": target_id},
@@ -268,6 +284,8 @@ def notify(
         email_copy(session, email, message[:500], link)
     if has_device and wants_push(prefs, kind):
         push.enqueue(session, user_id, kind, message, absolute_url(link))
+    if has_whatsapp and topic_allows(prefs, kind):
+        whatsapp.enqueue(session, user_id, kind, message, link)
 
 
 def push_allowed(session: Session, user_id: int, kind: str) -> bool:

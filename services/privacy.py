@@ -59,6 +59,7 @@ from services import (
     shifts,
     teams,
     throttle,
+    whatsapp,
 )
 from services.billing import _is_live, _subscription_of
 from services.errors import ServiceError
@@ -170,6 +171,7 @@ def export_user_data(session: Session, user_id: int) -> dict[str, Any]:
         "bloqueios": blocks.export(session, user_id),
         "convites": invites.export(session, user_id),
         "aparelhos_com_notificacoes": push.export(session, user_id),
+        "whatsapp": whatsapp.export(session, user_id),
         "consentimentos": consents.history(session, user_id),
         "mensagens_de_contato": [
             {
@@ -532,6 +534,7 @@ def _remove(session: Session, user: User) -> str:
     session.exec(delete(PushDevice).where(PushDevice.user_id == user_id))
     session.exec(delete(AuthSession).where(AuthSession.user_id == user_id))
     devices.forget_all(session, user_id)
+    whatsapp.delete_all(session, user_id)
     session.exec(delete(ChannelConsent).where(ChannelConsent.user_id == user_id))
     session.exec(delete(EmailToken).where(EmailToken.user_id == user_id))
     session.exec(delete(UserPreferences).where(UserPreferences.user_id == user_id))

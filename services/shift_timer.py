@@ -27,7 +27,7 @@ from core import routes
 from core import shift_rules as rules
 from core.db import session_scope
 from models import Actor, Hiring, HiringState, Job, NotificationType
-from services import faltas, hiring_lifecycle, protected_payments, push, shift_pay, trust_timer
+from services import faltas, hiring_lifecycle, protected_payments, push, shift_pay, trust_timer, whatsapp
 from services.hiring_lifecycle import HiringMoveRefused
 from services.notifications import notify
 from services.shifts import approved_values, money_cents, prefilled_minutes, when
@@ -95,6 +95,7 @@ def tick(
     settled = protected_payments.settle_due(now, scope)
     trust_timer.run(now, scope)  # team-first windows, invites, punctuality badges: their own rows, their own counts
     push.send_due(now, scope)  # pushes due again (retries) and any a sender thread has not taken yet
+    whatsapp.send_due(now, scope)  # the same for WhatsApp messages (nothing without WhatsApp configured)
     return TickReport(moved, reminded, settled)
 
 

@@ -10,7 +10,7 @@ import reflex as rx
 
 from core import vapid
 from core.db import session_scope
-from services import accounts, profiles, push
+from services import accounts, profiles, push, whatsapp
 from services.errors import ValidationFailed
 from services.profiles import SwitchView
 from services.push import DeviceView
@@ -26,6 +26,7 @@ PASSWORD_CHANGED = "Senha alterada!"
 PASSWORD_FAILED = ("Erro ao alterar senha", "Não foi possível alterar a senha. Tente novamente.")
 NOT_SIGNED_IN = ("Não autenticado", "Você precisa estar logado para alterar suas configurações.")
 PUSH_FAILED = ("Notificações no aparelho", push.CANNOT_ENABLE)
+WHATSAPP_FAILED = ("WhatsApp", "Não foi possível concluir. Tente novamente.")
 # What the browser answered instead of a subscription (assets/pwa.js `turnoPush.enable`).
 PUSH_BROWSER_ERRORS = {"unsupported": push.NOT_SUPPORTED, "denied": push.DENIED}
 
@@ -60,6 +61,10 @@ class SettingsState(AuthState):
     push_key: str = ""  # the VAPID public key; '' when push is off (the option does not appear)
     push_devices: list[DeviceView] = []
     enabling_push: bool = False
+    whatsapp_on: bool = False  # WhatsApp is configured on this server (the section appears)
+    whatsapp: dict[str, str] = {"phone": "", "state": "none", "error": "", "since": ""}
+    whatsapp_errors: dict[str, str] = {"phone": "", "code": ""}
+    whatsapp_form_key: int = 0
 
     @rx.event
     @recovers(*LOAD_FAILED)
@@ -79,8 +84,16 @@ class SettingsState(AuthState):
         self.email_confirmed = security["confirmed"]
         self.active_sessions = security["active_sessions"]
         self._load_devices(user.id)
+        self._load_whatsapp(user.id)
         self.loaded = True
         return None
+
+    def _load_whatsapp(self, user_id: int) -> None:
+        """Whether WhatsApp is offered here and where the caller's number stands."""
+        self.whatsapp_on = whatsapp.configured()
+        if self.whatsapp_on:
+            with session_scope() as db:
+                self.whatsapp = dict(whatsapp.status(db, user_id))
 
     def _load_devices(self, user_id: int) -> None:
         """The caller's devices with push on, and the key a new one subscribes with."""
@@ -141,7 +154,9 @@ class SettingsState(AuthState):
             return rx.toast.error(PUSH_FAILED[0], description=reason)
         try:
             with session_scope() as db:
-                push.register(db, user.id, self._session_token(), answer["subscription"], self.router.headers.user_agent)
+                push.register(
+                    db, user.id, self._session_token(), answer["subscription"], self.router.headers.user_agent
+                )
         except ValidationFailed as exc:
             return rx.toast.error(PUSH_FAILED[0], description=exc.field_errors.get("push", exc.message))
         self._load_devices(user.id)
@@ -160,6 +175,57 @@ class SettingsState(AuthState):
         self._load_devices(user.id)
         done = rx.toast.success(push.REMOVED)
         return [rx.call_script("window.turnoPush.disable()"), done] if here else done
+
+    @rx.event
+    @recovers(*WHATSAPP_FAILED)
+    def start_whatsapp(self, form_data: dict):
+        """'Enviar código': keep the number and send it a code by WhatsApp."""
+        user = self._caller()
+        if user is None:
+            return rx.toast.error(NOT_SIGNED_IN[0], description=NOT_SIGNED_IN[1])
+        data = form_data if isinstance(form_data, dict) else {}
+        self.whatsapp_errors = {"phone": "", "code": ""}
+        try:
+            with session_scope() as db:
+                phone = whatsapp.start(db, user.id, data.get("phone"))
+        except ValidationFailed as exc:
+            self.whatsapp_errors = {"phone": "", "code": "", **exc.field_errors}
+            return None
+        self._load_whatsapp(user.id)
+        return rx.toast.success(whatsapp.CODE_SENT.format(phone=phone))
+
+    @rx.event
+    @recovers(*WHATSAPP_FAILED)
+    def confirm_whatsapp(self, form_data: dict):
+        """'Confirmar': the code the number received turns WhatsApp on."""
+        user = self._caller()
+        if user is None:
+            return rx.toast.error(NOT_SIGNED_IN[0], description=NOT_SIGNED_IN[1])
+        data = form_data if isinstance(form_data, dict) else {}
+        self.whatsapp_errors = {"phone": "", "code": ""}
+        try:
+            with session_scope() as db:
+                problem = whatsapp.confirm(db, user.id, data.get("code"))
+        except ValidationFailed as exc:
+            problem = exc.field_errors.get("code", exc.message)
+        self._load_whatsapp(user.id)
+        if problem:
+            self.whatsapp_errors = {"phone": "", "code": problem}
+            return None
+        self.whatsapp_form_key += 1
+        return rx.toast.success(whatsapp.CONFIRMED)
+
+    @rx.event
+    @recovers(*WHATSAPP_FAILED)
+    def stop_whatsapp(self):
+        """'Parar': no more WhatsApp messages; the withdrawal is recorded."""
+        user = self._caller()
+        if user is None:
+            return rx.toast.error(NOT_SIGNED_IN[0], description=NOT_SIGNED_IN[1])
+        with session_scope() as db:
+            whatsapp.stop(db, user.id)
+        self._load_whatsapp(user.id)
+        return rx.toast.success(whatsapp.STOPPED)
 
     @rx.event
     @recovers(*PASSWORD_FAILED, reset={"changing_password": False})

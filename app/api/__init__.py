@@ -10,6 +10,8 @@ from app.api.health import health
 from app.api.pwa import app_start, manifest, offline_page, service_worker
 from app.api.shift_calendar import shift_calendar
 from app.api.stripe_webhook import stripe_webhook
+from app.api.whatsapp_webhook import receive as whatsapp_receive
+from app.api.whatsapp_webhook import verify as whatsapp_verify
 from core import routes
 
 api = Starlette(
@@ -18,6 +20,8 @@ api = Starlette(
         Route(routes.API_LOGOUT, logout, methods=["POST"]),
         Route(routes.API_HEALTH, health, methods=["GET"]),
         Route(routes.API_STRIPE_WEBHOOK, stripe_webhook, methods=["POST"]),
+        Route(routes.API_WHATSAPP_WEBHOOK, whatsapp_verify, methods=["GET"]),
+        Route(routes.API_WHATSAPP_WEBHOOK, whatsapp_receive, methods=["POST"]),
         Route(routes.API_ACCOUNT_EXPORT, export_data, methods=["GET"]),
         Route(routes.API_SHIFT_CALENDAR, shift_calendar, methods=["GET"]),
         Route(routes.MANIFEST, manifest, methods=["GET"]),

@@ -20,6 +20,7 @@ from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect, 
 
 from tests.e2e import leak_scan
 from tests.support.fake_stripe import FakeStripe, stripe_env
+from tests.support.fake_whatsapp import FakeWhatsApp
 from tests.support.polling import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,7 +66,14 @@ def fake_stripe() -> Iterator[FakeStripe]:
 
 
 @pytest.fixture(scope="session")
-def app_env(tmp_path_factory, fake_stripe: FakeStripe) -> dict[str, str]:
+def fake_whatsapp() -> Iterator[FakeWhatsApp]:
+    """A local stand-in for the WhatsApp Cloud API (tests/support/fake_whatsapp.py) that the app talks to."""
+    with FakeWhatsApp() as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def app_env(tmp_path_factory, fake_stripe: FakeStripe, fake_whatsapp: FakeWhatsApp) -> dict[str, str]:
     """Environment of the app under test (also applied to this process for direct DB access)."""
     workdir = tmp_path_factory.mktemp("app")
     port = _free_port()
@@ -82,6 +90,7 @@ def app_env(tmp_path_factory, fake_stripe: FakeStripe) -> dict[str, str]:
         "PORT": str(port),
         "REFLEX_UPLOADED_FILES_DIR": str(workdir / "uploads"),
         **stripe_env(fake_stripe),
+        **fake_whatsapp.env(),
     }
     os.environ.update({k: v for k, v in env.items() if k != "PORT"})
     from core.db import get_engine

@@ -475,6 +475,9 @@ POLICIES: dict[str, Policy] = {
     "states.settings.SettingsState.enable_push": Policy(SIGNED_IN),
     "states.settings.SettingsState.save_push": Policy(SIGNED_IN, {"answer": {"subscription": PUSH_SUBSCRIPTION}}),
     "states.settings.SettingsState.remove_device": Policy(SIGNED_IN, {"device_id": Id("push_device")}),
+    "states.settings.SettingsState.start_whatsapp": Policy(SIGNED_IN, {"form_data": {"phone": "(11) 98765-4321"}}),
+    "states.settings.SettingsState.confirm_whatsapp": Policy(SIGNED_IN, {"form_data": {"code": "123456"}}),
+    "states.settings.SettingsState.stop_whatsapp": Policy(SIGNED_IN),
     "states.settings.SettingsState.save_notifications": Policy(
         SIGNED_IN, {"form_data": {"email_notifications": True, "push_notifications": False}}
     ),

@@ -79,6 +79,7 @@ EXPORT_KEYS = {
     "bloqueios",
     "convites",
     "aparelhos_com_notificacoes",
+    "whatsapp",
     "consentimentos",
     "mensagens_de_contato",
     "tentativas_de_login",
