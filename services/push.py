@@ -9,14 +9,13 @@
 - `send_due` drains the queue: it claims due rows (an UPDATE that moves them past a lease, so two
   processes never send one row twice), sends them concurrently with VAPID, deletes what was
   delivered, drops devices the push service says are gone (404/410) and retries the rest with
-  backoff. After a commit that queued pushes, `kick()` wakes this process's sender thread; the
+  backoff. After a commit that queued pushes, `sender` (core/sender.py) wakes this process's sender thread; the
   timer (services/shift_timer.py) drains the queue on every tick too, which also sends the
   retries. The timer's reminder bursts are sent by the timer's own process.
 """
 
 import json
 import logging
-import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -28,13 +27,13 @@ import requests
 from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
 from sqlalchemy import and_, bindparam, delete, func, insert, literal, or_, select, update
-from sqlalchemy import event as sa_event
 from sqlmodel import Session
 
 from core import vapid
 from core.db import session_scope
 from core.formatting import date_time, short_date
 from core.security import token_digest
+from core.sender import Sender, http_session
 from core.settings import get_settings
 from core.types import utcnow
 from models import AuthSession, NotificationType, PushDevice, PushMessage
@@ -270,9 +269,6 @@ def _live_session(now):
     )
 
 
-_PENDING_KEY = "turno_pending_push"
-
-
 def enqueue(db: Session, user_id: int, kind: str, message: str, url: str) -> None:
     """Queue a notice for every live device of `user_id`, in the notice's transaction (one statement).
 
@@ -301,20 +297,8 @@ def enqueue(db: Session, user_id: int, kind: str, message: str, url: str) -> Non
         .where(PushDevice.user_id == user_id, _live_session(now))
     )
     columns = ["device_id", "title", "body", "url", "attempts", "due_at", "created_at"]
-    queued = db.execute(insert(PushMessage.__table__).from_select(columns, rows)).rowcount
-    if queued and not db.info.get(_PENDING_KEY):
-        db.info[_PENDING_KEY] = True
-        sa_event.listen(db, "after_commit", _after_commit, once=True)
-        sa_event.listen(db, "after_soft_rollback", _forget_pending, once=True)
-
-
-def _after_commit(db: Session) -> None:
-    db.info.pop(_PENDING_KEY, None)
-    kick()
-
-
-def _forget_pending(db: Session, _previous) -> None:
-    db.info.pop(_PENDING_KEY, None)
+    if db.execute(insert(PushMessage.__table__).from_select(columns, rows)).rowcount:
+        sender.kick_after_commit(db)
 
 
 # --- sender -----------------------------------------------------------------------------------
@@ -387,19 +371,6 @@ def _claim(now: datetime, batch: int, scope: Callable) -> tuple[list[_Outgoing],
         return outgoing, len(stale)
 
 
-_local = threading.local()
-
-
-def _http() -> requests.Session:
-    """A connection pool per sending thread (requests.Session is not shared across threads)."""
-    if getattr(_local, "session", None) is None:
-        _local.session = requests.Session()
-        # Proxy settings from the environment are read on every request otherwise (0.75 ms of CPU per
-        # push, measured): push services are reached directly.
-        _local.session.trust_env = False
-    return _local.session
-
-
 def _vapid() -> Vapid:
     key = vapid.private_key()
     return Vapid.from_raw(key.encode())
@@ -415,7 +386,7 @@ def _send_one(item: _Outgoing, signer: Vapid) -> int:
             vapid_claims={"sub": vapid.subject()},
             ttl=TTL_SECONDS,
             timeout=SEND_TIMEOUT_SECONDS,
-            requests_session=_http(),
+            requests_session=http_session(),
         )
     except WebPushException as exc:
         return exc.response.status_code if exc.response is not None else 0
@@ -491,48 +462,4 @@ def pending_count(db: Session) -> int:
     return db.execute(select(func.count()).select_from(PushMessage)).scalar_one()
 
 
-class _Sender:
-    """This process's sender thread: woken by `kick()`, drains the queue, sleeps again."""
-
-    def __init__(self) -> None:
-        self._wake = threading.Event()
-        self._idle = threading.Event()
-        self._idle.set()
-        self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
-
-    def kick(self) -> None:
-        with self._lock:
-            self._idle.clear()
-            self._wake.set()
-            if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(target=self._run, name="push-sender", daemon=True)
-                self._thread.start()
-
-    def _run(self) -> None:
-        while True:
-            self._wake.wait()
-            self._wake.clear()
-            try:
-                send_due()
-            except Exception:  # a broken round must not end the thread: the timer retries the rows
-                logger.exception("push sender round failed")
-            with self._lock:
-                if not self._wake.is_set():
-                    self._idle.set()
-
-    def wait_idle(self, timeout: float) -> bool:
-        return self._idle.wait(timeout)
-
-
-_sender = _Sender()
-
-
-def kick() -> None:
-    """Wake this process's sender (after a commit that queued pushes); never blocks the caller."""
-    _sender.kick()
-
-
-def wait_idle(timeout: float = 10.0) -> bool:
-    """Wait until the sender has nothing in hand (tests)."""
-    return _sender.wait_idle(timeout)
+sender = Sender("push-sender", send_due)  # this process's sender thread (core/sender.py)

@@ -23,7 +23,6 @@ import hmac
 import logging
 import re
 import secrets
-import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -32,12 +31,12 @@ from typing import TypedDict
 
 import requests
 from sqlalchemy import bindparam, delete, insert, literal, select, update
-from sqlalchemy import event as sa_event
 from sqlmodel import Session
 
 from core.db import session_scope
 from core.formatting import date_time, short_date
 from core.security import token_digest
+from core.sender import Sender, http_session
 from core.settings import get_settings
 from core.types import utcnow
 from models import NotificationType, WhatsAppContact, WhatsAppMessage
@@ -132,7 +131,7 @@ def _queue(db: Session, user_id: int, phone: str, template: str, params: list[st
             user_id=user_id, phone=phone, template=template, params=params, link=link, status=PENDING, due_at=now
         )
     )
-    _kick_after_commit(db)
+    sender.kick_after_commit(db)
 
 
 def start(db: Session, user_id: int, raw_phone: object, now: datetime | None = None) -> str:
@@ -235,7 +234,6 @@ def status(db: Session, user_id: int) -> WhatsAppView:
 
 # --- queue ------------------------------------------------------------------------------------
 
-_PENDING_KEY = "turno_pending_whatsapp"
 _CONTACTS = WhatsAppContact.__table__
 _MESSAGES = WhatsAppMessage.__table__
 
@@ -261,23 +259,7 @@ def enqueue(db: Session, user_id: int, kind: str, message: str, link: str) -> No
     columns = ["user_id", "phone", "template", "params", "link", "status", "attempts", "due_at", "wamid", "error"]
     queued = db.execute(insert(_MESSAGES).from_select([*columns, "created_at"], rows)).rowcount
     if queued:
-        _kick_after_commit(db)
-
-
-def _kick_after_commit(db: Session) -> None:
-    if not db.info.get(_PENDING_KEY):
-        db.info[_PENDING_KEY] = True
-        sa_event.listen(db, "after_commit", _after_commit, once=True)
-        sa_event.listen(db, "after_soft_rollback", _forget_pending, once=True)
-
-
-def _after_commit(db: Session) -> None:
-    db.info.pop(_PENDING_KEY, None)
-    kick()
-
-
-def _forget_pending(db: Session, _previous) -> None:
-    db.info.pop(_PENDING_KEY, None)
+        sender.kick_after_commit(db)
 
 
 # --- sender -----------------------------------------------------------------------------------
@@ -329,22 +311,12 @@ def template_body(phone: str, template: str, params: list[str], link: str) -> di
     }
 
 
-_local = threading.local()
-
-
-def _http() -> requests.Session:
-    if getattr(_local, "session", None) is None:
-        _local.session = requests.Session()
-        _local.session.trust_env = False
-    return _local.session
-
-
 def _post(row) -> tuple[int, str, str]:
     """Send one message: (HTTP status, the API's message id, the API's error text); status 0 without an answer."""
     settings = get_settings()
     url = f"{settings.whatsapp_api_base.rstrip('/')}/{settings.whatsapp_phone_number_id}/messages"
     try:
-        answer = _http().post(
+        answer = http_session().post(
             url,
             json=template_body(row.phone, row.template, list(row.params or []), row.link),
             headers={"Authorization": f"Bearer {settings.whatsapp_token}"},
@@ -423,51 +395,7 @@ def send_due(
     return report
 
 
-class _Sender:
-    """This process's sender thread: woken by `kick()`, drains the queue, sleeps again."""
-
-    def __init__(self) -> None:
-        self._wake = threading.Event()
-        self._idle = threading.Event()
-        self._idle.set()
-        self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
-
-    def kick(self) -> None:
-        with self._lock:
-            self._idle.clear()
-            self._wake.set()
-            if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(target=self._run, name="whatsapp-sender", daemon=True)
-                self._thread.start()
-
-    def _run(self) -> None:
-        while True:
-            self._wake.wait()
-            self._wake.clear()
-            try:
-                send_due()
-            except Exception:  # a broken round must not end the thread: the timer retries the rows
-                logger.exception("whatsapp sender round failed")
-            with self._lock:
-                if not self._wake.is_set():
-                    self._idle.set()
-
-    def wait_idle(self, timeout: float) -> bool:
-        return self._idle.wait(timeout)
-
-
-_sender = _Sender()
-
-
-def kick() -> None:
-    """Wake this process's sender (after a commit that queued messages); never blocks the caller."""
-    _sender.kick()
-
-
-def wait_idle(timeout: float = 10.0) -> bool:
-    """Wait until the sender has nothing in hand (tests)."""
-    return _sender.wait_idle(timeout)
+sender = Sender("whatsapp-sender", send_due)  # this process's sender thread (core/sender.py)
 
 
 # --- webhook ----------------------------------------------------------------------------------

@@ -35,7 +35,7 @@ def fake():
 @pytest.fixture
 def no_sender_thread(monkeypatch):
     """Keep what a commit queues in the queue (no sender thread), so a test sends it itself."""
-    monkeypatch.setattr(push, "kick", lambda: None)
+    monkeypatch.setattr(push.sender, "kick", lambda: None)
 
 
 def _signed_in(db: Session, user: User) -> str:
@@ -290,7 +290,7 @@ def test_after_a_commit_the_sender_thread_delivers_without_the_caller_waiting(db
     db.commit()
     (delivery,) = fake.wait_for(1, _sid(subscription))
     assert delivery.payload["body"] == "Seu turno começa em 2 horas"
-    assert push.wait_idle()
+    assert push.sender.wait_idle()
 
 
 def test_a_gone_subscription_removes_the_device(db, fake, no_sender_thread):

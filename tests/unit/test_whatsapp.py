@@ -45,7 +45,7 @@ def fake(monkeypatch):
 
 @pytest.fixture
 def no_sender_thread(monkeypatch):
-    monkeypatch.setattr(whatsapp, "kick", lambda: None)
+    monkeypatch.setattr(whatsapp.sender, "kick", lambda: None)
 
 
 def _code(fake: FakeWhatsApp) -> str:
