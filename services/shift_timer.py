@@ -15,8 +15,9 @@ at a time: `tick_alone`), and by hand with `python -m scripts.tick`.
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from datetime import datetime
 from typing import NamedTuple
 
@@ -93,7 +94,7 @@ def tick(
     moved = _drain(scope, Hiring.due_at, now, batch, how, _advance)
     reminded = _drain(scope, Hiring.remind_at, now, batch, how, _remind)
     settled = protected_payments.settle_due(now, scope)
-    trust_timer.run(now, scope)  # team-first windows, invites, punctuality badges: their own rows, their own counts
+    trust_timer.run(now, _paced(scope, how))  # team-first windows, invites, badges: their own rows and counts
     push.send_due(now, scope)  # pushes due again (retries) and any a sender thread has not taken yet
     whatsapp.send_due(now, scope)  # the same for WhatsApp messages (nothing without WhatsApp configured)
     return TickReport(moved, reminded, settled)
@@ -118,6 +119,26 @@ def tick_alone(now: datetime, pace: float = rules.TICK_PACE) -> TickReport | Non
             return tick(now, pace=pace, workers=rules.TIMER_PROCESS_WORKERS)
         finally:
             conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": TIMER_LOCK_KEY})
+
+
+def _paced(scope: Callable, how: _Pace) -> Callable:
+    """`scope`, resting after each transaction `how.pace` times as long as it took (`scope` when unpaced).
+
+    The trust steps' work has no deadline to the second (a badge, a window of hours), so in the timer
+    process it yields the cores as the chunks do: the daily refresh of every company's badge
+    (services/punctuality.py) runs 100 transactions a tick otherwise.
+    """
+    if how.pace <= 0:
+        return scope
+
+    @contextmanager
+    def paced() -> Iterator[Session]:
+        started = time.perf_counter()
+        with scope() as db:
+            yield db
+        how.sleep((time.perf_counter() - started) * how.pace)
+
+    return paced
 
 
 def _drain(scope: Callable, column, now: datetime, batch: int, how: _Pace, step: Callable) -> int:

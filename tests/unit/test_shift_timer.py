@@ -13,6 +13,7 @@ from sqlmodel import select
 
 from core.db import get_engine
 from models import Falta
+from services import trust_timer
 from services.shift_timer import CHUNK, SQLITE_CHUNK, TIMER_LOCK_KEY, TickReport, tick, tick_alone
 from services.shifts import when
 from tests.unit.factories import make_cast
@@ -274,7 +275,8 @@ def test_an_approval_before_the_reminder_cancels_it(db, cast):
     assert len(notices(db, cast.company.id)) == before
 
 
-def test_a_paced_tick_rests_after_each_chunk_as_long_as_it_took(db, cast):
+def test_a_paced_tick_rests_after_each_chunk_as_long_as_it_took(db, cast, monkeypatch):
+    monkeypatch.setattr(trust_timer, "STEPS", ())  # their rests are the next test's
     start = shift_start()
     shifts = [hire(db, cast.company, freelancer, start=start) for freelancer in (cast.freelancer, cast.other) * 4]
     per_chunk = CHUNK if db.get_bind().dialect.name == "postgresql" else SQLITE_CHUNK
@@ -286,6 +288,24 @@ def test_a_paced_tick_rests_after_each_chunk_as_long_as_it_took(db, cast):
     assert len(rests) == 2 * -(-8 // per_chunk)  # one rest per chunk, moves and reminders
     assert all(rest > 0 for rest in rests)
     assert {hiring(db, s.hiring_id).state for s in shifts} == {"nao_confirmada"}
+
+
+def test_a_paced_tick_rests_after_each_transaction_of_the_trust_steps(db, cast, monkeypatch):
+    def three_transactions(now, scope) -> int:
+        for _ in range(3):
+            with scope() as session:
+                session.execute(text("SELECT 1"))
+        return 3
+
+    monkeypatch.setattr(trust_timer, "STEPS", (three_transactions,))
+    db.commit()  # the cast's rows: the tick's own transactions write beside this session
+    rests: list[float] = []
+
+    assert tick(shift_start(), pace=2.0, sleep=rests.append) == TickReport(0, 0)  # no hiring is due
+    assert len(rests) == 3 and all(rest > 0 for rest in rests)
+    rests.clear()
+    assert tick(shift_start(), sleep=rests.append) == TickReport(0, 0)
+    assert rests == []  # unpaced: the steps get the plain scope
 
 
 def test_an_unpaced_tick_never_rests(db, cast):
