@@ -31,6 +31,29 @@ def flash_then_go(message: str, url: str) -> str:
     return f"sessionStorage.setItem('{FLASH_KEY}', {message!r}); window.location.assign({url!r});"
 
 
+# Unsent chat messages are kept per conversation in the tab (app/pages/chats.py) until sent, or
+# until the session ends in that tab: `session_over` forgets them.
+DRAFT_KEY_PREFIX = "turno_draft:"
+_FORGET_DRAFTS_JS = (
+    f"Object.keys(sessionStorage).filter((k) => k.startsWith('{DRAFT_KEY_PREFIX}'))"
+    ".forEach((k) => sessionStorage.removeItem(k));"
+)
+
+
+def session_over(message: str, url: str, logout: bool = False) -> str:
+    """JavaScript for a tab whose session ended: forget its drafts, keep `message` for the next page, go to `url`.
+
+    Args:
+        message: The toast the next page shows.
+        url: Where the tab goes.
+        logout: Clear the session cookie first (POST routes.API_LOGOUT), as 'Sair' and a deleted account do.
+    """
+    leave = f"{_FORGET_DRAFTS_JS} {flash_then_go(message, url)}"
+    if not logout:
+        return leave
+    return f"fetch('{routes.API_LOGOUT}', {{method: 'POST', credentials: 'same-origin'}}).finally(() => {{ {leave} }})"
+
+
 class AuthState(rx.State):
     """The signed-in user as the server knows them; identity never comes from the client."""
 
@@ -171,11 +194,7 @@ class AuthState(rx.State):
             audit.logged_out(user.id, self._where())
             await get_presence().leave(user.id, self.router.session.client_token)
         self.reset()
-        js = (
-            f"fetch('{routes.API_LOGOUT}', {{method: 'POST', credentials: 'same-origin'}})"
-            f".finally(() => {{ {flash_then_go('Logout realizado', routes.HOME)} }})"
-        )
-        return rx.call_script(js)
+        return rx.call_script(session_over("Logout realizado", routes.HOME, logout=True))
 
 
 # What every page load returns: the script that shows a flash toast left by the previous page.

@@ -36,7 +36,7 @@ from core.db import session_scope
 from core.presence import chat_place, get_presence
 from core.signals import Ping
 from services import notifications, session_cache
-from states.auth import flash_then_go
+from states.auth import session_over
 from states.dashboard import DashboardState
 from states.session_end import forget_user, session_user_id
 
@@ -56,7 +56,7 @@ class LiveRefresher(Protocol):
 
 SESSION_ENDED = "Sua sessão foi encerrada. Entre novamente."
 # Where a tab whose session ended goes when a delivery finds it (a full load: its socket reconnects as a visitor).
-_TO_LOGIN = rx.call_script(flash_then_go(SESSION_ENDED, routes.LOGIN))
+_TO_LOGIN = rx.call_script(session_over(SESSION_ENDED, routes.LOGIN))
 
 # The tab whose own handler made the change: it shows the result already, so deliveries skip it.
 origin_tab: contextvars.ContextVar[str] = contextvars.ContextVar("origin_tab", default="")

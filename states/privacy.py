@@ -9,7 +9,7 @@ from core.db import session_scope
 from core.presence import get_presence
 from services import photos, privacy
 from services.errors import ServiceError
-from states.auth import AuthState, flash_then_go
+from states.auth import AuthState, session_over
 from states.failures import recovers
 
 log = logging.getLogger(__name__)
@@ -88,11 +88,7 @@ class PrivacyState(AuthState):
         await self._forget_tabs(user.id)
         auth = await self.get_state(AuthState)
         auth.reset()
-        js = (
-            f"fetch('{routes.API_LOGOUT}', {{method: 'POST', credentials: 'same-origin'}})"
-            f".finally(() => {{ {flash_then_go(ACCOUNT_DELETED, routes.HOME)} }})"
-        )
-        yield rx.call_script(js)
+        yield rx.call_script(session_over(ACCOUNT_DELETED, routes.HOME, logout=True))
 
     def _remove_photo(self, url: str) -> None:
         """Delete the former photo file now that the deletion is committed (a leftover is only logged)."""

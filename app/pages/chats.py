@@ -23,7 +23,7 @@ from services import chats
 from services.chats import ChatMessage, ChatSummary
 from services.errors import NotAllowed, ServiceError
 from states import live
-from states.auth import AuthState
+from states.auth import DRAFT_KEY_PREFIX, AuthState
 from states.failures import failed, recovers
 
 CHAT_DENIED = "O chat solicitado não existe ou você não tem permissão para acessá-lo."
@@ -39,7 +39,10 @@ draft = ClientStateVar.create("chat_draft", "")
 
 # Installed once per mounted conversation: keeps the log pinned to the newest message unless the
 # reader scrolled up (own messages always scroll), keeps the position when older messages are
-# prepended.
+# prepended, and keeps what is typed but not sent per conversation in the tab's sessionStorage, so
+# a reload, a visit to another conversation or a reconnection after a server restart gives it back
+# (the native setter and an input event let React's onChange see it, so the send button follows).
+# It is forgotten once sent, and when the session ends in the tab (states/auth.py session_over).
 _ROOM_JS = """
 (() => {
   const log = document.getElementById('chat-messages');
@@ -62,9 +65,21 @@ _ROOM_JS = """
   }).observe(log, { childList: true, subtree: true });
   input.form?.addEventListener('submit', () => { stick = true; }, true);
   log.scrollTop = log.scrollHeight;
+  const key = '__DRAFT__' + location.pathname;
+  const saved = sessionStorage.getItem(key);
+  if (saved && !input.value) {
+    Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set.call(input, saved);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  }
+  input.addEventListener('input', () => {
+    if (input.value) sessionStorage.setItem(key, input.value); else sessionStorage.removeItem(key);
+  });
 })();
-"""
-_CLEAR_INPUT_JS = "const i = document.getElementById('chat-input'); if (i) { i.value = ''; }"
+""".replace("__DRAFT__", DRAFT_KEY_PREFIX)
+_CLEAR_INPUT_JS = (
+    "const i = document.getElementById('chat-input'); if (i) { i.value = ''; } "
+    f"sessionStorage.removeItem('{DRAFT_KEY_PREFIX}' + location.pathname);"
+)
 _CLEAR_INPUT = (
     rx.call_script(_CLEAR_INPUT_JS),
     draft.push(""),
@@ -561,7 +576,7 @@ def _room(role: Role) -> rx.Component:
         width="100%",
         height=["calc(100dvh - 190px)", "calc(100dvh - 190px)", "calc(100dvh - 200px)"],
         min_height="320px",
-        on_mount=rx.call_script(_ROOM_JS),
+        on_mount=[draft.push(""), rx.call_script(_ROOM_JS)],  # the last conversation's draft is not this one's
     )
 
 

@@ -11,8 +11,19 @@ from sqlmodel import select
 
 from core.db import session_scope
 from models import Message
-from services import chats, privacy
-from tests.e2e.chat_support import account, both_in_chat, bubbles, chat_url, hire, open_chat, person, send, user_id
+from services import applications, chats, company_jobs, privacy
+from tests.e2e.chat_support import (
+    JOB_FORM,
+    account,
+    both_in_chat,
+    bubbles,
+    chat_url,
+    hire,
+    open_chat,
+    person,
+    send,
+    user_id,
+)
 from tests.e2e.conftest import PASSWORD, login
 from tests.timing import ABSENCE_MS, ARRIVAL_MS
 
@@ -226,5 +237,51 @@ def test_a_conversation_with_a_deleted_account_says_so_and_has_no_box(browser, b
         expect(bubbles(freelancer)).to_have_count(1)  # what was said stays readable
         expect(freelancer.locator("#chat-input")).to_have_count(0)
         expect(freelancer.get_by_role("button", name="Enviar mensagem")).to_have_count(0)
+    finally:
+        context.close()
+
+
+def _second_chat(freelancer_email: str) -> int:
+    """Another company hires the same freelancer: their own conversation."""
+    company = account("client", "Paula Nunes")
+    with session_scope() as db:
+        job_id = company_jobs.create_job(db, user_id(company), {**JOB_FORM, "titulo": "Garçom para casamento"})
+    with session_scope() as db:
+        application_id = applications.apply(db, user_id(freelancer_email), "freelancer", job_id, {})
+        return applications.accept(db, user_id(company), application_id)
+
+
+def test_an_unsent_message_waits_in_its_own_conversation_until_sent_or_the_session_ends(browser, base_url):
+    pair = hire()
+    other_chat = _second_chat(pair.freelancer)
+    context, page = person(browser, base_url, pair.freelancer, mobile=True)
+    try:
+        open_chat(page, "freelancer", pair.chat_id)
+        composer = page.get_by_placeholder("Digite sua mensagem...")
+        send_button = page.get_by_role("button", name="Enviar mensagem")
+        composer.fill("Posso levar meu próprio kit")
+
+        open_chat(page, "freelancer", other_chat)  # another conversation: its own, empty box
+        expect(composer).to_have_value("")
+        expect(send_button).to_be_disabled()
+
+        open_chat(page, "freelancer", pair.chat_id)  # back: the draft is there, ready to send
+        expect(composer).to_have_value("Posso levar meu próprio kit")
+        expect(send_button).to_be_enabled()
+        page.reload()  # a reload (or a reconnection with a fresh page) keeps it too
+        expect(composer).to_have_value("Posso levar meu próprio kit")
+        page.screenshot(path="/tmp/shots/chat_draft_375.png")
+        composer.press("Enter")
+        expect(bubbles(page, "Posso levar meu próprio kit")).to_have_count(1)
+        page.reload()  # sent: forgotten
+        page.locator("#chat-input").wait_for()
+        expect(bubbles(page, "Posso levar meu próprio kit")).to_have_count(1)
+        expect(composer).to_have_value("")
+
+        composer.fill("Rascunho de antes de sair")
+        page.get_by_role("button", name="Abrir perfil").click()  # at 375 px, 'Sair' is in the profile sheet
+        page.get_by_role("dialog").get_by_role("button", name="Sair").click()
+        expect(page.get_by_text("Logout realizado")).to_be_visible()
+        assert page.evaluate("Object.keys(sessionStorage).filter((k) => k.startsWith('turno_draft:'))") == []
     finally:
         context.close()
