@@ -148,13 +148,23 @@ def _push_devices() -> rx.Component:
             rx.separator(size="4"),
             rx.text("Notificações no aparelho", weight="bold"),
             rx.text(PUSH_INTRO, size="2", color=rx.color("gray", 11)),
-            rx.button(
-                rx.cond(SettingsState.enabling_push, rx.spinner(size="2"), rx.icon("bell-ring", size=16)),
-                "Ativar notificações neste aparelho",
-                on_click=SettingsState.enable_push,
-                disabled=SettingsState.enabling_push,
-                id="push-enable",
-                variant="outline",
+            rx.cond(
+                SettingsState.push_here,
+                rx.hstack(
+                    rx.icon("circle-check", size=16, color=rx.color("green", 11)),
+                    rx.text("Este aparelho já recebe notificações.", size="2", color=rx.color("green", 11)),
+                    spacing="2",
+                    align="center",
+                    id="push-here",
+                ),
+                rx.button(
+                    rx.cond(SettingsState.enabling_push, rx.spinner(size="2"), rx.icon("bell-ring", size=16)),
+                    "Ativar notificações neste aparelho",
+                    on_click=SettingsState.enable_push,
+                    disabled=SettingsState.enabling_push,
+                    id="push-enable",
+                    variant="outline",
+                ),
             ),
             rx.cond(
                 SettingsState.push_devices.length() > 0,

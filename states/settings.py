@@ -60,6 +60,7 @@ class SettingsState(AuthState):
     password_form_key: int = 0
     push_key: str = ""  # the VAPID public key; '' when push is off (the option does not appear)
     push_devices: list[DeviceView] = []
+    push_here: bool = False  # this browser's session has a device: 'Este aparelho já recebe notificações.'
     enabling_push: bool = False
     whatsapp_on: bool = False  # WhatsApp is configured on this server (the section appears)
     whatsapp: dict[str, str] = {"phone": "", "state": "none", "error": "", "since": ""}
@@ -100,6 +101,7 @@ class SettingsState(AuthState):
         self.push_key = vapid.public_key()
         with session_scope() as db:
             self.push_devices = push.devices(db, user_id, self._session_token())
+        self.push_here = any(device["this_device"] for device in self.push_devices)
 
     @rx.event
     @recovers(*SAVE_FAILED)

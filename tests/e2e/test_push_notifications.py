@@ -59,6 +59,8 @@ def test_a_freelancer_activates_push_receives_a_message_and_removes_the_device(b
             expect(device).to_have_count(1)
             expect(device).to_contain_text("Chrome no Linux")
             expect(device).to_contain_text("Este aparelho")
+            expect(freelancer.locator("#push-here")).to_have_text("Este aparelho já recebe notificações.")
+            expect(freelancer.get_by_role("button", name="Ativar notificações neste aparelho")).to_have_count(0)
             freelancer.screenshot(path="/tmp/shots/push_settings_375.png", full_page=True)
 
             company.goto(chat_url("client", pair.chat_id))
@@ -72,6 +74,7 @@ def test_a_freelancer_activates_push_receives_a_message_and_removes_the_device(b
             freelancer.get_by_role("button", name="Remover Chrome no Linux").click()
             expect(toast(freelancer, "Aparelho removido. Ele não recebe mais notificações.")).to_be_visible()
             expect(freelancer.locator("#push-none")).to_be_visible()
+            expect(freelancer.get_by_role("button", name="Ativar notificações neste aparelho")).to_be_visible()
             freelancer.wait_for_function("() => window.__pushUnsubscribed === true")  # the browser let go too
 
             send(company, "Confirmado então!")  # stored: nothing was queued with it (no device left)

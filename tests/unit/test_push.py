@@ -406,7 +406,7 @@ def test_the_settings_handlers_register_list_and_remove_for_the_caller_only(db, 
     cookie = cookie_for(db, freelancer)
     tab = state_for(SettingsState, cookie, "/freelancer-dashboard", {"tab": "settings"})
     run(tab, SettingsState.load)
-    assert tab.push_key == vapid.public_key() and tab.push_devices == []
+    assert tab.push_key == vapid.public_key() and tab.push_devices == [] and not tab.push_here
     assert run(tab, SettingsState.enable_push)  # the browser is asked (a script with a callback)
     assert tab.enabling_push
     assert toasts(run(tab, SettingsState.save_push, {"error": "denied"})) == [
@@ -414,7 +414,7 @@ def test_the_settings_handlers_register_list_and_remove_for_the_caller_only(db, 
     ]
     assert toasts(run(tab, SettingsState.save_push, {"subscription": fake.subscribe()})) == [f"success: {push.ENABLED}"]
     (device,) = tab.push_devices
-    assert device["this_device"] and not tab.enabling_push
+    assert device["this_device"] and tab.push_here and not tab.enabling_push
     as_stranger = state_for(SettingsState, cookie_for(db, stranger), "/freelancer-dashboard", {"tab": "settings"})
     assert toasts(run(as_stranger, SettingsState.remove_device, device["id"])) == [
         f"error: Erro ao salvar configurações | {push.DEVICE_MISSING}"
@@ -425,7 +425,7 @@ def test_the_settings_handlers_register_list_and_remove_for_the_caller_only(db, 
     db.expire_all()
     assert [d.user_id for d in db.exec(select(PushDevice)).all()] == [freelancer.id]
     assert toasts(run(tab, SettingsState.remove_device, device["id"])) == [f"success: {push.REMOVED}"]
-    assert tab.push_devices == []
+    assert tab.push_devices == [] and not tab.push_here
     db.expire_all()
     assert db.exec(select(PushDevice)).all() == []
 
