@@ -343,11 +343,18 @@ async def _send(user: User, outcome: Outcome) -> None:
         outcome.checked_in += 1
 
 
-async def _run_user(user: User, rate: float, deadline: float, rng: random.Random, outcome: Outcome) -> None:
+@dataclass
+class _Deadline:
+    """When the users stop (loop time); `measure` brings it forward when the work alongside ends."""
+
+    at: float
+
+
+async def _run_user(user: User, rate: float, deadline: _Deadline, rng: random.Random, outcome: Outcome) -> None:
     """Send events on a Poisson schedule until `deadline`; an event that overruns delays the next one."""
     loop = asyncio.get_running_loop()
     due = loop.time() + rng.expovariate(rate)
-    while due < deadline:
+    while due < deadline.at:
         await asyncio.sleep(max(0.0, due - loop.time()))
         await _send(user, outcome)
         due = max(due + rng.expovariate(rate), loop.time())
@@ -376,10 +383,10 @@ async def _prepare_all(users: list[User], outcome: Outcome) -> list[User]:
     return ready
 
 
-async def _watch_client(deadline: float, lags: list[float], tick: float = 0.01) -> None:
+async def _watch_client(deadline: _Deadline, lags: list[float], tick: float = 0.01) -> None:
     """How late this process's event loop wakes up (ms): when it lags, the client inflates the times."""
     loop = asyncio.get_running_loop()
-    while loop.time() < deadline:
+    while loop.time() < deadline.at:
         start = loop.time()
         await asyncio.sleep(tick)
         lags.append((loop.time() - start - tick) * 1000)
@@ -399,13 +406,20 @@ async def measure(
         rate: Events per second per user (Poisson).
         duration: Seconds of sending, after every user is prepared.
         seed: The schedule's seed.
-        alongside: Work started with the users (bench/reminder_burst.py makes reminders due in it).
+        alongside: Work started with the users (bench/reminder_burst.py makes reminders due in it);
+            when it returns, the users stop, before `duration` if it ends sooner.
     """
     outcome = Outcome()
     ready = await _prepare_all(users, outcome)
     rng = random.Random(seed)
-    deadline = asyncio.get_running_loop().time() + duration
-    extra = [alongside()] if alongside else []
+    loop = asyncio.get_running_loop()
+    deadline = _Deadline(loop.time() + duration)
+
+    async def beside() -> None:
+        await alongside()
+        deadline.at = min(deadline.at, loop.time())
+
+    extra = [beside()] if alongside else []
     try:
         await asyncio.gather(
             *extra,

@@ -16,6 +16,7 @@
 
 import json
 import logging
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -376,8 +377,8 @@ def _vapid() -> Vapid:
     return Vapid.from_raw(key.encode())
 
 
-def _send_one(item: _Outgoing, signer: Vapid) -> int:
-    """POST one push; the push service's status (0: no answer)."""
+def _send_one(item: _Outgoing, signer: Vapid) -> tuple[int, str]:
+    """POST one push; the push service's status (0: no answer) and, with no answer, the error's name."""
     try:
         webpush(
             {"endpoint": item.endpoint, "keys": {"p256dh": item.p256dh, "auth": item.auth}},
@@ -389,16 +390,20 @@ def _send_one(item: _Outgoing, signer: Vapid) -> int:
             requests_session=http_session(),
         )
     except WebPushException as exc:
-        return exc.response.status_code if exc.response is not None else 0
-    except (requests.RequestException, ValueError, OSError):
-        return 0
-    return 201
+        if exc.response is not None:
+            return exc.response.status_code, ""
+        return 0, "WebPushException"
+    except (requests.RequestException, ValueError, OSError) as exc:
+        return 0, type(exc).__name__
+    return 201, ""
 
 
-def _settle(results: list[tuple[_Outgoing, int]], now: datetime, report: SendReport, scope: Callable) -> None:
+def _settle(
+    results: list[tuple[_Outgoing, tuple[int, str]]], now: datetime, report: SendReport, scope: Callable
+) -> None:
     """Record the answers: delivered rows deleted, gone devices removed, the rest retried or dropped."""
-    delivered = [item for item, status in results if 200 <= status < 300]
-    gone = {item.device_id for item, status in results if status in (404, 410)}
+    delivered = [item for item, (status, _) in results if 200 <= status < 300]
+    gone = {item.device_id for item, (status, _) in results if status in (404, 410)}
     with scope() as db:
         if delivered:
             db.execute(delete(PushMessage).where(PushMessage.id.in_([item.id for item in delivered])))
@@ -411,9 +416,11 @@ def _settle(results: list[tuple[_Outgoing, int]], now: datetime, report: SendRep
         if gone:
             db.execute(delete(PushDevice).where(PushDevice.id.in_(gone)))
             report.removed_devices += len(gone)
-        for item, status in results:
+        failed: Counter[int | str] = Counter()
+        for item, (status, error) in results:
             if 200 <= status < 300 or item.device_id in gone:
                 continue
+            failed[status or error] += 1
             if item.attempts > len(RETRY_DELAYS):
                 db.execute(delete(PushMessage).where(PushMessage.id == item.id))
                 report.dropped += 1
@@ -422,6 +429,10 @@ def _settle(results: list[tuple[_Outgoing, int]], now: datetime, report: SendRep
                 due = now + RETRY_DELAYS[item.attempts - 1]
                 db.execute(update(PushMessage).where(PushMessage.id == item.id).values(due_at=due))
                 report.retried += 1
+        if failed:  # one line per round: a push service that is down would flood the log otherwise
+            logger.warning(
+                "push: %s of %s not accepted, by status or error: %s", failed.total(), len(results), dict(failed)
+            )
 
 
 def send_due(
@@ -449,8 +460,8 @@ def send_due(
                 break
             signer = signer or _vapid()
             pool = pool or ThreadPoolExecutor(CONCURRENCY, thread_name_prefix="push")
-            statuses = list(pool.map(lambda item, key=signer: _send_one(item, key), outgoing))
-            _settle(list(zip(outgoing, statuses, strict=True)), moment, report, scope)
+            answers = list(pool.map(lambda item, key=signer: _send_one(item, key), outgoing))
+            _settle(list(zip(outgoing, answers, strict=True)), moment, report, scope)
     finally:
         if pool is not None:
             pool.shutdown()

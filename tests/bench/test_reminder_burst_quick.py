@@ -16,7 +16,8 @@ print("RESULT " + json.dumps([
     {"mode": r.mode, "notices": r.notices, "emails": r.emails,
      "bursts": [{"claimed": b.claimed, "pushed": b.pushed, "armed": b.armed_at, "done": b.done_at} for b in r.bursts],
      "quiet": [len(window) for window in r.quiet], "during": [len(window) for window in r.during],
-     "errors": dict(r.outcome.errors), "sent": r.outcome.sent, "samples": len(r.outcome.stamps)}
+     "errors": dict(r.outcome.errors), "sent": r.outcome.sent, "samples": len(r.outcome.stamps),
+     "warnings": r.warnings}
     for r in results
 ]))
 """

@@ -31,7 +31,7 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import urlsplit
 
 import http_ece
@@ -39,6 +39,8 @@ from cryptography.exceptions import InvalidSignature, InvalidTag
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+
+from tests.support.local_http import LocalServer, serve, shut
 
 MAX_BODY = 4096  # RFC 8291 section 4: push services must accept (at least) 4096-byte bodies
 MAX_EXP_SECONDS = 24 * 60 * 60  # RFC 8292 section 2: `exp` no more than 24 hours ahead
@@ -114,11 +116,9 @@ class FakePushService:
         self._failures: dict[str, deque[int]] = {}
         self._gone: set[str] = set()
         self._changed = threading.Condition()  # guards everything above
-        self._server = _Server(("127.0.0.1", port), _Handler)
-        self._server.push = self
+        self._server: LocalServer | None = serve(_Handler, self, port)
         host, port = self._server.server_address[:2]
         self.url = f"http://{host}:{port}"
-        threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
 
     def __enter__(self) -> "FakePushService":
         return self
@@ -128,10 +128,8 @@ class FakePushService:
 
     def close(self) -> None:
         """Stop serving (a second call does nothing)."""
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
+        shut(self._server)
+        self._server = None
 
     def subscribe(self, name: str = "", application_server_key: str | None = None) -> dict:
         """Subscribe as a browser's ``pushManager.subscribe()`` does, with a fresh key pair.
@@ -284,13 +282,12 @@ class FakePushService:
         return claims, key
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    push: FakePushService
-
-
 class _Handler(BaseHTTPRequestHandler):
-    server: _Server
+    server: LocalServer
+
+    @property
+    def push(self) -> FakePushService:
+        return self.server.owner
 
     def log_message(self, *_args) -> None:
         return
@@ -300,7 +297,7 @@ class _Handler(BaseHTTPRequestHandler):
         if urlsplit(self.path).path != "/_stats":
             self.send_error(404)
             return
-        arrivals = [delivery.arrived for delivery in self.server.push.deliveries()]
+        arrivals = [delivery.arrived for delivery in self.push.deliveries()]
         text = json.dumps(
             {"deliveries": len(arrivals), "first": min(arrivals, default=0), "last": max(arrivals, default=0)}
         )
@@ -317,11 +314,11 @@ class _Handler(BaseHTTPRequestHandler):
             status, reason = 404, "not a push endpoint"
         else:
             headers = {name.lower(): value for name, value in self.headers.items()}
-            status, reason = self.server.push._receive(sid, headers, body)
+            status, reason = self.push._receive(sid, headers, body)
         text = reason.encode()
         self.send_response(status)
         if status == 201:
-            self.send_header("Location", f"{self.server.push.url}/message/{secrets.token_urlsafe(12)}")
+            self.send_header("Location", f"{self.push.url}/message/{secrets.token_urlsafe(12)}")
         self.send_header("Content-Type", "text/plain; charset=utf-8")
         self.send_header("Content-Length", str(len(text)))
         self.end_headers()

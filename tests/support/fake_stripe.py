@@ -45,10 +45,12 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qsl, urlsplit
 
 import requests
+
+from tests.support.local_http import LocalServer, serve, shut
 
 PREMIUM_PRICE = "price_test_premium_brl"
 ENTERPRISE_PRICE = "price_test_enterprise_brl"
@@ -117,7 +119,7 @@ class FakeStripe:
     _failures: dict[str, _Failure] = field(default_factory=dict)
     _hangs: dict[str, float] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
-    _server: ThreadingHTTPServer | None = None
+    _server: LocalServer | None = None
     _counter: itertools.count = field(default_factory=lambda: itertools.count(1))
 
     @property
@@ -134,16 +136,13 @@ class FakeStripe:
         class Handler(_Handler):
             stripe = fake
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+        self._server = serve(Handler, self)
         return self
 
     def stop(self) -> None:
         """Stop serving."""
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
+        shut(self._server)
+        self._server = None
 
     def __enter__(self) -> "FakeStripe":
         return self.start()

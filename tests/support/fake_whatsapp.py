@@ -16,7 +16,9 @@ import secrets
 import threading
 from collections import deque
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+
+from tests.support.local_http import LocalServer, serve, shut
 
 VERSION = "v21.0"
 APP_SECRET = "segredo-do-app"
@@ -48,10 +50,8 @@ class FakeWhatsApp:
         self._sent: list[Sent] = []
         self._failures: deque[tuple[int, int]] = deque()
         self._changed = threading.Condition()
-        self._server = _Server(("127.0.0.1", 0), _Handler)
-        self._server.fake = self
+        self._server: LocalServer | None = serve(_Handler, self)
         self.api_base = f"http://127.0.0.1:{self._server.server_address[1]}/{VERSION}"
-        threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
 
     def __enter__(self) -> "FakeWhatsApp":
         return self
@@ -61,10 +61,8 @@ class FakeWhatsApp:
 
     def close(self) -> None:
         """Stop serving (a second call does nothing)."""
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
+        shut(self._server)
+        self._server = None
 
     def env(self, app_secret: str = APP_SECRET, verify_token: str = VERIFY_TOKEN) -> dict[str, str]:
         """The app's settings that point it at this fake."""
@@ -143,20 +141,19 @@ def _error(message: str, code: int) -> dict:
     return {"error": {"message": message, "type": "OAuthException", "code": code, "fbtrace_id": "fake"}}
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    fake: FakeWhatsApp
-
-
 class _Handler(BaseHTTPRequestHandler):
-    server: _Server
+    server: LocalServer
+
+    @property
+    def fake(self) -> FakeWhatsApp:
+        return self.server.owner
 
     def log_message(self, *_args) -> None:
         return
 
     def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-        status, answer = self.server.fake._receive(self.path, self.headers.get("Authorization", ""), body)
+        status, answer = self.fake._receive(self.path, self.headers.get("Authorization", ""), body)
         text = json.dumps(answer).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")

@@ -4,6 +4,7 @@ Pushes go to tests/support/fake_push.py, which checks VAPID and decrypts each pa
 test subscription's keys, as a browser's push service and the browser would.
 """
 
+import logging
 from datetime import timedelta
 
 import pytest
@@ -333,6 +334,25 @@ def test_a_failure_then_success_delivers_once(db, fake, no_sender_thread):
     assert push.send_due(now).retried == 1
     assert push.send_due(now + push.RETRY_DELAYS[0]).sent == 1
     assert len(fake.deliveries()) == 1
+
+
+def test_each_round_with_failures_logs_one_line_naming_the_statuses_and_errors(db, fake, no_sender_thread, caplog):
+    freelancer = make_freelancer(db)
+    _token, subscription = _device(db, fake, freelancer)
+    fake.fail(_sid(subscription), 500)
+    notifications.notify(db, freelancer.id, NotificationType.SHIFT, "Lembrete")
+    db.commit()
+    now = utcnow()
+    with caplog.at_level(logging.WARNING, logger="services.push"):
+        assert push.send_due(now).retried == 1
+        fake.close()  # the push service stops answering
+        assert push.send_due(now + push.RETRY_DELAYS[0]).retried == 1
+    assert [r.getMessage() for r in caplog.records] == [
+        "push: 1 of 1 not accepted, by status or error: {500: 1}",
+        "push: 1 of 1 not accepted, by status or error: {'ConnectionError': 1}",
+    ]
+    (row,) = _queued(db)
+    assert row.attempts == 2
 
 
 def test_a_claimed_row_is_not_sent_twice(db, fake, no_sender_thread):
