@@ -7,6 +7,8 @@ the same burst ran on a thread of the server (docs/performance.md). It ticks eve
 paces itself, lets one process tick at a time on PostgreSQL, and ends when the server does (it
 is stopped here, and it also watches its parent). `TURNO_TIMER=off` starts none, and
 `TURNO_TICK_SECONDS` sets another interval (bench/reminder_burst.py ticks every second).
+The timer's commits ping the users they concern through a pipe to this process, which refreshes
+their open tabs as it does for its own commits (core/ping_relay.py).
 """
 
 import asyncio
@@ -20,7 +22,7 @@ from pathlib import Path
 
 import reflex as rx
 
-from core import shift_rules
+from core import ping_relay, shift_rules
 
 log = logging.getLogger(__name__)
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,8 +44,18 @@ def command() -> list[str]:
 
 
 def start() -> subprocess.Popen:
-    """Start the timer process (same environment, project root as its directory)."""
-    return subprocess.Popen(command(), cwd=ROOT)  # noqa: S603 (our interpreter, our module, numbers)
+    """Start the timer process (same environment, project root as its directory), its pings piped here."""
+    read, write = os.pipe()
+    try:
+        command_line = [*command(), "--pings-fd", str(write)]
+        process = subprocess.Popen(command_line, cwd=ROOT, pass_fds=(write,))  # noqa: S603 (ours, numbers)
+    except BaseException:
+        os.close(read)
+        raise
+    finally:
+        os.close(write)  # the timer holds its own copy; at its end the reader sees the end of the pipe
+    ping_relay.receive(read)
+    return process
 
 
 def stop(process: subprocess.Popen) -> None:

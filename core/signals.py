@@ -68,17 +68,20 @@ def unsubscribe(listener: Listener) -> None:
         _listeners.remove(listener)
 
 
-@event.listens_for(Session, "after_commit")
-def _after_commit(session: Session) -> None:
-    pings = session.info.pop(PINGS_KEY, None)
-    if not pings:
-        return
-    batch = frozenset(pings)
+def publish(batch: frozenset[Ping]) -> None:
+    """Hand a committed batch to every listener (a commit here, or the timer's, core/ping_relay.py)."""
     for listener in list(_listeners):
         try:
             listener(batch)
         except Exception:  # the commit stands; a failed refresh must not turn it into an error
             logger.exception("realtime listener failed")
+
+
+@event.listens_for(Session, "after_commit")
+def _after_commit(session: Session) -> None:
+    pings = session.info.pop(PINGS_KEY, None)
+    if pings:
+        publish(frozenset(pings))
 
 
 @event.listens_for(Session, "after_rollback")

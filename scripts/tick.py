@@ -2,9 +2,11 @@
 
 Once: for a cron, a catch-up by hand or a look at what is due; prints what it did.
 
-`--every SECONDS --parent PID`: the timer process each server process starts beside itself
-(app/timer.py). It ticks every SECONDS (`tick_alone`: paced, and one process at a time on
-PostgreSQL), logs what it moved, survives a failed tick, and ends when its parent is gone.
+`--every SECONDS --parent PID [--pings-fd FD]`: the timer process each server process starts
+beside itself (app/timer.py). It ticks every SECONDS (`tick_alone`: paced, and one process at a
+time on PostgreSQL), logs what it moved, survives a failed tick, and ends when its parent is gone.
+With `--pings-fd` it writes its commits' pings to that pipe, so the server refreshes the open tabs
+they concern (core/ping_relay.py).
 """
 
 import argparse
@@ -14,6 +16,7 @@ import os
 import time
 from collections.abc import Callable
 
+from core import ping_relay
 from core.types import utcnow
 from services.shift_timer import tick, tick_alone
 
@@ -68,12 +71,15 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="O relógio dos turnos: move o que venceu e envia lembretes.")
     parser.add_argument("--every", type=float, help="segundos entre execuções (processo do relógio)")
     parser.add_argument("--parent", type=int, help="pid do servidor; o relógio termina quando ele termina")
+    parser.add_argument("--pings-fd", type=int, help="pipe do servidor para os avisos às abas abertas")
     args = parser.parse_args(argv)
     if args.every is None:
         once()
         return
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     os.nice(NICENESS)  # the server's requests come first when the cores are busy
+    if args.pings_fd is not None:
+        ping_relay.send_to(args.pings_fd)
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C on `make run` reaches the whole group
         loop(args.every, args.parent if args.parent is not None else os.getppid())
 

@@ -176,13 +176,13 @@ async def deliver(pings: Iterable[Ping], skip: str = "") -> int:
     if app is None or app.event_namespace is None:
         return 0
     groups = _group(pings)
-    presence = get_presence()
-    found = await asyncio.gather(*(presence.tabs(user_id) for user_id in groups), return_exceptions=True)
+    try:
+        found = await get_presence().tabs_of(list(groups))  # one round trip to Redis for the whole batch
+    except Exception:  # the tabs refresh on their next load
+        logger.exception("live refresh: the open tabs could not be read")
+        return 0
     tabs_of = {}
-    for user_id, tabs in zip(groups, found, strict=True):
-        if isinstance(tabs, BaseException):
-            logger.error("live refresh: open tabs of a user not found", exc_info=tabs)
-            continue
+    for user_id, tabs in found.items():
         tabs.pop(skip, None)
         if tabs:
             tabs_of[user_id] = tabs

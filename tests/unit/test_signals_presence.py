@@ -107,6 +107,25 @@ def test_presence_keeps_tabs_per_user_with_their_place(presence):
     assert nobody == {}
 
 
+def test_presence_reads_the_tabs_of_many_users_at_once(presence):
+    async def scenario():
+        await presence.enter(1, "tab-a", "dash")
+        await presence.enter(1, "tab-b", chat_place(4))
+        await presence.enter(3, "tab-c", "site")
+        return await presence.tabs_of([1, 2, 3]), await presence.tabs_of([])
+
+    many, none = asyncio.run(scenario())
+
+    assert many == {1: {"tab-a": "dash", "tab-b": "chat-4"}, 3: {"tab-c": "site"}}  # user 2 has no tab
+    assert none == {}
+
+
+def test_publish_hands_a_batch_to_every_listener(heard):
+    signals.publish(frozenset({Ping(4, 2)}))
+
+    assert heard == [frozenset({Ping(4, 2)})]
+
+
 def test_presence_move_only_updates_a_registered_tab(presence):
     async def scenario():
         await presence.enter(1, "tab-a", chat_place(4))
