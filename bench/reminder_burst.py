@@ -225,7 +225,8 @@ def _start_push_service(workdir: Path, subscriptions: int) -> tuple[subprocess.P
         "--subscriptions",
         str(subscriptions),
     ]
-    process = subprocess.Popen([*command, "--out", str(out)], cwd=ROOT)
+    # At nice 19: it stands in for a remote push service, whose CPU is not this machine's (docs/performance.md).
+    process = subprocess.Popen([*command, "--nice", "19", "--out", str(out)], cwd=ROOT)
     deadline = time.time() + 60
     while not out.exists() or not out.read_text():
         if time.time() > deadline or process.poll() is not None:
@@ -297,9 +298,18 @@ def _watch(database_url: str, hiring_ids: list[int], push_url: str, armed_at: fl
 
 
 def _warnings(log: Path) -> list[str]:
-    """The log's warnings, errors and tracebacks (a push retried, a failed round), the last 20."""
-    marks = (" WARNING ", " ERROR ", "Traceback")
-    return [line for line in log.read_text(errors="replace").splitlines() if any(m in line for m in marks)][-20:]
+    """The log's warnings and errors, each traceback as its last line (the exception); the last 20."""
+    found: list[str] = []
+    in_traceback = False
+    for line in log.read_text(errors="replace").splitlines():
+        if line.startswith("Traceback"):
+            in_traceback = True
+        elif in_traceback and line and not line.startswith((" ", "\t", "During handling", "The above")):
+            found.append(f"  {line}")  # the exception that ended the traceback
+            in_traceback = False
+        elif " WARNING " in line or " ERROR " in line:
+            found.append(line)
+    return found[-20:]
 
 
 def _ready() -> bool:

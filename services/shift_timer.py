@@ -22,6 +22,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 from sqlalchemy import text, update
+from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, select
 
 from core import routes
@@ -124,9 +125,9 @@ def tick_alone(now: datetime, pace: float = rules.TICK_PACE) -> TickReport | Non
 def _paced(scope: Callable, how: _Pace) -> Callable:
     """`scope`, resting after each transaction `how.pace` times as long as it took (`scope` when unpaced).
 
-    The trust steps' work has no deadline to the second (a badge, a window of hours), so in the timer
-    process it yields the cores as the chunks do: the daily refresh of every company's badge
-    (services/punctuality.py) runs 100 transactions a tick otherwise.
+    The chunks of due hirings open their transactions through it, and so do the trust steps: their
+    work has no deadline to the second (a badge, a window of hours), and the daily refresh of every
+    company's badge (services/punctuality.py) runs 100 transactions a tick otherwise.
     """
     if how.pace <= 0:
         return scope
@@ -144,6 +145,7 @@ def _paced(scope: Callable, how: _Pace) -> Callable:
 def _drain(scope: Callable, column, now: datetime, batch: int, how: _Pace, step: Callable) -> int:
     """Run `step` on every hiring whose `column` is due, round after round, skipping the ones that failed."""
     done, failed = 0, set()
+    paced = _paced(scope, how)  # each chunk's transaction, then the rest its time asks for
     for _ in range(MAX_ROUNDS):
         with scope() as db:
             query = select(Hiring.id).where(column <= now)
@@ -155,24 +157,15 @@ def _drain(scope: Callable, column, now: datetime, batch: int, how: _Pace, step:
         chunks = [due[i : i + how.chunk] for i in range(0, len(due), how.chunk)]
         if how.workers > 1 and len(chunks) > 1:
             with ThreadPoolExecutor(max_workers=how.workers, thread_name_prefix="shift-tick") as pool:
-                results = list(pool.map(lambda ids: _paced_chunk(scope, ids, now, step, how), chunks))
+                results = list(pool.map(lambda ids: _chunk(paced, ids, now, step), chunks))
         else:
-            results = [_paced_chunk(scope, ids, now, step, how) for ids in chunks]
+            results = [_chunk(paced, ids, now, step) for ids in chunks]
         round_done = 0
         for outcome in results:
             round_done += sum(outcome.values())
             failed |= {hiring_id for hiring_id, ok in outcome.items() if not ok}
         done += round_done
     return done
-
-
-def _paced_chunk(scope: Callable, ids: list[int], now: datetime, step: Callable, how: _Pace) -> dict[int, bool]:
-    """`_chunk`, then the rest its time asks for."""
-    started = time.perf_counter()
-    outcome = _chunk(scope, ids, now, step)
-    if how.pace > 0:
-        how.sleep((time.perf_counter() - started) * how.pace)
-    return outcome
 
 
 def _chunk(scope: Callable, ids: list[int], now: datetime, step: Callable) -> dict[int, bool]:
@@ -186,10 +179,22 @@ def _chunk(scope: Callable, ids: list[int], now: datetime, step: Callable) -> di
                     outcome[hiring_id] = step(db, hiring_id, now, titles)
             except HiringMoveRefused:
                 outcome[hiring_id] = False  # another worker or a person moved it first
-            except Exception:
-                log.exception("shift timer: hiring %s could not move; the next tick tries again", hiring_id)
+            except Exception as exc:
                 outcome[hiring_id] = False
+                if isinstance(exc, OperationalError) and _sqlite_busy(exc):
+                    # A request held SQLite's one write lock: the timer yields and retries (a chunk
+                    # that took the lock up front made other users' p95 6.5x, docs/performance.md).
+                    log.warning(
+                        "shift timer: hiring %s waits for SQLite's write lock; the next tick tries again", hiring_id
+                    )
+                else:
+                    log.exception("shift timer: hiring %s could not move; the next tick tries again", hiring_id)
     return outcome
+
+
+def _sqlite_busy(exc: OperationalError) -> bool:
+    """Whether `exc` is SQLite's answer to a write while another connection writes."""
+    return "database is locked" in str(exc.orig if exc.orig is not None else exc)
 
 
 def _advance(db: Session, hiring_id: int, now: datetime, titles: dict[int, str]) -> bool:

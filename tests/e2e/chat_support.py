@@ -97,6 +97,20 @@ def send(page: Page, text: str) -> None:
     expect(composer).to_have_value("")
 
 
+DRAFT_KEYS_JS = "Object.keys(sessionStorage).filter((key) => key.startsWith('turno_draft:'))"
+
+
+def type_draft(page: Page, text: str) -> None:
+    """Type `text` in the open conversation's composer without sending; wait until the tab keeps it."""
+    page.locator("#chat-input").fill(text)
+    page.wait_for_function(f"{DRAFT_KEYS_JS}.length > 0")
+
+
+def draft_keys(page: Page) -> list[str]:
+    """The conversations whose draft the tab keeps (sessionStorage)."""
+    return page.evaluate(DRAFT_KEYS_JS)
+
+
 def bubbles(page: Page, text: str | None = None) -> Locator:
     """Message bubbles on the page, those holding exactly `text` when given."""
     found = page.locator("#chat-messages .chat-bubble")

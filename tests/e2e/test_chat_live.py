@@ -18,6 +18,7 @@ from tests.e2e.chat_support import (
     both_in_chat,
     bubbles,
     chat_url,
+    draft_keys,
     hire,
     open_chat,
     person,
@@ -282,6 +283,6 @@ def test_an_unsent_message_waits_in_its_own_conversation_until_sent_or_the_sessi
         page.get_by_role("button", name="Abrir perfil").click()  # at 375 px, 'Sair' is in the profile sheet
         page.get_by_role("dialog").get_by_role("button", name="Sair").click()
         expect(page.get_by_text("Logout realizado")).to_be_visible()
-        assert page.evaluate("Object.keys(sessionStorage).filter((k) => k.startsWith('turno_draft:'))") == []
+        assert draft_keys(page) == []
     finally:
         context.close()

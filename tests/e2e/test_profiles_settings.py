@@ -10,7 +10,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from core.db import session_scope
 from services import applications, company_jobs
-from tests.e2e.chat_support import JOB_FORM, account, hire, person, user_id
+from tests.e2e.chat_support import JOB_FORM, account, draft_keys, hire, open_chat, person, type_draft, user_id
 from tests.e2e.conftest import PASSWORD, login
 
 PHOTO_URL = re.compile(r"/_upload/profile-photos/[0-9a-f]{32}\.webp$")
@@ -274,6 +274,8 @@ def test_freelancer_downloads_the_data_then_deletes_the_account_and_the_company_
     hired = hire("Bartender para formatura")
     context, page = person(browser, base_url, hired.freelancer)
     try:
+        open_chat(page, "freelancer", hired.chat_id)
+        type_draft(page, "Mensagem que nunca foi enviada")
         page.goto("/freelancer-dashboard?tab=settings")
         page.get_by_role("tab", name="Segurança").click()
         with page.expect_download() as download:
@@ -293,6 +295,7 @@ def test_freelancer_downloads_the_data_then_deletes_the_account_and_the_company_
         dialog.get_by_role("button", name="Excluir minha conta").click()
         expect(page).to_have_url(f"{base_url}/")
         expect(toast(page, "Conta excluída")).to_be_visible()
+        assert draft_keys(page) == []  # the tab forgets what the deleted account typed
 
         page.goto("/login")
         page.locator("#login-form").get_by_label("Email").fill(hired.freelancer)

@@ -1,15 +1,16 @@
 """A session that ends, ends in every tab: what a person sees when they sign out in another tab.
 
-The company has the conversation open in one tab and signs out ('Sair') in a second tab of the same
-browser. A message the freelancer then sends must not appear in the first tab: that tab goes to the
-login page and says why. Signing in again shows the message as unread.
+The company has the conversation open in one tab, with a reply typed but not sent, and signs out
+('Sair') in a second tab of the same browser. A message the freelancer then sends must not appear in
+the first tab: that tab goes to the login page, says why, and forgets the draft. Signing in again
+shows the message as unread.
 """
 
 import re
 
 from playwright.sync_api import expect
 
-from tests.e2e.chat_support import bubbles, hire, open_chat, person, send
+from tests.e2e.chat_support import bubbles, draft_keys, hire, open_chat, person, send, type_draft
 from tests.e2e.conftest import login
 from tests.timing import ARRIVAL_MS
 
@@ -22,6 +23,7 @@ def test_sair_in_another_tab_ends_the_open_conversation_too(browser, base_url):
     freelancer_ctx, freelancer = person(browser, base_url, pair.freelancer, mobile=True)
     try:
         open_chat(company, "client", pair.chat_id)
+        type_draft(company, "Resposta ainda não enviada")
         open_chat(freelancer, "freelancer", pair.chat_id)
         second_tab = company_ctx.new_page()
         second_tab.goto("/client-dashboard")
@@ -34,6 +36,7 @@ def test_sair_in_another_tab_ends_the_open_conversation_too(browser, base_url):
         expect(company.get_by_text("Sua sessão foi encerrada. Entre novamente.")).to_be_visible()
         expect(bubbles(company, LATE)).to_have_count(0)
         expect(company.get_by_text("Mariana Costa")).to_have_count(0)
+        assert draft_keys(company) == []  # the ended session's draft left with it
 
         login(company, pair.company)
         messages_tab = company.get_by_role("link", name=re.compile("^Mensagens"))

@@ -65,7 +65,9 @@ def test_the_reminder_the_timer_sends_reaches_the_open_bell_on_a_phone(browser, 
         expect(bell).to_have_attribute("aria-label", "Notificações: 1 não lida")
         expect(page).to_have_url(re.compile(r"/freelancer-dashboard/?$"))  # refreshed in place, not reloaded
         bell.click()
-        expect(page.get_by_text(re.compile(r'^Lembrete: seu turno "Bar do Réveillon na Paulista" começa '))).to_be_visible()
+        expect(
+            page.get_by_text(re.compile(r'^Lembrete: seu turno "Bar do Réveillon na Paulista" começa '))
+        ).to_be_visible()
         page.screenshot(path="/tmp/shots/timer_reminder_live_375.png")
     finally:
         context.close()

@@ -217,3 +217,14 @@ def api_client() -> Iterator["TestClient"]:
 
     with TestClient(api) as client:
         yield client
+
+
+@pytest.fixture
+def heard() -> Iterator[list]:
+    """The batches of pings core.signals hands its listeners during the test (core/signals.py)."""
+    from core import signals
+
+    batches: list = []
+    signals.subscribe(batches.append)
+    yield batches
+    signals.unsubscribe(batches.append)

@@ -19,14 +19,6 @@ from tests.unit.shift_helpers import hire
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def heard():
-    batches: list[frozenset[Ping]] = []
-    signals.subscribe(batches.append)
-    yield batches
-    signals.unsubscribe(batches.append)
-
-
 def test_a_batch_survives_the_line_it_is_written_as():
     batch = frozenset({Ping(7), Ping(7, 12), Ping(9, BELL_ONLY)})
 

@@ -305,13 +305,19 @@ def test_a_gone_subscription_removes_the_device(db, fake, no_sender_thread):
     assert db.exec(select(PushDevice)).all() == [] and _queued(db) == []
 
 
-def test_failures_are_retried_with_backoff_then_dropped(db, fake, no_sender_thread):
+def _reminder_to_failing_device(db, fake, *statuses: int) -> str:
+    """A freelancer's device whose next pushes the fake answers with `statuses`, and a reminder queued to it; its sid."""
     freelancer = make_freelancer(db)
     _token, subscription = _device(db, fake, freelancer)
     sid = _sid(subscription)
-    fake.fail(sid, *[500] * (len(push.RETRY_DELAYS) + 1))
+    fake.fail(sid, *statuses)
     notifications.notify(db, freelancer.id, NotificationType.SHIFT, "Lembrete")
     db.commit()
+    return sid
+
+
+def test_failures_are_retried_with_backoff_then_dropped(db, fake, no_sender_thread):
+    sid = _reminder_to_failing_device(db, fake, *[500] * (len(push.RETRY_DELAYS) + 1))
     now = utcnow()
     for attempt, delay in enumerate(push.RETRY_DELAYS, start=1):
         assert push.send_due(now).retried == 1
@@ -325,11 +331,7 @@ def test_failures_are_retried_with_backoff_then_dropped(db, fake, no_sender_thre
 
 
 def test_a_failure_then_success_delivers_once(db, fake, no_sender_thread):
-    freelancer = make_freelancer(db)
-    _token, subscription = _device(db, fake, freelancer)
-    fake.fail(_sid(subscription), 503)
-    notifications.notify(db, freelancer.id, NotificationType.SHIFT, "Lembrete")
-    db.commit()
+    _reminder_to_failing_device(db, fake, 503)
     now = utcnow()
     assert push.send_due(now).retried == 1
     assert push.send_due(now + push.RETRY_DELAYS[0]).sent == 1
@@ -337,11 +339,7 @@ def test_a_failure_then_success_delivers_once(db, fake, no_sender_thread):
 
 
 def test_each_round_with_failures_logs_one_line_naming_the_statuses_and_errors(db, fake, no_sender_thread, caplog):
-    freelancer = make_freelancer(db)
-    _token, subscription = _device(db, fake, freelancer)
-    fake.fail(_sid(subscription), 500)
-    notifications.notify(db, freelancer.id, NotificationType.SHIFT, "Lembrete")
-    db.commit()
+    _reminder_to_failing_device(db, fake, 500)
     now = utcnow()
     with caplog.at_level(logging.WARNING, logger="services.push"):
         assert push.send_due(now).retried == 1

@@ -332,3 +332,31 @@ def test_tick_alone_waits_for_no_one_on_sqlite_and_skips_while_another_timer_hol
     assert tick_alone(now, pace=0) == TickReport(1, 1)
     assert hiring(db, s.hiring_id).state == "nao_confirmada"
     assert tick_alone(now, pace=0) == TickReport(0, 0)  # the lock was released after the tick
+
+
+def test_a_hiring_that_meets_a_busy_database_waits_for_the_next_tick_with_a_one_line_warning(db, cast, caplog):
+    """SQLite answers 'database is locked' to a write while a request writes: the timer yields, no traceback."""
+    from sqlalchemy.exc import OperationalError
+
+    from services import shift_timer
+
+    def step(_db, hiring_id, _now, _titles) -> bool:
+        if hiring_id == 1:
+            raise OperationalError("UPDATE hirings", {}, Exception("database is locked"))
+        if hiring_id == 2:
+            raise OperationalError("UPDATE hirings", {}, Exception("disk I/O error"))
+        return True
+
+    db.commit()
+    with caplog.at_level("WARNING", logger="services.shift_timer"):
+        outcome = shift_timer._chunk(shift_timer.session_scope, [1, 2, 3], shift_start(), step)
+
+    assert outcome == {1: False, 2: False, 3: True}
+    busy, failed = caplog.records
+    assert (busy.levelname, busy.getMessage(), busy.exc_info) == (
+        "WARNING",
+        "shift timer: hiring 1 waits for SQLite's write lock; the next tick tries again",
+        None,
+    )
+    assert failed.levelname == "ERROR" and failed.exc_info is not None  # any other failure keeps its traceback
+    assert failed.getMessage() == "shift timer: hiring 2 could not move; the next tick tries again"

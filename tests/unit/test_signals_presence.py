@@ -19,14 +19,6 @@ from tests.unit.factories import make_user
 TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL", "")
 
 
-@pytest.fixture
-def heard():
-    batches: list[frozenset[Ping]] = []
-    signals.subscribe(batches.append)
-    yield batches
-    signals.unsubscribe(batches.append)
-
-
 def test_pings_reach_listeners_only_after_commit(db, heard):
     user = make_user(db, "a@x.com", Role.CLIENT)
     db.commit()
