@@ -168,7 +168,9 @@ class Outcome:
     applied: int = 0
     checked_in: int = 0
     client_lag: list[float] = field(default_factory=list)
-    stamps: list[tuple[float, float]] = field(default_factory=list)  # (wall-clock time sent, ms) of each sample
+    stamps: list[tuple[float, float, str]] = field(
+        default_factory=list
+    )  # (wall-clock time sent, ms, kind) of each sample
 
     def all(self) -> list[float]:
         """Every round trip (ms), whatever the kind."""
@@ -336,7 +338,7 @@ async def _send(user: User, outcome: Outcome) -> None:
         outcome.errors[f"{step.kind}: {problem}"] += 1
         return
     outcome.samples.setdefault(step.kind, []).append(elapsed)
-    outcome.stamps.append((sent_at, elapsed))
+    outcome.stamps.append((sent_at, elapsed, step.kind))
     if step.kind == "apply":
         outcome.applied += 1
     elif step.kind == KINDS[5]:

@@ -121,6 +121,7 @@ class Result:
     quiet: list[list[float]] = field(default_factory=list)  # per burst, the window before it
     during: list[list[float]] = field(default_factory=list)  # per burst
     warnings: list[str] = field(default_factory=list)  # the server's and timer's warnings and errors
+    kinds: dict[str, tuple[list[float], list[float]]] = field(default_factory=dict)  # kind: (quiet, during)
 
     @property
     def quiet_all(self) -> list[float]:
@@ -368,8 +369,13 @@ def _mode(workdir: Path, mode: str, extra: dict[str, str]) -> Result:
     result = Result(mode, outcome, bursts, notices, emails, warnings=_warnings(log))
     quiet_from = 0.0
     for burst in bursts:
-        result.quiet.append([ms for sent, ms in outcome.stamps if quiet_from <= sent < burst.armed_at])
-        result.during.append([ms for sent, ms in outcome.stamps if burst.armed_at <= sent <= burst.done_at])
+        quiet = [(ms, kind) for sent, ms, kind in outcome.stamps if quiet_from <= sent < burst.armed_at]
+        during = [(ms, kind) for sent, ms, kind in outcome.stamps if burst.armed_at <= sent <= burst.done_at]
+        result.quiet.append([ms for ms, _ in quiet])
+        result.during.append([ms for ms, _ in during])
+        for side, events in enumerate((quiet, during)):
+            for ms, kind in events:
+                result.kinds.setdefault(kind, ([], []))[side].append(ms)
         quiet_from = burst.done_at
     return result
 
@@ -403,6 +409,15 @@ def report(results: list[Result]) -> None:
             f"| {len(quiet)} | {summary(quiet) if quiet else '-'} | {len(during)} | {summary(during) if during else '-'} "
             f"| {r.ratio:.2f}x | {' / '.join(f'{x:.2f}x' for x in r.ratios)} | {r.outcome.error_count()} |"
         )
+    print("\nEach kind of event, pooled: events and p95 (ms) quiet / during, and their ratio")
+    for r in results:
+        kinds = "; ".join(
+            f"{kind} {len(quiet)} / {len(during)}, {pct(quiet, 95):.1f} / {pct(during, 95):.1f} ms, "
+            f"{_ratio(quiet, during):.2f}x"
+            for kind, (quiet, during) in sorted(r.kinds.items())
+            if quiet and during
+        )
+        print(f"- {r.mode}: {kinds}")
     print(
         f"\nGoal: p95 during <= {GOAL_RATIO}x quiet, 0 errors, every reminder sent once per burst, "
         f"every push delivered within {PUSH_GOAL_SECONDS:g} s"

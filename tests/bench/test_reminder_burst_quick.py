@@ -17,7 +17,7 @@ print("RESULT " + json.dumps([
      "bursts": [{"claimed": b.claimed, "pushed": b.pushed, "armed": b.armed_at, "done": b.done_at} for b in r.bursts],
      "quiet": [len(window) for window in r.quiet], "during": [len(window) for window in r.during],
      "errors": dict(r.outcome.errors), "sent": r.outcome.sent, "samples": len(r.outcome.stamps),
-     "warnings": r.warnings}
+     "warnings": r.warnings, "kinds": {kind: [len(q), len(d)] for kind, (q, d) in r.kinds.items()}}
     for r in results
 ]))
 """
@@ -38,3 +38,7 @@ def test_quick_reminder_bursts_send_each_reminder_once_per_burst_while_users_are
         assert all(result["quiet"]) and all(result["during"]), result  # events in every window on both sides
         assert not any(result["errors"].values()), result
         assert result["samples"] == result["sent"], result
+        per_kind = result["kinds"].values()  # every windowed event is counted under its kind once
+        assert sum(q for q, _ in per_kind) == sum(result["quiet"]) and sum(d for _, d in per_kind) == sum(
+            result["during"]
+        )
