@@ -167,7 +167,9 @@ def test_a_message_on_screen_must_arrive_live() -> None:
     world.register("carga missed", sender=1, chat_id=7)
     reader._remember({ROOM: {"recent_rx_state_": [{"content": "carga live"}]}})
     missed = world.messages["carga missed"]
-    missed.left_at = missed.sent_at + load_mixed.TIMEOUT  # the reader stayed 30 s without it
+    # The reader stayed a second past TIMEOUT without it (exactly TIMEOUT is not: (t + 30) - t is
+    # 29.999999999996 for some monotonic t, which failed a fresh-clone run on 2026-11-29).
+    missed.left_at = missed.sent_at + load_mixed.TIMEOUT + 1
 
     assert world.messages["carga live"].via == "live"
     assert not load_mixed._missed_while_watched(world.messages["carga live"])
