@@ -259,12 +259,18 @@ def job_exists(db: Session, job_id: int) -> bool:
     return db.exec(select(Job.id).where(Job.id == job_id, _ever_public())).first() is not None
 
 
-def similar_to_unavailable(db: Session, job_id: int) -> list[JobListItem] | None:
+def similar_to_unavailable(db: Session, job_id: int, hidden: frozenset[int] = frozenset()) -> list[JobListItem] | None:
     """For a job that exists but is no longer public: up to SIMILAR_JOBS open jobs like it.
 
     Same category in the same city first, then the same category anywhere, newest first (through
     `list_public_jobs`, so its cache serves most of them). An old alert or a shared link to a
     closed vaga leads somewhere useful instead of a dead end.
+
+    Args:
+        db: Open database session.
+        job_id: The vaga asked for.
+        hidden: Companies whose vagas the viewer must not see (services.visibility.hidden_companies):
+            a blocked freelancer finds that company's vaga unavailable, and none of its others here.
 
     Returns:
         The similar open jobs (maybe none), or None when there is no such job at all.
@@ -273,10 +279,10 @@ def similar_to_unavailable(db: Session, job_id: int) -> list[JobListItem] | None
     if row is None:
         return None
     slug = canonical_category(row.categoria) or ""
-    found = list_public_jobs(db, city=row.cidade_busca or "", category=slug).items[:SIMILAR_JOBS]
+    found = list_public_jobs(db, city=row.cidade_busca or "", category=slug, hidden=hidden).items[:SIMILAR_JOBS]
     if len(found) < SIMILAR_JOBS and row.cidade_busca:
         shown = {item["id"] for item in found}
-        found += [item for item in list_public_jobs(db, category=slug).items if item["id"] not in shown]
+        found += [item for item in list_public_jobs(db, category=slug, hidden=hidden).items if item["id"] not in shown]
     return [item for item in found if item["id"] != job_id][:SIMILAR_JOBS]
 
 

@@ -17,7 +17,7 @@ from core.db import session_scope
 from core.settings import get_settings
 from core.types import utcnow
 from models import Role
-from services import applications, blocks, jobs
+from services import applications, blocks, jobs, visibility
 from services.errors import NotAllowed, ServiceError
 from services.jobs import JobDetail, JobListItem
 from states.apply import ApplyState
@@ -96,7 +96,7 @@ class JobDetailState(rx.State):
             with session_scope() as db:
                 detail = jobs.job_for_viewer(db, job_id, viewer)
                 if detail is None:
-                    similar = jobs.similar_to_unavailable(db, job_id)
+                    similar = jobs.similar_to_unavailable(db, job_id, visibility.hidden_companies(db, viewer))
         self.job = detail or EMPTY_JOB
         self.found = detail is not None
         self.gone, self.similar = similar is not None, similar or []

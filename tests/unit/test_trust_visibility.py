@@ -15,6 +15,7 @@ from sqlmodel import Session, select
 from app.api.public_pages import job_page_answer
 from app.pages.client_dashboard import ClientDashboardState
 from app.pages.freelancer_dashboard import FreelancerDashboardState
+from app.pages.job_detail import JobDetailState
 from core.types import utcnow
 from models import Application, Block, Invite, Job, Notification, NotificationType, TeamMember, User
 from services import applications, blocks, company_jobs, jobs, privacy, sitemap, team_first, trust_timer, visibility
@@ -182,6 +183,11 @@ def test_a_blocked_freelancer_sees_no_vaga_of_the_company_anywhere_and_cannot_ap
             applications.apply(db, freelancer.id, "freelancer", vaga.id, {})
         db.rollback()
     assert jobs.job_for_viewer(db, others.id, freelancer.id) is not None
+    # The blocked vaga's page reads as unavailable, and its similar vagas leave the company out.
+    page = state_for(JobDetailState, cookie_for(db, freelancer), f"/jobs/{job.id}")
+    run(page, JobDetailState.load)
+    assert (page.found, page.gone, [item["id"] for item in page.similar]) == (False, True, [others.id])
+    assert {item["id"] for item in jobs.similar_to_unavailable(db, job.id)} == {anonymous.id, others.id}
 
     # Unblocking gives everything back (except the refused application).
     assert [person.name for person in blocks.blocked_by(db, company.id)] == ["Paulo Reis"]
