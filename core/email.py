@@ -29,7 +29,7 @@ def send_email(session: Session, to: str, subject: str, body: str) -> None:
     settings = get_settings()
     subject = " ".join(subject.split())[:200]
     if not settings.smtp_host:
-        _keep(session, to, subject, body)
+        _keep_all(session, [(to, subject, body)])
         return
     _smtp_send(to, subject, body)
 
@@ -47,29 +47,43 @@ def send_after_commit(session: Session, to: str, subject: str, body: str) -> Non
         subject: Subject line (line breaks are folded into spaces).
         body: Plain-text body.
     """
-    subject = " ".join(subject.split())[:200]
+    send_many_after_commit(session, [(to, subject, body)])
+
+
+def send_many_after_commit(session: Session, messages: list[tuple[str, str, str]]) -> None:
+    """`send_after_commit` for several messages: without SMTP, one multi-row INSERT into the outbox.
+
+    Args:
+        session: The open database session of the operation.
+        messages: (recipient address, subject, plain-text body) of each e-mail.
+    """
+    messages = [(to, " ".join(subject.split())[:200], body) for to, subject, body in messages]
+    if not messages:
+        return
     if not get_settings().smtp_host:
-        _keep(session, to, subject, body)
+        _keep_all(session, messages)
         return
 
     pending = session.info.setdefault(_PENDING_KEY, [])
     if not pending:
         event.listen(session, "after_commit", _deliver_pending, once=True)
         event.listen(session, "after_soft_rollback", _drop_pending, once=True)
-    pending.append((to, subject, body))
+    pending.extend(messages)
 
 
 _PENDING_KEY = "turno_pending_emails"
 _INSERT_OUTBOX = insert(OutboxEmail.__table__)
 
 
-def _keep(session: Session, to: str, subject: str, body: str) -> None:
-    """Write the message into the outbox, in the caller's transaction.
+def _keep_all(session: Session, messages: list[tuple[str, str, str]]) -> None:
+    """Write the messages into the outbox, in the caller's transaction.
 
     A prebuilt insert: every notification copy passes here, and the ORM's unit of work cost ten
     times the statement.
     """
-    session.execute(_INSERT_OUTBOX, {"to_email": to, "subject": subject, "body": body})
+    session.execute(
+        _INSERT_OUTBOX, [{"to_email": to, "subject": subject, "body": body} for to, subject, body in messages]
+    )
 
 
 def _drop_pending(session: Session, _previous_transaction=None) -> None:

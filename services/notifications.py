@@ -9,7 +9,7 @@ from sqlmodel import Session, func, select
 from core import signals
 from core.catalog import UNREAD_BADGE_CAP
 from core.cities import city_code
-from core.email import send_after_commit
+from core.email import send_many_after_commit
 from core.formatting import date_time
 from core.ids import valid_id
 from core.routes import NoticeTarget, notice_path
@@ -157,8 +157,9 @@ def mark_read(session: Session, user_id: int, notification_id: int) -> Notificat
 _USERS, _PREFERENCES = User.__table__, UserPreferences.__table__
 _PUSH_DEVICES = PushDevice.__table__
 _WHATSAPP = WhatsAppContact.__table__
-_RECIPIENT = (
+_RECIPIENT_OF = (
     select(
+        _USERS.c.id.label("recipient_id"),
         _USERS.c.email,
         exists().where(_PUSH_DEVICES.c.user_id == _USERS.c.id).label("has_push_device"),
         exists()
@@ -169,8 +170,10 @@ _RECIPIENT = (
         _PREFERENCES,
     )
     .select_from(_USERS.outerjoin(_PREFERENCES, _PREFERENCES.c.user_id == _USERS.c.id))
-    .where(_USERS.c.id == bindparam("user_id"), _USERS.c.deleted_at.is_(None), _USERS.c.is_active.is_(True))
+    .where(_USERS.c.deleted_at.is_(None), _USERS.c.is_active.is_(True))
 )
+_RECIPIENT = _RECIPIENT_OF.where(_USERS.c.id == bindparam("user_id"))
+_RECIPIENTS = _RECIPIENT_OF.where(_USERS.c.id.in_(bindparam("user_ids", expanding=True)))
 _INSERT_NOTIFICATION = insert(Notification.__table__)
 
 # A user's settings as saved (a row whose attributes are the columns of user_preferences) or the
@@ -196,9 +199,17 @@ class Recipient(NamedTuple):
 def recipient_row(session: Session, user_id: int) -> Recipient | None:
     """The channels and settings of an active user; None when the account is removed or inactive."""
     row = session.execute(_RECIPIENT, {"user_id": user_id}).first()
-    if row is None:
-        return None
-    prefs = row if row.user_id is not None else UserPreferences(user_id=user_id)
+    return None if row is None else _recipient(row)
+
+
+def recipients(session: Session, user_ids: Iterable[int]) -> dict[int, Recipient]:
+    """`recipient_row` of several users in one statement: the active ones, by id."""
+    rows = session.execute(_RECIPIENTS, {"user_ids": sorted(set(user_ids))})
+    return {row.recipient_id: _recipient(row) for row in rows}
+
+
+def _recipient(row: Row) -> Recipient:
+    prefs = row if row.user_id is not None else UserPreferences(user_id=row.recipient_id)
     return Recipient(row.email, prefs, bool(row.has_push_device), bool(row.has_whatsapp))
 
 
@@ -236,16 +247,29 @@ def email_copy(session: Session, to: str, message: str, link: str) -> None:
         message: The notice's text.
         link: The in-app path of its target (`core.routes.notice_path`; '' for the site's home).
     """
+    send_many_after_commit(session, [_email_of(to, message, link)])
+
+
+def _email_of(to: str, message: str, link: str) -> tuple[str, str, str]:
+    """The copy of a notice: recipient, subject and body with the link."""
     settings = get_settings()
-    url = absolute_url(link)
-    send_after_commit(
-        session,
+    return (
         to,
         f"{settings.product_name}: {message[:120]}",
-        f"{message}\n\nVeja no {settings.product_name}: {url}\n\n"
+        f"{message}\n\nVeja no {settings.product_name}: {absolute_url(link)}\n\n"
         f"Você recebe este e-mail porque as notificações por e-mail estão ativadas. "
         f"Para desativá-las, acesse Configurações > Notificações: {settings.site_url.rstrip('/')}",
     )
+
+
+class Notice(NamedTuple):
+    """One notification to create (the arguments of `notify`)."""
+
+    user_id: int
+    kind: NotificationType
+    message: str
+    target: NoticeTarget = NoticeTarget.NONE
+    target_id: int | None = None
 
 
 def notify(
@@ -270,22 +294,43 @@ def notify(
         target: What the notice points at (core.routes.NoticeTarget), if anything.
         target_id: The chat or job of a target that names one.
     """
-    found = recipient_row(session, user_id)
-    if found is None:
+    notify_many(session, [Notice(user_id, kind, message, target, target_id)])
+
+
+def notify_many(session: Session, notices: list[Notice]) -> None:
+    """`notify` for several notices, in one statement per kind of row and not one per notice.
+
+    The timer's reminders go a chunk at a time (services/shift_timer.py): the recipients are read
+    together, the notifications and e-mail copies written with one multi-row INSERT each, and the
+    pushes queued by `push.enqueue_many`. WhatsApp stays one statement per person who confirmed a
+    number (few, and `whatsapp.enqueue` is that statement).
+    """
+    if len(notices) == 1:  # one notice (a message, an application) keeps its one-bind statement
+        found = recipient_row(session, notices[0].user_id)
+        reached = {} if found is None else {notices[0].user_id: found}
+    else:
+        reached = recipients(session, (n.user_id for n in notices))
+    notices = [n for n in notices if n.user_id in reached]
+    if not notices:
         return
-    email, prefs, has_device, has_whatsapp = found
-    session.execute(
-        _INSERT_NOTIFICATION,
-        {"user_id": user_id, "type": kind, "message": message[:500], "target": target, "target_id": target_id},
-    )
-    signals.ping(session, user_id)
-    link = notice_path(target, target_id)
-    if wants_email(prefs, kind):
-        email_copy(session, email, message[:500], link)
-    if has_device and wants_push(prefs, kind):
-        push.enqueue(session, user_id, kind, message, absolute_url(link))
-    if has_whatsapp and topic_allows(prefs, kind):
-        whatsapp.enqueue(session, user_id, kind, message, link)
+    rows = [
+        {"user_id": n.user_id, "type": n.kind, "message": n.message[:500], "target": n.target, "target_id": n.target_id}
+        for n in notices
+    ]
+    session.execute(_INSERT_NOTIFICATION, rows[0] if len(rows) == 1 else rows)
+    emails, pushes = [], []
+    for n in notices:
+        to = reached[n.user_id]
+        signals.ping(session, n.user_id)
+        link = notice_path(n.target, n.target_id)
+        if wants_email(to.prefs, n.kind):
+            emails.append(_email_of(to.email, n.message[:500], link))
+        if to.has_push_device and wants_push(to.prefs, n.kind):
+            pushes.append(push.Queued(n.user_id, n.kind, n.message, absolute_url(link)))
+        if to.has_whatsapp and topic_allows(to.prefs, n.kind):
+            whatsapp.enqueue(session, n.user_id, n.kind, n.message, link)
+    send_many_after_commit(session, emails)
+    push.enqueue_many(session, pushes)
 
 
 def push_allowed(session: Session, user_id: int, kind: str) -> bool:
@@ -468,8 +513,10 @@ def alert_new_job(session: Session, job_id: int, titulo: str, city: str, company
         ],
     )
     defaults = UserPreferences()
+    emails = []
     for user_id, email, prefs in rows:
         signals.ping(session, user_id, signals.BELL_ONLY)  # an alert changes the bell, no dashboard tab
         if wants_email(prefs or defaults, NotificationType.JOB_ALERT):
-            email_copy(session, email, message, link)
+            emails.append(_email_of(email, message, link))
+    send_many_after_commit(session, emails)  # one multi-row INSERT into the outbox without SMTP
     return len(rows)

@@ -6,7 +6,7 @@ out (`remind_at`). `tick` moves what is due, in chunks (a savepoint per hiring),
 of workers running the tick at once (or a person clicking at the same moment) move a hiring; the
 others find it moved and go on. A hiring overdue by several steps (the server was down) takes them
 one after the other, each at its own deadline, so a missed minute is caught up and never skipped.
-Reminders are claimed the same way, by a conditional update of `remind_at`.
+Reminders are claimed the same way, a chunk at a time, by one conditional update of `remind_at`.
 
 It runs every TICK_SECONDS in a timer process beside each server process (app/timer.py starts
 `python -m scripts.tick --every ...`, which paces itself and, on PostgreSQL, lets one process tick
@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import text, update
+from sqlalchemy import case, literal, text, tuple_, update
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, select
 
@@ -31,7 +31,7 @@ from core.db import session_scope
 from models import Actor, Hiring, HiringState, Job, NotificationType
 from services import faltas, hiring_lifecycle, protected_payments, push, shift_pay, trust_timer, whatsapp
 from services.hiring_lifecycle import HiringMoveRefused
-from services.notifications import notify
+from services.notifications import Notice, notify, notify_many
 from services.shifts import approved_values, money_cents, prefilled_minutes, when
 
 log = logging.getLogger(__name__)
@@ -70,7 +70,8 @@ def tick(
     """Move every hiring whose deadline is at or before `now`, and send the reminders due.
 
     Due rows are read `batch` at a time and worked in chunks, one transaction per chunk and a
-    savepoint per hiring (a hiring another worker moved first is skipped alone): CHUNK hirings on
+    savepoint per moved hiring (a hiring another worker moved first is skipped alone) and a few
+    statements for a chunk's reminders (`_remind_all`): CHUNK hirings on
     PostgreSQL, on TICK_WORKERS threads (the time is round trips, not the database); SQLITE_CHUNK on
     SQLite, on one thread (it has one writer, and a transaction holds it). A hiring that fails for
     any other reason is logged and left for the next tick; it does not hold back the others.
@@ -92,8 +93,8 @@ def tick(
     if workers is None:
         workers = rules.TICK_WORKERS if postgres else 1
     how = _Pace(workers, CHUNK if postgres else SQLITE_CHUNK, pace, sleep)
-    moved = _drain(scope, Hiring.due_at, now, batch, how, _advance)
-    reminded = _drain(scope, Hiring.remind_at, now, batch, how, _remind)
+    moved = _drain(scope, Hiring.due_at, now, batch, how, _each(_advance))
+    reminded = _drain(scope, Hiring.remind_at, now, batch, how, _remind_chunk)
     settled = protected_payments.settle_due(now, scope)
     trust_timer.run(now, _paced(scope, how))  # team-first windows, invites, badges: their own rows and counts
     push.send_due(now, scope)  # pushes due again (retries) and any a sender thread has not taken yet
@@ -143,7 +144,7 @@ def _paced(scope: Callable, how: _Pace) -> Callable:
 
 
 def _drain(scope: Callable, column, now: datetime, batch: int, how: _Pace, step: Callable) -> int:
-    """Run `step` on every hiring whose `column` is due, round after round, skipping the ones that failed."""
+    """Run the chunk `step` over every hiring whose `column` is due, round after round, skipping the ones that failed."""
     done, failed = 0, set()
     paced = _paced(scope, how)  # each chunk's transaction, then the rest its time asks for
     for _ in range(MAX_ROUNDS):
@@ -169,10 +170,20 @@ def _drain(scope: Callable, column, now: datetime, batch: int, how: _Pace, step:
 
 
 def _chunk(scope: Callable, ids: list[int], now: datetime, step: Callable) -> dict[int, bool]:
-    """One transaction over `ids`, a savepoint per hiring; whether each one was done."""
-    outcome: dict[int, bool] = {}
-    titles: dict[int, str] = {}
+    """One transaction over `ids` running a chunk step; whether each hiring was done."""
     with scope() as db:
+        return step(db, ids, now, {})
+
+
+def _each(step: Callable) -> Callable:
+    """A chunk step that runs `step` on each hiring in a savepoint of its own.
+
+    A hiring another worker (or a person) moved first is skipped alone; one that fails for any other
+    reason is logged and left for the next tick, and does not hold back the others.
+    """
+
+    def each(db: Session, ids: list[int], now: datetime, titles: dict[int, str]) -> dict[int, bool]:
+        outcome: dict[int, bool] = {}
         for hiring_id in ids:
             try:
                 with db.begin_nested():
@@ -181,20 +192,23 @@ def _chunk(scope: Callable, ids: list[int], now: datetime, step: Callable) -> di
                 outcome[hiring_id] = False  # another worker or a person moved it first
             except Exception as exc:
                 outcome[hiring_id] = False
-                if isinstance(exc, OperationalError) and _sqlite_busy(exc):
-                    # A request held SQLite's one write lock: the timer yields and retries (a chunk
-                    # that took the lock up front made other users' p95 6.5x, docs/performance.md).
-                    log.warning(
-                        "shift timer: hiring %s waits for SQLite's write lock; the next tick tries again", hiring_id
-                    )
+                if _sqlite_busy(exc):
+                    log.warning(_WAITS, f"hiring {hiring_id}")
                 else:
                     log.exception("shift timer: hiring %s could not move; the next tick tries again", hiring_id)
-    return outcome
+        return outcome
+
+    return each
 
 
-def _sqlite_busy(exc: OperationalError) -> bool:
+# A request held SQLite's one write lock: the timer yields and retries (a chunk that took the lock up
+# front made other users' p95 6.5x, docs/performance.md).
+_WAITS = "shift timer: %s waits for SQLite's write lock; the next tick tries again"
+
+
+def _sqlite_busy(exc: Exception) -> bool:
     """Whether `exc` is SQLite's answer to a write while another connection writes."""
-    return "database is locked" in str(exc.orig if exc.orig is not None else exc)
+    return isinstance(exc, OperationalError) and "database is locked" in str(exc.orig if exc.orig is not None else exc)
 
 
 def _advance(db: Session, hiring_id: int, now: datetime, titles: dict[int, str]) -> bool:
@@ -271,44 +285,106 @@ def _after(db: Session, h: Hiring, action: str, at: datetime, titles: dict[int, 
         notify(db, h.freelancer_id, NotificationType.SHIFT, to_freelancer, routes.NoticeTarget.FREELANCER_SHIFTS)
 
 
-def _remind(db: Session, hiring_id: int, now: datetime, titles: dict[int, str]) -> bool:
-    """Send the latest reminder due for one hiring, claimed by a conditional update; True when sent."""
-    h = db.get(Hiring, hiring_id, populate_existing=True)
-    if h is None or h.remind_at is None or h.remind_at > now:
-        return False
-    claimed_at, sent = h.remind_at, h.reminders_sent
-    hours_wait = h.state == HiringState.HOURS_SENT
-    if not hours_wait:  # skip the reminders a downtime made pointless: send only the latest due
-        while sent + 1 < len(rules.FREELANCER_REMINDERS) and h.inicio_em - rules.FREELANCER_REMINDERS[sent + 1] <= now:
-            sent += 1
+def _remind_chunk(db: Session, ids: list[int], now: datetime, titles: dict[int, str]) -> dict[int, bool]:
+    """Send the reminders due of a chunk in a few statements; hiring by hiring if that fails.
+
+    A failure other than SQLite's write lock (which the next tick waits out) is retried one hiring
+    at a time, so one hiring that cannot be reminded does not hold back the chunk's others.
+    """
+    try:
+        with db.begin_nested():
+            return _remind_all(db, ids, now, titles)
+    except Exception as exc:
+        if _sqlite_busy(exc):
+            log.warning(_WAITS, f"a chunk of {len(ids)} reminders")
+            return dict.fromkeys(ids, False)
+        log.exception("shift timer: a chunk of %s reminders failed; trying them one at a time", len(ids))
+    return _each(lambda db, hiring_id, now, titles: _remind_all(db, [hiring_id], now, titles)[hiring_id])(
+        db, ids, now, titles
+    )
+
+
+def _remind_all(db: Session, ids: list[int], now: datetime, titles: dict[int, str]) -> dict[int, bool]:
+    """Send the latest reminder due of each hiring in `ids`; whether each one was sent.
+
+    One read (with the vaga's title), one claim and the notices of `notify_many`: about six
+    statements for a chunk of 50, where a savepoint and eight statements per reminder made a
+    burst's statements the database's work (docs/performance.md). The claim is one conditional
+    UPDATE of the hirings still at the `remind_at` read, RETURNING the ones it changed: a person who
+    moved a hiring meanwhile, or another worker that claimed it first, changed that value, so its
+    reminder is neither claimed nor sent here.
+    """
+    outcome = dict.fromkeys(ids, False)
+    read = db.exec(
+        select(Hiring, Job.titulo)
+        .join(Job, Job.id == Hiring.job_id)
+        .where(Hiring.id.in_(ids), Hiring.remind_at <= now)
+        .execution_options(populate_existing=True)
+    ).all()
+    if not read:
+        return outcome
+    titles.update({h.job_id: titulo for h, titulo in read})
+    plans = {h.id: (h, *_next_reminder(h, now)) for h, _ in read}
+    remind_type = _HIRINGS.c.remind_at.type
+    claimed = (
+        db.execute(
+            update(_HIRINGS)
+            .where(tuple_(_HIRINGS.c.id, _HIRINGS.c.remind_at).in_([(h.id, h.remind_at) for h, _, _ in plans.values()]))
+            .values(
+                remind_at=case(
+                    {hiring_id: literal(following, remind_type) for hiring_id, (_, _, following) in plans.items()},
+                    value=_HIRINGS.c.id,
+                ),
+                reminders_sent=case(
+                    {hiring_id: sent for hiring_id, (_, sent, _) in plans.items()}, value=_HIRINGS.c.id
+                ),
+            )
+            .returning(_HIRINGS.c.id)
+            .execution_options(synchronize_session=False)
+        )
+        .scalars()
+        .all()
+    )  # read to the end: SQLite keeps a RETURNING statement open until then
+    notices = {}
+    for hiring_id in claimed:
+        h = plans[hiring_id][0]
+        if (notice := _reminder(h, now, titles[h.job_id])) is not None:
+            notices[hiring_id] = notice
+    notify_many(db, list(notices.values()))
+    outcome.update(dict.fromkeys(notices, True))
+    return outcome
+
+
+def _next_reminder(h: Hiring, now: datetime) -> tuple[int, datetime | None]:
+    """The `reminders_sent` and `remind_at` of a hiring once its reminder due now is claimed.
+
+    Only the latest reminder due is sent: after a downtime the earlier ones are pointless.
+    """
+    sent = h.reminders_sent
+    if h.state == HiringState.HOURS_SENT:
+        return sent + 1, None
+    while sent + 1 < len(rules.FREELANCER_REMINDERS) and h.inicio_em - rules.FREELANCER_REMINDERS[sent + 1] <= now:
+        sent += 1
     after = Hiring.model_construct(**{**h.model_dump(), "reminders_sent": sent + 1})
-    following = None if hours_wait else hiring_lifecycle.remind_at(h.state, after)
-    changed = db.execute(
-        update(_HIRINGS)
-        .where(_HIRINGS.c.id == h.id, _HIRINGS.c.remind_at == claimed_at)
-        .values(remind_at=following, reminders_sent=sent + 1)
-        .execution_options(synchronize_session=False)
-    ).rowcount
-    if not changed:
-        return False
-    # After a downtime a reminder can come after what it warns about: claimed, not sent.
-    if (hours_wait and h.due_at is not None and h.due_at <= now) or (not hours_wait and h.inicio_em <= now):
-        return False
-    title, start = _title(db, h, titles), when(h)
-    if hours_wait:
-        notify(
-            db,
+    return sent + 1, hiring_lifecycle.remind_at(h.state, after)
+
+
+def _reminder(h: Hiring, now: datetime, title: str) -> Notice | None:
+    """The notice of a claimed reminder; None when a downtime made it come after what it warns about."""
+    if h.state == HiringState.HOURS_SENT:
+        if h.due_at is not None and h.due_at <= now:
+            return None
+        return Notice(
             h.company_id,
             NotificationType.SHIFT,
             f'Faltam 6 horas para a aprovação automática das horas do turno "{title}".',
             routes.NoticeTarget.COMPANY_SHIFTS,
         )
-    else:
-        notify(
-            db,
-            h.freelancer_id,
-            NotificationType.SHIFT,
-            f'Lembrete: seu turno "{title}" começa {start}.',
-            routes.NoticeTarget.FREELANCER_SHIFTS,
-        )
-    return True
+    if h.inicio_em <= now:
+        return None
+    return Notice(
+        h.freelancer_id,
+        NotificationType.SHIFT,
+        f'Lembrete: seu turno "{title}" começa {when(h)}.',
+        routes.NoticeTarget.FREELANCER_SHIFTS,
+    )

@@ -206,6 +206,53 @@ def test_a_notice_queues_one_push_per_live_device_with_its_title_text_and_page(d
     ] * 2
 
 
+def test_many_notices_write_what_as_many_single_notices_write_in_a_few_statements(db, fake, no_sender_thread):
+    """notify_many (the timer's reminder chunks): the same rows as one notify each, not a statement per notice."""
+    from core import signals
+    from models import OutboxEmail
+    from tests.unit.sql_log import sent_statements
+
+    two, one, quiet, idle, gone = (
+        make_freelancer(db, nome=name) for name in ("Dois", "Um", "Sem email", "Inativo", "Ex")
+    )
+    for user, name in ((two, "phone"), (two, "laptop"), (one, "tablet"), (idle, "old_phone")):
+        _device(db, fake, user, name)
+    db.get(UserPreferences, quiet.id).email_notifications = False
+    stale = db.exec(select(AuthSession).where(AuthSession.user_id == idle.id)).one()
+    stale.last_seen_at = utcnow() - sessions.idle_limit(True) - timedelta(minutes=1)
+    gone.deleted_at = utcnow()
+    db.commit()
+    notices = [
+        notifications.Notice(
+            user.id, NotificationType.SHIFT, f"Lembrete {i}", notifications.NoticeTarget.FREELANCER_SHIFTS
+        )
+        for i, user in enumerate((two, one, quiet, idle, gone, two))
+    ]
+
+    def written() -> tuple:
+        rows = (
+            sorted((n.user_id, n.message, n.target) for n in db.exec(select(Notification)).all()),
+            sorted((e.to_email, e.subject, e.body) for e in db.exec(select(OutboxEmail)).all()),
+            sorted((m.device_id, m.title, m.body, m.url) for m in _queued(db)),
+            signals.pending(db),
+        )
+        db.rollback()
+        return rows
+
+    for notice in notices:
+        notifications.notify(db, *notice)
+    one_by_one = written()
+    with sent_statements(db.get_bind()) as sent:
+        notifications.notify_many(db, notices)
+    together = written()
+
+    assert together == one_by_one
+    assert (
+        len(together[0]) == 5 and len(together[1]) == 4 and len(together[2]) == 5
+    )  # 2 devices x 2 + 1; the removed account: nothing
+    assert [s.split()[0] for s in sent] == ["SELECT", "INSERT", "INSERT", "SELECT", "INSERT"]
+
+
 def test_a_rollback_queues_nothing(db, fake, no_sender_thread):
     freelancer = make_freelancer(db)
     _device(db, fake, freelancer)

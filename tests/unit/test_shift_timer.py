@@ -349,7 +349,7 @@ def test_a_hiring_that_meets_a_busy_database_waits_for_the_next_tick_with_a_one_
 
     db.commit()
     with caplog.at_level("WARNING", logger="services.shift_timer"):
-        outcome = shift_timer._chunk(shift_timer.session_scope, [1, 2, 3], shift_start(), step)
+        outcome = shift_timer._chunk(shift_timer.session_scope, [1, 2, 3], shift_start(), shift_timer._each(step))
 
     assert outcome == {1: False, 2: False, 3: True}
     busy, failed = caplog.records
@@ -360,3 +360,96 @@ def test_a_hiring_that_meets_a_busy_database_waits_for_the_next_tick_with_a_one_
     )
     assert failed.levelname == "ERROR" and failed.exc_info is not None  # any other failure keeps its traceback
     assert failed.getMessage() == "shift timer: hiring 2 could not move; the next tick tries again"
+
+
+def _due_reminders(db, cast, count: int) -> list:
+    """`count` hirings of the cast's two freelancers whose I - 24 h reminder is due at the returned shifts' start - 24 h."""
+    start = shift_start()
+    return [hire(db, cast.company, f, start=start) for f in (cast.freelancer, cast.other) * (count // 2)]
+
+
+@pytest.mark.parametrize("count", [2, 8])
+def test_a_chunk_of_reminders_takes_the_same_statements_whatever_its_size(db, cast, count):
+    """Read, claim and notices: a chunk of 8 sends what a chunk of 2 sends (not a savepoint and 8 statements each)."""
+    from services import shift_timer
+    from tests.unit.sql_log import sent_statements
+
+    shifts = _due_reminders(db, cast, count)
+    db.commit()
+    with sent_statements(db.get_bind()) as sent:
+        outcome = shift_timer._chunk(
+            shift_timer.session_scope,
+            [s.hiring_id for s in shifts],
+            shifts[0].start - 24 * H,
+            shift_timer._remind_chunk,
+        )
+
+    assert outcome == dict.fromkeys((s.hiring_id for s in shifts), True)
+    work = [s for s in sent if not s.startswith(("SAVEPOINT", "RELEASE", "BEGIN", "COMMIT"))]
+    assert [s.split()[0] for s in work] == [
+        "SELECT",
+        "UPDATE",
+        "SELECT",
+        "INSERT",
+        "INSERT",
+    ]  # read, claim, recipients, notices, e-mails
+    assert len(notices(db, cast.freelancer.id)) == len(notices(db, cast.other.id)) == count // 2
+
+
+def test_a_reminder_that_fails_is_retried_alone_and_the_chunk_s_others_go(db, cast, monkeypatch, caplog):
+    from services import shift_timer
+
+    shifts = _due_reminders(db, cast, 4)
+    broken = shifts[1].hiring_id
+    made = shift_timer._reminder
+
+    def reminder(h, now, title):
+        if h.id == broken:
+            raise RuntimeError("a notice that cannot be written")
+        return made(h, now, title)
+
+    monkeypatch.setattr(shift_timer, "_reminder", reminder)
+    with caplog.at_level("WARNING", logger="services.shift_timer"):
+        report = tick(shifts[0].start - 24 * H, workers=1)
+
+    assert report.reminded == 3
+    h = hiring(db, broken)
+    assert (h.reminders_sent, h.remind_at) == (0, shifts[1].start - 24 * H)  # its claim was rolled back
+    assert all(hiring(db, s.hiring_id).reminders_sent == 1 for s in shifts if s.hiring_id != broken)
+    assert [r.getMessage() for r in caplog.records] == [
+        "shift timer: a chunk of 4 reminders failed; trying them one at a time",
+        f"shift timer: hiring {broken} could not move; the next tick tries again",
+    ]
+
+
+def test_a_hiring_changed_after_the_chunk_read_it_is_not_claimed_nor_reminded(db, cast, monkeypatch):
+    """The claim holds only where `remind_at` is still what was read (a person's move in between changes it)."""
+    from sqlalchemy import update
+    from sqlalchemy.orm import object_session
+
+    from models import Hiring
+    from services import shift_timer
+
+    shifts = _due_reminders(db, cast, 2)
+    moved, kept = shifts[0].hiring_id, shifts[1].hiring_id
+    now = shifts[0].start - 24 * H
+    planned = shift_timer._next_reminder
+
+    def next_reminder(h, when_):
+        if h.id == moved:  # a person's step lands between the read and the claim
+            object_session(h).execute(
+                update(Hiring)
+                .where(Hiring.id == moved)
+                .values(remind_at=now + MIN)
+                .execution_options(synchronize_session=False)
+            )
+        return planned(h, when_)
+
+    monkeypatch.setattr(shift_timer, "_next_reminder", next_reminder)
+    db.commit()
+    outcome = shift_timer._chunk(shift_timer.session_scope, [moved, kept], now, shift_timer._remind_chunk)
+
+    assert outcome == {moved: False, kept: True}
+    assert (hiring(db, moved).reminders_sent, hiring(db, moved).remind_at) == (0, now + MIN)
+    assert len(notices(db, cast.freelancer.id)) == 0
+    assert len(notices(db, cast.other.id)) == 1
