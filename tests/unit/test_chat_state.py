@@ -322,6 +322,30 @@ def test_a_reader_on_the_dashboard_gets_badges_and_the_notice_live(db, cast, cha
     assert dashboard.notifications[0]["type"] == "message"
 
 
+def test_when_the_open_tabs_cannot_be_read_nothing_is_refreshed_and_one_error_is_logged(
+    db, cast, chat, fake_app, monkeypatch, caplog
+):
+    """Presence down (Redis gone): the delivery gives up with one logged line; the tab reads it on its next load."""
+    from core.presence import get_presence
+
+    dashboard = state_for(DashboardState, cookie_for(db, cast.company), "/client-dashboard", token="tab-d")
+    run(dashboard, DashboardState.load_chrome)
+    fake_app.open_tab(dashboard._get_root_state(), "tab-d")
+
+    async def unreachable(_user_ids):
+        raise ConnectionError("presence is down")
+
+    monkeypatch.setattr(get_presence(), "tabs_of", unreachable)
+    with caplog.at_level("ERROR", logger=live.logger.name):
+        refreshed = asyncio.run(live.deliver(_send_as(cast.freelancer.id, chat.id, "Oi", viewing=False)))
+
+    assert refreshed == 0
+    assert dashboard.unread == 0  # not refreshed live
+    assert [r.getMessage() for r in caplog.records] == ["live refresh: the open tabs could not be read"]
+    run(dashboard, DashboardState.load_chrome)
+    assert dashboard.unread == 1  # the next load shows it
+
+
 def test_the_chat_list_refreshes_live(db, cast, chat, fake_app):
     listing = state_for(ChatListState, cookie_for(db, cast.company), "/client-dashboard/chats", token="tab-l")
     run(listing, ChatListState.load_client)
