@@ -17,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from core import shift_rules as rules
+from core.catalog import Plan
 from core.formatting import short_date
 from models import Application, Hiring, HiringState, Profile, Rating, Role, TeamMember, User
 from services import plans, reliability
@@ -61,7 +62,12 @@ class TeamMemberView:
 
 def limit_for(session: Session, company_id: int) -> int | None:
     """How many members the company's plan allows (None: no limit)."""
-    return rules.TEAM_SIZE.get(plans.current_plan(session, company_id).slug, rules.TEAM_SIZE["free"])
+    return _limit_of(plans.current_plan(session, company_id))
+
+
+def _limit_of(plan: Plan) -> int | None:
+    """How many members `plan` allows (None: no limit)."""
+    return rules.TEAM_SIZE.get(plan.slug, rules.TEAM_SIZE["free"])
 
 
 def limit_message(session: Session, company_id: int) -> str:
@@ -146,7 +152,11 @@ def remove(session: Session, company_id: int, freelancer_id: int) -> None:
 
 
 def team(session: Session, company_id: int) -> TeamView:
-    """The 'Minha equipe' tab of the company."""
+    """The 'Minha equipe' tab of the company, in at most five statements whatever the team's size.
+
+    The members with their profiles, the shifts together, the stars given and the members'
+    reliability are one statement each for the whole team (none per member), and the plan one more.
+    """
     rows = session.exec(
         select(TeamMember, Profile)
         .join(Profile, Profile.user_id == TeamMember.freelancer_id, isouter=True)
@@ -156,6 +166,7 @@ def team(session: Session, company_id: int) -> TeamView:
     ids = [member.freelancer_id for member, _profile in rows]
     together = _shifts_together(session, company_id, ids)
     stars = _stars_given(session, company_id, ids)
+    reliable = reliability.summaries(session, ids)
     members = [
         TeamMemberView(
             id=member.freelancer_id,
@@ -166,13 +177,13 @@ def team(session: Session, company_id: int) -> TeamView:
             stars=f"Sua avaliação média: {stars[member.freelancer_id]:.1f}".replace(".", ",")
             if member.freelancer_id in stars
             else "",
-            reliability=reliability.summary(session, member.freelancer_id),
+            reliability=reliable.get(member.freelancer_id, ""),
             added=short_date(member.added_at),
         )
         for member, profile in rows
     ]
-    limit = limit_for(session, company_id)
     plan = plans.current_plan(session, company_id)
+    limit = _limit_of(plan)
     count = len(members)
     text = (
         f"{count} de {limit} profissionais no plano {plan.name}"

@@ -13,9 +13,17 @@ from sqlmodel import Session, select
 from app.pages.client_dashboard import ClientDashboardState
 from core.types import utcnow
 from models import Hiring, Rating, TeamMember, User
-from services import privacy, teams
+from services import privacy, reliability, teams
 from services.errors import NotAllowed, ServiceError
-from tests.unit.factories import make_application, make_company, make_freelancer, make_job, make_subscription
+from tests.unit.factories import (
+    make_application,
+    make_company,
+    make_freelancer,
+    make_hiring,
+    make_job,
+    make_subscription,
+)
+from tests.unit.sql_log import sent_statements
 from tests.unit.state_harness import cookie_for, run, state_for, toasts
 
 
@@ -160,6 +168,67 @@ def test_the_tab_shows_the_stars_the_company_gave_and_removing_works(db):
     with pytest.raises(NotAllowed):
         teams.remove(db, company.id, freelancer.id)
     db.rollback()
+
+
+def _team_of(db: Session, company: User, size: int, elsewhere: User) -> list[User]:
+    """`size` members of the company's team, each with a different attendance record (committed).
+
+    Member n did n % 3 + 2 paid shifts, arriving late to one when n is odd; every third one also
+    missed a shift; the first also did 22 older shifts for `elsewhere` (reliability counts every
+    company's shifts, the last 20 only; the two oldest are no-shows); the company rated the even ones.
+    """
+    now = utcnow()
+    people = []
+    for n in range(size):
+        person = make_freelancer(db, nome=f"Membro {n}")
+        for k in range(n % 3 + 2):
+            start = now - timedelta(days=2 * k + 1, hours=n)
+            late = timedelta(minutes=20) if n % 2 and k == 0 else timedelta(0)
+            hiring = make_hiring(db, company, person, start, chegada_em=start + late)
+            if n % 2 == 0 and k == 0:
+                db.add(Rating(application_id=hiring.application_id, rater_id=company.id, ratee_id=person.id, stars=4))
+        if n % 3 == 0:
+            make_hiring(db, company, person, now - timedelta(days=30, hours=n), state="nao_compareceu")
+        if n == 0:
+            for k in range(22):  # the two oldest are no-shows, outside the last 20
+                start = now - timedelta(days=60 + k)
+                if k >= 20:
+                    make_hiring(db, elsewhere, person, start, state="nao_compareceu")
+                else:
+                    make_hiring(db, elsewhere, person, start, chegada_em=start)
+        db.add(TeamMember(company_id=company.id, freelancer_id=person.id, added_at=now - timedelta(minutes=n)))
+        people.append(person)
+    db.commit()
+    return people
+
+
+def test_the_tab_reads_the_same_number_of_statements_for_2_and_20_members(db):
+    """Reliability is read for the whole team at once: 20 members cost what 2 do (audit: 7 vs 25 before)."""
+    small, large, elsewhere = make_company(db), make_company(db), make_company(db)
+    make_subscription(db, large, tier="premium")  # 20 members: above the free plan's 10
+    _team_of(db, small, 2, elsewhere)
+    people = _team_of(db, large, 20, elsewhere)
+    counts, views = {}, {}
+    for company in (small, large):
+        db.commit()
+        with sent_statements(db.get_bind()) as statements:
+            views[company.id] = teams.team(db, company.id)
+        counts[company.id] = statements
+    print(f"team tab: {len(counts[small.id])} statements for 2 members, {len(counts[large.id])} for 20")
+    assert len(counts[small.id]) == len(counts[large.id]) <= 5, counts
+    view = views[large.id]
+    assert len(view.members) == 20 and view.size_text == "20 de 100 profissionais no plano Premium"
+    # The batched read says what the profile's one-person read says, member by member.
+    by_id = {member.id: member for member in view.members}
+    assert {person.id: by_id[person.id].reliability for person in people} == {
+        person.id: reliability.summary(db, person.id) for person in people
+    }
+    first, second = by_id[people[0].id], by_id[people[1].id]
+    assert first.reliability == "Comparecimento 95% · Pontualidade 100% · 20 turnos"  # 88% over all 25
+    assert (first.shifts, first.stars) == ("2 turnos com a sua empresa", "Sua avaliação média: 4,0")
+    assert second.reliability == "Comparecimento 100% · Pontualidade 67% · 3 turnos"
+    assert by_id[people[3].id].reliability == "Comparecimento 67% · Pontualidade 50% · 3 turnos"
+    assert by_id[people[2].id].reliability == "Comparecimento 100% · Pontualidade 100% · 4 turnos"
 
 
 # --- the handlers -------------------------------------------------------------------------------------
