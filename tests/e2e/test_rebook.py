@@ -1,7 +1,8 @@
 """'Contratar novamente' in the browser: the company invites a team member for a new date, the
 freelancer accepts on the phone and the shift is in both 'Turnos'; a second invite, sent from the paid
 shift's card in 'Turnos', is declined. On a phone, a weekly rebook turns the 'Termômetro de vínculo'
-red in the dialog: sending needs the box, and another date clears the notice."""
+red in the dialog: sending needs the box, and another date clears the notice. The 4th weekly rebook
+(W = 5) turns it yellow: a warning only, and the invite goes without any box."""
 
 import uuid
 from datetime import timedelta
@@ -118,5 +119,52 @@ def test_a_weekly_rebook_needs_the_thermometer_box_on_a_phone(browser: Browser, 
         dialog.get_by_role("button", name="Enviar convite").click()
         expect(toast(page, "Convite enviado.")).to_be_visible()
         expect(dialog).to_have_count(0)
+    finally:
+        context.close()
+
+
+def test_the_fourth_weekly_rebook_warns_in_yellow_without_the_box_on_a_phone(
+    browser: Browser, base_url: str, make_account
+):
+    token = uuid.uuid4().hex[:6]
+    title = f"Bartender de quinta {token}"
+    company_email = make_account("client")
+    freelancer_email = make_account("freelancer", name=f"Clara Semanal {token}")
+    _weekly_paid_shifts(company_email, freelancer_email, title, 4)  # the rebook is the 5th on that weekday
+
+    context, page = signed_in(browser, base_url, company_email, viewport=PHONE)
+    try:
+        page.goto("/client-dashboard?tab=shifts")
+        page.locator(".shift-card").filter(has_text=title).first.get_by_role(
+            "button", name="Contratar novamente"
+        ).click()
+        dialog = page.get_by_role("dialog", name="Contratar novamente")
+        notice = dialog.locator(".bond-notice")
+        expect(notice).to_have_attribute("data-level", "amarelo")
+        expect(notice).to_contain_text(
+            "Atenção ao vínculo Chamar a mesma pessoa com frequência pode caracterizar vínculo de emprego "
+            "(CLT, art. 3º). Se a necessidade é fixa, considere o contrato intermitente."
+        )
+        expect(notice).to_contain_text(
+            "Vocês trabalharam juntos em 5 das últimas 8 semanas, 5 vezes no mesmo dia da semana e "
+            "4 vezes em 28 dias (contando este turno)."
+        )
+        expect(notice.get_by_role("link", name="Entenda o termômetro de vínculo")).to_have_attribute(
+            "href", "/termometro-de-vinculo"
+        )
+        expect(dialog.get_by_text("Estou ciente e assumo a responsabilidade")).to_have_count(0)
+        expect(dialog.locator(".bond-ack")).to_have_count(0)
+        send = dialog.get_by_role("button", name="Enviar convite")
+        send.scroll_into_view_if_needed()
+        page.screenshot(path="/tmp/shots/invite_company_yellow.png", animations="disabled")  # notice, then buttons
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375
+
+        send.click()  # no box to tick
+        expect(toast(page, "Convite enviado.")).to_be_visible()
+        expect(dialog).to_have_count(0)
+        page.goto("/client-dashboard?tab=team")
+        expect(page.locator(".sent-invite")).to_have_count(1)
+        expect(page.locator(".sent-invite")).to_contain_text(f"Clara Semanal {token}")
+        expect(page.locator(".sent-invite")).to_contain_text("Aguardando resposta")
     finally:
         context.close()
