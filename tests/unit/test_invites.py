@@ -5,6 +5,7 @@ answers make one hiring), strangers refused, the timer, the export.
 """
 
 import threading
+from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
@@ -290,6 +291,97 @@ def test_32_racing_answers_make_one_hiring(db):
     else:
         assert hirings == [] and job.vaga_status == "closed"
     assert len(db.exec(select(Application).where(Application.vaga_id == invite.job_id)).all()) == len(hirings)
+
+
+def test_32_racing_invite_accepts_and_public_applications_make_one_hiring(db):
+    """The invitee accepting in many tabs while others try the public path to the same private vaga.
+
+    Half the threads accept the invite; the rest apply to its vaga as strangers (some in the
+    company's team, which opens team-first vagas but never a private one), as the invitee, or are
+    the company accepting whatever application it finds there. One hiring, the invitee's, and no
+    application but theirs.
+    """
+    company, freelancer = _pair(db)
+    strangers = [make_freelancer(db, nome=f"Estranho {n}") for n in range(8)]
+    for stranger in strangers[::2]:  # team members and people who worked for the company: still strangers here
+        _paid_shift(db, company, stranger)
+        db.add(TeamMember(company_id=company.id, freelancer_id=stranger.id, added_at=utcnow()))
+    db.commit()
+    invite = _invite(db, company, freelancer)
+    engine = db.get_bind()
+    outcomes: list[tuple[str, str]] = []  # (who, what happened)
+    chats: list[int] = []
+    barrier = threading.Barrier(32)
+
+    def company_accepts(session: Session) -> str:
+        found = session.exec(select(Application.id).where(Application.vaga_id == invite.job_id)).all()
+        for application_id in found:
+            chats.append(applications.accept(session, company.id, application_id, True))
+        return "accepted again" if found else "nothing to accept"
+
+    def invitee_accepts(session: Session) -> str:
+        chats.append(invites.accept(session, freelancer.id, invite.id))
+        return "hired"
+
+    def move_of(n: int) -> tuple[str, Callable[[Session], str]]:
+        if n % 2 == 0:
+            return "invite", invitee_accepts
+        if n % 8 in (1, 5):
+            stranger = strangers[n // 4]
+            return "stranger", lambda session: str(
+                applications.apply(session, stranger.id, "freelancer", invite.job_id, {})
+            )
+        if n % 8 == 3:
+            return "invitee applies", lambda session: str(
+                applications.apply(session, freelancer.id, "freelancer", invite.job_id, {})
+            )
+        return "company", company_accepts
+
+    def answer(n: int) -> None:
+        who, move = move_of(n)
+        try:
+            with Session(engine) as session:
+                barrier.wait()
+                try:
+                    outcome = move(session)
+                    session.commit()
+                except ServiceError as exc:
+                    session.rollback()
+                    outcome = f"refused: {exc.message}"
+                except OperationalError:  # SQLite: a writer finding the database locked
+                    session.rollback()
+                    outcome = "locked"
+        except OperationalError:
+            outcome = "locked"
+        outcomes.append((who, outcome))
+
+    threads = [threading.Thread(target=answer, args=(n,)) for n in range(32)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(outcomes) == 32
+    by_who: dict[str, list[str]] = {}
+    for who, outcome in outcomes:
+        by_who.setdefault(who, []).append(outcome)
+    assert by_who["invite"].count("hired") == 1  # the invite moves once; the other tabs find it answered
+    assert set(by_who["invite"]) <= {"hired", f"refused: {invites.GONE}", "locked"}
+    for who in ("stranger", "invitee applies"):  # nobody applies to a private vaga, before or after the hiring
+        assert set(by_who[who]) <= {f"refused: {applications.JOB_UNAVAILABLE}", "locked"}, by_who[who]
+    assert set(by_who["company"]) <= {"accepted again", "nothing to accept", "locked"}
+    assert len(set(chats)) == 1  # the company accepting the invitee's application again reopens nothing
+
+    db.expire_all()
+    (hiring,) = db.exec(select(Hiring).where(Hiring.job_id == invite.job_id)).all()
+    assert hiring.freelancer_id == freelancer.id
+    (application,) = db.exec(select(Application).where(Application.vaga_id == invite.job_id)).all()
+    assert (application.freelancer_id, application.status, application.id) == (
+        freelancer.id,
+        "accepted",
+        hiring.application_id,
+    )
+    assert db.get(Invite, invite.id).status == "aceito"
+    assert db.get(Job, invite.job_id).vaga_status == "in_progress"
 
 
 def test_the_export_holds_the_invites_of_both_sides(db):
