@@ -58,6 +58,7 @@ class JobListItem(TypedDict):
     company_rating: str  # '4,8 (12 avaliações)'; '' when anonymous or not rated yet
     guaranteed: bool  # 'Pagamento garantido pelo Turno' (its badge on the list)
     punctual: bool  # 'Empresa Pontual' (services/punctuality.py); never on an anonymous vaga
+    punctual_summary: str  # its figures in one line ('' without the badge), from the same statement
 
 
 JobPage = Page[JobListItem]
@@ -72,6 +73,7 @@ class CompanyInCategory(TypedDict):
     photo: str
     open_jobs: int
     punctual: bool  # 'Empresa Pontual' (services/punctuality.py); anonymous vagas are not counted here
+    punctual_summary: str  # its figures in one line ('' without the badge)
 
 
 class JobDetail(TypedDict):
@@ -310,6 +312,7 @@ def page_statement(conditions: list, page: int):
             Profile.nome,
             Profile.foto_url,
             Profile.selo_pontual,
+            Profile.selo_resumo,
             *_company_rating_columns(Job.cliente_id),
         )
         .join(Profile, col(Profile.user_id) == col(Job.cliente_id), isouter=True)
@@ -347,6 +350,7 @@ def _items(rows) -> list[JobListItem]:
             company_rating=_shown_rating(row),
             guaranteed=row.pagamento == GUARANTEED,
             punctual=bool(row.selo_pontual) and not row.anuncio_anonimo,
+            punctual_summary=(row.selo_resumo or "") if row.selo_pontual and not row.anuncio_anonimo else "",
         )
         for row in rows
     ]
@@ -419,6 +423,7 @@ def companies_in_category(
             Profile.nome,
             Profile.foto_url,
             Profile.selo_pontual,
+            Profile.selo_resumo,
         )
         .join(Profile, col(Profile.user_id) == per_company.c.cliente_id, isouter=True)
         .order_by(per_company.c.vagas.desc(), func.lower(shown_name), per_company.c.cliente_id)
@@ -432,6 +437,7 @@ def companies_in_category(
             photo=row.foto_url or "",
             open_jobs=row.vagas,
             punctual=bool(row.selo_pontual),
+            punctual_summary=(row.selo_resumo or "") if row.selo_pontual else "",
         )
         for row in rows
     ]

@@ -7,7 +7,7 @@ import reflex as rx
 from app.layout import first_title, page_title, public_page
 from components.links import link_button
 from components.pager import PagerLink, pager, pager_fields
-from components.punctuality import punctual_badge
+from components.punctuality import punctual_details
 from components.ui import empty_state
 from core import routes, seo
 from core.catalog import CATEGORIES, canonical_category
@@ -30,6 +30,7 @@ class CompanyCard(TypedDict):
     jobs_text: str
     href: str
     punctual: bool  # 'Empresa Pontual' (services/punctuality.py)
+    punctual_summary: str  # its figures in one line ('' without the badge)
 
 
 def open_jobs_text(count: int) -> str:
@@ -92,6 +93,7 @@ class CategoryState(rx.State):
                 jobs_text=open_jobs_text(company["open_jobs"]),
                 href=routes.jobs(category=canonical, company=company["id"]),
                 punctual=company["punctual"],
+                punctual_summary=company["punctual_summary"],
             )
             for company in result.items
         ]
@@ -100,19 +102,19 @@ class CategoryState(rx.State):
 
 
 def company_card(company: rx.Var) -> rx.Component:
-    """A company with its number of open jobs and a link to them."""
+    """A company with its number of open jobs, its 'Empresa Pontual' (opening its figures) and a link to its jobs."""
     return rx.card(
         rx.flex(
             rx.hstack(
                 rx.cond(
                     company["photo"] != "",
                     rx.el.img(src=company["photo"].to(str), alt="", class_name="turno-company-photo"),
-                    rx.icon("building-2", size=28, color=rx.color("accent", 9)),
+                    rx.icon("building-2", size=28, color=rx.color("accent", 9), flex_shrink="0"),
                 ),
                 rx.vstack(
                     rx.heading(company["name"], as_="h2", size="4"),
                     rx.text(company["jobs_text"], color=rx.color("gray", 11), size="2"),
-                    rx.cond(company["punctual"].to(bool), punctual_badge()),
+                    rx.cond(company["punctual"].to(bool), punctual_details(company["punctual_summary"])),
                     spacing="1",
                 ),
                 spacing="3",

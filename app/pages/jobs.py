@@ -9,7 +9,7 @@ from app.layout import first_title, page_title, public_page
 from components.job_filters import job_filters
 from components.links import link_button
 from components.pager import PagerLink, pager, pager_fields
-from components.punctuality import punctual_badge
+from components.punctuality import punctual_details
 from components.rating import company_rating
 from components.ui import empty_state
 from core import routes
@@ -262,7 +262,10 @@ def guaranteed_badge() -> rx.Component:
 
 
 def job_row(job: rx.Var) -> rx.Component:
-    """One job: title, category and company; location, pay and date on wide screens; details link."""
+    """One job: title, category and company; location, pay and date on wide screens; details link.
+
+    'Empresa Pontual' has a line of its own: the badge opens its figures and 'Como calculamos'.
+    """
     return rx.table.row(
         rx.table.cell(
             rx.vstack(
@@ -276,11 +279,11 @@ def job_row(job: rx.Var) -> rx.Component:
                     rx.text(job["company"], size="2", color=rx.color("gray", 11)),
                     company_rating(job["company_rating"]),
                     rx.cond(job["guaranteed"].to(bool), guaranteed_badge()),
-                    rx.cond(job["punctual"].to(bool), punctual_badge()),
                     spacing="2",
                     align="center",
                     wrap="wrap",
                 ),
+                rx.cond(job["punctual"].to(bool), punctual_details(job["punctual_summary"])),
                 rx.cond(
                     job["shift"] != "",
                     rx.text(job["shift"], size="2", color=rx.color("gray", 11), class_name="job-shift"),

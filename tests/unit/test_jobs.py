@@ -91,6 +91,7 @@ def test_list_item_fields_are_formatted(db):
         "company_rating": "",  # not rated yet (tests/unit/test_company_rating_on_jobs.py)
         "guaranteed": False,
         "punctual": False,  # no 'Selo Empresa Pontual' yet (tests/unit/test_punctuality.py)
+        "punctual_summary": "",  # its figures, shown with the badge only
     }
     assert items[0]["shift"] == ""  # a row without shift times (none are left after alembic 0013)
     assert " de " in items[1]["posted"]
@@ -256,8 +257,22 @@ def test_companies_in_category_counts_public_jobs(db):
     job(db, hidden, categoria="eventos", anuncio_anonimo=True)
 
     expected = [
-        {"id": buffet.id, "name": "Buffet Estrela", "photo": "", "open_jobs": 2, "punctual": False},
-        {"id": hotel.id, "name": "Hotel Atlântico", "photo": "", "open_jobs": 1, "punctual": False},
+        {
+            "id": buffet.id,
+            "name": "Buffet Estrela",
+            "photo": "",
+            "open_jobs": 2,
+            "punctual": False,
+            "punctual_summary": "",
+        },
+        {
+            "id": hotel.id,
+            "name": "Hotel Atlântico",
+            "photo": "",
+            "open_jobs": 1,
+            "punctual": False,
+            "punctual_summary": "",
+        },
     ]
     assert jobs.companies_in_category(db, "eventos").items == expected
     assert jobs.companies_in_category(db, "events").items == expected
@@ -270,7 +285,14 @@ def test_companies_in_category_names_a_company_without_profile(db):
     job(db, owner, categoria="design")
 
     assert jobs.companies_in_category(db, "design").items == [
-        {"id": owner.id, "name": "Empresa não informada", "photo": "", "open_jobs": 1, "punctual": False}
+        {
+            "id": owner.id,
+            "name": "Empresa não informada",
+            "photo": "",
+            "open_jobs": 1,
+            "punctual": False,
+            "punctual_summary": "",
+        }
     ]
 
 

@@ -159,6 +159,7 @@ def test_category_companies_come_in_pages_most_jobs_first(db, cast):
         "photo": "",
         "open_jobs": 2,
         "punctual": False,
+        "punctual_summary": "",
     }
     assert [c["name"] for c in first.items[1:3]] == ["Empresa 00", "Empresa 01"]
     assert [c["name"] for c in second.items] == [f"Empresa {n}" for n in range(SIZE - 1, SIZE + EXTRA)]

@@ -12,7 +12,7 @@ from core import list_version
 from core.punctuality import HiringFacts, score
 from core.types import utcnow
 from models import HiringEvent, Profile, User
-from services import jobs, punctuality
+from services import job_list_cache, jobs, punctuality
 from tests.unit.factories import make_company, make_freelancer, make_hiring, make_job
 from tests.unit.sql_log import sent_statements
 from tests.unit.test_trust_visibility import _scope
@@ -90,6 +90,7 @@ def test_the_timer_gives_the_badge_after_the_fifth_well_run_shift_and_the_list_s
     assert profile.selo_pontual and "5 turnos em 90 dias" in profile.selo_resumo
     (item,) = [i for i in jobs.list_public_jobs(db).items if i["id"] == public.id]
     assert item["punctual"] is True
+    assert item["punctual_summary"] == profile.selo_resumo  # the row's figures, from the list's own statement
     detail = jobs.get_public_job(db, public.id)
     assert detail["punctual"] and detail["punctual_summary"] == profile.selo_resumo
     assert punctuality.panel(db, company.id)["badge"] is True
@@ -113,7 +114,9 @@ def test_an_anonymous_vaga_shows_no_badge(db):
     punctuality.refresh(db, company.id, utcnow())
     db.commit()
     assert jobs.get_public_job(db, hidden.id)["punctual"] is False
-    assert [i["punctual"] for i in jobs.list_public_jobs(db).items if i["id"] == hidden.id] == [False]
+    assert [
+        (i["punctual"], i["punctual_summary"]) for i in jobs.list_public_jobs(db).items if i["id"] == hidden.id
+    ] == [(False, "")]
 
 
 def test_the_job_page_reads_the_badge_in_its_one_statement(db):
@@ -124,6 +127,23 @@ def test_the_job_page_reads_the_badge_in_its_one_statement(db):
         jobs.get_public_job(db, job.id)
     assert len([s for s in statements if "FROM jobs" in s]) == 1
     assert not db.exec(select(Profile.selo_pontual).where(Profile.user_id == company.id)).one()
+
+
+def test_the_list_and_the_category_page_read_the_figures_in_the_statements_they_already_run(db):
+    """The figures come with the badge's column: the list (docs/performance.md) and the category page add no query."""
+    company = make_company(db)
+    make_job(db, company, "Copeiro", categoria="eventos")
+    _hirings(db, company, 5)
+    punctuality.refresh(db, company.id, utcnow())
+    db.commit()
+    job_list_cache.clear()
+    with sent_statements(db.get_bind()) as listed:
+        jobs.list_public_jobs(db)
+    with sent_statements(db.get_bind()) as grouped:
+        jobs.companies_in_category(db, "eventos")
+    for statements in (listed, grouped):
+        (shown,) = [s for s in statements if "profiles" in s]  # one statement reads the company's columns
+        assert "selo_pontual" in shown and "selo_resumo" in shown
 
 
 def _event(db: Session, hiring, action: str, at) -> None:
@@ -238,7 +258,10 @@ def test_the_category_page_shows_the_badge(db):
     _hirings(db, company, 5)
     punctuality.refresh(db, company.id, utcnow())
     db.commit()
-    assert [c["punctual"] for c in jobs.companies_in_category(db, "eventos").items if c["id"] == company.id] == [True]
+    (card,) = [c for c in jobs.companies_in_category(db, "eventos").items if c["id"] == company.id]
+    assert card["punctual"] is True
+    assert card["punctual_summary"] == db.get(Profile, company.id).selo_resumo
+    assert "5 turnos em 90 dias" in card["punctual_summary"]
 
 
 def test_the_company_panel_says_what_is_missing_before_the_first_computation(db):
