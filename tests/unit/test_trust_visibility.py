@@ -17,7 +17,7 @@ from app.pages.client_dashboard import ClientDashboardState
 from app.pages.freelancer_dashboard import FreelancerDashboardState
 from app.pages.job_detail import JobDetailState
 from core.types import utcnow
-from models import Application, Block, Invite, Job, Notification, NotificationType, TeamMember, User
+from models import Application, Block, Invite, Job, Notification, NotificationType, OutboxEmail, TeamMember, User
 from services import applications, blocks, company_jobs, jobs, privacy, sitemap, team_first, trust_timer, visibility
 from services.errors import NotAllowed, ServiceError
 from tests.security.policies import JOB_FORM
@@ -83,17 +83,24 @@ def test_the_window_is_the_smaller_of_12_hours_and_a_quarter_of_the_time_left(ho
     assert team_first.window(now, now + hours_left * H) == window_hours * H
 
 
-def test_a_team_first_vaga_is_seen_by_the_team_alone_until_the_timer_opens_it(db):
+def test_a_team_first_vaga_is_seen_by_the_team_alone_until_the_timer_opens_it(db, heard):
     company = make_company(db, empresa="Bar do Zé")
     member, outsider = make_freelancer(db, nome="Rita"), make_freelancer(db, nome="Caio")
     _member(db, company, member)
+    heard.clear()
     job = _publish(db, company, equipe_primeiro="on")
     assert job.equipe_ate is not None and job.equipe_ate - utcnow() <= 12 * H
 
-    # The team hears at once; nobody else is alerted yet.
+    # The team hears at once, in the app, live and by e-mail; nobody else is alerted yet.
     assert _alerted(db, job) == {member.id}
     (notice,) = db.exec(select(Notification).where(Notification.user_id == member.id)).all()
     assert notice.message.startswith('Vaga para a sua equipe: "Garçom para evento". Só a equipe vê até ')
+    pinged = {ping.user_id for batch in heard for ping in batch}  # the publication's committed pings
+    assert member.id in pinged and outsider.id not in pinged
+    (email,) = db.exec(select(OutboxEmail).where(OutboxEmail.to_email == member.email)).all()
+    assert email.subject == f"Turno: {notice.message}"
+    assert notice.message in email.body and f"http://turno.test/jobs/{job.id}" in email.body
+    assert db.exec(select(OutboxEmail).where(OutboxEmail.to_email == outsider.email)).all() == []
 
     # Outsiders: no list, search, category, company filter, sitemap, page (404 like a missing vaga) or apply.
     assert job.id not in _listed(db) + _listed(db, search="garçom") + _listed(db, company_id=company.id)
