@@ -303,6 +303,47 @@ def test_the_block_handlers_and_the_tab(db):
     assert tab.blocked_people == []
 
 
+def test_the_overview_lists_the_companies_the_freelancer_works_with_most(db):
+    """'Empresas com quem você mais trabalha' on the overview: by paid shifts, most first, theirs only."""
+    freelancer, other = make_freelancer(db), make_freelancer(db)
+    often, sometimes, once = (make_company(db, empresa=name) for name in ("Bar A", "Bar B", "Bar C"))
+    theirs = make_company(db, empresa="Bar do Outro")
+    now = utcnow()
+    for company, count in ((once, 1), (often, 3), (sometimes, 2)):
+        for n in range(count):
+            make_hiring(db, company, freelancer, now - timedelta(days=n + 1))
+    make_hiring(db, once, freelancer, now + timedelta(days=2), state="agendada")  # not paid yet: not counted
+    for company, count in ((sometimes, 4), (theirs, 6)):  # the other freelancer's shifts
+        for n in range(count):
+            make_hiring(db, company, other, now - timedelta(days=n + 1))
+    db.commit()
+
+    home = state_for(FreelancerDashboardState, cookie_for(db, freelancer), "/freelancer-dashboard", {"tab": "overview"})
+    run(home, FreelancerDashboardState.load)
+    assert [(c.id, c.name, c.shifts) for c in home.worked_with] == [
+        (often.id, "Bar A", "3 turnos pagos"),
+        (sometimes.id, "Bar B", "2 turnos pagos"),
+        (once.id, "Bar C", "1 turno pago"),
+    ]
+    theirs_home = state_for(
+        FreelancerDashboardState, cookie_for(db, other), "/freelancer-dashboard", {"tab": "overview"}
+    )
+    run(theirs_home, FreelancerDashboardState.load)
+    assert [(c.name, c.shifts) for c in theirs_home.worked_with] == [
+        ("Bar do Outro", "6 turnos pagos"),
+        ("Bar B", "4 turnos pagos"),
+    ]
+    for user in (None, often):  # a visitor and a company get no list
+        stranger = state_for(
+            FreelancerDashboardState, cookie_for(db, user), "/freelancer-dashboard", {"tab": "overview"}
+        )
+        run(stranger, FreelancerDashboardState.load)
+        assert stranger.worked_with == []
+    assert toasts(run(home, FreelancerDashboardState.avoid_company, often.id)) == [f"success: {blocks.AVOIDED}"]
+    assert [c.name for c in home.worked_with] == ["Bar B", "Bar C"]
+    assert [c.id for c in home.avoided_companies] == [often.id]
+
+
 def test_strangers_cannot_block_or_unblock_for_a_company_or_avoid_for_a_freelancer(db):
     company, stranger = make_company(db), make_company(db)
     freelancer, _job, _application = _applied_freelancer(db, company)
