@@ -1,4 +1,4 @@
-"""pt-BR formatting of money and dates, shown in America/Sao_Paulo."""
+"""pt-BR formatting of money, dates (shown in America/Sao_Paulo) and counted nouns."""
 
 from datetime import date, datetime
 from decimal import Decimal
@@ -8,6 +8,7 @@ from babel.dates import format_date
 from babel.numbers import format_currency
 
 LOCAL_TZ = ZoneInfo("America/Sao_Paulo")
+PROFESSIONAL = ("profissional", "profissionais")  # a noun's singular and plural, for `counted`
 
 
 def money(value: Decimal | None) -> str:
@@ -59,3 +60,14 @@ def initials(name: str) -> str:
     if not parts:
         return ""
     return (parts[0][0] + (parts[-1][0] if len(parts) > 1 else "")).upper()
+
+
+def counted(count: int, one: str, many: str) -> str:
+    """The count with its noun in agreement: '1 profissional', '0 profissionais', '3 profissionais'.
+
+    Args:
+        count: How many.
+        one: The noun's singular (only 1 takes it; zero is plural in Portuguese).
+        many: The noun's plural.
+    """
+    return f"{count} {one if count == 1 else many}"

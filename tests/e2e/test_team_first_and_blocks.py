@@ -62,7 +62,9 @@ def test_a_team_first_vaga_reaches_the_team_first_then_everyone(browser: Browser
         dialog.get_by_label("Descrição").fill("Bar de um casamento para 120 convidados.")
         dialog.get_by_label("Localização").fill("São Paulo, SP")
         fill_shift(dialog)
-        expect(dialog.locator("#job-equipe-primeiro-field")).to_contain_text("Sua equipe (1 profissionais)")
+        expect(dialog.locator("#job-equipe-primeiro-field")).to_contain_text(
+            "Sua equipe (1 profissional) vê a vaga sozinha"
+        )
         dialog.get_by_text("Oferecer primeiro à minha equipe").click()
         dialog.get_by_role("button", name="Publicar Vaga").click()
         expect(toast(company_page, "Vaga oferecida primeiro à sua equipe.")).to_be_visible()

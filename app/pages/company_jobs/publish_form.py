@@ -7,6 +7,7 @@ from components.city_field import city_field
 from components.forms import dialog_buttons, field_error, select_field, text_area, text_field
 from core import routes
 from core.catalog import CATEGORIES
+from core.formatting import PROFESSIONAL
 from core.shift_rules import MAX_BREAK_MIN
 from services.protected_payments import DIRECT, GUARANTEED
 
@@ -231,6 +232,8 @@ def _publish_limit() -> rx.Component:
 def _team_first_field() -> rx.Component:
     """'Oferecer primeiro à minha equipe' (only for a company with a team; services/team_first.py)."""
     state = CompanyJobsState
+    # '1 profissional', '3 profissionais' (core.formatting.counted, in the browser)
+    team_size = state.publish_team_size.to(str) + " " + rx.cond(state.publish_team_size == 1, *PROFESSIONAL)
     return rx.cond(
         state.publish_team_size > 0,
         rx.vstack(
@@ -243,8 +246,8 @@ def _team_first_field() -> rx.Component:
                 ),
             ),
             rx.text(
-                "Sua equipe (" + state.publish_team_size.to(str) + " profissionais) vê a vaga sozinha e recebe um "
-                "aviso. Ela abre para todos depois de 12 horas, ou de um quarto do tempo até o turno, o que vier antes.",
+                "Sua equipe (" + team_size + ") vê a vaga sozinha e recebe um aviso. Ela abre para todos depois "
+                "de 12 horas, ou de um quarto do tempo até o turno, o que vier antes.",
                 size="1",
                 color=rx.color("gray", 11),
             ),
