@@ -14,6 +14,7 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from sqlmodel import select
 
 import core.db
 from app.pages.category import CategoryState
@@ -24,17 +25,23 @@ from app.pages.freelancer_dashboard import FreelancerDashboardState
 from app.pages.freelancer_profile import FreelancerProfileState
 from app.pages.job_detail import JobDetailState
 from app.pages.jobs import JobsState
+from core import bond_guard
 from core.presence import get_presence
 from core.types import utcnow
-from models import Application, Chat, Job, Message, Notification, Profile, Rating, Role, User
-from services import job_list_cache
+from models import Application, Chat, Hiring, Job, Message, Notification, Profile, Rating, Role, User
+from services import bond, job_list_cache
 from states.apply import ApplyState
 from states.dashboard import DashboardState
-from tests.unit.factories import make_company, make_freelancer
+from tests.unit.factories import make_application, make_company, make_freelancer, make_hiring, make_job
 from tests.unit.sql_log import sent_statements
 from tests.unit.state_harness import cookie_for, run, state_for
 
 QUERY_BUDGET = 5
+# 'Aceitar' (the company_jobs.accept case) is a write followed by reads: measured 28 statements on
+# PostgreSQL, 29 on SQLite (its BEGIN IMMEDIATE). The session 1; the acceptance 20 (the thermometer's
+# guard among them); the dialog's cards read again 3 (the thermometer's badge among them); the job
+# lists 4. Each of the thermometer's two reads is one statement whatever the pair's history.
+ACCEPT_BUDGET = 29
 COMPANY_JOBS = 30
 RIVAL_JOBS = 8
 HELPERS = 6
@@ -175,6 +182,29 @@ def build_world(db) -> World:
     )
 
 
+def bond_pair(db, world: World, earlier: int = 4, freelancer: User | None = None) -> dict:
+    """A vaga of the company next week with two pending applicants, the freelancer having worked for it before.
+
+    The freelancer (the world's, or `freelancer`) did `earlier` paid shifts for the company, one a
+    week in the weeks before it (4: with this one, 5 weeks of the last 8, a yellow 'Termômetro de
+    vínculo' that warns without asking for the box), so accepting reads the thermometer (the guard)
+    and the cards read again show the other applicant's (the badge). Two positions: the vaga stays
+    open.
+
+    Returns:
+        The placeholders of the case: {'vaga': the vaga's id, 'application': the freelancer's application}.
+    """
+    freelancer = freelancer or world.freelancer
+    start = utcnow() + timedelta(days=7)
+    job = make_job(db, world.company, "Garçom fixo", inicio_em=start, vagas_disponiveis=2)
+    application = make_application(db, job, freelancer)
+    make_application(db, job, make_freelancer(db, nome="Outra Pessoa"))
+    for weeks in range(1, earlier + 1):
+        make_hiring(db, world.company, freelancer, start - timedelta(weeks=weeks))
+    db.commit()
+    return {"vaga": job.id, "application": application.id}
+
+
 @contextmanager
 def counted() -> Iterator[list[str]]:
     """Collect every SQL statement sent through the application's engine while the block runs.
@@ -204,6 +234,14 @@ CASES = {
         "query": {"empresa": "{company}"},
     },
     "job_detail.load": {"state": JobDetailState, "handler": "load", "who": None, "path": "/jobs/{job}"},
+    # A signed-in freelancer's job page: the session, then the vaga under the visibility rule with
+    # its 'Selo Empresa Pontual' (a column of the company's profile: no statement of its own).
+    "job_detail.load_freelancer": {
+        "state": JobDetailState,
+        "handler": "load",
+        "who": "freelancer",
+        "path": "/jobs/{job}",
+    },
     "job_detail.apply_status": {
         "state": ApplyState,
         "handler": "load_for_job",
@@ -338,6 +376,23 @@ CASES = {
         "after": "open_applications",
         "args": ("{job}",),
     },
+    # 'Aceitar' in the applications dialog: a write, not a page load, with a budget of its own
+    # (ACCEPT_BUDGET). The acceptance (locks, the conditional update, the chat and its welcome, the
+    # hiring and its event, the notice and its e-mail copy) and then the dialog's cards and the job
+    # lists read again. The 'Termômetro de vínculo' costs one statement in the acceptance (the
+    # red-box guard) and one in the cards read again (the badge), whatever the pair's history
+    # (test_the_thermometer_costs_accepting_one_statement_and_the_cards_one).
+    "company_jobs.accept": {
+        "state": CompanyJobsState,
+        "handler": "accept_application",
+        "who": "company",
+        "path": "/client-dashboard",
+        "setup": bond_pair,
+        "after": "open_applications",
+        "after_args": ("{vaga}",),
+        "args": ("{application}",),
+        "budget": ACCEPT_BUDGET,
+    },
     "freelancer.applications_page2": _dashboard("freelancer", "applications", page="2"),
     "chats.list_page2": {
         "state": ChatListState,
@@ -349,7 +404,8 @@ CASES = {
 }
 
 
-def _fill(value, world: World):
+def _fill(value, world: World, extra: dict | None = None):
+    """A case's path, query value or argument with the world's ids (and its setup's) put in."""
     if not isinstance(value, str):
         return value
     return value.format(
@@ -358,7 +414,14 @@ def _fill(value, world: World):
         job=world.company_job_id,
         company_chat=world.company_chat_id,
         freelancer_chat=world.freelancer_chat_id,
+        **(extra or {}),
     )
+
+
+def _args(values, world: World, extra: dict) -> list:
+    """A handler's arguments with the ids put in (an id becomes the int the page sends)."""
+    filled = [_fill(value, world, extra) for value in values]
+    return [int(arg) if isinstance(arg, str) and arg.isdigit() else arg for arg in filled]
 
 
 @pytest.fixture
@@ -371,20 +434,50 @@ def world(db) -> World:
 @pytest.mark.parametrize("case", list(CASES))
 def test_handler_stays_within_the_query_budget(db, world, case):
     spec = CASES[case]
-    who = {"company": world.company, "freelancer": world.freelancer, None: None}[spec["who"]]
-    query = {key: _fill(value, world) for key, value in spec.get("query", {}).items()}
-    state = state_for(spec["state"], cookie_for(db, who), _fill(spec["path"], world), query)
-    args = [_fill(arg, world) for arg in spec.get("args", ())]
-    args = [int(arg) if isinstance(arg, str) and arg.isdigit() else arg for arg in args]
-    handler = getattr(spec["state"], spec["handler"])
-    if "after" in spec:  # a 'Carregar mais' handler continues the list its page load showed
-        run(state, getattr(spec["state"], spec["after"]), *args)
-        args = []
-
-    with counted() as statements:
-        run(state, handler, *args)
-
+    statements = _measure(db, world, spec)
     listing = "\n".join(f"  {n}. {sql[:300]}" for n, sql in enumerate(statements, 1))
     print(f"{case}: {len(statements)} statements")
     budget = spec.get("budget", QUERY_BUDGET)
     assert len(statements) <= budget, f"{case} sent {len(statements)} statements:\n{listing}"
+
+
+def _measure(db, world: World, spec: dict) -> list[str]:
+    """The statements the case's handler sends, called as Reflex does after the case's setup and `after` handler."""
+    extra = spec["setup"](db, world) if "setup" in spec else {}
+    who = {"company": world.company, "freelancer": world.freelancer, None: None}[spec["who"]]
+    query = {key: _fill(value, world, extra) for key, value in spec.get("query", {}).items()}
+    state = state_for(spec["state"], cookie_for(db, who), _fill(spec["path"], world, extra), query)
+    args = _args(spec.get("args", ()), world, extra)
+    handler = getattr(spec["state"], spec["handler"])
+    if "after" in spec:  # the handler continues what another one showed ('Carregar mais', a dialog's buttons)
+        if "after_args" in spec:
+            run(state, getattr(spec["state"], spec["after"]), *_args(spec["after_args"], world, extra))
+        else:  # a 'Carregar mais' handler takes no arguments: its page load's go to the page load
+            run(state, getattr(spec["state"], spec["after"]), *args)
+            args = []
+    with counted() as statements:
+        run(state, handler, *args)
+    return statements
+
+
+def _thermometer_reads(statements: list[str]) -> list[str]:
+    """The statements that read a pair's shifts for the 'Termômetro de vínculo' (services/bond.py `_starts`)."""
+    return [sql for sql in statements if sql.startswith("SELECT hirings.freelancer_id, hirings.inicio_em FROM hirings")]
+
+
+def test_the_thermometer_costs_accepting_one_statement_and_the_cards_one(db, world):
+    """'Aceitar' with a history between the pair sends what it sends without one: one guard read, one badge read."""
+    spec = CASES["company_jobs.accept"]
+    with_history = _measure(db, world, spec)
+    newcomer = make_freelancer(db, nome="Sem Histórico")
+    db.commit()
+    without = _measure(db, world, {**spec, "setup": lambda db, world: bond_pair(db, world, 0, newcomer)})
+    print(f"company_jobs.accept: {len(with_history)} statements with 4 earlier shifts, {len(without)} with none")
+    assert len(with_history) == len(without)
+    assert len(_thermometer_reads(with_history)) == 2  # the red-box guard in the acceptance, the cards' badge
+    hired = db.exec(
+        select(Hiring.freelancer_id).where(Hiring.company_id == world.company.id, Hiring.inicio_em > utcnow())
+    ).all()
+    assert sorted(hired) == sorted([world.freelancer.id, newcomer.id])  # both acceptances went through
+    earlier = db.exec(select(Hiring.inicio_em).where(Hiring.freelancer_id == world.freelancer.id)).all()
+    assert bond.reading(db, world.company.id, world.freelancer.id, max(earlier)).level == bond_guard.YELLOW
