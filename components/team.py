@@ -12,6 +12,7 @@ from core import routes
 MUTED = rx.color("gray", 11)
 EMPTY_TITLE = "Sua equipe ainda está vazia"
 EMPTY_TEXT = "Depois de um turno pago, use 'Adicionar à equipe' no card do turno em 'Turnos'."
+PLANS_LINK = "Ver planos"  # next to the team's size always, and in the notice of a full team
 
 
 def _member(member: rx.Var, state) -> rx.Component:
@@ -55,14 +56,20 @@ def team_tab(state) -> rx.Component:
     """'Minha equipe' for the company dashboard state `state` (a TeamMixin)."""
     return rx.vstack(
         tab_heading("Minha equipe", "Profissionais que já trabalharam com você e que você quer chamar de novo."),
-        rx.text(state.team_size_text, size="2", color=MUTED, id="team-size"),
+        rx.text(  # the plan's limit, and always the way to a larger one
+            rx.text.span(state.team_size_text, id="team-size"),
+            rx.text.span(" · ", aria_hidden="true"),
+            rx.link(PLANS_LINK, href=routes.PRICING, white_space="nowrap", id="team-plans-link"),
+            size="2",
+            color=MUTED,
+        ),
         rx.cond(
             state.team_full,
             rx.callout.root(
                 rx.callout.icon(rx.icon("users")),
                 rx.callout.text(
                     "Sua equipe chegou ao limite do seu plano. ",
-                    rx.link("Ver planos", href=routes.PRICING, weight="bold"),
+                    rx.link(PLANS_LINK, href=routes.PRICING, weight="bold"),
                 ),
                 color_scheme="amber",
                 id="team-full",

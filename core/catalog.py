@@ -3,6 +3,9 @@
 from dataclasses import dataclass
 from decimal import Decimal
 
+from core.formatting import PROFESSIONAL, counted
+from core.shift_rules import TEAM_SIZE
+
 CITIES: tuple[str, ...] = (
     "São Paulo",
     "Rio de Janeiro",
@@ -92,13 +95,30 @@ class Plan:
         return self.price == 0
 
 
+def team_feature(slug: str) -> str:
+    """The plan's 'Minha equipe' line on /pricing, from the limit the service enforces (`TEAM_SIZE`).
+
+    Args:
+        slug: The plan's slug.
+
+    Returns:
+        'Minha equipe: até 10 profissionais', or 'Minha equipe: sem limite de profissionais'.
+    """
+    limit = TEAM_SIZE[slug]
+    return (
+        f"Minha equipe: sem limite de {PROFESSIONAL[1]}"
+        if limit is None
+        else f"Minha equipe: até {counted(limit, *PROFESSIONAL)}"
+    )
+
+
 PLANS: tuple[Plan, ...] = (
     Plan(
         slug="free",
         name="Gratuito",
         price=Decimal("0"),
         tagline="Para começar a contratar sem custo.",
-        features=("Até 2 vagas ativas", "Freelancers verificados", "Suporte por email"),
+        features=("Até 2 vagas ativas", team_feature("free"), "Freelancers verificados", "Suporte por email"),
         active_job_limit=2,
     ),
     Plan(
@@ -108,6 +128,7 @@ PLANS: tuple[Plan, ...] = (
         tagline="Para empresas com demanda constante.",
         features=(
             "Até 15 vagas publicadas por mês",
+            team_feature("premium"),
             "Destaque nas listagens",
             "Suporte por chat",
             "Histórico de freelancers contratados",
@@ -122,6 +143,7 @@ PLANS: tuple[Plan, ...] = (
         tagline="Para operações de grande porte.",
         features=(
             "Até 30 vagas publicadas por mês",
+            team_feature("enterprise"),
             "Integrações personalizadas",
             "Relatórios avançados",
             "Consultoria prioritária",

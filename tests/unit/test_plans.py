@@ -2,8 +2,11 @@
 
 from decimal import Decimal
 
+import pytest
+
 from components.plans import plan_price
-from core.catalog import PLANS, plan_by_slug
+from core import shift_rules
+from core.catalog import PLANS, plan_by_slug, team_feature
 
 
 def test_three_plans_in_order_with_spec_prices() -> None:
@@ -29,6 +32,23 @@ def test_only_premium_is_marked_most_popular() -> None:
 def test_job_limits_match_product_rules() -> None:
     limits = {plan.slug: (plan.active_job_limit, plan.monthly_job_limit) for plan in PLANS}
     assert limits == {"free": (2, None), "premium": (None, 15), "enterprise": (None, 30)}
+
+
+def test_each_plan_says_how_large_its_team_may_be() -> None:
+    """Second on each card of /pricing and of the dashboard's 'Planos', after the plan's vagas."""
+    assert [plan.features[:2] for plan in PLANS] == [
+        ("Até 2 vagas ativas", "Minha equipe: até 10 profissionais"),
+        ("Até 15 vagas publicadas por mês", "Minha equipe: até 100 profissionais"),
+        ("Até 30 vagas publicadas por mês", "Minha equipe: sem limite de profissionais"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("limit", "line"), [(1, "Minha equipe: até 1 profissional"), (25, "Minha equipe: até 25 profissionais")]
+)
+def test_the_team_line_follows_the_limit_the_service_enforces(monkeypatch, limit: int, line: str) -> None:
+    monkeypatch.setitem(shift_rules.TEAM_SIZE, "free", limit)
+    assert team_feature("free") == line
 
 
 def test_plan_by_slug_finds_known_plans_only() -> None:
