@@ -18,7 +18,7 @@ from sqlmodel import Session, select
 
 from core import shift_rules as rules
 from core.catalog import Plan
-from core.formatting import short_date
+from core.formatting import PROFESSIONAL, counted, short_date
 from models import Application, Hiring, HiringState, Profile, Rating, Role, TeamMember, User
 from services import plans, reliability
 from services.errors import NotAllowed, ServiceError
@@ -37,7 +37,7 @@ class TeamView:
 
     Attributes:
         members: Newest first.
-        size_text: '3 de 10 profissionais no plano Gratuito' ('3 profissionais' without a limit).
+        size_text: '3 de 10 profissionais no plano Gratuito' ('3 profissionais no plano Enterprise, sem limite').
         full: The plan's limit is reached (the tab links to /pricing).
     """
 
@@ -188,7 +188,7 @@ def team(session: Session, company_id: int) -> TeamView:
     text = (
         f"{count} de {limit} profissionais no plano {plan.name}"
         if limit is not None
-        else f"{count} profissiona{'l' if count == 1 else 'is'}"
+        else f"{counted(count, *PROFESSIONAL)} no plano {plan.name}, sem limite"
     )
     return TeamView(members=members, size_text=text, full=limit is not None and count >= limit)
 

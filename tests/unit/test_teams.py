@@ -116,7 +116,7 @@ def test_enterprise_has_no_limit(db):
     _shift(db, company, freelancer)
     teams.add(db, company.id, freelancer.id, utcnow())
     db.commit()
-    assert teams.team(db, company.id).size_text == "101 profissionais"
+    assert teams.team(db, company.id).size_text == "101 profissionais no plano Enterprise, sem limite"
 
 
 def test_two_tabs_adding_at_the_limit_add_one(db):
