@@ -4,6 +4,7 @@
   'Primeiro para a sua equipe' and applies, while a freelancer outside the team sees nothing (the
   list, the vaga's own address); when the timer opens the window, everyone sees it.
 - A company blocks a freelancer from 'Minha equipe': the freelancer sees no vaga of that company.
+- The team-first one runs at desktop size and, everyone on a phone 375 px wide, again (issue 27).
 - A freelancer says 'Não quero trabalhar com esta empresa' on a vaga's page (at phone size): its
   vagas go, and the dashboard lists the company with 'Voltar a ver vagas'.
 """
@@ -11,17 +12,31 @@
 import uuid
 from datetime import timedelta
 
-from playwright.sync_api import Browser, expect
+import pytest
+from playwright.sync_api import Browser, Page, expect
 from sqlmodel import select
 
 from core.db import session_scope
 from core.types import utcnow
 from models import Job, TeamMember, User
 from services import team_first
+from tests.e2e.chat_support import person
 from tests.e2e.conftest import signed_in, toast
 from tests.e2e.shift_support import bar_job, fill_shift, paid_shift
 
 PHONE = {"width": 375, "height": 812}
+# Everyone in the test at desktop size, or everyone on a phone 375 px wide (chat_support.person's `mobile`).
+SCREENS = pytest.mark.parametrize("mobile", [False, True], ids=["desktop", "phone"])
+
+
+def _fits(page: Page) -> None:
+    """Nothing on the page is wider than the screen (no sideways scrolling)."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+
+
+def _shot(page: Page, name: str, mobile: bool) -> None:
+    """A screenshot of the screen as the person sees it, named for the screen size."""
+    page.screenshot(path=f"/tmp/shots/{name}_{'phone' if mobile else 'desktop'}.png", animations="disabled")
 
 
 def _in_team(company_email: str, freelancer_email: str) -> None:
@@ -41,7 +56,10 @@ def _open_window_now(title: str) -> None:
     assert team_first.open_due(opens, session_scope) == 1
 
 
-def test_a_team_first_vaga_reaches_the_team_first_then_everyone(browser: Browser, base_url: str, make_account):
+@SCREENS
+def test_a_team_first_vaga_reaches_the_team_first_then_everyone(
+    browser: Browser, base_url: str, make_account, mobile: bool
+):
     token, tag = uuid.uuid4().hex[:6], uuid.uuid4().hex[:6]  # `tag` names the new vaga alone
     title = f"Bartender da equipe {tag}"
     company_email = make_account("client")
@@ -50,9 +68,9 @@ def test_a_team_first_vaga_reaches_the_team_first_then_everyone(browser: Browser
     paid_shift(company_email, member_email, f"Turno antigo {token}")
     _in_team(company_email, member_email)
 
-    company_context, company_page = signed_in(browser, base_url, company_email)
-    member_context, member_page = signed_in(browser, base_url, member_email)
-    outsider_context, outsider_page = signed_in(browser, base_url, outsider_email)
+    company_context, company_page = person(browser, base_url, company_email, mobile)
+    member_context, member_page = person(browser, base_url, member_email, mobile)
+    outsider_context, outsider_page = person(browser, base_url, outsider_email, mobile)
     try:
         company_page.goto("/client-dashboard?tab=jobs")
         company_page.locator("#publish-job").click()
@@ -66,6 +84,8 @@ def test_a_team_first_vaga_reaches_the_team_first_then_everyone(browser: Browser
             "Sua equipe (1 profissional) vê a vaga sozinha"
         )
         dialog.get_by_text("Oferecer primeiro à minha equipe").click()
+        dialog.locator("#job-equipe-primeiro-field").scroll_into_view_if_needed()
+        _shot(company_page, "team_first_publish", mobile)
         dialog.get_by_role("button", name="Publicar Vaga").click()
         expect(toast(company_page, "Vaga oferecida primeiro à sua equipe.")).to_be_visible()
         with session_scope() as db:
@@ -75,6 +95,8 @@ def test_a_team_first_vaga_reaches_the_team_first_then_everyone(browser: Browser
         member_page.goto("/jobs")
         team_section = member_page.locator("#team-first-jobs")
         expect(team_section.get_by_text(title)).to_be_visible()
+        _shot(member_page, "team_first_member_list", mobile)
+        _fits(member_page)
         member_page.goto(f"/jobs/{job_id}")
         expect(member_page.get_by_role("heading", name=title)).to_be_visible()
         member_page.get_by_role("button", name="Enviar candidatura").click()
@@ -84,6 +106,7 @@ def test_a_team_first_vaga_reaches_the_team_first_then_everyone(browser: Browser
         outsider_page.goto(f"/jobs?search={tag}")
         expect(outsider_page.get_by_text("Nenhuma vaga encontrada")).to_be_visible()
         expect(outsider_page.locator("#team-first-jobs")).to_have_count(0)
+        _shot(outsider_page, "team_first_outsider_list", mobile)
         response = outsider_page.goto(f"/jobs/{job_id}")
         assert response is not None and response.status == 404
         expect(outsider_page.get_by_text("Vaga não encontrada").first).to_be_visible()
@@ -92,6 +115,7 @@ def test_a_team_first_vaga_reaches_the_team_first_then_everyone(browser: Browser
         _open_window_now(title)
         outsider_page.goto(f"/jobs?search={tag}")
         expect(outsider_page.locator("#jobs-table").get_by_text(title)).to_be_visible()
+        _fits(outsider_page)
         member_page.goto("/jobs")
         expect(member_page.locator("#jobs-table")).to_be_visible()
         expect(member_page.locator("#team-first-jobs")).to_have_count(0)
