@@ -4,7 +4,7 @@
   'Primeiro para a sua equipe' and applies, while a freelancer outside the team sees nothing (the
   list, the vaga's own address); when the timer opens the window, everyone sees it.
 - A company blocks a freelancer from 'Minha equipe': the freelancer sees no vaga of that company.
-- The team-first one runs at desktop size and, everyone on a phone 375 px wide, again (issue 27).
+- Both run at desktop size and, everyone on a phone 375 px wide, again (issue 27).
 - A freelancer says 'Não quero trabalhar com esta empresa' on a vaga's page (at phone size): its
   vagas go, and the dashboard lists the company with 'Voltar a ver vagas'.
 """
@@ -124,7 +124,8 @@ def test_a_team_first_vaga_reaches_the_team_first_then_everyone(
             context.close()
 
 
-def test_a_blocked_freelancer_sees_no_vaga_of_that_company(browser: Browser, base_url: str, make_account):
+@SCREENS
+def test_a_blocked_freelancer_sees_no_vaga_of_that_company(browser: Browser, base_url: str, make_account, mobile: bool):
     token = uuid.uuid4().hex[:6]
     company_email = make_account("client")
     freelancer_email = make_account("freelancer", name=f"Paulo Bloqueio {token}")
@@ -132,8 +133,8 @@ def test_a_blocked_freelancer_sees_no_vaga_of_that_company(browser: Browser, bas
     title = f"Copeiro {token}"
     job_id = bar_job(company_email, title, timedelta(days=3))
     _in_team(company_email, freelancer_email)
-    company_context, company_page = signed_in(browser, base_url, company_email)
-    freelancer_context, freelancer_page = signed_in(browser, base_url, freelancer_email)
+    company_context, company_page = person(browser, base_url, company_email, mobile)
+    freelancer_context, freelancer_page = person(browser, base_url, freelancer_email, mobile)
     try:
         freelancer_page.goto(f"/jobs?search={token}")
         expect(freelancer_page.locator("#jobs-table").get_by_text(title)).to_be_visible()
@@ -143,14 +144,20 @@ def test_a_blocked_freelancer_sees_no_vaga_of_that_company(browser: Browser, bas
         member.get_by_role("button", name="Bloquear profissional").click()
         confirm = company_page.get_by_role("alertdialog")
         expect(confirm).to_contain_text(f"Bloquear Paulo Bloqueio {token}?")
+        _shot(company_page, "block_confirm", mobile)
         confirm.get_by_role("button", name="Bloquear").click()
         expect(toast(company_page, "Profissional bloqueado.")).to_be_visible()
         blocked = company_page.locator(".blocked-person")
         expect(blocked).to_contain_text(f"Paulo Bloqueio {token}")
         expect(company_page.get_by_text("Sua equipe ainda está vazia")).to_be_visible()
+        blocked.evaluate("(row) => row.scrollIntoView({block: 'center'})")  # above a phone's tab bar and toast
+        _shot(company_page, "block_company_team", mobile)
+        _fits(company_page)
 
         freelancer_page.goto(f"/jobs?search={token}")
         expect(freelancer_page.get_by_text("Nenhuma vaga encontrada")).to_be_visible()
+        _shot(freelancer_page, "block_freelancer_list", mobile)
+        _fits(freelancer_page)
         response = freelancer_page.goto(f"/jobs/{job_id}")
         assert response is not None and response.status != 200
         expect(freelancer_page.get_by_role("heading", name=title)).to_have_count(0)
