@@ -35,6 +35,7 @@ from app.pages import (  # noqa: F401  (pages register on import)
 )
 from app.pages.not_found import NOT_FOUND_ON_LOAD, not_found_page
 from app.timer import shift_timer
+from components.hydration import HydrationSignal
 from core import routes
 from core.audit import configure_security_log
 from core.settings import get_settings
@@ -83,8 +84,11 @@ app = rx.App(
         rx.el.link(rel="manifest", href=routes.MANIFEST),
         rx.el.link(rel="apple-touch-icon", href="/icons/icon-192.png"),
         rx.el.meta(name="theme-color", content=THEME_COLOR),
+        # Not deferred: it must hold a form sent from the first paint, before React (components/hydration.py).
+        rx.el.script(src="/held_forms.js"),
         rx.el.script(src="/pwa.js", defer=True),
     ],
+    extra_app_wraps={(3, "HydrationSignal"): lambda _stateful: HydrationSignal.create()},
 )
 app.register_lifespan_task(live_updates)
 app.register_lifespan_task(shift_timer)

@@ -81,8 +81,10 @@ WRONG_CODES_WINDOW = timedelta(minutes=10)
 TICK_SECONDS = 30
 TICK_BATCH = 500
 TICK_WORKERS = 4  # threads per tick on PostgreSQL (its time is round trips)
-TIMER_PROCESS_WORKERS = 2  # threads of the timer process's ticks on PostgreSQL (a burst beside live traffic)
-TICK_PACE = 1.0  # the timer process rests as long as each chunk took, leaving the cores to requests in a burst
+# The timer process's ticks on PostgreSQL: one thread, resting three times as long as each chunk took,
+# so a burst of reminders is spread over seconds beside the people's requests (docs/performance.md).
+TIMER_PROCESS_WORKERS = 1
+TICK_PACE = 3.0
 
 # Fiscal (§7).
 MEI_ANNUAL_LIMIT_CENTAVOS = 8_100_000  # a MEI may bill up to R$ 81.000 per calendar year (LC 123/2006, art. 18-A)

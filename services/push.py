@@ -16,6 +16,7 @@
 
 import json
 import logging
+import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -55,7 +56,8 @@ MAX_DEVICES = 10  # per account: the oldest is replaced by an eleventh
 TTL_SECONDS = 6 * 3600  # how long a push service keeps a push for a device that is off
 SEND_TIMEOUT_SECONDS = 10
 CONCURRENCY = 16  # pushes in flight at once per sender
-BATCH = 500  # rows claimed per round
+BATCH = 100  # rows claimed per round (a burst's pushes go a round at a time, with a rest between)
+PACE = 5.0  # after a full round, rest five times as long as it took (docs/performance.md "Spreading the burst")
 LEASE = timedelta(minutes=2)  # a claimed row is due again after this if its sender died
 RETRY_DELAYS = (timedelta(seconds=30), timedelta(minutes=2), timedelta(minutes=10), timedelta(hours=1))
 KEY_BYTES = {"p256dh": 65, "auth": 16}
@@ -490,7 +492,12 @@ def _settle(
 
 
 def send_due(
-    now: datetime | None = None, scope: Callable = session_scope, batch: int = BATCH, rounds: int = 20
+    now: datetime | None = None,
+    scope: Callable = session_scope,
+    batch: int = BATCH,
+    rounds: int = 20,
+    pace: float = PACE,
+    sleep: Callable[[float], None] = time.sleep,
 ) -> SendReport:
     """Send every due push (at most `rounds` batches); returns what happened.
 
@@ -499,6 +506,8 @@ def send_due(
         scope: Session factory (core.db.session_scope, or a test's).
         batch: Rows claimed per round.
         rounds: Rounds before returning (the rest waits for the next call).
+        pace: After a full round, rest `pace` times as long as it took (0: no rest).
+        sleep: How to rest (tests pass a recorder).
     """
     report = SendReport()
     if not vapid.private_key():
@@ -507,6 +516,7 @@ def send_due(
     pool: ThreadPoolExecutor | None = None
     try:
         for _ in range(rounds):
+            started = time.perf_counter()
             moment = now or utcnow()
             outgoing, stale = _claim(moment, batch, scope)
             report.dropped += stale
@@ -516,6 +526,8 @@ def send_due(
             pool = pool or ThreadPoolExecutor(CONCURRENCY, thread_name_prefix="push")
             answers = list(pool.map(lambda item, key=signer: _send_one(item, key), outgoing))
             _settle(list(zip(outgoing, answers, strict=True)), moment, report, scope)
+            if len(outgoing) == batch and pace > 0:  # more are likely waiting: leave the cores to requests a while
+                sleep((time.perf_counter() - started) * pace)
     finally:
         if pool is not None:
             pool.shutdown()

@@ -89,6 +89,13 @@ def _weekly_paid_shifts(company_email: str, freelancer_email: str, title: str, w
     past_shifts(company_email, freelancer_email, [latest - timedelta(weeks=week) for week in range(weeks)], title)
 
 
+def _rebook_dialog(page, title: str):
+    """The company's 'Contratar novamente' dialog, opened from the shift card of `title`."""
+    page.goto("/client-dashboard?tab=shifts")
+    page.locator(".shift-card").filter(has_text=title).first.get_by_role("button", name="Contratar novamente").click()
+    return page.get_by_role("dialog", name="Contratar novamente")
+
+
 def test_a_weekly_rebook_needs_the_thermometer_box_on_a_phone(browser: Browser, base_url: str, make_account):
     token = uuid.uuid4().hex[:6]
     title = f"Bartender de sexta {token}"
@@ -98,11 +105,7 @@ def test_a_weekly_rebook_needs_the_thermometer_box_on_a_phone(browser: Browser, 
 
     context, page = signed_in(browser, base_url, company_email, viewport=PHONE)
     try:
-        page.goto("/client-dashboard?tab=shifts")
-        page.locator(".shift-card").filter(has_text=title).first.get_by_role(
-            "button", name="Contratar novamente"
-        ).click()
-        dialog = page.get_by_role("dialog", name="Contratar novamente")
+        dialog = _rebook_dialog(page, title)
         expect(dialog.locator(".bond-notice")).to_have_attribute("data-level", "vermelho")
         page.screenshot(path="/tmp/shots/invite_company_red.png", animations="disabled")
         assert page.evaluate("document.documentElement.scrollWidth") <= 375
@@ -134,11 +137,7 @@ def test_the_fourth_weekly_rebook_warns_in_yellow_without_the_box_on_a_phone(
 
     context, page = signed_in(browser, base_url, company_email, viewport=PHONE)
     try:
-        page.goto("/client-dashboard?tab=shifts")
-        page.locator(".shift-card").filter(has_text=title).first.get_by_role(
-            "button", name="Contratar novamente"
-        ).click()
-        dialog = page.get_by_role("dialog", name="Contratar novamente")
+        dialog = _rebook_dialog(page, title)
         notice = dialog.locator(".bond-notice")
         expect(notice).to_have_attribute("data-level", "amarelo")
         expect(notice).to_contain_text(

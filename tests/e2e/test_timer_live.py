@@ -11,12 +11,15 @@ from datetime import timedelta
 
 from playwright.sync_api import expect
 from sqlalchemy import update
+from sqlmodel import select
 
 from core.db import session_scope
 from core.types import utcnow
-from models import Application, Hiring
+from models import Application, Hiring, Notification
 from tests.e2e.chat_support import person, user_id
+from tests.e2e.conftest import login
 from tests.e2e.shift_support import bar_job
+from tests.support.polling import wait_until
 
 TICK_ROOM_MS = 75_000  # two of the server's 30-second ticks and the page's refresh
 
@@ -48,13 +51,19 @@ def _confirmed_shift(company_email: str, freelancer_email: str, title: str) -> i
         return hiring.id
 
 
+def _on_the_dashboard(browser, base_url, email: str):
+    """The freelancer signed in on a phone, looking at the dashboard; returns (context, page)."""
+    context, page = person(browser, base_url, email, mobile=True)
+    page.goto("/freelancer-dashboard")
+    expect(page.get_by_text("Candidaturas Ativas").first).to_be_visible()
+    return context, page
+
+
 def test_the_reminder_the_timer_sends_reaches_the_open_bell_on_a_phone(browser, base_url, make_account):
     freelancer_email = make_account("freelancer")
     hiring_id = _confirmed_shift(make_account("client"), freelancer_email, "Bar do Réveillon na Paulista")
-    context, page = person(browser, base_url, freelancer_email, mobile=True)
+    context, page = _on_the_dashboard(browser, base_url, freelancer_email)
     try:
-        page.goto("/freelancer-dashboard")
-        expect(page.get_by_text("Candidaturas Ativas").first).to_be_visible()
         bell = page.locator("#bell-mobile")
         expect(bell).to_have_attribute("aria-label", "Notificações")
 
@@ -69,5 +78,38 @@ def test_the_reminder_the_timer_sends_reaches_the_open_bell_on_a_phone(browser, 
             page.get_by_text(re.compile(r'^Lembrete: seu turno "Bar do Réveillon na Paulista" começa '))
         ).to_be_visible()
         page.screenshot(path="/tmp/shots/timer_reminder_live_375.png")
+    finally:
+        context.close()
+
+
+def _reminded(email: str) -> bool:
+    with session_scope() as db:
+        return db.exec(select(Notification.id).where(Notification.user_id == user_id(email))).first() is not None
+
+
+def test_a_reminder_for_a_session_ended_in_another_tab_does_not_reach_the_old_tab(browser, base_url, make_account):
+    """The timer's notice goes through the same live delivery: a tab whose session ended gets the login page, not the notice."""
+    freelancer_email = make_account("freelancer")
+    hiring_id = _confirmed_shift(make_account("client"), freelancer_email, "Festa Junina da Vila Madalena")
+    context, page = _on_the_dashboard(browser, base_url, freelancer_email)
+    try:
+        other = context.new_page()
+        other.set_viewport_size({"width": 1280, "height": 800})
+        other.goto("/freelancer-dashboard")
+        other.get_by_role("button", name="Sair").first.click()
+        expect(other.get_by_text("Logout realizado")).to_be_visible()
+        other.close()
+
+        with session_scope() as db:
+            db.exec(update(Hiring).where(Hiring.id == hiring_id).values(remind_at=utcnow()))
+        wait_until(lambda: _reminded(freelancer_email), TICK_ROOM_MS / 1000, 0.5, "the timer sent no reminder")
+
+        expect(page).to_have_url(re.compile(r"/login/?$"), timeout=TICK_ROOM_MS)
+        expect(page.get_by_text("Sua sessão foi encerrada. Entre novamente.")).to_be_visible()
+        expect(page.get_by_text(re.compile(r'^Lembrete: seu turno "Festa Junina'))).to_have_count(0)
+        page.screenshot(path="/tmp/shots/timer_reminder_ended_session_375.png")
+
+        login(page, freelancer_email)  # signing in again shows it
+        expect(page.locator("#bell-mobile")).to_have_text("1")
     finally:
         context.close()

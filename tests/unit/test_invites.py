@@ -239,6 +239,15 @@ def test_strangers_cannot_answer_or_cancel_an_invite(db):
     assert db.exec(select(Application).where(Application.vaga_id == invite.job_id)).all() == []
 
 
+def _together(answer, count: int) -> None:
+    """Run `answer(0)` ... `answer(count - 1)` on as many threads at once and wait for them all."""
+    threads = [threading.Thread(target=answer, args=(n,)) for n in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
 def test_32_racing_answers_make_one_hiring(db):
     """Several tabs accepting, one declining, the company cancelling and the timer expiring: one outcome."""
     company, freelancer = _pair(db)
@@ -273,11 +282,7 @@ def test_32_racing_answers_make_one_hiring(db):
         except OperationalError:
             outcomes.append("refused")
 
-    threads = [threading.Thread(target=answer, args=(n,)) for n in range(32)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    _together(answer, 32)
     assert len(outcomes) == 32
     (won,) = [o for o in outcomes if o != "refused"]
     db.expire_all()
@@ -355,11 +360,7 @@ def test_32_racing_invite_accepts_and_public_applications_make_one_hiring(db):
             outcome = "locked"
         outcomes.append((who, outcome))
 
-    threads = [threading.Thread(target=answer, args=(n,)) for n in range(32)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    _together(answer, 32)
     assert len(outcomes) == 32
     by_who: dict[str, list[str]] = {}
     for who, outcome in outcomes:

@@ -331,6 +331,23 @@ def test_the_sender_delivers_what_the_browser_decrypts(db, fake, no_sender_threa
     assert db.exec(select(PushDevice)).one().last_sent_at is not None
 
 
+def test_a_burst_goes_a_round_at_a_time_with_a_rest_after_each_full_round(db, fake, no_sender_thread):
+    """Five pushes in rounds of two: rests after the two full rounds (pace x their time), none after the last."""
+    freelancer = make_freelancer(db)
+    _token, subscription = _device(db, fake, freelancer)
+    for n in range(5):
+        notifications.notify(db, freelancer.id, NotificationType.SHIFT, f"Lembrete {n}")
+    db.commit()
+    rests: list[float] = []
+
+    report = push.send_due(batch=2, pace=3.0, sleep=rests.append)
+
+    assert report.sent == 5
+    assert len(fake.deliveries(_sid(subscription))) == 5
+    assert len(rests) == 2 and all(rest > 0 for rest in rests)
+    assert push.send_due(batch=2, pace=0.0, sleep=rests.append).sent == 0 and len(rests) == 2
+
+
 def test_after_a_commit_the_sender_thread_delivers_without_the_caller_waiting(db, fake):
     freelancer = make_freelancer(db)
     _token, subscription = _device(db, fake, freelancer)
