@@ -25,7 +25,15 @@ def test_a_login_sent_before_the_page_is_hydrated_waits_for_it_and_never_puts_th
     )
     page = context.new_page()
     held: list[Route] = []
-    page.route(APP_BUNDLES, held.append)
+    released = []
+
+    def hold(route: Route) -> None:
+        if released:
+            route.continue_()
+        else:
+            held.append(route)  # answered once the person has pressed 'Entrar'
+
+    page.route(APP_BUNDLES, hold)
     asked: list[str] = []
     page.on("request", lambda request: asked.append(request.url))
     try:
@@ -37,7 +45,7 @@ def test_a_login_sent_before_the_page_is_hydrated_waits_for_it_and_never_puts_th
         assert held, "the page's scripts were not held back: the test would not show anything"
         expect(page).to_have_url(re.compile(r"/login/?$"))
 
-        page.unroute(APP_BUNDLES)
+        released.append(True)
         for route in held:
             route.continue_()
 
