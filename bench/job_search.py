@@ -149,9 +149,18 @@ def _fill(engine: Engine, count: int) -> None:
 
 
 def _bare(engine: Engine, filters: dict) -> Callable[[], None]:
-    """The two statements the service runs (the service's own builders), fetched raw."""
+    """The two statements the service runs (the service's own builders, on the filters as it folds them), fetched raw.
+
+    The service folds the search term and the city ('Recife' is stored as 'recife') and resolves the
+    category's slug before building its conditions; given the raw values, the city's statements
+    matched nothing and timed an empty answer.
+    """
     conditions = jobs._filters(
-        filters.get("search", ""), filters.get("city", ""), filters.get("category", ""), None, engine.dialect.name
+        jobs.search_term(filters.get("search", "")),
+        city_key(filters.get("city", "")),
+        jobs.canonical_category(filters.get("category", "")),
+        None,
+        engine.dialect.name,
     )
     count_stmt = jobs.count_statement(conditions)
     page = filters.get("page", 1)
