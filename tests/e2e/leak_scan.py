@@ -165,6 +165,11 @@ def _own_stripe_page(finding: Finding, scan: "LeakScan") -> bool:
     )
 
 
+def _shape_only(finding: Finding, scan: "LeakScan") -> bool:
+    """The value only looks like a Stripe id: no Stripe id or key the run knows of."""
+    return finding.hit.value not in scan.stripe_ids
+
+
 ALLOWANCES: tuple[Allowance, ...] = (
     Allowance(
         name="dev mailbox",
@@ -192,6 +197,20 @@ ALLOWANCES: tuple[Allowance, ...] = (
             " URL by Stripe's design. Only in a _redirect event, only the viewer's own session."
         ),
         viewer_may_see=_own_stripe_page,
+    ),
+    Allowance(
+        name="connection id",
+        kinds=frozenset({STRIPE}),
+        page=r"",
+        path=r"^sid$|(^|\.)rx_router_session_rx_state_\.session_id$",
+        reason=(
+            "The socket's own id (engine.io/socket.io `sid`, which Reflex repeats as"
+            " router.session.session_id) is 20 random URL-safe characters; a browser run opens thousands,"
+            " and now and then one starts with a Stripe prefix such as `ch_` (a CI run failed on"
+            " `ch_EtDrMz3txn8k7AANZ`)."
+            " Only in those two fields, and only when the value is no Stripe id or key the run knows."
+        ),
+        viewer_may_see=_shape_only,
     ),
 )
 

@@ -140,6 +140,21 @@ def test_a_value_the_browser_sent_earlier_is_an_echo_and_one_sent_later_is_not(s
     assert len(leaks(scanner, text, None, "/register/", browser=typed, seq=4)) == 1
 
 
+def test_a_socket_id_shaped_like_a_stripe_id_is_no_leak_but_a_known_stripe_id_there_is(scanner, people):
+    company, _ = people
+    sid = "ch_EtDrMz3txn8k7AANZ"
+    router = "reflex___state____state.rx_router_session_rx_state_"
+    connect = "40/_event," + json.dumps({"sid": sid})
+    delta = "42/_event," + json.dumps(["event", {"delta": {router: {"session_id": sid}}}])
+    scanner.learn_stripe_id("ch_3Q2w3E4r5T6y7U8i")
+    known = "40/_event," + json.dumps({"sid": "ch_3Q2w3E4r5T6y7U8i"})
+
+    assert leaks(scanner, connect, None, "/login/") == []
+    assert leaks(scanner, delta, company.id) == []
+    assert len(leaks(scanner, frame(JOBS_STATE, "note", sid), company.id)) == 1
+    assert len(leaks(scanner, known, None, "/login/")) == 1
+
+
 def test_a_socket_io_frame_is_read_down_to_the_state_var():
     text = frame(JOBS_STATE, "applicants", [{"name": "Ana"}])
 
