@@ -175,11 +175,12 @@ def _chunk(scope: Callable, ids: list[int], now: datetime, step: Callable) -> di
         return step(db, ids, now, {})
 
 
-def _each(step: Callable) -> Callable:
+def _each(step: Callable, failure: str = "could not move") -> Callable:
     """A chunk step that runs `step` on each hiring in a savepoint of its own.
 
     A hiring another worker (or a person) moved first is skipped alone; one that fails for any other
-    reason is logged and left for the next tick, and does not hold back the others.
+    reason is logged (`failure` says what it could not do) and left for the next tick, and does not
+    hold back the others.
     """
 
     def each(db: Session, ids: list[int], now: datetime, titles: dict[int, str]) -> dict[int, bool]:
@@ -195,7 +196,7 @@ def _each(step: Callable) -> Callable:
                 if _sqlite_busy(exc):
                     log.warning(_WAITS, f"hiring {hiring_id}")
                 else:
-                    log.exception("shift timer: hiring %s could not move; the next tick tries again", hiring_id)
+                    log.exception("shift timer: hiring %s %s; the next tick tries again", hiring_id, failure)
         return outcome
 
     return each
@@ -299,9 +300,12 @@ def _remind_chunk(db: Session, ids: list[int], now: datetime, titles: dict[int, 
             log.warning(_WAITS, f"a chunk of {len(ids)} reminders")
             return dict.fromkeys(ids, False)
         log.exception("shift timer: a chunk of %s reminders failed; trying them one at a time", len(ids))
-    return _each(lambda db, hiring_id, now, titles: _remind_all(db, [hiring_id], now, titles)[hiring_id])(
-        db, ids, now, titles
-    )
+    return _each(_remind_one, "could not be reminded")(db, ids, now, titles)
+
+
+def _remind_one(db: Session, hiring_id: int, now: datetime, titles: dict[int, str]) -> bool:
+    """One hiring's reminder on its own (a failed chunk's fallback); whether it was sent."""
+    return _remind_all(db, [hiring_id], now, titles)[hiring_id]
 
 
 def _remind_all(db: Session, ids: list[int], now: datetime, titles: dict[int, str]) -> dict[int, bool]:

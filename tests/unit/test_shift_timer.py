@@ -418,7 +418,7 @@ def test_a_reminder_that_fails_is_retried_alone_and_the_chunk_s_others_go(db, ca
     assert all(hiring(db, s.hiring_id).reminders_sent == 1 for s in shifts if s.hiring_id != broken)
     assert [r.getMessage() for r in caplog.records] == [
         "shift timer: a chunk of 4 reminders failed; trying them one at a time",
-        f"shift timer: hiring {broken} could not move; the next tick tries again",
+        f"shift timer: hiring {broken} could not be reminded; the next tick tries again",
     ]
 
 
