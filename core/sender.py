@@ -7,7 +7,7 @@ notice never waits for a remote service (docs/architecture.md "Reaching people o
 - `Sender.kick_after_commit(db)` asks for a wake-up once `db` commits (nothing on a rollback).
 - `Sender.kick()` wakes the thread now; the thread runs `drain()` until no kick came meanwhile.
 - `Sender.wait_idle(timeout)` waits until the thread has nothing in hand (tests, benchmarks).
-- `http_session()` is the sending thread's connection pool.
+- `http_session()` is the sending thread's connection pool (WhatsApp).
 
 The timer (services/shift_timer.py) calls the same `send_due` on every tick, so rows a sender
 thread never took (its process ended) and retries go out anyway.
@@ -29,8 +29,8 @@ def http_session() -> requests.Session:
     """This thread's connection pool (a requests.Session is not shared across threads).
 
     Proxy settings from the environment would be read on every request otherwise (0.75 ms of CPU
-    per push, measured in docs/performance.md): push services and the WhatsApp API are reached
-    directly.
+    per push, measured in docs/performance.md): the WhatsApp API is reached directly. Pushes go
+    through services/push.py's own urllib3 pool.
     """
     if getattr(_local, "session", None) is None:
         _local.session = requests.Session()

@@ -5,6 +5,7 @@ test subscription's keys, as a browser's push service and the browser would.
 """
 
 import logging
+import time
 from datetime import timedelta
 
 import pytest
@@ -329,6 +330,43 @@ def test_the_sender_delivers_what_the_browser_decrypts(db, fake, no_sender_threa
     assert delivery.claims["sub"] == vapid.subject() and delivery.claims["aud"] == fake.url
     assert _queued(db) == []
     assert db.exec(select(PushDevice)).one().last_sent_at is not None
+
+
+def test_one_vapid_signature_serves_every_push_to_a_push_service():
+    signed = []
+
+    class Key:
+        def sign(self, claims):
+            signed.append(claims)
+            return {"Authorization": f"vapid t=token{len(signed)}, k=key"}
+
+    signer = push._Signer(Key(), "mailto:contato@turno.com.br")
+    first = signer.authorization("https://fcm.googleapis.com/fcm/send/aaa")
+    again = signer.authorization("https://fcm.googleapis.com/fcm/send/bbb")
+    other = signer.authorization("https://updates.push.services.mozilla.com/wpush/v2/ccc")
+
+    assert first == again == "vapid t=token1, k=key" and other == "vapid t=token2, k=key"
+    assert [claims["aud"] for claims in signed] == [
+        "https://fcm.googleapis.com",
+        "https://updates.push.services.mozilla.com",
+    ]
+    assert {claims["sub"] for claims in signed} == {"mailto:contato@turno.com.br"}
+    assert all(0 < claims["exp"] - time.time() <= 24 * 3600 for claims in signed)
+
+
+def test_a_round_to_one_push_service_signs_once_and_every_push_verifies(db, fake, no_sender_thread, monkeypatch):
+    signatures = []
+    sign = push.Vapid.sign
+    monkeypatch.setattr(push.Vapid, "sign", lambda key, claims: signatures.append(claims["aud"]) or sign(key, claims))
+    freelancers = [make_freelancer(db) for _ in range(3)]
+    devices = [_device(db, fake, freelancer)[1] for freelancer in freelancers]
+    for freelancer in freelancers:
+        notifications.notify(db, freelancer.id, NotificationType.APPLICATION_ACCEPTED, "Você foi contratado")
+    db.commit()
+
+    assert push.send_due().sent == 3
+    assert signatures == [fake.url]
+    assert all(len(fake.deliveries(_sid(subscription))) == 1 for subscription in devices)
 
 
 def test_a_burst_goes_a_round_at_a_time_with_a_rest_after_each_full_round(db, fake, no_sender_thread):
