@@ -59,7 +59,7 @@ TTL_SECONDS = 6 * 3600  # how long a push service keeps a push for a device that
 SEND_TIMEOUT_SECONDS = 10
 CONCURRENCY = 16  # pushes in flight at once per sender
 BATCH = 100  # rows claimed per round (a burst's pushes go a round at a time, with a rest between)
-PACE = 5.0  # after a full round, rest five times as long as it took (docs/performance.md "Spreading the burst")
+PACE = 10.0  # after a full round, rest ten times the CPU it took (docs/performance.md "Spreading the burst")
 LEASE = timedelta(minutes=2)  # a claimed row is due again after this if its sender died
 RETRY_DELAYS = (timedelta(seconds=30), timedelta(minutes=2), timedelta(minutes=10), timedelta(hours=1))
 KEY_BYTES = {"p256dh": 65, "auth": 16}
@@ -486,6 +486,13 @@ def _send_one(item: _Outgoing, signer: _Signer) -> tuple[int, str]:
     return answer.status, ""
 
 
+def _timed_send(item: _Outgoing, signer: _Signer) -> tuple[tuple[int, str], float]:
+    """`_send_one`, and the CPU seconds it took on this thread (not its wait for the push service)."""
+    started = time.thread_time()
+    answer = _send_one(item, signer)
+    return answer, time.thread_time() - started
+
+
 def _failure(exc: Exception) -> str:
     """A short name for a push that got no answer (the warning's key)."""
     if isinstance(exc, urllib3.exceptions.NewConnectionError):
@@ -549,7 +556,8 @@ def send_due(
         scope: Session factory (core.db.session_scope, or a test's).
         batch: Rows claimed per round.
         rounds: Rounds before returning (the rest waits for the next call).
-        pace: After a full round, rest `pace` times as long as it took (0: no rest).
+        pace: After a full round, rest `pace` times the CPU it took in this process (0: no rest). CPU
+            and not time: the wait for a remote push service costs this machine nothing.
         sleep: How to rest (tests pass a recorder).
     """
     report = SendReport()
@@ -559,7 +567,7 @@ def send_due(
     pool: ThreadPoolExecutor | None = None
     try:
         for _ in range(rounds):
-            started = time.perf_counter()
+            started = time.thread_time()
             moment = now or utcnow()
             outgoing, stale = _claim(moment, batch, scope)
             report.dropped += stale
@@ -567,10 +575,10 @@ def send_due(
                 break
             signer = signer or _signer()
             pool = pool or ThreadPoolExecutor(CONCURRENCY, thread_name_prefix="push")
-            answers = list(pool.map(lambda item, key=signer: _send_one(item, key), outgoing))
-            _settle(list(zip(outgoing, answers, strict=True)), moment, report, scope)
+            timed = list(pool.map(lambda item, key=signer: _timed_send(item, key), outgoing))
+            _settle([(item, answer) for item, (answer, _) in zip(outgoing, timed, strict=True)], moment, report, scope)
             if len(outgoing) == batch and pace > 0:  # more are likely waiting: leave the cores to requests a while
-                sleep((time.perf_counter() - started) * pace)
+                sleep((time.thread_time() - started + sum(cpu for _, cpu in timed)) * pace)
     finally:
         if pool is not None:
             pool.shutdown()

@@ -370,7 +370,7 @@ def test_a_round_to_one_push_service_signs_once_and_every_push_verifies(db, fake
 
 
 def test_a_burst_goes_a_round_at_a_time_with_a_rest_after_each_full_round(db, fake, no_sender_thread):
-    """Five pushes in rounds of two: rests after the two full rounds (pace x their time), none after the last."""
+    """Five pushes in rounds of two: rests after the two full rounds (pace x their CPU), none after the last."""
     freelancer = make_freelancer(db)
     _token, subscription = _device(db, fake, freelancer)
     for n in range(5):
@@ -384,6 +384,21 @@ def test_a_burst_goes_a_round_at_a_time_with_a_rest_after_each_full_round(db, fa
     assert len(fake.deliveries(_sid(subscription))) == 5
     assert len(rests) == 2 and all(rest > 0 for rest in rests)
     assert push.send_due(batch=2, pace=0.0, sleep=rests.append).sent == 0 and len(rests) == 2
+
+
+def test_a_rest_follows_the_cpu_a_round_took_not_its_wait_for_the_push_service(db, fake, no_sender_thread, monkeypatch):
+    """A push service that takes 0.3 s to answer costs no CPU here: the rest after the round stays short."""
+    monkeypatch.setattr(push, "_send_one", lambda item, signer: time.sleep(0.3) or (201, ""))
+    freelancer = make_freelancer(db)
+    _device(db, fake, freelancer)
+    for n in range(4):
+        notifications.notify(db, freelancer.id, NotificationType.SHIFT, f"Lembrete {n}")
+    db.commit()
+    rests: list[float] = []
+
+    assert push.send_due(batch=2, pace=1.0, sleep=rests.append).sent == 4
+
+    assert len(rests) == 2 and all(0 < rest < 0.3 for rest in rests)
 
 
 def test_after_a_commit_the_sender_thread_delivers_without_the_caller_waiting(db, fake):
