@@ -159,11 +159,14 @@ def test_the_service_worker_shows_a_push_with_the_page_to_open_on_this_site(cont
         "ServiceWorker.deliverPushMessage",
         {"origin": base_url, "registrationId": registrations[0], "data": json.dumps(payload)},
     )
-    page.wait_for_function(f"() => ({NOTIFICATIONS})().then((shown) => shown.length === 1)")
-    (shown,) = page.evaluate(NOTIFICATIONS)
-    assert shown == {
-        "title": "Candidatura aceita",
-        "body": 'Sua candidatura para a vaga "Garçom" foi aceita!',
-        "tag": f"{base_url}/freelancer-dashboard/chats/7",
-        "url": f"{base_url}/freelancer-dashboard/chats/7",  # opened on this site, whatever host it named
-    }
+    # getNotifications() answers a promise, which wait_for_function would take as truthy at once
+    # (it never awaits its predicate): poll from here until the service worker has shown it.
+    shown = wait_until(lambda: page.evaluate(NOTIFICATIONS), 10, 0.1, "the service worker showed no notification")
+    assert shown == [
+        {
+            "title": "Candidatura aceita",
+            "body": 'Sua candidatura para a vaga "Garçom" foi aceita!',
+            "tag": f"{base_url}/freelancer-dashboard/chats/7",
+            "url": f"{base_url}/freelancer-dashboard/chats/7",  # opened on this site, whatever host it named
+        }
+    ]
