@@ -80,6 +80,7 @@ BURSTS = 2 if QUICK else int(os.environ.get("BENCH_BURSTS", "3"))
 # The longest a burst is watched, quick runs too: a push refused once is retried 30 s later
 # (services/push.py RETRY_DELAYS) and still within the goal. The users stop when the last burst ends.
 BURST_ROOM = PUSH_GOAL_SECONDS + 10
+TRACE = os.environ.get("BENCH_TRACE", "")  # a file: bench/burst_trace.py samples the machine into it
 
 
 @dataclass
@@ -315,6 +316,15 @@ def _warnings(log: Path) -> list[str]:
     return found[-20:]
 
 
+def _start_sampler(database_url: str) -> subprocess.Popen | None:
+    """With BENCH_TRACE set, bench/burst_trace.py sampling the machine and PostgreSQL (nice 10)."""
+    if not TRACE:
+        return None
+    Path(TRACE).unlink(missing_ok=True)
+    command = ["nice", "-n", "10", sys.executable, "-m", "bench.burst_trace", "--database", database_url]
+    return subprocess.Popen([*command, "--out", TRACE], cwd=ROOT)
+
+
 def _ready() -> bool:
     """A first task for the watcher process, so it has started and imported before the users run."""
     return True
@@ -356,6 +366,7 @@ def _mode(workdir: Path, mode: str, extra: dict[str, str]) -> Result:
         server = serve_app(env, port, log)
         bursts: list[Burst] = []
         watcher = ProcessPoolExecutor(1, multiprocessing.get_context("spawn"), os.nice, (10,))
+        sampler = _start_sampler(url)
         duration = BURSTS * (WINDOW + BURST_ROOM)  # the longest the bursts can take; the users stop with them
         try:
             watcher.submit(_ready).result()
@@ -364,11 +375,17 @@ def _mode(workdir: Path, mode: str, extra: dict[str, str]) -> Result:
             outcome = asyncio.run(measure(users.make(USERS, RATE), RATE, duration, alongside=task))
         finally:
             watcher.shutdown()
+            if sampler:
+                sampler.kill()
+                sampler.wait()
             stop(server)
             push_service.kill()
             push_service.wait()
         notices, emails = _written(recipients, since)
     result = Result(mode, outcome, bursts, notices, emails, warnings=_warnings(log))
+    if TRACE:
+        events = {"stamps": outcome.stamps, "bursts": [vars(burst) for burst in bursts]}
+        Path(f"{TRACE}.events.json").write_text(json.dumps(events))
     quiet_from = 0.0
     for burst in bursts:
         quiet = [(ms, kind) for sent, ms, kind in outcome.stamps if quiet_from <= sent < burst.armed_at]
