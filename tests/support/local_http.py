@@ -1,8 +1,11 @@
 """The local HTTP server the fakes of remote services run on (push, WhatsApp, Stripe).
 
-`serve(handler, owner)` starts one on 127.0.0.1 in a daemon thread; `shut(server)` stops it.
+`serve(handler, owner)` starts one on 127.0.0.1 in a daemon thread; `shut(server)` stops it, and
+drops the connections a keep-alive client still holds, as a service that goes down does.
 """
 
+import contextlib
+import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -19,6 +22,33 @@ class LocalServer(ThreadingHTTPServer):
     request_queue_size = 256
     owner: object = None  # the fake answering through this server (its handler reads it)
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._open: set[socket.socket] = set()
+        self._open_lock = threading.Lock()
+        self.connections = 0  # connections accepted so far (a keep-alive client opens few)
+
+    def process_request(self, request, client_address) -> None:
+        """Serve a connection in its thread, remembering it until it ends (see `drop_connections`)."""
+        with self._open_lock:
+            self._open.add(request)
+            self.connections += 1
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request) -> None:
+        """Forget a connection that ended, then close it."""
+        with self._open_lock:
+            self._open.discard(request)
+        super().shutdown_request(request)
+
+    def drop_connections(self) -> None:
+        """End every connection still open: a keep-alive client's next request finds it closed."""
+        with self._open_lock:
+            still_open, self._open = list(self._open), set()
+        for connection in still_open:
+            with contextlib.suppress(OSError):
+                connection.shutdown(socket.SHUT_RDWR)
+
 
 def serve(handler: type[BaseHTTPRequestHandler], owner: object = None, port: int = 0) -> LocalServer:
     """Serve `handler` on 127.0.0.1:`port` (0: a free one) in a daemon thread; `owner` is `server.owner`."""
@@ -29,7 +59,8 @@ def serve(handler: type[BaseHTTPRequestHandler], owner: object = None, port: int
 
 
 def shut(server: LocalServer | None) -> None:
-    """Stop serving and free the port (None: nothing to stop)."""
+    """Stop serving, drop the connections still open and free the port (None: nothing to stop)."""
     if server is not None:
         server.shutdown()
+        server.drop_connections()
         server.server_close()
