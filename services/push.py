@@ -59,7 +59,7 @@ TTL_SECONDS = 6 * 3600  # how long a push service keeps a push for a device that
 SEND_TIMEOUT_SECONDS = 10
 CONCURRENCY = 16  # pushes in flight at once per sender
 BATCH = 100  # rows claimed per round (a burst's pushes go a round at a time, with a rest between)
-PACE = 10.0  # after a full round, rest ten times the CPU it took (docs/performance.md "Spreading the burst")
+PACE = 10.0  # after each round, rest ten times the CPU it took (docs/performance.md "Spreading the burst")
 LEASE = timedelta(minutes=2)  # a claimed row is due again after this if its sender died
 RETRY_DELAYS = (timedelta(seconds=30), timedelta(minutes=2), timedelta(minutes=10), timedelta(hours=1))
 KEY_BYTES = {"p256dh": 65, "auth": 16}
@@ -556,8 +556,10 @@ def send_due(
         scope: Session factory (core.db.session_scope, or a test's).
         batch: Rows claimed per round.
         rounds: Rounds before returning (the rest waits for the next call).
-        pace: After a full round, rest `pace` times the CPU it took in this process (0: no rest). CPU
-            and not time: the wait for a remote push service costs this machine nothing.
+        pace: After each round, rest `pace` times the CPU it took in this process (0: no rest). CPU
+            and not time: the wait for a remote push service costs this machine nothing. Every
+            round, and not only a full one: a burst's pushes come a chunk of reminders at a time,
+            in rounds smaller than `batch`, and a lone push's rest is a few milliseconds.
         sleep: How to rest (tests pass a recorder).
     """
     report = SendReport()
@@ -577,7 +579,7 @@ def send_due(
             pool = pool or ThreadPoolExecutor(CONCURRENCY, thread_name_prefix="push")
             timed = list(pool.map(lambda item, key=signer: _timed_send(item, key), outgoing))
             _settle([(item, answer) for item, (answer, _) in zip(outgoing, timed, strict=True)], moment, report, scope)
-            if len(outgoing) == batch and pace > 0:  # more are likely waiting: leave the cores to requests a while
+            if pace > 0:  # leave the cores to requests a while, in proportion: one push rests a few ms
                 sleep((time.thread_time() - started + sum(cpu for _, cpu in timed)) * pace)
     finally:
         if pool is not None:
