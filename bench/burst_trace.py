@@ -4,9 +4,11 @@
 killed: the CPU each process used since the sample before (from /proc, grouped later by its
 command line), the kernel's CPU and I/O pressure totals, PostgreSQL's sessions that are not idle
 (what they wait on, and who blocks a lock wait), and the checkpointer's and WAL's counters.
-bench/reminder_burst.py starts it when BENCH_TRACE names a file, and writes the events and bursts
-beside it; `python -m bench.burst_trace --read FILE` then prints each burst's slow events beside
-what the samples saw (docs/performance.md, "What the outlier bursts share").
+On SQLite the samples hold the machine's part only. bench/reminder_burst.py starts it when
+BENCH_TRACE names a path prefix (samples in <prefix>-<engine>.jsonl, the events and bursts beside
+it in <prefix>-<engine>.jsonl.events.json); `python -m bench.burst_trace --read FILE` then prints
+each burst's slow events beside what the samples saw (docs/performance.md, "What the bursts
+share").
 """
 
 import argparse
@@ -65,13 +67,20 @@ def _pressure(kind: str) -> dict[str, int]:
     return totals
 
 
-def sample(database_url: str, out: Path) -> None:
-    """Append a sample to `out` every EVERY seconds until killed."""
+def _postgres(database_url: str):
+    """A connection for the PostgreSQL samples (None on SQLite: the samples then hold the machine's only)."""
+    if not database_url.startswith("postgresql"):
+        return None
     import psycopg
 
-    url = database_url.replace("postgresql+psycopg://", "postgresql://")
+    return psycopg.connect(database_url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True)
+
+
+def sample(database_url: str, out: Path) -> None:
+    """Append a sample to `out` every EVERY seconds until killed."""
+    conn = _postgres(database_url)
     before = _ticks()
-    with psycopg.connect(url, autocommit=True) as conn, out.open("a") as file:
+    with out.open("a") as file:
         while True:
             started = time.time()
             now = _ticks()
@@ -81,15 +90,13 @@ def sample(database_url: str, out: Path) -> None:
                 if pid in before and ticks > before[pid][1]
             }
             before = now
-            activity = conn.execute(ACTIVITY).fetchall()
-            counters = conn.execute(COUNTERS).fetchone()
             line = {
                 "t": started,
                 "cpu": cpu,
                 "psi_cpu": _pressure("cpu"),
                 "psi_io": _pressure("io"),
-                "pg": [list(row) for row in activity],
-                "counters": list(counters),
+                "pg": [list(row) for row in conn.execute(ACTIVITY).fetchall()] if conn else [],
+                "counters": list(conn.execute(COUNTERS).fetchone()) if conn else [0] * 8,
             }
             file.write(json.dumps(line, default=float) + "\n")
             file.flush()
@@ -167,7 +174,11 @@ def read(trace: Path) -> None:
 def _worth_showing(row: list) -> bool:
     """A PostgreSQL session worth a line: waiting on something, or in a transaction for a while."""
     backend, state, wait_type = row[1], row[2], row[3]
-    if wait_type == "Activity" or row[4] == "CheckpointWriteDelay" or (backend == "client backend" and wait_type == "Client" and (row[6] or 0) < 0.2):
+    if (
+        wait_type == "Activity"
+        or row[4] == "CheckpointWriteDelay"
+        or (backend == "client backend" and wait_type == "Client" and (row[6] or 0) < 0.2)
+    ):
         return False
     return bool(wait_type) or (row[6] or 0) > 0.2 or (backend == "client backend" and state == "active")
 

@@ -28,6 +28,10 @@ measurement). Then each burst's length, the reminders written and the pushes rec
 minute'): pooled p95 during <= 1.5x p95 quiet, no errors, every reminder sent once per burst, every
 push delivered within PUSH_GOAL_SECONDS. The script prints met or NOT met; nothing asserts it.
 
+BENCH_TRACE=<prefix>: bench/burst_trace.py samples the machine and PostgreSQL beside the run into
+<prefix>-<engine>.jsonl, the events and bursts go beside it, and `python -m bench.burst_trace --read
+<prefix>-<engine>.jsonl` lines each burst's slow events up with the samples.
+
 Modes as bench/event_roundtrip.py: one process on SQLite, and two workers on PostgreSQL and
 Redis when both are configured (BENCH_MODES narrows). BENCH_QUICK=1: 20 users, 50 reminders,
 3-second windows, 2 bursts.
@@ -80,7 +84,8 @@ BURSTS = 2 if QUICK else int(os.environ.get("BENCH_BURSTS", "3"))
 # The longest a burst is watched, quick runs too: a push refused once is retried 30 s later
 # (services/push.py RETRY_DELAYS) and still within the goal. The users stop when the last burst ends.
 BURST_ROOM = PUSH_GOAL_SECONDS + 10
-TRACE = os.environ.get("BENCH_TRACE", "")  # a file: bench/burst_trace.py samples the machine into it
+# A path prefix: bench/burst_trace.py samples the machine into <prefix>-<engine>.jsonl (docs/performance.md).
+TRACE = os.environ.get("BENCH_TRACE", "")
 
 
 @dataclass
@@ -316,13 +321,18 @@ def _warnings(log: Path) -> list[str]:
     return found[-20:]
 
 
-def _start_sampler(database_url: str) -> subprocess.Popen | None:
-    """With BENCH_TRACE set, bench/burst_trace.py sampling the machine and PostgreSQL (nice 10)."""
-    if not TRACE:
+def trace_path(engine: str) -> Path | None:
+    """Where BENCH_TRACE's samples of `engine`'s run go (None without BENCH_TRACE); the events go beside it."""
+    return Path(f"{TRACE}-{engine}.jsonl") if TRACE else None
+
+
+def _start_sampler(database_url: str, trace: Path | None) -> subprocess.Popen | None:
+    """With BENCH_TRACE set, bench/burst_trace.py sampling the machine (and PostgreSQL) into `trace`, at nice 10."""
+    if trace is None:
         return None
-    Path(TRACE).unlink(missing_ok=True)
+    trace.unlink(missing_ok=True)
     command = ["nice", "-n", "10", sys.executable, "-m", "bench.burst_trace", "--database", database_url]
-    return subprocess.Popen([*command, "--out", TRACE], cwd=ROOT)
+    return subprocess.Popen([*command, "--out", str(trace)], cwd=ROOT)
 
 
 def _ready() -> bool:
@@ -366,7 +376,7 @@ def _mode(workdir: Path, mode: str, extra: dict[str, str]) -> Result:
         server = serve_app(env, port, log)
         bursts: list[Burst] = []
         watcher = ProcessPoolExecutor(1, multiprocessing.get_context("spawn"), os.nice, (10,))
-        sampler = _start_sampler(url)
+        sampler = _start_sampler(url, trace_path(engine))
         duration = BURSTS * (WINDOW + BURST_ROOM)  # the longest the bursts can take; the users stop with them
         try:
             watcher.submit(_ready).result()
@@ -383,9 +393,9 @@ def _mode(workdir: Path, mode: str, extra: dict[str, str]) -> Result:
             push_service.wait()
         notices, emails = _written(recipients, since)
     result = Result(mode, outcome, bursts, notices, emails, warnings=_warnings(log))
-    if TRACE:
+    if trace := trace_path(engine):
         events = {"stamps": outcome.stamps, "bursts": [vars(burst) for burst in bursts]}
-        Path(f"{TRACE}.events.json").write_text(json.dumps(events))
+        Path(f"{trace}.events.json").write_text(json.dumps(events))
     quiet_from = 0.0
     for burst in bursts:
         quiet = [(ms, kind) for sent, ms, kind in outcome.stamps if quiet_from <= sent < burst.armed_at]

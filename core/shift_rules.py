@@ -81,10 +81,10 @@ WRONG_CODES_WINDOW = timedelta(minutes=10)
 TICK_SECONDS = 30
 TICK_BATCH = 500
 TICK_WORKERS = 4  # threads per tick on PostgreSQL (its time is round trips)
-# The timer process's ticks on PostgreSQL: one thread, resting three times as long as each chunk took,
+# The timer process's ticks on PostgreSQL: one thread, resting six times as long as each chunk took,
 # so a burst of reminders is spread over seconds beside the people's requests (docs/performance.md).
 TIMER_PROCESS_WORKERS = 1
-TICK_PACE = 3.0
+TICK_PACE = 6.0
 
 # Fiscal (§7).
 MEI_ANNUAL_LIMIT_CENTAVOS = 8_100_000  # a MEI may bill up to R$ 81.000 per calendar year (LC 123/2006, art. 18-A)
