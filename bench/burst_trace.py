@@ -15,10 +15,11 @@ import argparse
 import itertools
 import json
 import os
-import statistics
 import sys
 import time
 from pathlib import Path
+
+from bench.harness import pct
 
 EVERY = 0.2
 ACTIVITY = """
@@ -130,45 +131,96 @@ def _load(trace: Path) -> tuple[list[dict], dict]:
 
 
 def _p95(values: list[float]) -> float:
-    return statistics.quantiles(values, n=20)[-1] if len(values) >= 2 else (values[0] if values else float("nan"))
+    """The benchmark's own p95 (bench.harness.pct, nearest rank); NaN for no values."""
+    return pct(values, 95) if values else float("nan")
+
+
+def _phase(t: float, bursts: list[dict]) -> str:
+    """'claiming' (the burst armed, not every reminder claimed yet), 'pushing' (the rest of it) or 'quiet'."""
+    for burst in bursts:
+        if burst["armed_at"] <= t <= burst["done_at"]:
+            return "claiming" if t <= (burst["all_claimed_at"] or burst["done_at"]) else "pushing"
+    return "quiet"
+
+
+def _cores(before: dict, after: dict, hz: int) -> dict[str, float]:
+    """The cores each group of processes used between two samples."""
+    seconds = after["t"] - before["t"]
+    groups: dict[str, float] = {}
+    for label, ticks in after["cpu"].values():
+        groups[_group(label)] = groups.get(_group(label), 0.0) + ticks / hz / seconds
+    return groups
+
+
+def _pooled(samples: list[dict], events: dict, hz: int) -> None:
+    """Print each phase's events p95 and the cores each group used in it, over the whole run."""
+    print("\n## the run, by phase")
+    events_by: dict[str, list[float]] = {}
+    for sent, ms, _ in events["stamps"]:
+        events_by.setdefault(_phase(sent, events["bursts"]), []).append(ms)
+    seconds: dict[str, float] = {}
+    cores: dict[str, dict[str, float]] = {}
+    for before, after in itertools.pairwise(samples):
+        phase, span = _phase(after["t"], events["bursts"]), after["t"] - before["t"]
+        seconds[phase] = seconds.get(phase, 0.0) + span
+        for group, share in _cores(before, after, hz).items():
+            cores.setdefault(phase, {})[group] = cores.get(phase, {}).get(group, 0.0) + share * span
+    for phase in ("quiet", "claiming", "pushing"):
+        spent = (
+            {group: used / seconds[phase] for group, used in cores.get(phase, {}).items()} if phase in seconds else {}
+        )
+        top = ", ".join(f"{group} {share:.2f}" for group, share in sorted(spent.items(), key=lambda g: -g[1])[:6])
+        print(
+            f"{phase}: {len(events_by.get(phase, []))} events, p95 {_p95(events_by.get(phase, [])):.1f} ms; "
+            f"{sum(spent.values()):.2f} cores ({top})"
+        )
 
 
 def read(trace: Path) -> None:
-    """Print, per burst, its p95, when its slow events were sent, and what the samples saw then."""
+    """Print, per burst, its p95, its slow events and what the samples saw then; then the run by phase."""
     samples, events = _load(trace)
     hz = os.sysconf("SC_CLK_TCK")
     for index, burst in enumerate(events["bursts"]):
-        start, end = burst["armed_at"], burst["done_at"]
         quiet_from = events["bursts"][index - 1]["done_at"] if index else 0.0
-        quiet = [ms for sent, ms, _ in events["stamps"] if quiet_from <= sent < start]
-        during = [(sent, ms, kind) for sent, ms, kind in events["stamps"] if start <= sent <= end]
-        q95, d95 = _p95(quiet), _p95([ms for _, ms, _ in during])
-        print(
-            f"\n## burst {index + 1}: {end - start:.1f} s, claimed at {burst['all_claimed_at'] - start:.1f} s, "
-            f"last push {burst['last_push_at'] - start:.1f} s; p95 quiet {q95:.0f} ms, during {d95:.0f} ms, "
-            f"{d95 / q95:.2f}x"
-        )
-        slow = [(sent - start, ms, kind) for sent, ms, kind in during if ms > max(2 * q95, 100)]
-        print(f"slow events (> {max(2 * q95, 100):.0f} ms): {len(slow)} of {len(during)}")
-        for offset, ms, kind in slow[:40]:
-            print(f"  +{offset:5.2f} s {kind:<10} {ms:7.0f} ms")
-        window = [s for s in samples if start - 1 <= s["t"] <= end + 1]
-        for before, after in itertools.pairwise(window):
-            seconds = after["t"] - before["t"]
-            groups: dict[str, float] = {}
-            for label, ticks in after["cpu"].values():
-                groups[_group(label)] = groups.get(_group(label), 0.0) + ticks / hz / seconds
-            stall = {
-                kind: (after[kind].get("some", 0) - before[kind].get("some", 0)) / 1e6 / seconds
-                for kind in ("psi_cpu", "psi_io")
-            }
-            counters = [b - a for a, b in zip(before["counters"], after["counters"], strict=True)]
-            busy = ", ".join(f"{name} {share:.2f}" for name, share in sorted(groups.items(), key=lambda g: -g[1])[:6])
-            waits = "; ".join(_describe(row) for row in after["pg"] if _worth_showing(row))
-            print(
-                f"  {after['t'] - start:+6.2f} s cpu-stall {stall['psi_cpu']:.2f} io-stall {stall['psi_io']:.2f} "
-                f"wal {counters[6] / 1024:.0f} kB syncs {counters[7]} | {busy} | {waits}"
-            )
+        _burst(index, burst, quiet_from, events["stamps"], samples, hz)
+    _pooled(samples, events, hz)
+
+
+def _burst(index: int, burst: dict, quiet_from: float, stamps: list, samples: list[dict], hz: int) -> None:
+    """One burst: its p95 against the quiet window before it, its slow events, and every sample around it."""
+    start, end = burst["armed_at"], burst["done_at"]
+    quiet = [ms for sent, ms, _ in stamps if quiet_from <= sent < start]
+    during = [(sent, ms, kind) for sent, ms, kind in stamps if start <= sent <= end]
+    q95, d95 = _p95(quiet), _p95([ms for _, ms, _ in during])
+    print(
+        f"\n## burst {index + 1}: {end - start:.1f} s, claimed at {burst['all_claimed_at'] - start:.1f} s, "
+        f"last push {burst['last_push_at'] - start:.1f} s; p95 quiet {q95:.0f} ms, during {d95:.0f} ms, "
+        f"{d95 / q95:.2f}x"
+    )
+    slow = [(sent - start, ms, kind) for sent, ms, kind in during if ms > max(2 * q95, 100)]
+    print(f"slow events (> {max(2 * q95, 100):.0f} ms): {len(slow)} of {len(during)}")
+    for offset, ms, kind in slow[:40]:
+        print(f"  +{offset:5.2f} s {kind:<10} {ms:7.0f} ms")
+    window = [s for s in samples if start - 1 <= s["t"] <= end + 1]
+    for before, after in itertools.pairwise(window):
+        print(f"  {after['t'] - start:+6.2f} s {_sample_line(before, after, hz)}")
+
+
+def _sample_line(before: dict, after: dict, hz: int) -> str:
+    """What happened between two samples: stalls, WAL, the busiest groups, PostgreSQL's waits."""
+    seconds = after["t"] - before["t"]
+    stall = {
+        kind: (after[kind].get("some", 0) - before[kind].get("some", 0)) / 1e6 / seconds
+        for kind in ("psi_cpu", "psi_io")
+    }
+    counters = [b - a for a, b in zip(before["counters"], after["counters"], strict=True)]
+    groups = _cores(before, after, hz)
+    busy = ", ".join(f"{name} {share:.2f}" for name, share in sorted(groups.items(), key=lambda g: -g[1])[:6])
+    waits = "; ".join(_describe(row) for row in after["pg"] if _worth_showing(row))
+    return (
+        f"cpu-stall {stall['psi_cpu']:.2f} io-stall {stall['psi_io']:.2f} "
+        f"wal {counters[6] / 1024:.0f} kB syncs {counters[7]} | {busy} | {waits}"
+    )
 
 
 def _worth_showing(row: list) -> bool:
