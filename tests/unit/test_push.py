@@ -341,9 +341,9 @@ def test_one_vapid_signature_serves_every_push_to_a_push_service():
             return {"Authorization": f"vapid t=token{len(signed)}, k=key"}
 
     signer = push._Signer(Key(), "mailto:contato@turno.com.br")
-    first = signer.authorization("https://fcm.googleapis.com/fcm/send/aaa")
-    again = signer.authorization("https://fcm.googleapis.com/fcm/send/bbb")
-    other = signer.authorization("https://updates.push.services.mozilla.com/wpush/v2/ccc")
+    first = signer.authorization(push._push_target("https://fcm.googleapis.com/fcm/send/aaa").origin)
+    again = signer.authorization(push._push_target("https://fcm.googleapis.com/fcm/send/bbb").origin)
+    other = signer.authorization(push._push_target("https://updates.push.services.mozilla.com/wpush/v2/ccc").origin)
 
     assert first == again == "vapid t=token1, k=key" and other == "vapid t=token2, k=key"
     assert [claims["aud"] for claims in signed] == [
@@ -457,6 +457,85 @@ def test_a_failure_then_success_delivers_once(db, fake, no_sender_thread):
     assert push.send_due(now).retried == 1
     assert push.send_due(now + push.RETRY_DELAYS[0]).sent == 1
     assert len(fake.deliveries()) == 1
+
+
+def _old_device(db, fake, endpoint: str) -> int:
+    """A freelancer's device saved before today's address rules, now at `endpoint`, a reminder queued; its id."""
+    freelancer = make_freelancer(db)
+    _device(db, fake, freelancer)
+    device = db.exec(select(PushDevice).where(PushDevice.user_id == freelancer.id)).one()
+    device.endpoint = endpoint
+    db.commit()
+    notifications.notify(db, freelancer.id, NotificationType.SHIFT, "Lembrete")
+    db.commit()
+    return device.id
+
+
+def _good_devices(db, fake, count: int) -> list[str]:
+    """`count` freelancers' devices at the fake, each with a reminder queued; their sids."""
+    sids = []
+    for _ in range(count):
+        freelancer = make_freelancer(db)
+        sids.append(_sid(_device(db, fake, freelancer)[1]))
+        notifications.notify(db, freelancer.id, NotificationType.SHIFT, "Lembrete")
+    db.commit()
+    return sids
+
+
+def test_one_bad_address_among_good_ones_fails_alone_and_the_good_ones_are_sent_once(
+    db, fake, no_sender_thread, caplog
+):
+    """Issue 41: this address made py_vapid raise out of the round before `_settle`, so every push of
+    the round was sent again on each call and stayed queued."""
+    good = _good_devices(db, fake, 2)
+    bad = _old_device(db, fake, "https://127.0.0.3:3296\\@fcm.googleapis.com/x")
+    good += _good_devices(db, fake, 2)
+    now = utcnow()
+
+    with caplog.at_level(logging.WARNING, logger="services.push"):
+        report = push.send_due(now, pace=0)
+        again = push.send_due(now + timedelta(hours=2), pace=0)
+
+    assert (report.sent, report.removed_devices, again.sent) == (4, 1, 0)
+    assert [len(fake.deliveries(sid)) for sid in good] == [1, 1, 1, 1]
+    assert _queued(db) == [] and db.get(PushDevice, bad) is None
+    assert f"push: device {bad} removed, its address is not a push service's; its pushes dropped" in caplog.messages
+
+
+def test_a_push_that_fails_in_any_way_is_retried_alone_then_dropped_after_the_bound(
+    db, fake, no_sender_thread, monkeypatch, caplog
+):
+    good = _good_devices(db, fake, 2)
+    bad_user = make_freelancer(db)
+    _device(db, fake, bad_user, "broken")
+    notifications.notify(db, bad_user.id, NotificationType.SHIFT, "Lembrete")
+    db.commit()
+    bad_device = db.exec(select(PushDevice.id).where(PushDevice.user_id == bad_user.id)).one()
+    (bad_row,) = [row.id for row in _queued(db) if row.device_id == bad_device]
+    encode = push.WebPusher.encode
+
+    def encode_or_fail(pusher, *args, **kwargs):
+        if pusher.subscription_info["endpoint"].endswith("/push/broken"):
+            raise RuntimeError("a library bug on one subscription")
+        return encode(pusher, *args, **kwargs)
+
+    monkeypatch.setattr(push.WebPusher, "encode", encode_or_fail)
+    now = utcnow()
+    with caplog.at_level(logging.WARNING, logger="services.push"):
+        first = push.send_due(now, pace=0)
+        assert (first.sent, first.retried) == (2, 1)
+        for delay in push.RETRY_DELAYS[:-1]:
+            now += delay
+            assert push.send_due(now, pace=0).retried == 1
+        last = push.send_due(now + push.RETRY_DELAYS[-1], pace=0)
+
+    assert (last.sent, last.retried, last.dropped) == (0, 0, 1)
+    assert [len(fake.deliveries(sid)) for sid in good] == [1, 1] and fake.attempts("broken") == 0
+    assert _queued(db) == []
+    attempts = len(push.RETRY_DELAYS) + 1
+    dropped = [m for m in caplog.messages if "dropped after" in m]
+    assert dropped == [f"push {bad_row} dropped after {attempts} attempts (last status or error RuntimeError)"]
+    assert "push: 1 of 3 not accepted, by status or error: {'RuntimeError': 1}" in caplog.messages
 
 
 def test_each_round_with_failures_logs_one_line_naming_the_statuses_and_errors(db, fake, no_sender_thread, caplog):
@@ -598,3 +677,34 @@ def test_the_timer_tick_sends_the_pushes_due_again(db, fake, no_sender_thread):
     shift_timer.tick(now + push.RETRY_DELAYS[0])
     assert [d.payload["body"] for d in fake.deliveries()] == ["Seu turno começa amanhã"]
     assert _queued(db) == []
+
+
+@pytest.mark.parametrize("failing", ["drain", "settle_due", "trust", "push"])
+def test_a_tick_step_that_raises_is_logged_and_the_others_still_run(db, monkeypatch, caplog, failing):
+    """Issue 41: a push round that raised ended the tick before the WhatsApp retries."""
+    from services import protected_payments, shift_timer, trust_timer, whatsapp
+
+    ran: list[str] = []
+
+    def step(name: str, value: object):
+        def run(*_args, **_kwargs):
+            ran.append(name)
+            if name == failing:
+                raise RuntimeError(f"{name} broke")
+            return value
+
+        return run
+
+    monkeypatch.setattr(shift_timer, "_drain", step("drain", 0))
+    monkeypatch.setattr(protected_payments, "settle_due", step("settle_due", 0))
+    monkeypatch.setattr(trust_timer, "run", step("trust", None))
+    monkeypatch.setattr(push, "send_due", step("push", push.SendReport()))
+    monkeypatch.setattr(whatsapp, "send_due", step("whatsapp", None))
+
+    with caplog.at_level(logging.ERROR, logger="services.shift_timer"):
+        report = shift_timer.tick(utcnow())
+
+    assert ran == ["drain", "drain", "settle_due", "trust", "push", "whatsapp"]
+    assert report == shift_timer.TickReport(0, 0, 0)
+    assert len(caplog.records) == (2 if failing == "drain" else 1)
+    assert all("failed; the tick's other steps go on" in r.getMessage() for r in caplog.records)
