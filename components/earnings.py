@@ -128,6 +128,11 @@ def _payout_setup(state) -> rx.Component:
                     align="center",
                     wrap="wrap",
                 ),
+                rx.text(payouts.VERIFY_NOTE, size="2", color=rx.color("gray", 11), id="payout-verify-note"),
+                rx.cond(
+                    state.payout_notice != "",
+                    rx.callout(state.payout_notice, icon="triangle-alert", color_scheme="amber", id="payout-notice"),
+                ),
                 rx.cond(
                     state.payout_requirements > 0,
                     rx.text(

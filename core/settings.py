@@ -42,6 +42,12 @@ class Settings(BaseSettings):
         recoveries_per_address_hour: Password-recovery requests one client address may submit in an hour.
         account_mails_per_recipient_hour: Account e-mails (confirmation, reset, 'tentativa de
             cadastro') sent to one address in an hour; more are not sent.
+        fiscal_saves_per_account_hour: 'Dados fiscais' saves (CPF, regime) one freelancer may make in an hour.
+        fiscal_saves_per_address_hour: 'Dados fiscais' saves one client address may make in an hour.
+        whatsapp_codes_per_number_hour: WhatsApp confirmation codes sent to one number in an hour,
+            whichever accounts ask (services/whatsapp.py `start`).
+        whatsapp_codes_hour: WhatsApp confirmation codes sent in an hour in all (each one is a paid
+            template message); past it every 'Enviar código' waits.
         security_log_file: Where the security log (`turno.security`) is written, alone; standard
             error, on a handler of its own, when unset (core/audit.py `configure_security_log`).
         session_hours: Absolute lifetime of a browser session (no 'Lembrar de mim').
@@ -115,6 +121,10 @@ class Settings(BaseSettings):
     registrations_per_address_hour: int = 20
     recoveries_per_address_hour: int = 20
     account_mails_per_recipient_hour: int = 3
+    whatsapp_codes_per_number_hour: int = 3
+    whatsapp_codes_hour: int = 200
+    fiscal_saves_per_account_hour: int = 5
+    fiscal_saves_per_address_hour: int = 20
 
     @model_validator(mode="after")
     def _site_url_from_port(self) -> "Settings":

@@ -2,8 +2,15 @@
 
 'Pagamento garantido pelo Turno' (docs/product.md "Recebimentos") pays the freelancer through a
 Stripe connected account in Brazil, opened by the freelancer on Stripe's hosted onboarding. Before
-that the freelancer gives a CPF (valid, unique, shown masked) and says how they invoice: MEI (with
-its CNPJ) or autônomo, and from which municipality (the profile's city), which the NFS-e will need.
+that the freelancer gives a CPF (valid, shown masked) and says how they invoice: MEI (with its
+CNPJ) or autônomo, and from which municipality (the profile's city), which the NFS-e will need.
+
+Whose a CPF is, Stripe decides: saving one is a *claim* and answers the same whether or not another
+account claims it too (no 'já cadastrado' oracle), and saves are limited per account and per client
+address (services/rate_limits.py). The CPF goes to Stripe as the individual's `id_number` when the
+connected account is opened; when Stripe reports that account's individual verified, the account
+holds the CPF (`CpfStatus.VERIFIED`, one per CPF by a partial unique index) and every other claim on
+it is released. Only a verified holder with payouts enabled receives (`can_receive`).
 
 Identity always comes from the caller's session (`user_id`); Stripe's answers and its verified
 `account.updated` webhook are the only source of the account's state. Every call that creates
@@ -19,12 +26,12 @@ import stripe
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from core import routes
+from core import audit, routes
 from core.cities import by_code
 from core.settings import get_settings
 from core.types import utcnow
-from models import FiscalRegime, PayoutAccount, Profile, Role, User
-from services import documents, stripe_api
+from models import CpfStatus, FiscalRegime, PayoutAccount, Profile, Role, User
+from services import documents, rate_limits, stripe_api
 from services.errors import ServiceError
 
 log = logging.getLogger(__name__)
@@ -38,7 +45,20 @@ NOT_CONFIGURED = (
 )
 FREELANCERS_ONLY = "O recebimento pelo Turno é para freelancers."
 CPF_REQUIRED = "Informe seu CPF."
-CPF_TAKEN = "Este CPF já está cadastrado em outra conta."
+SAVES_THROTTLED = "Você salvou seus dados fiscais muitas vezes seguidas. Aguarde uma hora e tente novamente."
+VERIFY_NOTE = (
+    "O recebimento pelo Turno é liberado depois que o Stripe confirmar sua identidade (nome e CPF) no "
+    "cadastro de recebimento."
+)
+CPF_RELEASED_NOTE = (
+    "O Stripe confirmou este CPF na conta de outra pessoa, então ele precisa ser verificado de novo para "
+    "você receber pelo Turno. Se digitou errado, salve o CPF certo. Se o CPF é seu, fale com o suporte "
+    "pela página de contato."
+)
+CPF_CONFLICT_NOTE = (
+    "O Stripe confirmou sua identidade, mas este CPF já está confirmado em outra conta do Turno. Fale com o "
+    "suporte pela página de contato para resolvermos; até lá, os recebimentos ficam parados."
+)
 CPF_LOCKED = "O CPF não pode ser alterado depois de aberta a conta de recebimento. Fale com o suporte."
 CPF_FIRST = "Salve seu CPF e seus dados fiscais antes de configurar o recebimento."
 REGIME_INVALID = "Escolha MEI ou autônomo."
@@ -51,12 +71,16 @@ STATUS_FISCAL = "dados_fiscais"
 STATUS_INCOMPLETE = "incompleto"
 STATUS_REVIEW = "em_analise"
 STATUS_READY = "ativo"
+STATUS_RELEASED = "cpf_liberado"
+STATUS_CONFLICT = "cpf_em_conflito"
 STATUS_LABELS = {
     STATUS_NONE: "Não configurado",
     STATUS_FISCAL: "Falta o cadastro no Stripe",
     STATUS_INCOMPLETE: "Cadastro incompleto no Stripe",
     STATUS_REVIEW: "Em análise pelo Stripe",
     STATUS_READY: "Pronto para receber",
+    STATUS_RELEASED: "CPF precisa ser verificado de novo",
+    STATUS_CONFLICT: "CPF em análise pelo suporte",
 }
 ACTION_LABELS = {
     STATUS_NONE: "Configurar recebimento",
@@ -64,7 +88,10 @@ ACTION_LABELS = {
     STATUS_INCOMPLETE: "Continuar cadastro no Stripe",
     STATUS_REVIEW: "Ver cadastro no Stripe",
     STATUS_READY: "Atualizar dados no Stripe",
+    STATUS_RELEASED: "",
+    STATUS_CONFLICT: "",
 }
+NOTES = {STATUS_RELEASED: CPF_RELEASED_NOTE, STATUS_CONFLICT: CPF_CONFLICT_NOTE}
 
 
 class PayoutError(ServiceError):
@@ -90,6 +117,7 @@ class PayoutSetup:
         mei_cnpj: The MEI's CNPJ, formatted ('' for an autônomo).
         municipio: 'Curitiba, PR' from the profile's city ('' when the profile has none from the list).
         requirements_due: How many items Stripe still asks for.
+        notice: Why the CPF needs attention ('' unless released or in conflict).
     """
 
     configured: bool
@@ -102,6 +130,7 @@ class PayoutSetup:
     mei_cnpj: str
     municipio: str
     requirements_due: int
+    notice: str = ""
 
 
 def configured() -> bool:
@@ -128,11 +157,20 @@ def status_of(row: PayoutAccount | None) -> str:
     """Where the freelancer is in the setup (STATUS_*)."""
     if row is None:
         return STATUS_NONE
+    if row.cpf_status == CpfStatus.RELEASED:
+        return STATUS_RELEASED
+    if row.cpf_status == CpfStatus.CONFLICT:
+        return STATUS_CONFLICT
     if not row.stripe_account_id:
         return STATUS_FISCAL
-    if row.payouts_enabled:
+    if can_receive(row):
         return STATUS_READY
     return STATUS_REVIEW if row.details_submitted else STATUS_INCOMPLETE
+
+
+def can_receive(row: PayoutAccount | None) -> bool:
+    """Whether transfers may go to the row's connected account: Stripe verified its CPF and enabled payouts."""
+    return bool(row and row.stripe_account_id and row.payouts_enabled and row.cpf_status == CpfStatus.VERIFIED)
 
 
 def setup_for(session: Session, user_id: int) -> PayoutSetup:
@@ -153,6 +191,7 @@ def setup_for(session: Session, user_id: int) -> PayoutSetup:
         mei_cnpj=documents.formatted_cnpj(row.mei_cnpj) if row else "",
         municipio=city.label if city else "",
         requirements_due=row.requirements_due if row else 0,
+        notice=NOTES.get(status, ""),
     )
 
 
@@ -181,38 +220,56 @@ def _check_fiscal(form: dict, row: PayoutAccount | None) -> tuple[dict[str, str]
     return errors, {"cpf": cpf, "regime": regime, "mei_cnpj": mei_cnpj}
 
 
-def save_fiscal_data(session: Session, user_id: int, form: dict) -> PayoutAccount:
+def _throttle(session: Session, user_id: int, address: str) -> None:
+    """Count this save for the account and the client address; refuse it past either hour's limit."""
+    by_account = rate_limits.allow(session, rate_limits.Kind.FISCAL_SAVE_ACCOUNT, f"user:{user_id}")
+    by_address = not address or rate_limits.allow(session, rate_limits.Kind.FISCAL_SAVE_ADDRESS, address)
+    if not (by_account and by_address):
+        audit.log_event(
+            "payout.fiscal_throttled",
+            who=audit.user_ref(user_id),
+            what="payouts.save_fiscal_data",
+            where=audit.place(address),
+            outcome="denied",
+        )
+        raise PayoutError(SAVE_ERROR, SAVES_THROTTLED)
+
+
+def save_fiscal_data(session: Session, user_id: int, form: dict, address: str = "") -> PayoutAccount:
     """Save the freelancer's CPF, regime and MEI CNPJ ('Dados fiscais').
 
     A blank CPF keeps the saved one (the form shows it masked, never the digits). The municipality
-    is the profile's city from the IBGE list.
+    is the profile's city from the IBGE list. A CPF other accounts claim (or even hold verified) is
+    saved all the same, as this account's claim: the answer never tells whether the CPF is known,
+    and Stripe's verification of the connected account decides whose it is (`settle_claim`).
+
+    Args:
+        session: Open database session (the caller commits; a refusal is rolled back with it).
+        user_id: The signed-in freelancer.
+        form: The form's fields ('cpf', 'regime', 'mei_cnpj').
+        address: The client's address, for the per-address limit (none counted when empty).
 
     Raises:
-        PayoutError: Not a freelancer, or field errors ('CPF inválido. Confira os números.', a CPF
-            another account uses, an invalid MEI CNPJ...). Nothing is written then.
+        PayoutError: Not a freelancer, too many saves this hour (per account or per address), or
+            field errors ('CPF inválido. Confira os números.', an invalid MEI CNPJ...). Nothing is
+            written then.
     """
     _freelancer(session, user_id)
+    _throttle(session, user_id, address)
     row = account_of(session, user_id)
     errors, clean = _check_fiscal(form, row)
-    if not errors:
-        taken = session.exec(
-            select(PayoutAccount.user_id).where(PayoutAccount.cpf == clean["cpf"], PayoutAccount.user_id != user_id)
-        ).first()
-        if taken is not None:
-            errors["cpf"] = CPF_TAKEN
     if errors:
         raise PayoutError(SAVE_ERROR, next(iter(errors.values())), errors)
     profile = session.get(Profile, user_id)
     row = row or PayoutAccount(user_id=user_id, cpf=clean["cpf"])
-    row.cpf, row.regime, row.mei_cnpj = clean["cpf"], clean["regime"], clean["mei_cnpj"]
+    if row.cpf != clean["cpf"]:  # a new claim (only possible before the Stripe account exists)
+        row.cpf, row.cpf_status = clean["cpf"], CpfStatus.PENDING
+    elif row.cpf_status == CpfStatus.RELEASED and not row.stripe_account_id:
+        row.cpf_status = CpfStatus.PENDING  # the same CPF claimed again: Stripe decides again
+    row.regime, row.mei_cnpj = clean["regime"], clean["mei_cnpj"]
     row.municipio_ibge = profile.cidade_ibge if profile else None
     row.updated_at = utcnow()
     session.add(row)
-    try:
-        with session.begin_nested():
-            session.flush()
-    except IntegrityError as exc:  # another account saved the same CPF a moment ago
-        raise PayoutError(SAVE_ERROR, CPF_TAKEN, {"cpf": CPF_TAKEN}) from exc
     return row
 
 
@@ -221,12 +278,17 @@ def _return_urls(base_url: str) -> tuple[str, str]:
     return f"{tab}&stripe=retorno", f"{tab}&stripe=renovar"
 
 
-def _create_account(user: User) -> str:
-    """Open the freelancer's connected account (Brazil; Stripe collects and verifies the rest)."""
+def _create_account(user: User, cpf: str) -> str:
+    """Open the freelancer's connected account (Brazil; Stripe collects and verifies the rest).
+
+    The saved CPF is prefilled as the individual's `id_number`: the identity Stripe verifies is the
+    one that claims this CPF (Stripe never returns the number, only `id_number_provided`).
+    """
     params: dict[str, Any] = {
         "country": "BR",
         "email": user.email,
         "business_type": "individual",
+        "individual": {"id_number": cpf},
         "controller": {
             "fees": {"payer": "application"},
             "losses": {"payments": "application"},
@@ -260,7 +322,7 @@ def start_onboarding(session: Session, user_id: int, base_url: str) -> str:
         raise PayoutError(SETUP_ERROR, CPF_FIRST)
     try:
         if not row.stripe_account_id:
-            row.stripe_account_id = _create_account(user)
+            row.stripe_account_id = _create_account(user, row.cpf)
             row.updated_at = utcnow()
             session.add(row)
             session.commit()
@@ -290,6 +352,116 @@ def _apply(row: PayoutAccount, account: dict) -> None:
     row.updated_at = utcnow()
 
 
+def individual_verified(account: dict) -> bool:
+    """Whether Stripe reports the connected account's individual verified, with the id number we sent.
+
+    Stripe's Account object: `individual.verification.status` is 'verified' and
+    `individual.id_number_provided` is true. Where Stripe leaves `individual` out (it returns only a
+    subset of the person of an account whose requirements Stripe collects, once onboarding began),
+    the account's `requirements` decide: payouts enabled and nothing about the individual still
+    due, past due or pending verification.
+    """
+    individual = account.get("individual")
+    if isinstance(individual, dict) and isinstance(individual.get("verification"), dict):
+        return individual["verification"].get("status") == "verified" and individual.get("id_number_provided") is True
+    requirements = account.get("requirements") or {}
+    lists = ("currently_due", "past_due", "eventually_due", "pending_verification")
+    open_items = [item for key in lists for item in requirements.get(key) or []]
+    return bool(account.get("payouts_enabled")) and not any(str(i).startswith("individual.") for i in open_items)
+
+
+def _claim_event(row: PayoutAccount, outcome: str, reason: str, **details: object) -> None:
+    audit.log_event(
+        "payout.cpf_claim",
+        who=audit.user_ref(row.user_id),
+        what=f"payout_account:{row.stripe_account_id or row.user_id}",
+        where="stripe",
+        outcome=outcome,
+        reason=reason,
+        **details,
+    )
+
+
+def _verified_holder(session: Session, row: PayoutAccount) -> int | None:
+    return session.exec(
+        select(PayoutAccount.user_id).where(
+            PayoutAccount.cpf == row.cpf,
+            PayoutAccount.cpf_status == CpfStatus.VERIFIED,
+            PayoutAccount.user_id != row.user_id,
+        )
+    ).first()
+
+
+def _hold(session: Session, row: PayoutAccount) -> bool:
+    """Mark the row's CPF verified; False when the unique index says another account holds it."""
+    try:
+        with session.begin_nested():  # flushes the earlier changes first, so only this one can roll back
+            row.cpf_status = CpfStatus.VERIFIED
+            session.add(row)
+            session.flush()
+    except IntegrityError:
+        return False
+    return True
+
+
+def settle_claim(session: Session, row: PayoutAccount, account: dict) -> None:
+    """Stripe verified the row's individual: the row holds its CPF and other claims on it are released.
+
+    A row whose claim was released stays released (its holder talks to support), and a row whose
+    CPF another account already holds verified goes to CONFLICT until support releases that
+    account (`release_claim`; the next read of this account then settles it). The partial unique
+    index keeps one verified account per CPF even when two verifications arrive at once.
+    """
+    if row.cpf_status == CpfStatus.VERIFIED or not individual_verified(account):
+        return
+    if row.cpf_status == CpfStatus.RELEASED:
+        _claim_event(row, "denied", "verified after its claim was released")
+        return
+    holder = _verified_holder(session, row)
+    if holder is None and not _hold(session, row):  # another account's verification of the CPF won the race
+        holder = _verified_holder(session, row) or 0
+    if holder is not None:
+        row.cpf_status = CpfStatus.CONFLICT
+        session.add(row)
+        _claim_event(row, "denied", "cpf already verified on another account", holder=audit.user_ref(holder))
+        return
+    _release_others(session, row)
+    _claim_event(row, "ok", "verified by stripe")
+
+
+def _release_others(session: Session, row: PayoutAccount) -> None:
+    claims = session.exec(
+        select(PayoutAccount).where(
+            PayoutAccount.cpf == row.cpf,
+            PayoutAccount.user_id != row.user_id,
+            PayoutAccount.cpf_status == CpfStatus.PENDING,
+        )
+    ).all()
+    for claim in claims:
+        claim.cpf_status = CpfStatus.RELEASED
+        claim.updated_at = utcnow()
+        session.add(claim)
+        _claim_event(
+            claim, "denied", "claim released: cpf verified on another account", holder=audit.user_ref(row.user_id)
+        )
+
+
+def release_claim(session: Session, user_id: int) -> bool:
+    """Support's tool: take a CPF away from an account (verified or not), after checking who owns it.
+
+    The account then sees that its CPF must be verified again and cannot receive; the CPF's owner
+    is free to hold it once Stripe verifies them. Returns False when the account has no payout row.
+    """
+    row = account_of(session, user_id)
+    if row is None:
+        return False
+    row.cpf_status = CpfStatus.RELEASED
+    row.updated_at = utcnow()
+    session.add(row)
+    _claim_event(row, "ok", "claim released by support")
+    return True
+
+
 def refresh_account(session: Session, user_id: int) -> PayoutAccount | None:
     """Read the freelancer's connected account from Stripe (back from onboarding, before the webhook).
 
@@ -305,11 +477,12 @@ def refresh_account(session: Session, user_id: int) -> PayoutAccount | None:
         return row
     _apply(row, account)
     session.add(row)
+    settle_claim(session, row, account)
     return row
 
 
 def on_account_updated(session: Session, account: dict) -> None:
-    """`account.updated` (a verified webhook): keep our copy of the account's state."""
+    """`account.updated` (a verified webhook): keep our copy of the account's state and settle its CPF."""
     account_id = account.get("id")
     if not isinstance(account_id, str) or not account_id:
         return
@@ -319,6 +492,7 @@ def on_account_updated(session: Session, account: dict) -> None:
         return
     _apply(row, account)
     session.add(row)
+    settle_claim(session, row, account)
 
 
 def export(session: Session, user_id: int) -> dict | None:
@@ -331,6 +505,6 @@ def export(session: Session, user_id: int) -> dict | None:
         "regime": row.regime,
         "mei_cnpj": row.mei_cnpj,
         "municipio_ibge": row.municipio_ibge,
-        "stripe_account_id": row.stripe_account_id,
+        "conta_de_recebimento": "Conectada ao Stripe" if row.stripe_account_id else "Não criada",  # never the acct_ id
         "status": STATUS_LABELS[status_of(row)],
     }

@@ -725,7 +725,7 @@ def _claim(scope: Callable, hiring_id: int, now: datetime) -> bool:
 
 def _destination(session: Session, freelancer_id: int) -> str:
     row = session.get(PayoutAccount, freelancer_id)
-    return row.stripe_account_id if row is not None and row.payouts_enabled else ""
+    return row.stripe_account_id if payouts.can_receive(row) else ""
 
 
 def _run(scope: Callable, h: Hiring, step: Step, destination: str) -> None:

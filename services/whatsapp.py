@@ -1,7 +1,10 @@
 """Shift confirmations and reminders by WhatsApp, opt-in (docs/product.md "WhatsApp").
 
 - `start` keeps the number typed in Configurações and sends it a 6-digit code as a template
-  message (only its SHA-256 is stored); `confirm` turns the channel on and records the consent
+  message (only its SHA-256 is stored). Codes are limited per account (one a minute), per number
+  (WHATSAPP_CODES_PER_NUMBER_HOUR, whichever accounts ask) and in all (WHATSAPP_CODES_HOUR), in
+  `rate_events` rows shared by every worker (services/rate_limits.py); each limit answers the same
+  WAIT, and the per-number and global ones write a security-log line. `confirm` turns the channel on and records the consent
   with its time (services/consents.py); `stop` ('Parar' in settings, or the word sent back in
   WhatsApp) turns it off and records the withdrawal.
 - `enqueue` is called by services/notifications.notify in the notice's transaction for the kinds
@@ -33,6 +36,7 @@ import requests
 from sqlalchemy import bindparam, delete, insert, literal, select, update
 from sqlmodel import Session
 
+from core import audit
 from core.db import session_scope
 from core.formatting import date_time, short_date
 from core.security import token_digest
@@ -40,7 +44,7 @@ from core.sender import Sender, http_session
 from core.settings import get_settings
 from core.types import utcnow
 from models import NotificationType, WhatsAppContact, WhatsAppMessage
-from services import consents
+from services import consents, rate_limits
 from services.errors import NotAllowed, ValidationFailed
 
 logger = logging.getLogger(__name__)
@@ -139,7 +143,9 @@ def start(db: Session, user_id: int, raw_phone: object, now: datetime | None = N
 
     Raises:
         NotAllowed: WhatsApp is not configured.
-        ValidationFailed: Not a mobile number ('phone'), or a code was sent less than a minute ago ('code').
+        ValidationFailed: Not a mobile number ('phone'); or ('code', always WAIT) a code was sent
+            to this account less than a minute ago, the number had its codes for the hour, or all
+            codes of the hour went out.
     """
     if not configured():
         raise NotAllowed(NOT_CONFIGURED)
@@ -148,6 +154,7 @@ def start(db: Session, user_id: int, raw_phone: object, now: datetime | None = N
     contact = db.get(WhatsAppContact, user_id)
     if contact is not None and contact.code_sent_at is not None and now - contact.code_sent_at < RESEND_AFTER:
         raise ValidationFailed({"code": WAIT})
+    _within_code_limits(db, user_id, phone, now)
     if contact is None:
         contact = WhatsAppContact(user_id=user_id, phone=phone)
     if contact.phone != phone or contact.stopped_at is not None:
@@ -162,6 +169,26 @@ def start(db: Session, user_id: int, raw_phone: object, now: datetime | None = N
     db.add(contact)
     _queue(db, user_id, phone, get_settings().whatsapp_template_code, [code], "", now)
     return format_phone(phone)
+
+
+def _within_code_limits(db: Session, user_id: int, phone: str, now: datetime) -> None:
+    """Count one more code for `phone` and for the hour, or refuse with WAIT (the per-account answer) and log it.
+
+    The uses are recorded in the caller's transaction: a refusal rolls them back with it.
+    """
+    for kind, key in ((rate_limits.Kind.WHATSAPP_CODE_NUMBER, phone), (rate_limits.Kind.WHATSAPP_CODE_ALL, "all")):
+        if not rate_limits.allow(db, kind, key, now):
+            actor = audit.current_actor()
+            audit.log_event(
+                "whatsapp.code_limited",
+                who=audit.user_ref(user_id),
+                what=actor.handler or "whatsapp code",
+                where=actor.where,
+                outcome="denied",
+                target=masked(phone),
+                reason=f"{kind.value} limit",
+            )
+            raise ValidationFailed({"code": WAIT})
 
 
 def confirm(db: Session, user_id: int, code: object, now: datetime | None = None) -> str | None:

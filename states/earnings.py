@@ -54,6 +54,7 @@ class EarningsMixin(AuthState, mixin=True):
     payout_mei_cnpj: str = ""
     payout_municipio: str = ""
     payout_requirements: int = 0
+    payout_notice: str = ""
     fiscal_errors: dict[str, str] = _BLANK_ERRORS
     payout_busy: bool = False
 
@@ -68,6 +69,7 @@ class EarningsMixin(AuthState, mixin=True):
         self.payout_mei_cnpj = setup.mei_cnpj
         self.payout_municipio = setup.municipio
         self.payout_requirements = setup.requirements_due
+        self.payout_notice = setup.notice
 
     def _load_earnings(self, db, user_id: int) -> None:
         """Load the tab; back from Stripe (?stripe=retorno) read the account from Stripe first."""
@@ -121,12 +123,12 @@ class EarningsMixin(AuthState, mixin=True):
         form = form_data if isinstance(form_data, dict) else {}
         try:
             with session_scope() as db:
-                payouts.save_fiscal_data(db, user.id, form)
+                payouts.save_fiscal_data(db, user.id, form, self._client_address())
                 db.commit()
                 self._show_earnings(db, user.id)  # the MEI limit shows once MEI is chosen
         except PayoutError as exc:
             self.fiscal_errors = {**_BLANK_ERRORS, **(exc.field_errors or {})}
-            return None
+            return None if exc.field_errors else rx.toast.error(exc.title, description=exc.message)
         self.fiscal_errors = _BLANK_ERRORS
         return [rx.set_value("fiscal-cpf", ""), rx.toast.success(SAVED)]
 

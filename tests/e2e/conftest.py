@@ -87,6 +87,7 @@ def app_env(tmp_path_factory, fake_stripe: FakeStripe, fake_whatsapp: FakeWhatsA
         "REGISTRATIONS_PER_ADDRESS_HOUR": "100000",
         "RECOVERIES_PER_ADDRESS_HOUR": "100000",
         "ACCOUNT_MAILS_PER_RECIPIENT_HOUR": "100000",
+        "FISCAL_SAVES_PER_ADDRESS_HOUR": "100000",  # every browser test's fiscal data come from this address
         "PORT": str(port),
         "REFLEX_UPLOADED_FILES_DIR": str(workdir / "uploads"),
         **stripe_env(fake_stripe),

@@ -70,6 +70,10 @@ def test_a_freelancer_sees_a_paid_shift_and_sets_up_payouts_on_stripe(
     expect(table).to_contain_text("Garçom de formatura")
     expect(table).to_contain_text(re.compile(r"Pago em \d\d/\d\d"))
     expect(page.locator("#payout-status")).to_have_text("Não configurado")
+    expect(page.locator("#payout-verify-note")).to_have_text(
+        "O recebimento pelo Turno é liberado depois que o Stripe confirmar sua identidade (nome e CPF) no "
+        "cadastro de recebimento."
+    )
 
     form = page.locator("#fiscal-form")
     form.get_by_label("CPF", exact=True).fill("529.982.247-24")
@@ -101,11 +105,11 @@ def test_a_freelancer_sees_a_paid_shift_and_sets_up_payouts_on_stripe(
     expect(page.locator("#fiscal-form")).to_contain_text("***.982.247-**")  # the CPF is now fixed
     with session_scope() as db:
         row = db.get(PayoutAccount, _user_id(freelancer))
-        assert row.payouts_enabled and row.mei_cnpj == "12ABC34501DE35"
+        assert row.payouts_enabled and row.mei_cnpj == "12ABC34501DE35" and row.cpf_status == "verificado"
         (created,) = [
             r for r in fake_stripe.calls("/v1/accounts") if r.params.get("metadata[user_id]") == str(row.user_id)
         ]
-        assert created.params["country"] == "BR"
+        assert created.params["country"] == "BR" and created.params["individual[id_number]"] == "52998224725"
 
 
 def test_leaving_stripe_unfinished_says_the_signup_is_incomplete(mobile_page: Page, make_account):

@@ -10,7 +10,10 @@ real. The server answers:
 - POST /v1/billing_portal/sessions      a portal session with a local `url`
 - GET  /v1/subscriptions/{id}           a subscription created by `complete_checkout`
 - POST /v1/customers, GET /v1/customers/{id}
-- POST /v1/accounts, GET /v1/accounts/{id}   Connect accounts (one per idempotency key, as Stripe)
+- POST /v1/accounts, GET /v1/accounts/{id}   Connect accounts (one per idempotency key, as Stripe),
+                                        with Stripe's `individual` (a Person: `id_number_provided`,
+                                        `verification.status`; never the id number itself) and
+                                        `requirements` lists
 - POST /v1/account_links                a hosted-onboarding link served by the fake itself
 - GET  /v1/payment_intents/{id}, GET /v1/charges/{id}   made by `complete_payment`
 - POST /v1/transfers                    separate transfers to a connected account, checked like
@@ -210,8 +213,14 @@ class FakeStripe:
             )
             return json.loads(json.dumps(checkout)), json.loads(json.dumps(subscription))
 
-    def complete_onboarding(self, account_id: str, payouts_enabled: bool = True) -> dict:
+    def complete_onboarding(self, account_id: str, payouts_enabled: bool = True, verified: bool | None = None) -> dict:
         """Do what finishing Stripe's hosted onboarding does: details submitted, payouts (usually) on.
+
+        The individual gave their id number (Stripe answers only `id_number_provided`, never the
+        number) and, with payouts on, Stripe verified them: `individual.verification.status` is
+        'verified'. With payouts off Stripe still wants a document ('unverified', the document in
+        `requirements.currently_due`). `verified` overrides the status alone (e.g. payouts on while
+        the identity check is still 'pending').
 
         Returns:
             The account as an `account.updated` webhook object.
@@ -220,6 +229,12 @@ class FakeStripe:
             account = self.accounts[account_id]
             account.update(details_submitted=True, payouts_enabled=payouts_enabled, charges_enabled=payouts_enabled)
             account["requirements"]["currently_due"] = [] if payouts_enabled else ["individual.verification.document"]
+            account["requirements"]["eventually_due"] = list(account["requirements"]["currently_due"])
+            passed = payouts_enabled if verified is None else verified
+            status = "verified" if passed else "pending" if payouts_enabled else "unverified"
+            account["individual"]["id_number_provided"] = True
+            account["individual"]["verification"]["status"] = status
+            account["requirements"]["pending_verification"] = ["individual.id_number"] if status == "pending" else []
             return json.loads(json.dumps(account))
 
     def ready_account(self, email: str) -> str:
@@ -833,8 +848,11 @@ class FakeStripe:
 
     def _new_account(self, params: dict[str, str]) -> dict:
         metadata = {k[len("metadata[") : -1]: v for k, v in params.items() if k.startswith("metadata[")}
+        account_id = self._id("acct")
+        id_number = bool(params.get("individual[id_number]"))  # kept nowhere: Stripe never returns it
+        due = ["individual.id_number", "external_account", "tos_acceptance.date"][1 if id_number else 0 :]
         account = {
-            "id": self._id("acct"),
+            "id": account_id,
             "object": "account",
             "country": params.get("country"),
             "email": params.get("email"),
@@ -852,7 +870,20 @@ class FakeStripe:
             "charges_enabled": False,
             "payouts_enabled": False,
             "details_submitted": False,
-            "requirements": {"currently_due": ["individual.id_number", "external_account", "tos_acceptance.date"]},
+            "requirements": {
+                "currently_due": due,
+                "eventually_due": list(due),
+                "past_due": [],
+                "pending_verification": [],
+                "errors": [],
+            },
+            "individual": {
+                "id": self._id("person"),
+                "object": "person",
+                "account": account_id,
+                "id_number_provided": id_number,
+                "verification": {"status": "unverified", "details": None, "details_code": None},
+            },
             "metadata": metadata,
             "created": int(time.time()),
             "livemode": False,

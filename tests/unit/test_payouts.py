@@ -76,14 +76,6 @@ def test_bad_fiscal_data_get_their_message_and_write_nothing(db, form, field, me
     assert db.get(PayoutAccount, freelancer.id) is None
 
 
-def test_a_cpf_belongs_to_one_account(db):
-    first, second = make_freelancer(db), make_freelancer(db)
-    _save(db, first.id)
-    assert _errors(db, second.id, {"cpf": CPF, "regime": "autonomo"}) == {"cpf": payouts.CPF_TAKEN}
-    _save(db, second.id, cpf=OTHER_CPF)
-    assert db.get(PayoutAccount, second.id).cpf == "16899535009"
-
-
 def test_a_blank_cpf_keeps_the_saved_one(db):
     freelancer = make_freelancer(db)
     _save(db, freelancer.id)

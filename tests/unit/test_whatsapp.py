@@ -4,6 +4,8 @@ Messages go to tests/support/fake_whatsapp.py, which checks the token, the templ
 the parameters as the Cloud API does.
 """
 
+import logging
+import threading
 from datetime import timedelta
 
 import pytest
@@ -13,6 +15,8 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from app.api import whatsapp_webhook
+from core import audit
+from core.db import session_scope
 from core.settings import get_settings
 from core.types import utcnow
 from models import ChannelConsent, NotificationType, User, WhatsAppContact, WhatsAppMessage
@@ -299,3 +303,124 @@ def test_the_settings_handlers_act_for_the_caller_only(db, fake, no_sender_threa
     assert tab.whatsapp["state"] == "active"
     assert toasts(run(tab, SettingsState.stop_whatsapp)) == [f"success: {whatsapp.STOPPED}"]
     assert tab.whatsapp["state"] == "stopped"
+
+
+# --- limits per number and in all (issue 41, point 6) ---------------------------------------------
+
+
+@pytest.fixture
+def security_lines(caplog, monkeypatch):
+    """The security log's lines written during the test."""
+    caplog.set_level(logging.INFO, logger=audit.SECURITY_LOGGER)
+    monkeypatch.setattr(logging.getLogger(audit.SECURITY_LOGGER), "propagate", True)
+    return lambda: [r.getMessage() for r in caplog.records if r.name == audit.SECURITY_LOGGER]
+
+
+def _start(db, user: User, phone: str, now) -> str:
+    """`start` as a request runs it: committed when it answers, rolled back when it refuses."""
+    try:
+        shown = whatsapp.start(db, user.id, phone, now)
+    except BaseException:
+        db.rollback()
+        raise
+    db.commit()
+    return shown
+
+
+def _refusal(db, user: User, phone: str, now) -> dict:
+    with pytest.raises(ValidationFailed) as refused:
+        _start(db, user, phone, now)
+    return refused.value.field_errors
+
+
+def test_five_accounts_get_three_codes_to_one_number_and_the_rest_the_per_account_answer(
+    db, fake, no_sender_thread, security_lines
+):
+    accounts = [make_freelancer(db) for _ in range(5)]
+    db.commit()
+    now = utcnow()
+    for account in accounts[:3]:
+        _start(db, account, PHONE, now)
+    per_account = _refusal(db, accounts[0], PHONE, now + timedelta(seconds=1))
+
+    assert _refusal(db, accounts[3], "(11) 98765-4321", now + timedelta(seconds=1)) == per_account
+    assert _refusal(db, accounts[4], "+55 11 98765-4321", now + timedelta(seconds=2)) == per_account
+    assert per_account == {"code": whatsapp.WAIT}
+
+    db.expire_all()
+    assert [db.get(WhatsAppContact, a.id) for a in accounts[3:]] == [None, None]
+    assert [m.user_id for m in _messages(db)] == [a.id for a in accounts[:3]]
+    assert whatsapp.send_due().sent == 3
+    assert [sent.to for sent in fake.sent()] == [PHONE] * 3
+    lines = [line for line in security_lines() if "event=whatsapp.code_limited" in line]
+    assert len(lines) == 2 and all('reason="whatsapp-code-number limit"' in line for line in lines)
+    assert all("(11) 9****-4321" in line and PHONE not in line for line in lines)
+    assert f"who=user:{accounts[3].id}" in lines[0]
+
+    later = now + timedelta(hours=1, seconds=3)
+    _start(db, accounts[3], PHONE, later)  # the number's hour is over
+    other_number = "(21) 98765-4321"
+    assert _start(db, accounts[4], other_number, now + timedelta(seconds=3)) == other_number
+
+
+def test_the_hourly_cap_of_all_codes_refuses_with_the_same_answer(
+    db, fake, no_sender_thread, monkeypatch, security_lines
+):
+    monkeypatch.setenv("WHATSAPP_CODES_HOUR", "2")
+    get_settings.cache_clear()
+    first, second, third = make_freelancer(db), make_freelancer(db), make_freelancer(db)
+    db.commit()
+    now = utcnow()
+    _start(db, first, "(11) 98765-4321", now)
+    _start(db, second, "(21) 98765-4321", now)
+
+    assert _refusal(db, third, "(31) 98765-4321", now + timedelta(seconds=5)) == {"code": whatsapp.WAIT}
+
+    db.expire_all()
+    assert db.get(WhatsAppContact, third.id) is None and len(_messages(db)) == 2
+    assert whatsapp.send_due().sent == 2
+    (line,) = [line for line in security_lines() if "event=whatsapp.code_limited" in line]
+    assert f"who=user:{third.id}" in line and "whatsapp-code-all limit" in line and "outcome=denied" in line
+    _start(db, third, "(31) 98765-4321", now + timedelta(hours=1, seconds=1))
+
+
+def test_the_settings_handler_gives_a_fourth_account_the_per_account_answer(db, fake, no_sender_thread):
+    for _ in range(3):
+        whatsapp.start(db, make_freelancer(db).id, PHONE)
+        db.commit()
+    fourth = make_freelancer(db)
+    tab = state_for(SettingsState, cookie_for(db, fourth), "/freelancer-dashboard", {"tab": "settings"})
+    run(tab, SettingsState.load)
+
+    assert toasts(run(tab, SettingsState.start_whatsapp, {"phone": "(11) 98765-4321"})) == []
+
+    assert tab.whatsapp_errors["code"] == whatsapp.WAIT
+    db.expire_all()
+    assert db.get(WhatsAppContact, fourth.id) is None
+
+
+def test_twelve_accounts_asking_at_once_send_three_codes_to_one_number(db, fake, no_sender_thread):
+    """Parallel requests (one session each, lined up on a barrier) share the number's count."""
+    accounts = [make_freelancer(db) for _ in range(12)]
+    db.commit()
+    barrier = threading.Barrier(len(accounts))
+    answers: list[object] = [None] * len(accounts)
+
+    def ask(index: int) -> None:
+        try:
+            with session_scope() as session:
+                session.connection()
+                barrier.wait(timeout=30)
+                answers[index] = whatsapp.start(session, accounts[index].id, PHONE)
+        except Exception as exc:  # noqa: BLE001  (the test counts what each request got)
+            answers[index] = exc
+
+    threads = [threading.Thread(target=ask, args=(i,)) for i in range(len(accounts))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+
+    refused = [a for a in answers if isinstance(a, ValidationFailed)]
+    assert all(a.field_errors == {"code": whatsapp.WAIT} for a in refused)
+    assert (len(answers) - len(refused), len(_messages(db))) == (3, 3)
