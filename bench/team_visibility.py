@@ -37,7 +37,7 @@ from core.bulk_load import settle
 from core.db import make_engine
 from core.types import utcnow
 from models import Block, Job, JobStatus, Role, TeamMember, User
-from services import job_list_cache, jobs
+from services import job_list_cache, jobs, visibility
 
 HELD_SHARE = 50  # one open vaga in 50 is team-first
 PRIVATE_SHARE = 200  # one in 200 is a private invite vaga
@@ -136,7 +136,8 @@ def _measure(engine_name: str, engine: Engine, count: int, setup: dict) -> list[
     bare_before = bare(before)
 
     with Session(engine) as db:
-        hidden = frozenset(db.execute(select(Block.blocker_id).where(Block.blocked_id == freelancer)).scalars())
+        blocked_by = frozenset(db.execute(select(Block.blocker_id).where(Block.blocked_id == freelancer)).scalars())
+        hidden = visibility.Hidden(companies=blocked_by)
         member_of = db.execute(select(TeamMember.company_id).where(TeamMember.freelancer_id == freelancer)).scalars()
         member_of = list(member_of)
         team_job = (
@@ -150,7 +151,7 @@ def _measure(engine_name: str, engine: Engine, count: int, setup: dict) -> list[
         hidden_public = db.execute(
             select(func.count())
             .select_from(Job)
-            .where(*before, Job.equipe_ate.is_(None), Job.privada == false(), Job.cliente_id.in_(hidden))
+            .where(*before, Job.equipe_ate.is_(None), Job.privada == false(), Job.cliente_id.in_(blocked_by))
         ).scalar_one()
         team_total = db.execute(
             select(func.count())

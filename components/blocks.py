@@ -1,4 +1,4 @@
-"""Blocks on screen: 'Bloquear profissional', 'Não quero trabalhar com esta empresa' and their lists."""
+"""Blocks on screen: 'Bloquear profissional', 'Não quero trabalhar com esta empresa', 'Não quero ver esta vaga'."""
 
 import reflex as rx
 
@@ -13,6 +13,10 @@ BLOCK_EFFECTS = (
 AVOID_EFFECTS = (
     "As vagas desta empresa deixam de aparecer para você e suas candidaturas pendentes a elas são retiradas. "
     "Turnos já combinados continuam valendo. Você pode desfazer isso no seu painel."
+)
+HIDE_JOB_EFFECTS = (
+    "Esta vaga deixa de aparecer para você e sua candidatura pendente a ela é retirada. As outras vagas "
+    "continuam aparecendo. Você pode desfazer isso no seu painel."
 )
 
 
@@ -103,7 +107,7 @@ def _worked_row(company: rx.Var, state) -> rx.Component:
             "Deixar de ver " + company.name.to(str) + "?",
             AVOID_EFFECTS,
             "Não quero mais",
-            state.avoid_company(company.id),
+            state.avoid_worked_company(company.hiring_id),
             size="1",
             variant="ghost",
             color_scheme="red",
@@ -127,8 +131,23 @@ def _avoided_row(company: rx.Var, state) -> rx.Component:
     )
 
 
+def _hidden_job_row(job: rx.Var, state) -> rx.Component:
+    return rx.hstack(
+        rx.vstack(
+            rx.text(job.title, size="2"),
+            rx.text("Oculta em " + job.since.to(str), size="1", color=MUTED),
+            spacing="0",
+        ),
+        rx.spacer(),
+        rx.button("Voltar a ver esta vaga", size="1", variant="soft", on_click=state.show_job(job.id)),
+        width="100%",
+        align="center",
+        class_name="hidden-job",
+    )
+
+
 def freelancer_companies(state) -> rx.Component:
-    """'Empresas com quem você mais trabalha' and 'Empresas que você não quer ver' (each only when not empty)."""
+    """'Empresas com quem você mais trabalha', 'Empresas/Vagas que você não quer ver' (each only when not empty)."""
     return rx.fragment(
         rx.cond(
             state.worked_with.length() > 0,
@@ -143,6 +162,15 @@ def freelancer_companies(state) -> rx.Component:
                 "Empresas que você não quer ver",
                 rx.vstack(
                     rx.foreach(state.avoided_companies, lambda c: _avoided_row(c, state)), spacing="2", width="100%"
+                ),
+            ),
+        ),
+        rx.cond(
+            state.hidden_jobs.length() > 0,
+            section_card(
+                "Vagas que você não quer ver",
+                rx.vstack(
+                    rx.foreach(state.hidden_jobs, lambda j: _hidden_job_row(j, state)), spacing="2", width="100%"
                 ),
             ),
         ),

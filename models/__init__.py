@@ -14,10 +14,10 @@ from models.billing import ContactMessage, StripeEvent, Subscription
 from models.chat import Chat, Message, Notification, NotificationType
 from models.job import Application, ApplicationStatus, Job, JobListVersion, JobStatus, Rating
 from models.payment import MoneyMovement, MovementKind, PaymentKind, PaymentStatus, ProtectedPayment
-from models.payout import FiscalRegime, PayoutAccount
+from models.payout import CpfStatus, FiscalRegime, PayoutAccount
 from models.reach import ChannelConsent, PushDevice, PushMessage, WhatsAppContact, WhatsAppMessage
 from models.shift import Actor, Falta, Hiring, HiringEvent, HiringState, ReviewRequest
-from models.team import Block, Invite, InviteStatus, TeamMember
+from models.team import Block, HiddenJob, Invite, InviteStatus, TeamMember
 from models.user import Profile, Role, User, UserPreferences
 
 __all__ = [
@@ -29,9 +29,11 @@ __all__ = [
     "ChannelConsent",
     "Chat",
     "ContactMessage",
+    "CpfStatus",
     "EmailToken",
     "Falta",
     "FiscalRegime",
+    "HiddenJob",
     "Hiring",
     "HiringEvent",
     "HiringState",

@@ -1,4 +1,4 @@
-"""A company's team ('Minha equipe'), blocks both ways and private 'Contratar novamente' invites.
+"""A company's team ('Minha equipe'), blocks both ways, hidden vagas and private 'Contratar novamente' invites.
 
 services/teams.py, services/blocks.py and services/invites.py are their only writers (docs/product.md
 "Minha equipe").
@@ -27,9 +27,10 @@ class Block(SQLModel, table=True):
     """One side refuses to work with the other (docs/product.md "Bloqueios").
 
     A company's 'Bloquear profissional' (blocker: the company) and a freelancer's 'Não quero
-    trabalhar com esta empresa' (blocker: the freelancer) are the same row shape; either way the
-    company's vagas are hidden from that freelancer and their applications are refused.
-    services/blocks.py is the only writer.
+    trabalhar com esta empresa' (blocker: the freelancer) are the same row shape. The company's
+    block hides all its vagas from that freelancer; the freelancer's own hides the vagas that show
+    the company's name, never its anonymous ones (services/visibility.py). services/blocks.py is the
+    only writer.
     """
 
     __tablename__ = "blocks"
@@ -37,6 +38,21 @@ class Block(SQLModel, table=True):
 
     blocker_id: int = Field(foreign_key="users.id", primary_key=True, ondelete="CASCADE")
     blocked_id: int = Field(foreign_key="users.id", primary_key=True, ondelete="CASCADE")
+    created_at: datetime = created_at_field()
+
+
+class HiddenJob(SQLModel, table=True):
+    """'Não quero ver esta vaga': one vaga a freelancer asked not to see again (docs/product.md "Bloqueios").
+
+    What an anonymous vaga offers instead of 'Não quero trabalhar com esta empresa': it hides that
+    vaga alone and says nothing of its company. services/blocks.py is the only writer.
+    """
+
+    __tablename__ = "hidden_jobs"
+    __table_args__ = (Index("ix_hidden_jobs_job", "job_id"),)
+
+    freelancer_id: int = Field(foreign_key="users.id", primary_key=True, ondelete="CASCADE")
+    job_id: int = Field(foreign_key="jobs.id", primary_key=True, ondelete="CASCADE")
     created_at: datetime = created_at_field()
 
 

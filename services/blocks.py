@@ -1,18 +1,25 @@
-"""Blocks both ways: 'Bloquear profissional' and 'Não quero trabalhar com esta empresa'.
+"""Blocks both ways ('Bloquear profissional', 'Não quero trabalhar com esta empresa') and hidden vagas.
 
-The only writer of `blocks` (docs/product.md "Bloqueios"). A block between a company and a
-freelancer, whichever side made it, hides the company's vagas from the freelancer on every path
-and refuses their applications (services/visibility.py), takes the freelancer out of the company's
-team and ends what is pending between them: the freelancer's pending applications to the company's
-vagas (refused when the company blocks, withdrawn when the freelancer does) and pending invites.
-Shifts already agreed stay as they are: a block is about the future, and a cancellation has its own
-rules and fees (docs/product.md "Turnos").
+The only writer of `blocks` and `hidden_jobs` (docs/product.md "Bloqueios"). A block between a
+company and a freelancer hides the company's vagas from the freelancer on every path and refuses
+their applications (services/visibility.py): all of them when the company blocked, those that show
+the company's name when the freelancer did. It takes the freelancer out of the company's team and
+ends what is pending between them: the freelancer's pending applications (refused when the company
+blocks; withdrawn when the freelancer does, from named vagas only) and pending invites. Shifts
+already agreed stay as they are: a block is about the future, and a cancellation has its own rules
+and fees (docs/product.md "Turnos").
+
+A freelancer names the company to avoid only through something that already shows it to them by
+name: an open vaga that is not anonymous, or a shift they had with it. Never by a company id: a
+bare id would list the companies, and blocking halves of them would find who published an
+anonymous ('Confidencial') vaga. An anonymous vaga offers 'Não quero ver esta vaga' instead, which
+hides that vaga alone. Every id that cannot be used gets the same UNAVAILABLE, whatever it is.
 """
 
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete, func, literal, select, union_all, update
+from sqlalchemy import and_, delete, false, func, literal, select, union_all, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
@@ -22,6 +29,7 @@ from models import (
     Application,
     ApplicationStatus,
     Block,
+    HiddenJob,
     Hiring,
     HiringState,
     Job,
@@ -39,7 +47,9 @@ UNBLOCKED = "Profissional desbloqueado."
 AVOIDED = "Pronto. Você não verá mais as vagas desta empresa."
 ALLOWED = "Você voltará a ver as vagas desta empresa."
 CANNOT_BLOCK = "Você só pode bloquear profissionais que se candidataram às suas vagas."
-COMPANY_NOT_FOUND = "Empresa não encontrada."
+UNAVAILABLE = "Esta opção não está disponível aqui."
+JOB_HIDDEN = "Pronto. Esta vaga não aparece mais para você."
+JOB_SHOWN = "Você voltará a ver esta vaga."
 NOT_BLOCKED = "Este bloqueio não existe mais."
 FREELANCERS_ONLY = "Apenas freelancers podem deixar de ver vagas de uma empresa."
 COMPANIES_ONLY = "Apenas empresas podem bloquear profissionais."
@@ -83,9 +93,18 @@ def _insert(session: Session, blocker_id: int, blocked_id: int, now: datetime) -
         pass
 
 
-def _pending_applications(company_id: int, freelancer_id: int):
-    """The freelancer's pending applications to the company's vagas (a WHERE clause)."""
+def _pending_applications(company_id: int, freelancer_id: int, named_only: bool = False):
+    """The freelancer's pending applications to the company's vagas (a WHERE clause).
+
+    Args:
+        company_id: The company.
+        freelancer_id: The freelancer.
+        named_only: Only to the vagas that show the company's name (a freelancer's own block leaves
+            the anonymous ones alone: withdrawing them would say whose they are).
+    """
     owned = select(Job.id).where(Job.cliente_id == company_id)
+    if named_only:
+        owned = owned.where(Job.anuncio_anonimo == false())
     return (
         Application.freelancer_id == freelancer_id,
         Application.status == ApplicationStatus.PENDING,
@@ -135,24 +154,50 @@ def unblock_freelancer(session: Session, company_id: int, freelancer_id: int) ->
     _remove(session, company_id, freelancer_id)
 
 
-def avoid_company(session: Session, freelancer_id: int, company_id: int, now: datetime | None = None) -> None:
-    """'Não quero trabalhar com esta empresa': the freelancer stops seeing the company's vagas.
-
-    Their pending applications to its vagas are withdrawn, they leave its team, its pending invites
-    to them are declined.
+def avoid_company_of_job(session: Session, freelancer_id: int, job_id: int, now: datetime | None = None) -> None:
+    """'Não quero trabalhar com esta empresa' on a vaga's page: the company named on it.
 
     Raises:
-        NotAllowed: Not a freelancer (FREELANCERS_ONLY), or no such company (COMPANY_NOT_FOUND).
+        NotAllowed: Not a freelancer (FREELANCERS_ONLY); the vaga is anonymous, closed, not shown to
+            them or missing (UNAVAILABLE, the same for each).
     """
-    now = now or utcnow()
+    _require_freelancer(session, freelancer_id)
+    _avoid(session, freelancer_id, company_of_job(session, job_id, freelancer_id), now or utcnow())
+
+
+def avoid_company_of_hiring(session: Session, freelancer_id: int, hiring_id: int, now: datetime | None = None) -> None:
+    """'Não quero trabalhar com esta empresa' on a company the freelancer had a shift with (its card names it).
+
+    Raises:
+        NotAllowed: Not a freelancer (FREELANCERS_ONLY); not their shift, or missing (UNAVAILABLE).
+    """
+    _require_freelancer(session, freelancer_id)
+    company_id = session.execute(
+        select(Hiring.company_id).where(Hiring.id == hiring_id, Hiring.freelancer_id == freelancer_id)
+    ).scalar()
+    _avoid(session, freelancer_id, company_id, now or utcnow())
+
+
+def _require_freelancer(session: Session, freelancer_id: int) -> None:
     if not _active_user(session, freelancer_id, Role.FREELANCER):
         raise NotAllowed(FREELANCERS_ONLY)
-    if not _active_user(session, company_id, Role.CLIENT):
-        raise NotAllowed(COMPANY_NOT_FOUND)
+
+
+def _avoid(session: Session, freelancer_id: int, company_id: int | None, now: datetime) -> None:
+    """The freelancer stops seeing the named vagas of a company already shown to them by name.
+
+    Their pending applications to those vagas are withdrawn, they leave its team, its pending
+    invites to them are cancelled. Its anonymous vagas and the applications to them stay.
+
+    Raises:
+        NotAllowed: No company to avoid, or one whose account is gone (UNAVAILABLE).
+    """
+    if company_id is None or not _active_user(session, company_id, Role.CLIENT):
+        raise NotAllowed(UNAVAILABLE)
     _insert(session, freelancer_id, company_id, now)
     session.execute(
         delete(Application)
-        .where(*_pending_applications(company_id, freelancer_id))
+        .where(*_pending_applications(company_id, freelancer_id, named_only=True))
         .execution_options(synchronize_session=False)
     )
     _end_pending(session, company_id, freelancer_id, now)
@@ -173,6 +218,79 @@ def _remove(session: Session, blocker_id: int, blocked_id: int) -> None:
     ).rowcount
     if not removed:
         raise NotAllowed(NOT_BLOCKED)
+
+
+def hide_job(session: Session, freelancer_id: int, job_id: int, now: datetime | None = None) -> None:
+    """'Não quero ver esta vaga': this vaga alone leaves the freelancer's lists, search and job page.
+
+    Only a vaga shown to them now (open, not kept from them); hiding it again changes nothing. Their
+    pending application to it is withdrawn. Its company, and its other vagas, are untouched.
+
+    Raises:
+        NotAllowed: Not a freelancer (FREELANCERS_ONLY); the vaga is closed, not shown to them or
+            missing (UNAVAILABLE).
+    """
+    _require_freelancer(session, freelancer_id)
+    if _hidden(session, freelancer_id, job_id):
+        return
+    shown = session.execute(select(Job.id).where(Job.id == job_id, visibility.open_to(freelancer_id))).first()
+    if shown is None:
+        raise NotAllowed(UNAVAILABLE)
+    try:
+        with session.begin_nested():
+            session.add(HiddenJob(freelancer_id=freelancer_id, job_id=job_id, created_at=now or utcnow()))
+            session.flush()
+    except IntegrityError:
+        return  # a second tab hid it first
+    session.execute(
+        delete(Application)
+        .where(
+            Application.vaga_id == job_id,
+            Application.freelancer_id == freelancer_id,
+            Application.status == ApplicationStatus.PENDING,
+        )
+        .execution_options(synchronize_session=False)
+    )
+
+
+def show_job(session: Session, freelancer_id: int, job_id: int) -> None:
+    """Undo 'Não quero ver esta vaga' (the freelancer's own list only).
+
+    Raises:
+        NotAllowed: The freelancer has not hidden this vaga (UNAVAILABLE).
+    """
+    removed = session.execute(
+        delete(HiddenJob).where(HiddenJob.freelancer_id == freelancer_id, HiddenJob.job_id == job_id)
+    ).rowcount
+    if not removed:
+        raise NotAllowed(UNAVAILABLE)
+
+
+def _hidden(session: Session, freelancer_id: int, job_id: int) -> bool:
+    found = session.execute(
+        select(HiddenJob.job_id).where(HiddenJob.freelancer_id == freelancer_id, HiddenJob.job_id == job_id)
+    )
+    return found.first() is not None
+
+
+@dataclass(frozen=True)
+class HiddenJobView:
+    """One vaga of 'Vagas que você não quer ver': its id, title and since when (never its company)."""
+
+    id: int
+    title: str
+    since: str
+
+
+def export_hidden_jobs(session: Session, freelancer_id: int) -> list[dict]:
+    """'Baixar meus dados': the vagas this freelancer hid (which and when)."""
+    rows = session.execute(
+        select(HiddenJob.job_id, HiddenJob.created_at, Job.titulo)
+        .join(Job, Job.id == HiddenJob.job_id)
+        .where(HiddenJob.freelancer_id == freelancer_id)
+        .order_by(HiddenJob.created_at.desc(), HiddenJob.job_id)
+    ).all()
+    return [{"vaga_id": row.job_id, "vaga": row.titulo, "desde": short_date(row.created_at)} for row in rows]
 
 
 def blocked_by(session: Session, blocker_id: int) -> list[BlockedView]:
@@ -209,30 +327,45 @@ def export(session: Session, user_id: int) -> list[dict]:
 
 @dataclass(frozen=True)
 class WorkedWith:
-    """A company the freelancer worked for: its id, name and the paid shifts there ('3 turnos pagos')."""
+    """A company the freelancer worked for: its id, name, the paid shifts there ('3 turnos pagos').
+
+    `hiring_id` is their latest paid shift there: what 'Não quero trabalhar com esta empresa' names.
+    """
 
     id: int
     name: str
     shifts: str
+    hiring_id: int
+
+
+@dataclass(frozen=True)
+class FreelancerCompanies:
+    """The overview's three lists: companies worked with most, companies avoided, vagas hidden."""
+
+    worked_with: list[WorkedWith]
+    avoided: list[BlockedView]
+    hidden_jobs: list[HiddenJobView]
 
 
 WORKED_SHOWN = 5
 
 
-def freelancer_companies(session: Session, freelancer_id: int) -> tuple[list[WorkedWith], list[BlockedView]]:
-    """'Empresas com quem você mais trabalha' and 'Empresas que você não quer ver', in one query.
+def freelancer_companies(session: Session, freelancer_id: int) -> FreelancerCompanies:
+    """'Empresas com quem você mais trabalha', 'Empresas que você não quer ver' and 'Vagas que você não quer ver'.
 
-    Returns:
-        Up to WORKED_SHOWN companies by paid shifts together, most first (those the freelancer
-        blocked left out), and the companies the freelancer blocked, newest first.
+    One query. The worked-with list has up to WORKED_SHOWN companies by paid shifts together, most
+    first (those the freelancer blocked left out); the other two are newest first. A hidden vaga
+    comes with its title alone: never its company (an anonymous vaga's must stay unknown).
     """
     avoided_ids = select(Block.blocked_id).where(Block.blocker_id == freelancer_id)
     worked = (
         select(
             literal("worked").label("kind"),
-            Hiring.company_id.label("company_id"),
+            Hiring.company_id.label("ref_id"),
             func.count().label("shifts"),
             func.max(Hiring.inicio_em).label("at"),
+            func.max(Hiring.id).label("hiring_id"),
+            literal("").label("title"),
         )
         .join(User, User.id == Hiring.company_id)
         .where(
@@ -248,40 +381,60 @@ def freelancer_companies(session: Session, freelancer_id: int) -> tuple[list[Wor
     )
     avoided = select(
         literal("avoided").label("kind"),
-        Block.blocked_id.label("company_id"),
+        Block.blocked_id.label("ref_id"),
         literal(0).label("shifts"),
         Block.created_at.label("at"),
+        literal(0).label("hiring_id"),
+        literal("").label("title"),
     ).where(Block.blocker_id == freelancer_id)
-    both = union_all(select(worked), avoided).subquery()
+    hidden = (
+        select(
+            literal("job").label("kind"),
+            HiddenJob.job_id.label("ref_id"),
+            literal(0).label("shifts"),
+            HiddenJob.created_at.label("at"),
+            literal(0).label("hiring_id"),
+            Job.titulo.label("title"),
+        )
+        .join(Job, Job.id == HiddenJob.job_id)
+        .where(HiddenJob.freelancer_id == freelancer_id)
+    )
+    both = union_all(select(worked), avoided, hidden).subquery()
+    company = both.c.kind != "job"
     rows = session.execute(
         select(both, Profile.empresa, Profile.nome, User.deleted_at)
-        .join(User, User.id == both.c.company_id)
-        .join(Profile, Profile.user_id == both.c.company_id, isouter=True)
-        .order_by(both.c.kind, both.c.shifts.desc(), both.c.at.desc(), both.c.company_id)
+        .join(User, and_(company, User.id == both.c.ref_id), isouter=True)
+        .join(Profile, and_(company, Profile.user_id == both.c.ref_id), isouter=True)
+        .order_by(both.c.kind, both.c.shifts.desc(), both.c.at.desc(), both.c.ref_id)
     ).all()
 
     def name(row) -> str:
         return REMOVED_NAME if row.deleted_at else company_name(False, row.empresa, row.nome)
 
-    worked_with = [
-        WorkedWith(
-            id=row.company_id,
-            name=name(row),
-            shifts="1 turno pago" if row.shifts == 1 else f"{row.shifts} turnos pagos",
-        )
-        for row in rows
-        if row.kind == "worked"
-    ]
-    avoided_list = [
-        BlockedView(id=row.company_id, name=name(row), since=short_date(row.at))
-        for row in rows
-        if row.kind == "avoided"
-    ]
-    return worked_with, avoided_list
+    return FreelancerCompanies(
+        worked_with=[
+            WorkedWith(
+                id=row.ref_id,
+                name=name(row),
+                shifts="1 turno pago" if row.shifts == 1 else f"{row.shifts} turnos pagos",
+                hiring_id=row.hiring_id,
+            )
+            for row in rows
+            if row.kind == "worked"
+        ],
+        avoided=[
+            BlockedView(id=row.ref_id, name=name(row), since=short_date(row.at))
+            for row in rows
+            if row.kind == "avoided"
+        ],
+        hidden_jobs=[
+            HiddenJobView(id=row.ref_id, title=row.title, since=short_date(row.at)) for row in rows if row.kind == "job"
+        ],
+    )
 
 
 def company_of_job(session: Session, job_id: int, freelancer_id: int) -> int | None:
-    """The company of an open vaga the freelancer can see and that shows its name.
+    """The company of an open vaga the freelancer can see and that shows its name (what they may avoid).
 
     None for an anonymous, closed, hidden or missing one: there is no company to avoid by name.
     """

@@ -173,17 +173,15 @@ def _filters(
     company_id: int | None,
     dialect: str = "",
     guaranteed: bool = False,
-    hidden: frozenset[int] = frozenset(),
+    hidden: visibility.Hidden = visibility.NOTHING_HIDDEN,
 ) -> list:
     """SQL conditions for the list filters, already folded (`search_term`, `fold`, `canonical_category`).
 
     `dialect` is the database's (e.g. "sqlite"), so the search uses that engine's index; `guaranteed`
-    keeps only the vagas with 'Pagamento garantido pelo Turno'; `hidden` leaves out these companies'
-    vagas (a signed-in freelancer's blocks, services/visibility.py).
+    keeps only the vagas with 'Pagamento garantido pelo Turno'; `hidden` leaves out what a signed-in
+    freelancer's blocks and hidden vagas keep from them (services/visibility.py).
     """
-    conditions = [job_lifecycle.public()]
-    if hidden:
-        conditions.append(col(Job.cliente_id).not_in(sorted(hidden)))
+    conditions = [job_lifecycle.public(), *hidden.conditions()]
     if guaranteed:
         conditions.append(col(Job.pagamento) == GUARANTEED)
     if term:
@@ -207,7 +205,7 @@ def list_public_jobs(
     page: int = 1,
     company_id: int | None = None,
     guaranteed: bool = False,
-    hidden: frozenset[int] = frozenset(),
+    hidden: visibility.Hidden = visibility.NOTHING_HIDDEN,
 ) -> JobPage:
     """One page of the open, non-archived jobs matching the filters, newest first.
 
@@ -223,8 +221,8 @@ def list_public_jobs(
         page: The 1-based page wanted; clamped to the pages that exist.
         company_id: Only this company's jobs, anonymous ones excluded (they must not be tied to it).
         guaranteed: Only the vagas with 'Pagamento garantido pelo Turno' (`pagamento` 'garantido').
-        hidden: Companies whose vagas the viewer must not see (services.visibility.hidden_companies);
-            each set is its own cache entry, and most viewers have none.
+        hidden: What the viewer must not see (services.visibility.hidden_for); each one is its own
+            cache entry, and most viewers have nothing hidden.
 
     Returns:
         The page, with the total count and the number of pages.
@@ -235,8 +233,7 @@ def list_public_jobs(
     bind = db.get_bind()
     token = list_version.current(db)  # before the queries: a write after it can only make the entry miss
     term, city_folded = search_term(search), city_key(city)
-    hidden = frozenset(hidden)
-    scope = (bind.url.render_as_string(), term, city_folded, slug, company_id, bool(guaranteed), tuple(sorted(hidden)))
+    scope = (bind.url.render_as_string(), term, city_folded, slug, company_id, bool(guaranteed), hidden.key())
 
     def conditions() -> list:  # built only when the cache misses: most visitors never need them
         return _filters(term, city_folded, slug, company_id, bind.dialect.name, bool(guaranteed), hidden)
@@ -261,7 +258,9 @@ def job_exists(db: Session, job_id: int) -> bool:
     return db.exec(select(Job.id).where(Job.id == job_id, _ever_public())).first() is not None
 
 
-def similar_to_unavailable(db: Session, job_id: int, hidden: frozenset[int] = frozenset()) -> list[JobListItem] | None:
+def similar_to_unavailable(
+    db: Session, job_id: int, hidden: visibility.Hidden = visibility.NOTHING_HIDDEN
+) -> list[JobListItem] | None:
     """For a job that exists but is no longer public: up to SIMILAR_JOBS open jobs like it.
 
     Same category in the same city first, then the same category anywhere, newest first (through
@@ -271,8 +270,8 @@ def similar_to_unavailable(db: Session, job_id: int, hidden: frozenset[int] = fr
     Args:
         db: Open database session.
         job_id: The vaga asked for.
-        hidden: Companies whose vagas the viewer must not see (services.visibility.hidden_companies):
-            a blocked freelancer finds that company's vaga unavailable, and none of its others here.
+        hidden: What the viewer must not see (services.visibility.hidden_for): a blocked freelancer
+            finds that company's vaga unavailable, and none of its others here.
 
     Returns:
         The similar open jobs (maybe none), or None when there is no such job at all.
@@ -380,7 +379,7 @@ def _shown_rating(row) -> str:
 
 
 def companies_in_category(
-    db: Session, slug: str, page: object = 1, hidden: frozenset[int] = frozenset()
+    db: Session, slug: str, page: object = 1, hidden: visibility.Hidden = visibility.NOTHING_HIDDEN
 ) -> Page[CompanyInCategory]:
     """One page of the distinct companies with public jobs in a category, each with its count of such jobs.
 
@@ -391,7 +390,7 @@ def companies_in_category(
         db: Open database session.
         slug: A category slug (English aliases accepted); an unknown slug gives an empty page.
         page: The 1-based page wanted (COMPANIES_PAGE_SIZE companies); clamped to the pages that exist.
-        hidden: Companies the viewer must not see (services.visibility.hidden_companies).
+        hidden: What the viewer must not see (services.visibility.hidden_for).
 
     Returns:
         The companies, most jobs first, then by name, with the total and the number of pages.
@@ -399,9 +398,12 @@ def companies_in_category(
     canonical = canonical_category(slug)
     if canonical is None:
         return Page()
-    conditions = [job_lifecycle.public(), col(Job.categoria) == canonical, col(Job.anuncio_anonimo) == false()]
-    if hidden:
-        conditions.append(col(Job.cliente_id).not_in(sorted(hidden)))
+    conditions = [
+        job_lifecycle.public(),
+        col(Job.categoria) == canonical,
+        col(Job.anuncio_anonimo) == false(),
+        *hidden.conditions(),
+    ]
     total = db.exec(select(func.count(func.distinct(col(Job.cliente_id)))).where(*conditions)).one()
     page, pages = paging.clamp(page, total, COMPANIES_PAGE_SIZE)
     if not total:

@@ -16,7 +16,17 @@ from core.routes import NoticeTarget, notice_path
 from core.settings import get_settings
 from core.text import city_key
 from core.types import utcnow
-from models import Notification, NotificationType, Profile, PushDevice, Role, User, UserPreferences, WhatsAppContact
+from models import (
+    Job,
+    Notification,
+    NotificationType,
+    Profile,
+    PushDevice,
+    Role,
+    User,
+    UserPreferences,
+    WhatsAppContact,
+)
 from services import paging, push, visibility, whatsapp
 from services.errors import NotAllowed, require_id
 
@@ -448,6 +458,11 @@ def bells(session: Session, user_ids: Iterable[int]) -> dict[int, Bell]:
     return result
 
 
+def _named(job_id: int):
+    """SQL: the vaga shows its company's name (a freelancer's own block hides only those, services/visibility.py)."""
+    return exists().where(Job.id == job_id, Job.anuncio_anonimo.is_(False))
+
+
 def alert_new_job(session: Session, job_id: int, titulo: str, city: str, company_id: int) -> int:
     """'Alertas de novas vagas': notify the confirmed freelancers of the job's city who keep the alerts on.
 
@@ -485,7 +500,7 @@ def alert_new_job(session: Session, job_id: int, titulo: str, city: str, company
             User.is_active.is_(True),
             User.email_confirmed_at.is_not(None),  # an address nobody confirmed gets no alerts
             User.id != company_id,
-            ~visibility.blocked_between(company_id, User.id),  # a block hides the company's vagas, alerts too
+            ~visibility.keeps_out(company_id, User.id, _named(job_id)),  # what hides the vaga hides its alert
             same_city,
             or_(UserPreferences.user_id.is_(None), UserPreferences.new_job_alerts.is_(True)),
         )

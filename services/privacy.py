@@ -107,8 +107,10 @@ def export_user_data(session: Session, user_id: int) -> dict[str, Any]:
     """Everything stored about a user, as JSON-ready data with Portuguese keys (LGPD art. 18).
 
     Dates are ISO 8601 strings (UTC), money is a decimal string. Secrets are never included: no
-    password hash and no session or e-mail token hashes. Other people appear only by the name the
-    product already shows the user (never their e-mail or private fields).
+    password hash, no session or e-mail token hashes, and no Stripe id (the connected account, the
+    customer, the subscription, payments: docs/security.md; the export says in words whether the
+    payout account exists). Other people appear only by the name the product already shows the
+    user (never their e-mail or private fields).
 
     Args:
         session: Open database session.
@@ -117,10 +119,10 @@ def export_user_data(session: Session, user_id: int) -> dict[str, Any]:
     Returns:
         The data, with top-level keys produto, gerado_em, conta, perfil, preferencias, sessoes,
         vagas, candidaturas, conversas, notificacoes, avaliacoes, turnos, faltas, assinatura,
-        recebimento (CPF, fiscal data and payout account; None before they are given),
+        recebimento (CPF, fiscal data and whether the payout account exists; None before they are given),
         pagamentos_garantidos (a company's protected payments), equipe (a company's team), bloqueios
-        (the people or companies this account blocked), convites ('Contratar novamente' sent or received),
-        mensagens_de_contato and tentativas_de_login.
+        (the people or companies this account blocked), vagas_ocultas ('Não quero ver esta vaga'),
+        convites ('Contratar novamente' sent or received), mensagens_de_contato and tentativas_de_login.
 
     Raises:
         ServiceError: When the account does not exist or was deleted.
@@ -169,6 +171,7 @@ def export_user_data(session: Session, user_id: int) -> dict[str, Any]:
         "pagamentos_garantidos": [asdict(r) for r in protected_payments.receipts(session, user_id, limit=10_000)],
         "equipe": teams.export(session, user_id) if user.role == Role.CLIENT else [],
         "bloqueios": blocks.export(session, user_id),
+        "vagas_ocultas": blocks.export_hidden_jobs(session, user_id),
         "convites": invites.export(session, user_id),
         "aparelhos_com_notificacoes": push.export(session, user_id),
         "whatsapp": whatsapp.export(session, user_id),
@@ -441,8 +444,6 @@ def _export_subscription(session: Session, user_id: int) -> dict[str, Any] | Non
     return {
         "plano": row.tier,
         "status": row.status,
-        "id_cliente_stripe": row.stripe_customer_id,
-        "id_assinatura_stripe": row.stripe_subscription_id,
         "fim_do_periodo_atual": _iso(row.current_period_end),
         "criada_em": _iso(row.created_at),
         "atualizada_em": _iso(row.updated_at),

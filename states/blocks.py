@@ -1,8 +1,10 @@
 """Blocks on both dashboards and on the job page (services/blocks.py).
 
 Every handler resolves the caller from the server-side session and passes only ids to the service,
-which checks who may block whom: a company only a freelancer who applied to its vagas, a freelancer
-only an existing company. What a block hides is services/visibility.py's.
+which checks who may block whom: a company only a freelancer who applied to its vagas; a freelancer
+only a company already shown to them by name, named through the object that shows it (a shift of
+theirs here, a named vaga on its page), never by a company id. What a block hides is
+services/visibility.py's.
 """
 
 import reflex as rx
@@ -12,7 +14,7 @@ from core.ids import valid_id
 from core.types import utcnow
 from models import Role
 from services import blocks
-from services.blocks import BlockedView, WorkedWith
+from services.blocks import BlockedView, HiddenJobView, WorkedWith
 from services.errors import ServiceError
 from states.auth import AuthState
 from states.failures import recovers
@@ -84,29 +86,37 @@ class CompanyBlocksMixin(AuthState, mixin=True):
 
 
 class FreelancerBlocksMixin(AuthState, mixin=True):
-    """The freelancer's 'Empresas com quem você mais trabalha' and 'Empresas que você não quer ver'."""
+    """The overview's 'Empresas com quem você mais trabalha', 'Empresas/Vagas que você não quer ver'."""
 
     worked_with: list[WorkedWith] = []
     avoided_companies: list[BlockedView] = []
+    hidden_jobs: list[HiddenJobView] = []
 
     def _load_companies(self, db, freelancer_id: int) -> None:
-        self.worked_with, self.avoided_companies = blocks.freelancer_companies(db, freelancer_id)
+        lists = blocks.freelancer_companies(db, freelancer_id)
+        self.worked_with, self.avoided_companies, self.hidden_jobs = lists.worked_with, lists.avoided, lists.hidden_jobs
 
-    def _change_avoid(self, company_id: object, change, done: str):
-        return _change(self, Role.FREELANCER, company_id, change, blocks.COMPANY_NOT_FOUND, done, self._load_companies)
+    def _change_mine(self, other_id: object, change, done: str):
+        return _change(self, Role.FREELANCER, other_id, change, blocks.UNAVAILABLE, done, self._load_companies)
 
     @rx.event
     @recovers(BLOCK_ERROR)
-    def avoid_company(self, company_id: int):
-        """'Não quero trabalhar com esta empresa' on a company the freelancer worked for."""
-        return self._change_avoid(
-            company_id,
-            lambda db, freelancer, company: blocks.avoid_company(db, freelancer, company, utcnow()),
+    def avoid_worked_company(self, hiring_id: int):
+        """'Não quero trabalhar com esta empresa' on a company the freelancer worked for (named by their shift)."""
+        return self._change_mine(
+            hiring_id,
+            lambda db, freelancer, hiring: blocks.avoid_company_of_hiring(db, freelancer, hiring, utcnow()),
             blocks.AVOIDED,
         )
 
     @rx.event
     @recovers(BLOCK_ERROR)
     def allow_company(self, company_id: int):
-        """'Voltar a ver vagas' in 'Empresas que você não quer ver'."""
-        return self._change_avoid(company_id, blocks.allow_company, blocks.ALLOWED)
+        """'Voltar a ver vagas' in 'Empresas que você não quer ver' (only the caller's own block goes)."""
+        return self._change_mine(company_id, blocks.allow_company, blocks.ALLOWED)
+
+    @rx.event
+    @recovers(BLOCK_ERROR)
+    def show_job(self, job_id: int):
+        """'Voltar a ver esta vaga' in 'Vagas que você não quer ver' (only the caller's own list)."""
+        return self._change_mine(job_id, blocks.show_job, blocks.JOB_SHOWN)

@@ -9,8 +9,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from core.catalog import CATEGORIES, canonical_category
+from core.ids import id_from_text
 from core.text import clipped, positive_int
-from services import jobs
+from services import jobs, visibility
 
 CITY_MAX_LENGTH = 120
 CATEGORY_MAX_LENGTH = 32
@@ -39,7 +40,7 @@ class JobFilters:
             search=clipped(query.get("search"), jobs.SEARCH_MAX_LENGTH),
             city=clipped(query.get("city"), CITY_MAX_LENGTH),
             category=canonical_category(clipped(query.get("category"), CATEGORY_MAX_LENGTH)) or "",
-            company_id=positive_int(query.get("empresa"), 0),
+            company_id=id_from_text(query.get("empresa")) or 0,
             page=positive_int(query.get("page"), 1),
             guaranteed=clipped(query.get(GUARANTEED_PARAM), 8).lower() in _YES,
         )
@@ -66,10 +67,10 @@ class JobFilters:
         searched = f" para “{self.search}”" if self.search else ""
         return f"{subject}{guaranteed}{where}{searched}"
 
-    def results(self, db, hidden: frozenset[int] = frozenset()) -> jobs.JobPage:
+    def results(self, db, hidden: visibility.Hidden = visibility.NOTHING_HIDDEN) -> jobs.JobPage:
         """The page of public jobs these filters ask for (filtered and paged in the database).
 
-        `hidden`: companies the viewer must not see (services.visibility.hidden_companies).
+        `hidden`: what the viewer must not see (services.visibility.hidden_for).
         """
         return jobs.list_public_jobs(
             db,

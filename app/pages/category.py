@@ -81,7 +81,7 @@ class CategoryState(rx.State):
         page = positive_int(self.router.url.query_parameters.get("page"), 1)
         freelancer = await freelancer_viewer(self)
         with session_scope() as db:
-            result = jobs.companies_in_category(db, canonical, page, visibility.hidden_companies(db, freelancer))
+            result = jobs.companies_in_category(db, canonical, page, visibility.hidden_for(db, freelancer))
         fields = pager_fields(result.page, result.pages, lambda number: routes.category(canonical, number))
         self.pager_items, self.prev_href, self.next_href = fields["links"], fields["prev_href"], fields["next_href"]
         self.total = result.total

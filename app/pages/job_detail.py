@@ -7,7 +7,7 @@ from app.api.public_pages import GONE_TITLE, MISSING_TITLE
 from app.layout import first_title, page_title, public_page
 from components import share
 from components.apply import applied_box, apply_form
-from components.blocks import AVOID_EFFECTS, confirm_button
+from components.blocks import AVOID_EFFECTS, HIDE_JOB_EFFECTS, confirm_button
 from components.links import link_button
 from components.punctuality import punctual_line
 from components.rating import company_rating
@@ -18,7 +18,7 @@ from core.settings import get_settings
 from core.types import utcnow
 from models import Role
 from services import applications, blocks, jobs, visibility
-from services.errors import NotAllowed, ServiceError
+from services.errors import ServiceError
 from services.jobs import JobDetail, JobListItem
 from states.apply import ApplyState
 from states.auth import AuthState, viewer_id
@@ -96,7 +96,7 @@ class JobDetailState(rx.State):
             with session_scope() as db:
                 detail = jobs.job_for_viewer(db, job_id, viewer)
                 if detail is None:
-                    similar = jobs.similar_to_unavailable(db, job_id, visibility.hidden_companies(db, viewer))
+                    similar = jobs.similar_to_unavailable(db, job_id, visibility.hidden_for(db, viewer))
         self.job = detail or EMPTY_JOB
         self.found = detail is not None
         self.gone, self.similar = similar is not None, similar or []
@@ -105,20 +105,30 @@ class JobDetailState(rx.State):
     @rx.event
     @recovers(BLOCK_ERROR)
     async def avoid_company(self):
-        """'Não quero trabalhar com esta empresa' on the vaga's page: its company's vagas are hidden from now on."""
+        """'Não quero trabalhar com esta empresa' on a named vaga's page: its company's named vagas are hidden."""
+        return await self._from_this_job(blocks.avoid_company_of_job, blocks.AVOIDED)
+
+    @rx.event
+    @recovers(BLOCK_ERROR)
+    async def hide_job(self):
+        """'Não quero ver esta vaga' (what an anonymous vaga offers): this vaga alone is hidden."""
+        return await self._from_this_job(blocks.hide_job, blocks.JOB_HIDDEN)
+
+    async def _from_this_job(self, change, done: str):
+        """Run `change(db, freelancer, job, now)` on the page's vaga, then back to /jobs saying `done`.
+
+        The service decides what the vaga allows; every refusal reads the same (blocks.UNAVAILABLE).
+        """
         user = (await self.get_state(AuthState))._caller(Role.FREELANCER)
         job_id = routes.job_id_from_path(self.router.url.path)
         if user is None or job_id is None:
-            return rx.toast.error(BLOCK_ERROR, description=blocks.COMPANY_NOT_FOUND)
+            return rx.toast.error(BLOCK_ERROR, description=blocks.UNAVAILABLE)
         try:
             with session_scope() as db:
-                company_id = blocks.company_of_job(db, job_id, user.id)
-                if company_id is None:
-                    raise NotAllowed(blocks.COMPANY_NOT_FOUND)
-                blocks.avoid_company(db, user.id, company_id, utcnow())
+                change(db, user.id, job_id, utcnow())
         except ServiceError as exc:
             return rx.toast.error(BLOCK_ERROR, description=exc.message)
-        return [rx.toast.success(blocks.AVOIDED), rx.redirect(routes.JOBS)]
+        return [rx.toast.success(done), rx.redirect(routes.JOBS)]
 
     @rx.var
     def share_url(self) -> str:
@@ -319,12 +329,43 @@ def _social(link: rx.Var) -> rx.Component:
     )
 
 
+def hide_job_card() -> rx.Component:
+    """An anonymous vaga's 'Não quero ver esta vaga' (freelancers): it hides this vaga alone, naming no company."""
+    return rx.cond(
+        AuthState.user_role == Role.FREELANCER,
+        rx.card(
+            rx.hstack(
+                rx.text("Não tem interesse nesta vaga?", size="2", color=rx.color("gray", 11)),
+                confirm_button(
+                    "Não quero ver esta vaga",
+                    "Deixar de ver esta vaga?",
+                    HIDE_JOB_EFFECTS,
+                    "Não quero ver",
+                    JobDetailState.hide_job,
+                    "hide-job",
+                    size="1",
+                    variant="ghost",
+                    color_scheme="red",
+                ),
+                spacing="3",
+                align="center",
+                wrap="wrap",
+            ),
+            width="100%",
+            id="job-hide-card",
+        ),
+    )
+
+
 def company_card() -> rx.Component:
-    """'Sobre a empresa': the publisher's photo, name, biography, site and networks (hidden when anonymous)."""
+    """'Sobre a empresa': the publisher's photo, name, biography, site and networks.
+
+    An anonymous vaga has none: a freelancer gets 'Não quero ver esta vaga' there instead.
+    """
     job = JobDetailState.job
     return rx.cond(
         job["anonymous"].to(bool),
-        rx.fragment(),
+        hide_job_card(),
         rx.card(
             rx.vstack(
                 rx.heading("Sobre a empresa", as_="h2", size="4"),

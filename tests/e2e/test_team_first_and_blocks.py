@@ -7,6 +7,8 @@
 - Both run at desktop size and, everyone on a phone 375 px wide, again (issue 27).
 - A freelancer says 'Não quero trabalhar com esta empresa' on a vaga's page (at phone size): its
   vagas go, and the dashboard lists the company with 'Voltar a ver vagas'.
+- An anonymous vaga offers 'Não quero ver esta vaga' instead (issue 41): that vaga alone goes, the
+  company's named vaga stays and can still be avoided by name; the dashboard lists the vaga by title.
 """
 
 import uuid
@@ -198,5 +200,60 @@ def test_a_freelancer_stops_seeing_a_company_from_its_vaga_on_a_phone(browser: B
         expect(toast(page, "Você voltará a ver as vagas desta empresa.")).to_be_visible()
         page.goto(f"/jobs?search={token}")
         expect(page.locator("#jobs-table").get_by_text(title)).to_be_visible()
+    finally:
+        context.close()
+
+
+def test_a_freelancer_hides_an_anonymous_vaga_alone_and_still_avoids_a_named_one(
+    browser: Browser, base_url: str, make_account
+):
+    token = uuid.uuid4().hex[:6]
+    company_email = make_account("client")
+    freelancer_email = make_account("freelancer")
+    secret_title, named_title = f"Recepcionista sigilosa {token}", f"Garçom nomeado {token}"
+    secret_id = bar_job(company_email, secret_title, timedelta(days=2), anuncio_anonimo=True)
+    named_id = bar_job(company_email, named_title, timedelta(days=2))
+    context, page = signed_in(browser, base_url, freelancer_email)
+    try:
+        # The anonymous vaga names no company, so it offers to hide itself, not to avoid a company.
+        page.goto(f"/jobs/{secret_id}")
+        expect(page.get_by_role("heading", name=secret_title)).to_be_visible()
+        expect(page.locator("#job-company")).to_have_text("Empresa Confidencial")
+        expect(page.get_by_role("button", name="Não quero trabalhar com esta empresa")).to_have_count(0)
+        page.get_by_role("button", name="Não quero ver esta vaga").click()
+        confirm = page.get_by_role("alertdialog")
+        expect(confirm).to_contain_text("Deixar de ver esta vaga?")
+        expect(confirm).to_contain_text("As outras vagas continuam aparecendo.")
+        confirm.get_by_role("button", name="Não quero ver", exact=True).click()
+        expect(toast(page, "Pronto. Esta vaga não aparece mais para você.")).to_be_visible()
+        expect(page).to_have_url(f"{base_url}/jobs")
+        page.goto(f"/jobs?search={token}")
+        table = page.locator("#jobs-table")
+        expect(table.get_by_text(named_title)).to_be_visible()  # the company's other vaga stays
+        expect(table.get_by_text(secret_title)).to_have_count(0)
+
+        # The named vaga still avoids its company by name.
+        page.goto(f"/jobs/{named_id}")
+        page.get_by_role("button", name="Não quero trabalhar com esta empresa").click()
+        confirm = page.get_by_role("alertdialog")
+        expect(confirm).to_contain_text("Deixar de ver Empresa Teste?")
+        confirm.get_by_role("button", name="Não quero mais").click()
+        expect(toast(page, "Pronto. Você não verá mais as vagas desta empresa.")).to_be_visible()
+        page.goto(f"/jobs?search={token}")
+        expect(page.get_by_text("Nenhuma vaga encontrada")).to_be_visible()
+
+        # The dashboard lists the hidden vaga by its title (never its company) and brings it back;
+        # the company's own block leaves its anonymous vagas alone, so it shows again.
+        page.goto("/freelancer-dashboard")
+        hidden = page.locator(".hidden-job").filter(has_text=secret_title)
+        expect(hidden).to_have_count(1)
+        expect(hidden).not_to_contain_text("Empresa Teste")
+        expect(page.locator(".avoided-company").filter(has_text="Empresa Teste")).to_have_count(1)
+        hidden.get_by_role("button", name="Voltar a ver esta vaga").click()
+        expect(toast(page, "Você voltará a ver esta vaga.")).to_be_visible()
+        expect(page.locator(".hidden-job")).to_have_count(0)
+        page.goto(f"/jobs?search={token}")
+        expect(page.locator("#jobs-table").get_by_text(secret_title)).to_be_visible()
+        expect(page.locator("#jobs-table").get_by_text(named_title)).to_have_count(0)
     finally:
         context.close()

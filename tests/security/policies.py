@@ -180,8 +180,10 @@ POLICIES: dict[str, Policy] = {
     ),
     "app.pages.job_detail.JobDetailState.setvar": SETVAR,
     # 'Não quero trabalhar com esta empresa' on the vaga's page: a freelancer's own preference about
-    # the company of a vaga they can see (a closed or archived one finds nothing: nothing written).
+    # the company named on a vaga they can see (an anonymous, closed or archived one finds nothing:
+    # nothing written, the same answer). 'Não quero ver esta vaga' hides the page's vaga alone.
     "app.pages.job_detail.JobDetailState.avoid_company": Policy(FREELANCER, page="/jobs/{public_job}"),
+    "app.pages.job_detail.JobDetailState.hide_job": Policy(FREELANCER, page="/jobs/{public_job}"),
     "app.pages.jobs.JobsState.choose_category": Policy(PUBLIC, {"value": "eventos"}, page="/jobs"),
     "app.pages.jobs.JobsState.choose_guaranteed": Policy(PUBLIC, {"checked": True}, page="/jobs"),
     "app.pages.jobs.JobsState.clear_filters": Policy(PUBLIC, page="/jobs"),
@@ -413,13 +415,17 @@ POLICIES: dict[str, Policy] = {
     "app.pages.client_dashboard.ClientDashboardState.unblock_freelancer": Policy(
         COMPANY, {"freelancer_id": Id("freelancer")}, page="/client-dashboard?tab=team"
     ),
-    # A freelancer's own list of companies they do not want to see: any company id is theirs to
-    # choose (a missing one is refused and nothing is written).
-    "app.pages.freelancer_dashboard.FreelancerDashboardState.avoid_company": Policy(
-        FREELANCER, {"company_id": 987654}, page="/freelancer-dashboard"
+    # A freelancer avoids a company named by a shift of theirs, never by a company id (issue 41:
+    # bare ids listed the companies and traced anonymous vagas). Undoing takes the caller's own
+    # block or hidden vaga only: any id is theirs to try, and an unknown one changes nothing.
+    "app.pages.freelancer_dashboard.FreelancerDashboardState.avoid_worked_company": Policy(
+        FREELANCER, {"hiring_id": Id("hiring")}, page="/freelancer-dashboard"
     ),
     "app.pages.freelancer_dashboard.FreelancerDashboardState.allow_company": Policy(
         FREELANCER, {"company_id": 987654}, page="/freelancer-dashboard"
+    ),
+    "app.pages.freelancer_dashboard.FreelancerDashboardState.show_job": Policy(
+        FREELANCER, {"job_id": Id("public_job")}, page="/freelancer-dashboard"
     ),
     "app.pages.attendance_code.AttendanceCodeState.pay_shift": Policy(
         COMPANY, {"hiring_id": Id("hiring")}, page=COMPANY_SHIFTS

@@ -39,6 +39,7 @@ from models import (
     ContactMessage,
     EmailToken,
     Falta,
+    HiddenJob,
     Hiring,
     HiringEvent,
     Invite,
@@ -121,6 +122,7 @@ DROPPED_BY_DOWNGRADE = {
     "channel_consents",  # consents per channel (0023): given again with the channel
     "whatsapp_contacts",  # confirmed WhatsApp numbers (0024): confirmed again with a code
     "whatsapp_messages",  # template messages and their delivery status (0024): a short log
+    "hidden_jobs",  # 'Não quero ver esta vaga' (0026): hidden again after a downgrade below it
 }
 # Tables that hold no one's data: job_list_version (0007) and session_version (0008) are one row
 # each with a random cache token, created afresh by their revision (a new token after upgrading is
@@ -380,6 +382,10 @@ def seed(engine: Engine) -> int:
             {"job_id": job, "company_id": company, "freelancer_id": freelancers[n], "status": "pendente",
              "mensagem": "Volta sábado?", "created_at": now, "expires_at": now + timedelta(hours=24)}
             for n, (job, company) in enumerate(jobs_owned[:30])
+        ])  # fmt: skip
+        put(HiddenJob, [
+            {"freelancer_id": freelancers[n], "job_id": job, "created_at": now}
+            for n, (job, _company) in enumerate(jobs_owned[30:50])
         ])  # fmt: skip
         signed_in = conn.execute(select(AuthSession.id, AuthSession.user_id).order_by(AuthSession.id).limit(20)).all()
         put(PushDevice, [

@@ -2,11 +2,12 @@
 
 import asyncio
 import json
+import re
 from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from sqlmodel import func, select
+from sqlmodel import func, select, update
 from starlette.testclient import TestClient
 
 from app.api import api
@@ -77,6 +78,7 @@ EXPORT_KEYS = {
     "pagamentos_garantidos",
     "equipe",
     "bloqueios",
+    "vagas_ocultas",
     "convites",
     "aparelhos_com_notificacoes",
     "whatsapp",
@@ -292,6 +294,45 @@ def test_company_export_includes_its_subscription(db, world):
 
     assert subscription["plano"] == "premium"
     assert subscription["status"] == "canceled"
+
+
+STRIPE_ID = re.compile(r"\b(?:acct|cus|sub|pi|ch|cs_test|cs_live|tr|re|si|in|price|prod)_[A-Za-z0-9]{6,}")
+
+
+def test_the_export_holds_no_stripe_id_of_the_company_or_the_freelancer(db, world):
+    """docs/security.md: Stripe ids stay on the server. The export used to carry the freelancer's own
+    connected account ('acct_...') and the company's customer and subscription ids."""
+    from models import PayoutAccount, ProtectedPayment
+    from tests.unit.factories import make_hiring
+
+    subscription = make_subscription(db, world.company)
+    subscription.stripe_customer_id, subscription.stripe_subscription_id = "cus_Q8fExport1234", "sub_1PExport5678"
+    db.add(PayoutAccount(user_id=world.freelancer.id, cpf="52998224725", stripe_account_id="acct_1PExportAbcd"))
+    db.flush()
+    db.exec(update(PayoutAccount).values(payouts_enabled=True, details_submitted=True))
+    hiring = make_hiring(db, world.company, world.freelancer, utcnow() - timedelta(days=1))
+    db.add(
+        ProtectedPayment(
+            hiring_id=hiring.id,
+            company_id=world.company.id,
+            status="paid",
+            freelancer_centavos=16500,
+            checkout_session_id="cs_test_a1Export9876",
+            payment_intent_id="pi_3PExport4321",
+            charge_id="ch_3PExport8765",
+            receipt_url="https://pay.stripe.com/receipts/payment/CAcaFwoVYWNjdF8xUEV4cG9ydA",
+            paid_at=utcnow(),
+        )
+    )
+    db.commit()
+
+    company = _dump(privacy.export_user_data(db, world.company.id))
+    freelancer = privacy.export_user_data(db, world.freelancer.id)
+
+    assert STRIPE_ID.findall(company) == []
+    assert STRIPE_ID.findall(_dump(freelancer)) == []
+    assert freelancer["recebimento"]["conta_de_recebimento"] == "Conectada ao Stripe"
+    assert json.loads(company)["assinatura"]["plano"] == "premium"
 
 
 def test_export_of_a_deleted_account_is_refused(db, world):

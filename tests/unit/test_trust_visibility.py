@@ -60,7 +60,7 @@ def _publish(db: Session, company: User, title: str = "Garçom para evento", **f
     return db.get(Job, job_id)
 
 
-def _listed(db: Session, hidden: frozenset[int] = frozenset(), **filters) -> list[int]:
+def _listed(db: Session, hidden: visibility.Hidden = visibility.NOTHING_HIDDEN, **filters) -> list[int]:
     return [item["id"] for item in jobs.list_public_jobs(db, hidden=hidden, **filters).items]
 
 
@@ -178,9 +178,9 @@ def test_a_blocked_freelancer_sees_no_vaga_of_the_company_anywhere_and_cannot_ap
     assert application.status == "rejected"
     assert db.exec(select(TeamMember).where(TeamMember.company_id == company.id)).all() == []
 
-    hidden = visibility.hidden_companies(db, freelancer.id)
-    assert hidden == {company.id}
-    assert set(_listed(db, hidden)) == {others.id}  # the anonymous one too: the block is by company
+    hidden = visibility.hidden_for(db, freelancer.id)
+    assert hidden == visibility.Hidden(companies=frozenset({company.id}))
+    assert set(_listed(db, hidden)) == {others.id}  # the anonymous one too: the company chose this block
     assert set(_listed(db)) == {job.id, anonymous.id, others.id}  # everyone else still sees them
     assert [c["id"] for c in jobs.companies_in_category(db, "eventos", hidden=hidden).items] == [other.id]
     for vaga in (job, anonymous):
@@ -200,7 +200,7 @@ def test_a_blocked_freelancer_sees_no_vaga_of_the_company_anywhere_and_cannot_ap
     assert [person.name for person in blocks.blocked_by(db, company.id)] == ["Paulo Reis"]
     blocks.unblock_freelancer(db, company.id, freelancer.id)
     db.commit()
-    assert visibility.hidden_companies(db, freelancer.id) == frozenset()
+    assert visibility.hidden_for(db, freelancer.id) == visibility.NOTHING_HIDDEN
     assert jobs.job_for_viewer(db, anonymous.id, freelancer.id) is not None
 
 
@@ -233,7 +233,7 @@ def test_a_freelancer_who_does_not_want_a_company_withdraws_and_stops_seeing_it(
         )
     )
     db.commit()
-    blocks.avoid_company(db, freelancer.id, company.id)
+    blocks.avoid_company_of_job(db, freelancer.id, job.id)
     db.commit()
     db.expire_all()
     assert db.exec(select(Application).where(Application.id == application_id)).first() is None  # withdrawn
@@ -249,8 +249,8 @@ def test_a_freelancer_who_does_not_want_a_company_withdraws_and_stops_seeing_it(
     db.commit()
     assert jobs.job_for_viewer(db, job.id, freelancer.id) is not None
     for refused_call in (
-        lambda: blocks.avoid_company(db, freelancer.id, freelancer.id),  # not a company
-        lambda: blocks.avoid_company(db, company.id, company.id),  # not a freelancer
+        lambda: blocks.avoid_company_of_job(db, freelancer.id, 987654),  # no such vaga
+        lambda: blocks.avoid_company_of_job(db, company.id, job.id),  # not a freelancer
         lambda: blocks.allow_company(db, freelancer.id, company.id),  # nothing to undo
     ):
         with pytest.raises(NotAllowed):
@@ -277,13 +277,13 @@ def test_the_companies_a_freelancer_works_with_most(db):
     often, once, avoided = make_company(db, empresa="Bar A"), make_company(db, empresa="Bar B"), make_company(db)
     for company, count in ((often, 3), (once, 1), (avoided, 4)):
         for n in range(count):
-            make_hiring(db, company, freelancer, utcnow() - timedelta(days=n + 1))
+            shift = make_hiring(db, company, freelancer, utcnow() - timedelta(days=n + 1))
     db.commit()
-    blocks.avoid_company(db, freelancer.id, avoided.id)
+    blocks.avoid_company_of_hiring(db, freelancer.id, shift.id)  # the last shift: with `avoided`
     db.commit()
-    worked, avoided_list = blocks.freelancer_companies(db, freelancer.id)
-    assert [c.id for c in avoided_list] == [avoided.id]
-    assert [(c.name, c.shifts) for c in worked] == [
+    lists = blocks.freelancer_companies(db, freelancer.id)
+    assert [c.id for c in lists.avoided] == [avoided.id]
+    assert [(c.name, c.shifts) for c in lists.worked_with] == [
         ("Bar A", "3 turnos pagos"),
         ("Bar B", "1 turno pago"),
     ]
@@ -339,7 +339,11 @@ def test_the_overview_lists_the_companies_the_freelancer_works_with_most(db):
         )
         run(stranger, FreelancerDashboardState.load)
         assert stranger.worked_with == []
-    assert toasts(run(home, FreelancerDashboardState.avoid_company, often.id)) == [f"success: {blocks.AVOIDED}"]
+    assert home.worked_with[0].id == often.id
+    often_shift = home.worked_with[0].hiring_id
+    assert toasts(run(home, FreelancerDashboardState.avoid_worked_company, often_shift)) == [
+        f"success: {blocks.AVOIDED}"
+    ]
     assert [c.name for c in home.worked_with] == ["Bar B", "Bar C"]
     assert [c.id for c in home.avoided_companies] == [often.id]
 
@@ -347,6 +351,7 @@ def test_the_overview_lists_the_companies_the_freelancer_works_with_most(db):
 def test_strangers_cannot_block_or_unblock_for_a_company_or_avoid_for_a_freelancer(db):
     company, stranger = make_company(db), make_company(db)
     freelancer, _job, _application = _applied_freelancer(db, company)
+    shift = make_hiring(db, company, freelancer, utcnow() - 48 * H)
     blocks.block_freelancer(db, company.id, freelancer.id)
     db.commit()
     as_stranger = state_for(ClientDashboardState, cookie_for(db, stranger), "/client-dashboard", {"tab": "team"})
@@ -359,8 +364,8 @@ def test_strangers_cannot_block_or_unblock_for_a_company_or_avoid_for_a_freelanc
     as_freelancer = state_for(ClientDashboardState, cookie_for(db, freelancer), "/client-dashboard", {"tab": "team"})
     run(as_freelancer, ClientDashboardState.unblock_freelancer, freelancer.id)
     visitor = state_for(FreelancerDashboardState, cookie_for(db, None), "/freelancer-dashboard", {})
-    run(visitor, FreelancerDashboardState.avoid_company, company.id)
+    run(visitor, FreelancerDashboardState.avoid_worked_company, shift.id)
     as_company = state_for(FreelancerDashboardState, cookie_for(db, stranger), "/freelancer-dashboard", {})
-    run(as_company, FreelancerDashboardState.avoid_company, company.id)
+    run(as_company, FreelancerDashboardState.avoid_worked_company, shift.id)
     rows = db.exec(select(Block.blocker_id, Block.blocked_id)).all()
     assert [tuple(row) for row in rows] == [(company.id, freelancer.id)]
