@@ -84,8 +84,22 @@ def shift_card(card: rx.Var, state, role: str) -> rx.Component:
                 card["manual"].to(bool),
                 rx.badge("Registro manual", color_scheme="amber", variant="outline", width="fit-content"),
             ),
+            rx.cond(
+                card["location_note"].to(str) != "",
+                rx.text(card["location_note"].to(str), size="1", color=MUTED, class_name="shift-location-note"),
+            ),
             rx.cond(card["hours"].to(str) != "", _line("clock", "Horas: ", card["hours"].to(str))),
             rx.cond(card["adjustment"].to(str) != "", _line("pencil", "Ajuste proposto: ", card["adjustment"].to(str))),
+            rx.cond(
+                card["hours_note"].to(str) != "",
+                rx.callout(
+                    card["hours_note"].to(str),
+                    icon="triangle-alert",
+                    color_scheme="amber",
+                    size="1",
+                    class_name="shift-hours-note",
+                ),
+            ),
             rx.cond(card["amount"].to(str) != "", _line("banknote", "Valor: ", card["amount"].to(str))),
             rx.cond(
                 card["fee"].to(str) != "", _line("banknote", "Valor do cancelamento tardio: ", card["fee"].to(str))

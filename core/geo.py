@@ -8,6 +8,9 @@ import math
 EARTH_RADIUS_M = 6_371_008.8
 PASS_RADIUS_M = 150
 ACCURACY_ALLOWANCE_MAX_M = 100
+# A reading whose accuracy radius is wider than this says nothing about where the device is (a
+# coarse network fix covers a neighbourhood): it is refused as too imprecise, not compared.
+ACCURACY_MAX_M = 5000
 
 BUCKETS = {
     "ate_150": "até 150 m",
@@ -97,3 +100,22 @@ def _coordinate(value: object, limit: float) -> bool:
 def valid_point(lat: object, lng: object) -> bool:
     """Whether (`lat`, `lng`) is a usable point: finite numbers within ±90 and ±180 (bools refused)."""
     return _coordinate(lat, 90) and _coordinate(lng, 180)
+
+
+def valid_accuracy(accuracy: object) -> bool:
+    """Whether `accuracy` is a radius a device can report: a finite number of metres above 0 (bools refused).
+
+    A browser always sends one (GeolocationCoordinates.accuracy is never missing, negative or
+    zero); anything else was written by a script. Too wide a radius is `precise_enough`'s question.
+    """
+    return (
+        isinstance(accuracy, int | float)
+        and not isinstance(accuracy, bool)
+        and math.isfinite(accuracy)
+        and accuracy > 0
+    )
+
+
+def precise_enough(accuracy: float) -> bool:
+    """Whether a valid accuracy radius is at most ACCURACY_MAX_M (5 km): wider says nothing about the place."""
+    return accuracy <= ACCURACY_MAX_M

@@ -1,7 +1,10 @@
 """'Selo Empresa Pontual': the rule, over a company's hirings of the last 90 days (no database).
 
-From 5 hirings whose shift started in the last 90 days (docs/product.md "Selo Empresa Pontual"):
-- C: the share cancelled late by the company (a cancellation that owed the fee);
+From 5 shifts that happened (hours approved: the freelancer came) among the hirings whose shift
+started in the last 90 days (docs/product.md "Selo Empresa Pontual"); shifts the company cancelled
+are never evidence for it:
+- C: the company's late cancellations (those that owed the fee) over the shifts that happened plus
+  those late cancellations;
 - A: the median hours from the freelancer's hours sent to the company's answer (approval or an
   adjustment); an automatic approval counts 48 h;
 - R: the share of the company's hour adjustments that ended reversed (contested, and the hours
@@ -27,6 +30,7 @@ MAX_REVERSED = 0.10
 class HiringFacts:
     """What the rule needs of one hiring."""
 
+    happened: bool = False  # the shift took place: hours approved (or paid), the freelancer came
     late_cancel: bool = False
     answer_hours: float | None = None  # hours sent → the company's answer (48 for an automatic approval)
     adjusted: bool = False
@@ -74,9 +78,14 @@ def _hours(value: float) -> str:
 
 
 def score(facts: Sequence[HiringFacts]) -> Punctuality:
-    """The company's figures and badge over its hirings of the last 90 days."""
-    count = len(facts)
-    late = sum(1 for fact in facts if fact.late_cancel) / count if count else 0.0
+    """The company's figures and badge over its hirings of the last 90 days.
+
+    Only shifts that happened count toward the 5 and the figures' 'turnos'; the company's late
+    cancellations count against it (C), and one that cancels everything never reaches the 5.
+    """
+    count = sum(1 for fact in facts if fact.happened)
+    late_cancels = sum(1 for fact in facts if fact.late_cancel)
+    late = late_cancels / (count + late_cancels) if count + late_cancels else 0.0
     answers = [fact.answer_hours for fact in facts if fact.answer_hours is not None]
     approval = statistics.median(answers) if answers else None
     adjusted = [fact for fact in facts if fact.adjusted]

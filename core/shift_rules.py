@@ -29,6 +29,10 @@ CHECK_OUT_MISSING = timedelta(hours=4)  # no exit at F + 4 h: the timer ends the
 HOURS_DEADLINE = timedelta(hours=12)  # the freelancer sends hours until F + 12 h; then the timer does
 NO_RECORD_NO_SHOW = timedelta(hours=12)  # no record at all at F + 12 h: nao_compareceu
 APPROVAL_WINDOW = timedelta(hours=48)  # hours sent are approved by the timer after 48 h
+# Hours the timer never approves (a person does: the company, or Turno staff in a dispute): more than
+# the scheduled paid minutes, or more than the attendance records pay by over this tolerance when both
+# the arrival and the exit were recorded (P: a quarter hour of rounding and paperwork).
+HOURS_RECORDS_TOLERANCE = timedelta(minutes=15)
 ADJUSTMENT_WINDOW = timedelta(hours=48)  # an adjustment is accepted by the timer after 48 h
 CONTEST_WINDOW = timedelta(hours=48)  # a no-show may be contested for 48 h
 ADJUST_REASON_MIN = 10

@@ -20,6 +20,7 @@ from sqlmodel import Session
 
 from core import shift_rules as rules
 from models import Actor, Hiring, HiringEvent, HiringState
+from services import shift_pay
 
 S = HiringState
 E, P, T, TIMER = Actor.COMPANY, Actor.FREELANCER, Actor.STAFF, Actor.TIMER
@@ -48,7 +49,7 @@ class Window(NamedTuple):
     """
 
     opens: Callable[[Hiring], datetime] | None = None
-    closes: Callable[[Hiring], datetime] | None = None
+    closes: Callable[[Hiring], datetime | None] | None = None  # a None it returns: never closes
     early: str = NOT_NOW
     late: str = NOT_NOW
     needs: Callable[[Hiring], bool] | None = None
@@ -99,6 +100,43 @@ NO_SHOW_EARLY = "Você poderá marcar 'Não compareceu' 30 minutos após o iníc
 HOURS_LATE = "O prazo para enviar as horas terminou; elas foram enviadas a partir dos registros."
 ADJUST_LATE = "O prazo de 48 horas para ajustar estas horas terminou."
 CONTEST_LATE = "O prazo de 48 horas para contestar terminou."
+
+
+def recorded_minutes(h: Hiring) -> int | None:
+    """What the attendance records pay when both the arrival and the exit were recorded (None otherwise).
+
+    A dismissal ('Dispensar agora') pays by its reason from the minutes between the records; any other
+    shift pays what `shift_pay.recorded_minutes` reads from them (what 'Enviar horas' is prefilled with).
+    """
+    if h.chegada_em is None or h.saida_em is None:
+        return None
+    if h.dispensa_motivo:
+        worked = shift_pay.minutes_between(max(h.chegada_em, h.inicio_em), h.saida_em)
+        return shift_pay.dismissal_minutes(h.dispensa_motivo, worked, scheduled_minutes(h))
+    return shift_pay.recorded_minutes(h.inicio_em, h.fim_em, h.intervalo_min, h.chegada_em, h.saida_em)
+
+
+def hours_need_company(h: Hiring) -> str:
+    """Why the hours sent wait for a person and never for the timer: 'agendado', 'registros' or '' (they don't).
+
+    'agendado': more than the scheduled paid minutes (end - start - break). 'registros': more than the
+    attendance records pay plus HOURS_RECORDS_TOLERANCE, when both the arrival and the exit were recorded.
+    Such hours are approved only by the company ('Aprovar horas', or 'Ajustar horas' and the freelancer's
+    answer) or by Turno staff deciding a dispute; the timer leaves them alone.
+    """
+    sent = h.minutos_enviados or 0
+    if sent > scheduled_minutes(h):
+        return "agendado"
+    records = recorded_minutes(h)
+    tolerance = int(rules.HOURS_RECORDS_TOLERANCE / timedelta(minutes=1))
+    if records is not None and sent > records + tolerance:
+        return "registros"
+    return ""
+
+
+def _approval_closes(h: Hiring) -> datetime | None:
+    """When the automatic approval would take the hours sent (None: it never does, the company answers)."""
+    return None if hours_need_company(h) else _sent(h) + rules.APPROVAL_WINDOW
 
 
 def _direct(h: Hiring) -> bool:
@@ -182,14 +220,14 @@ RULES: tuple[Rule, ...] = (
         frozenset({S.HOURS_SENT}),
         S.APPROVED,
         frozenset({TIMER}),
-        Window(lambda h: _sent(h) + rules.APPROVAL_WINDOW),
+        Window(lambda h: _sent(h) + rules.APPROVAL_WINDOW, needs=lambda h: not hours_need_company(h)),
     ),
     Rule(
         "ajustar",
         frozenset({S.HOURS_SENT}),
         S.ADJUSTMENT,
         frozenset({E}),
-        Window(closes=lambda h: _sent(h) + rules.APPROVAL_WINDOW, late=ADJUST_LATE),
+        Window(closes=_approval_closes, late=ADJUST_LATE),
     ),
     Rule("aceitar_ajuste", frozenset({S.ADJUSTMENT}), S.APPROVED, frozenset({P})),
     Rule(
@@ -278,7 +316,7 @@ def _window_refusal(rule: Rule, h: Hiring, now: datetime) -> str | None:
     opens, closes = rule.window.opens, rule.window.closes
     if opens is not None and now < opens(h):
         return rule.window.early
-    if closes is not None and now >= closes(h):
+    if closes is not None and (until := closes(h)) is not None and now >= until:
         return rule.window.late
     return None
 
@@ -288,10 +326,13 @@ def timer_action(state: str, h: Hiring) -> str | None:
 
     A shift accepted less than 12 hours before it starts is never marked 'nao_confirmada' (the
     freelancer was hired after that deadline); its next timer step is the missing-record no-show.
+    Hours above the schedule or the records (`hours_need_company`) are never approved by the timer.
     """
     action = TIMER_ACTIONS.get(state)
     if action == "nao_confirmou" and h.created_at is not None and h.created_at > h.inicio_em - rules.UNCONFIRMED_AT:
         return "sem_registro"
+    if action == "aprovacao_automatica" and hours_need_company(h):
+        return None
     return action
 
 
@@ -308,7 +349,8 @@ def remind_at(state: str, h: Hiring) -> datetime | None:
     """When the next reminder of a hiring in `state` goes out (None when none is left).
 
     Scheduled shifts remind the freelancer at I - 24 h and I - 2 h (`reminders_sent` counts those
-    gone); hours waiting for approval remind the company 6 h before the automatic approval.
+    gone); hours waiting for approval remind the company 6 h before the automatic approval (hours
+    only a person approves are reminded at the same time, with what to do).
     """
     if state in (S.SCHEDULED, S.CONFIRMED, S.UNCONFIRMED):
         left = rules.FREELANCER_REMINDERS[h.reminders_sent :]

@@ -17,6 +17,7 @@ from sqlmodel import Session
 
 from core.punctuality import AUTO_APPROVAL_HOURS, WINDOW_DAYS, HiringFacts, Punctuality, score
 from models import Hiring, HiringEvent, HiringState, Profile, Role
+from services.hiring_lifecycle import RATABLE
 
 REFRESH_EVERY = timedelta(days=1)
 # A hiring change stamped `updated_at = now` may commit a moment after the timer read the hirings:
@@ -61,12 +62,21 @@ def facts(session: Session, company_id: int, now: datetime) -> list[HiringFacts]
         )
     ).all():
         events.setdefault(hiring_id, {})[action] = at
-    return [_facts(hiring, events.get(hiring.id, {})) for hiring in hirings]
+    return [_facts(hiring, events.get(hiring.id, {}), now) for hiring in hirings]
 
 
-def _facts(hiring: Hiring, events: dict[str, datetime]) -> HiringFacts:
+def _facts(hiring: Hiring, events: dict[str, datetime], now: datetime) -> HiringFacts:
+    """One hiring as the rule reads it.
+
+    Only a shift whose hours were approved (or paid) happened: a cancelled one, a no-show or one still
+    running is no evidence of punctuality. Hours left unanswered longer than the automatic approval's
+    48 h (hours above the schedule wait for the company, never for the timer) count as waited so far.
+    """
+    waited = _hours(now, hiring.horas_enviadas_em)
     if "aprovacao_automatica" in events:
         answer = AUTO_APPROVAL_HOURS
+    elif hiring.state == HiringState.HOURS_SENT:
+        answer = waited if waited is not None and waited >= AUTO_APPROVAL_HOURS else None
     elif hiring.ajuste_em is not None:
         answer = _hours(hiring.ajuste_em, hiring.horas_enviadas_em)
     else:
@@ -79,6 +89,7 @@ def _facts(hiring: Hiring, events: dict[str, datetime]) -> HiringFacts:
         and hiring.minutos_aprovados == hiring.minutos_enviados
     )
     return HiringFacts(
+        happened=hiring.state in RATABLE,
         late_cancel=hiring.state == HiringState.CANCELLED_BY_COMPANY and hiring.taxa_cancelamento_centavos > 0,
         answer_hours=answer,
         adjusted=adjusted,

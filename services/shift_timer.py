@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import datetime
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from sqlalchemy import case, literal, text, tuple_, update
 from sqlalchemy.exc import OperationalError
@@ -35,11 +35,13 @@ from services.notifications import Notice, notify, notify_many
 from services.shifts import approved_values, money_cents, prefilled_minutes, when
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 _HIRINGS = Hiring.__table__  # type: ignore[attr-defined]
 MAX_ROUNDS = 20  # a hiring moves at most 6 times by the timer; the rest is headroom
 CHUNK = 50  # hirings per transaction on PostgreSQL (row locks: other requests wait only for those rows)
 SQLITE_CHUNK = 5  # on SQLite a transaction holds the one write lock: keep each short (docs/performance.md)
 TIMER_LOCK_KEY = 0x7475726E6F  # pg_try_advisory_lock key of the timer ('turno')
+WAITING_WHY = {"agendado": "acima do agendado", "registros": "acima dos registros de chegada e saída"}
 
 
 class TickReport(NamedTuple):
@@ -93,13 +95,34 @@ def tick(
     if workers is None:
         workers = rules.TICK_WORKERS if postgres else 1
     how = _Pace(workers, CHUNK if postgres else SQLITE_CHUNK, pace, sleep)
-    moved = _drain(scope, Hiring.due_at, now, batch, how, _each(_advance))
-    reminded = _drain(scope, Hiring.remind_at, now, batch, how, _remind_chunk)
-    settled = protected_payments.settle_due(now, scope)
-    trust_timer.run(now, _paced(scope, how))  # team-first windows, invites, badges: their own rows and counts
-    push.send_due(now, scope)  # pushes due again (retries) and any a sender thread has not taken yet
-    whatsapp.send_due(now, scope)  # the same for WhatsApp messages (nothing without WhatsApp configured)
+    moved = _step("moving hirings", lambda: _drain(scope, Hiring.due_at, now, batch, how, _each(_advance)), 0)
+    reminded = _step("reminders", lambda: _drain(scope, Hiring.remind_at, now, batch, how, _remind_chunk), 0)
+    settled = _step("protected payments", lambda: protected_payments.settle_due(now, scope), 0)
+    # team-first windows, invites, badges: their own rows and counts
+    _step("trust", lambda: trust_timer.run(now, _paced(scope, how)), None)
+    # pushes due again (retries) and any a sender thread has not taken yet
+    _step("push", lambda: push.send_due(now, scope), None)
+    # the same for WhatsApp messages (nothing without WhatsApp configured)
+    _step("WhatsApp", lambda: whatsapp.send_due(now, scope), None)
     return TickReport(moved, reminded, settled)
+
+
+def _step(name: str, run: Callable[[], T], failed: T) -> T:
+    """One step of the tick, run so that its failure is logged and the tick's other steps still run.
+
+    A push service's bad answer, a broken row or a database hiccup in one step (sending pushes, say)
+    never holds back another (the WhatsApp retries): each step is retried by the next tick anyway.
+
+    Args:
+        name: What the step does (the log line's).
+        run: The step.
+        failed: What the step counts when it raised (0, or None for steps that count nothing).
+    """
+    try:
+        return run()
+    except Exception:
+        log.exception("shift timer: %s failed; the tick's other steps go on and the next tick tries again", name)
+        return failed
 
 
 def tick_alone(now: datetime, pace: float = rules.TICK_PACE) -> TickReport | None:
@@ -218,12 +241,25 @@ def _advance(db: Session, hiring_id: int, now: datetime, titles: dict[int, str])
     if h is None or h.due_at is None or h.due_at > now:
         return False
     action = hiring_lifecycle.timer_action(h.state, h)
+    if action is None:  # e.g. hours above the schedule, due before that rule: they wait for the company
+        _forget_due(db, h)
+        return False
     at = h.due_at
     moved = hiring_lifecycle.move(
         db, h, action, Actor.TIMER, at, reason=_REASONS[action], values=_values(h, action, at)
     )
     _after(db, moved.hiring, action, at, titles)
     return True
+
+
+def _forget_due(db: Session, h: Hiring) -> None:
+    """Clear the deadline of a hiring the timer has nothing to do with (unless a person moved it meanwhile)."""
+    db.execute(
+        update(_HIRINGS)
+        .where(_HIRINGS.c.id == h.id, _HIRINGS.c.version == h.version)
+        .values(due_at=None)
+        .execution_options(synchronize_session=False)
+    )
 
 
 _REASONS = {
@@ -376,6 +412,9 @@ def _next_reminder(h: Hiring, now: datetime) -> tuple[int, datetime | None]:
 def _reminder(h: Hiring, now: datetime, title: str) -> Notice | None:
     """The notice of a claimed reminder; None when a downtime made it come after what it warns about."""
     if h.state == HiringState.HOURS_SENT:
+        if why := hiring_lifecycle.hours_need_company(h):
+            text = f'As horas do turno "{title}" estão {WAITING_WHY[why]} e aguardam sua aprovação: aprove ou ajuste.'
+            return Notice(h.company_id, NotificationType.SHIFT, text, routes.NoticeTarget.COMPANY_SHIFTS)
         if h.due_at is not None and h.due_at <= now:
             return None
         return Notice(

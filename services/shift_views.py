@@ -76,7 +76,16 @@ EVENT_TEXT = {
     "repasse": "Pagamento enviado ao profissional",
 }
 GUARANTEED_LINE = "Pagamento garantido pelo Turno"
+# A location reading is what the freelancer's device said (a script can say anything within the
+# rules of core/geo.py): the cards name it so, and the company is told it counts for less than the code.
+DEVICE_LOCATION = "localização informada pelo aparelho"
+CARD_METHODS = {**METHODS, "local": DEVICE_LOCATION}
+LOCATION_NOTE = "A localização é informada pelo aparelho do profissional e vale menos que o código de presença."
 NO_PAYOUT_ACCOUNT_LINE = "Pagamento pendente: configure seu recebimento em Meus Ganhos"
+# Hours the timer never approves (services/hiring_lifecycle.py `hours_need_company`), as each side reads it.
+HOURS_ABOVE = {"agendado": "Horas acima do agendado", "registros": "Horas acima dos registros de chegada e saída"}
+HOURS_TO_COMPANY = "{what}: aprove ou ajuste"
+HOURS_TO_FREELANCER = "{what}: aguardando aprovação da empresa"
 
 
 class ShiftEvent(TypedDict):
@@ -113,8 +122,10 @@ class ShiftCard(TypedDict):
     arrival: str
     departure: str
     manual: bool
+    location_note: str  # the company's reminder that a location record is the device's word ('' otherwise)
     hours: str
     adjustment: str
+    hours_note: str  # hours only a person approves: what the company does, or why the freelancer waits
     amount: str
     fee: str
     prefill: str
@@ -149,7 +160,7 @@ def time_text(start: datetime, end: datetime) -> str:
 def _record(at: datetime | None, method: str, distance: str) -> str:
     if at is None:
         return ""
-    parts = [f"{local(at):%d/%m %H:%M}", METHODS.get(method, method)]
+    parts = [f"{local(at):%d/%m %H:%M}", CARD_METHODS.get(method, method)]
     if distance and distance != "sem_leitura":
         parts.append(geo.bucket_label(distance))
     return " · ".join(part for part in parts if part)
@@ -254,10 +265,12 @@ def _card(
         arrival=_record(h.chegada_em, h.chegada_metodo, h.chegada_distancia),
         departure=_record(h.saida_em, h.saida_metodo, h.saida_distancia),
         manual="manual" in (h.chegada_metodo, h.saida_metodo),
+        location_note=LOCATION_NOTE if actor == Actor.COMPANY and "local" in (h.chegada_metodo, h.saida_metodo) else "",
         hours=shift_pay.hours_text(hours) if hours is not None else "",
         adjustment=f"{shift_pay.hours_text(h.minutos_ajuste)}: {h.ajuste_motivo}"
         if h.minutos_ajuste is not None
         else "",
+        hours_note=hours_note(h, actor),
         amount=money_cents(h.valor_centavos) if h.valor_centavos is not None else "",
         fee=money_cents(h.taxa_cancelamento_centavos) if h.taxa_cancelamento_centavos else "",
         prefill=shift_pay.hours_text(prefilled_minutes(h)).replace("h", ":"),
@@ -271,6 +284,18 @@ def _card(
         team="",
         rebook=0,
     )
+
+
+def hours_note(h: Hiring, actor: str) -> str:
+    """What a card says about hours sent that no timer approves ('' for any other hiring).
+
+    The company reads 'Horas acima do agendado: aprove ou ajuste'; the freelancer, why they wait
+    ('Horas acima do agendado: aguardando aprovação da empresa').
+    """
+    if h.state != HiringState.HOURS_SENT or not (why := hiring_lifecycle.hours_need_company(h)):
+        return ""
+    template = HOURS_TO_COMPANY if actor == Actor.COMPANY else HOURS_TO_FREELANCER
+    return template.format(what=HOURS_ABOVE[why])
 
 
 def _done_already(h: Hiring, action: str) -> bool:

@@ -21,6 +21,7 @@ from services import attendance_code, faltas, hiring_lifecycle, protected_paymen
 from services.errors import NotAllowed, ServiceError, require_id
 from services.hiring_lifecycle import HiringMoveRefused
 from services.notifications import notify
+from services.validation import visible_length
 
 NOT_FOUND = "Turno não encontrado."
 WRONG_CODE = "Código incorreto. Confira o código na tela da empresa."
@@ -28,6 +29,7 @@ TOO_MANY_CODES = "Muitas tentativas com código incorreto. Aguarde 10 minutos ou
 TOO_FAR = "Sua localização está a {distancia} do local do turno. Use o código da empresa ou 'Não consigo registrar'."
 NO_POINT = "Este turno não tem um local marcado no mapa. Use o código da empresa ou 'Não consigo registrar'."
 BAD_READING = "Não recebemos uma leitura de localização válida. Tente de novo ou use o código."
+TOO_IMPRECISE = "Sua localização veio imprecisa demais (mais de 5 km). Tente de novo ao ar livre ou use o código."
 REASON_SHORT = "Explique o motivo com pelo menos 10 caracteres."
 PICK_DISMISS_REASON = "Escolha o motivo da dispensa."
 PICK_DECISION = "Escolha a decisão."
@@ -240,11 +242,12 @@ def _reading(party: _Party, session: Session, data: dict, now: datetime, user_id
         if point is None or point[0] is None:
             raise ServiceError(NO_POINT)
         lat, lng, accuracy = data.get("lat"), data.get("lng"), data.get("accuracy")
-        if not geo.valid_point(lat, lng):
+        if not geo.valid_point(lat, lng) or not geo.valid_accuracy(accuracy):  # only a script sends these
             raise ServiceError(BAD_READING)
+        if not geo.precise_enough(accuracy):
+            raise ServiceError(TOO_IMPRECISE)
         distance = geo.distance_m(point[0], point[1], float(lat), float(lng))
-        accuracy = float(accuracy) if isinstance(accuracy, int | float) and not isinstance(accuracy, bool) else None
-        if not geo.passes(distance, accuracy):
+        if not geo.passes(distance, float(accuracy)):
             raise ServiceError(TOO_FAR.format(distancia=geo.bucket_label(geo.bucket(distance))))
         return {"method": "local", "distance": geo.bucket(distance)}
     raise ServiceError(hiring_lifecycle.NOT_NOW)
@@ -330,7 +333,7 @@ def _approve(session, party, user_id, data, now):
 
 def _reason(data: dict) -> str:
     reason = " ".join(str(data.get("reason") or "").split())
-    if len(reason) < rules.ADJUST_REASON_MIN:
+    if visible_length(reason, rules.ADJUST_REASON_MIN) < rules.ADJUST_REASON_MIN:
         raise ServiceError(REASON_SHORT)
     return reason[:500]
 

@@ -579,10 +579,13 @@ def how_we_calculate_page() -> rx.Component:
             "Selo Empresa Pontual",
             bullet_list(
                 [
-                    "Olhamos os turnos da empresa que começaram nos últimos 90 dias (a partir de 5 turnos).",
-                    "Cancelamentos tardios (os que geram taxa) em até 5% dos turnos.",
+                    "Olhamos os turnos da empresa que começaram nos últimos 90 dias e aconteceram, com as horas "
+                    "aprovadas (a partir de 5 turnos). Turnos cancelados pela empresa nunca contam a favor.",
+                    "Cancelamentos tardios (os que geram taxa) em até 5% dos turnos realizados mais esses "
+                    "cancelamentos. Cancelar com mais de 24 horas de antecedência não conta nem a favor nem contra.",
                     "Horas respondidas rápido: a mediana entre o envio das horas e a aprovação (ou o ajuste) da "
-                    "empresa é de até 24 horas; uma aprovação automática conta 48 horas.",
+                    "empresa é de até 24 horas; uma aprovação automática conta 48 horas, e horas ainda sem "
+                    "resposta depois de 48 horas contam o tempo de espera.",
                     "Ajustes de horas revertidos (contestados e decididos a favor do profissional) em até 10%.",
                     "Nenhuma disputa aberta.",
                     "Recalculamos quando um turno da empresa muda e uma vez por dia. A empresa vê em 'Minha equipe' "

@@ -174,9 +174,18 @@ def test_check_in_by_one_location_reading_and_the_calendar_file(browser: Browser
         dialog = freelancer.get_by_role("dialog", name="Registrar chegada")
         dialog.get_by_role("button", name="Usar minha localização (uma única leitura)").click()
         expect(toast(freelancer, "Chegada registrada")).to_be_visible()
-        expect(card).to_contain_text("localização · até 150 m")
+        expect(card).to_contain_text("localização informada pelo aparelho · até 150 m")
+        expect(card.locator(".shift-location-note")).to_have_count(0)
         hiring = _hiring(job_id)
         assert (hiring.chegada_metodo, hiring.chegada_distancia) == ("local", "ate_150")
+
+        # The company reads the reading as the device's word, worth less than the code.
+        company_card = my_shifts(company, "client", title)
+        expect(company_card).to_contain_text("Chegada: ")
+        expect(company_card).to_contain_text("localização informada pelo aparelho · até 150 m")
+        expect(company_card.locator(".shift-location-note")).to_have_text(
+            "A localização é informada pelo aparelho do profissional e vale menos que o código de presença."
+        )
     finally:
         company_ctx.close()
         freelancer_ctx.close()
@@ -214,6 +223,43 @@ def test_late_cancellations_state_their_consequence(browser: Browser, base_url: 
         card = my_shifts(freelancer, "freelancer", second)
         expect(card.locator(".shift-state")).to_have_text("Cancelado pela empresa")
         expect(card).to_contain_text("Valor do cancelamento tardio: R$ 100,00")
+    finally:
+        company_ctx.close()
+        freelancer_ctx.close()
+
+
+def test_hours_above_the_schedule_wait_for_the_company_and_each_side_is_told(
+    browser: Browser, base_url: str, make_account
+):
+    """Issue 41: leaving the minute one arrived and sending 16:00 on a 5h30 shift is never approved by the
+    timer; the company's card says 'Horas acima do agendado: aprove ou ajuste', the freelancer's why it waits."""
+    token = uuid.uuid4().hex[:6]
+    title = f"Bar com horas a mais {token}"
+    company_email = make_account("client")
+    freelancer_email = make_account("freelancer", name=f"Lia Horas {token}")
+    job_id = bar_job(company_email, title, timedelta(minutes=30))  # 6 h with a 30 min break: 5h30
+    company_ctx, company = signed_in(browser, base_url, company_email)
+    freelancer_ctx, freelancer = signed_in(browser, base_url, freelancer_email)
+    try:
+        _apply_and_get_hired(freelancer, company, job_id, title, freelancer_email)
+        card = my_shifts(freelancer, "freelancer", title)
+        card.get_by_role("button", name="Registrar chegada").click()
+        freelancer.get_by_role("dialog", name="Registrar chegada").get_by_role(
+            "button", name="Não consigo registrar"
+        ).click()
+        expect(toast(freelancer, "Chegada registrada")).to_be_visible()
+        leave_and_send_hours(freelancer, card, "16:00")
+        expect(card).to_contain_text("Horas: 16h00")
+        expect(card.locator(".shift-hours-note")).to_have_text(
+            "Horas acima do agendado: aguardando aprovação da empresa"
+        )
+
+        company_card = my_shifts(company, "client", title)
+        expect(company_card.locator(".shift-hours-note")).to_have_text("Horas acima do agendado: aprove ou ajuste")
+        expect(company_card.get_by_role("button", name="Aprovar horas")).to_be_visible()
+        expect(company_card.get_by_role("button", name="Ajustar horas")).to_be_visible()
+        hiring = _hiring(job_id)
+        assert (hiring.state, hiring.minutos_enviados, hiring.due_at) == ("horas_enviadas", 960, None)  # no timer
     finally:
         company_ctx.close()
         freelancer_ctx.close()

@@ -108,7 +108,7 @@ def step_values(action: str, now: datetime) -> dict:
         "saida": {"saida_em": now, "terminou_em": now},
         "dispensar": {"saida_em": now, "terminou_em": now, "dispensa_motivo": "atraso", "minutos_enviados": 60},
         "saida_nao_registrada": {"terminou_em": END},
-        "enviar_horas": {"minutos_enviados": 450, "horas_enviadas_em": now},
+        "enviar_horas": {"minutos_enviados": 420, "horas_enviadas_em": now},  # as scheduled: the timer may approve
         "horas_pelos_registros": {"minutos_enviados": 420, "horas_enviadas_em": now},
         "ajustar": {"minutos_ajuste": 390, "ajuste_motivo": "Saiu mais cedo.", "ajuste_em": now},
         "nao_compareceu": {"terminou_em": now},

@@ -17,7 +17,7 @@ from tests.unit.factories import make_company, make_freelancer, make_hiring, mak
 from tests.unit.sql_log import sent_statements
 from tests.unit.test_trust_visibility import _scope
 
-GOOD = HiringFacts(answer_hours=6)
+GOOD = HiringFacts(answer_hours=6, happened=True)
 H = timedelta(hours=1)
 
 
@@ -28,14 +28,20 @@ H = timedelta(hours=1)
         ([GOOD] * 5, True, None),
         ([HiringFacts(late_cancel=True)] + [GOOD] * 19, True, None),  # C = 5%
         ([HiringFacts(late_cancel=True)] + [GOOD] * 18, False, "Cancelamentos tardios até 5% (hoje: 5%)."),
-        ([HiringFacts(answer_hours=24)] * 5, True, None),  # A = 24 h
-        ([HiringFacts(answer_hours=24.01)] * 5, False, "Aprove as horas em até 24 h (mediana atual: 24,1 h)."),
-        ([HiringFacts(answer_hours=48)] * 3 + [GOOD] * 2, False, "Aprove as horas em até 24 h (mediana atual: 48 h)."),
-        ([HiringFacts()] * 5, False, "Aprove as horas de pelo menos um turno."),
-        ([HiringFacts(answer_hours=6, adjusted=True, reversed=True)] + [HiringFacts(answer_hours=6, adjusted=True)] * 9,
-         True, None),  # R = 10%
-        ([HiringFacts(answer_hours=6, adjusted=True, reversed=True)] + [HiringFacts(answer_hours=6, adjusted=True)] * 8,
+        ([HiringFacts(answer_hours=24, happened=True)] * 5, True, None),  # A = 24 h
+        ([HiringFacts(answer_hours=24.01, happened=True)] * 5, False,
+         "Aprove as horas em até 24 h (mediana atual: 24,1 h)."),
+        ([HiringFacts(answer_hours=48, happened=True)] * 3 + [GOOD] * 2, False,
+         "Aprove as horas em até 24 h (mediana atual: 48 h)."),
+        ([HiringFacts(happened=True)] * 5, False, "Aprove as horas de pelo menos um turno."),
+        ([HiringFacts(answer_hours=6, adjusted=True, reversed=True, happened=True)]
+         + [HiringFacts(answer_hours=6, adjusted=True, happened=True)] * 9, True, None),  # R = 10%
+        ([HiringFacts(answer_hours=6, adjusted=True, reversed=True, happened=True)]
+         + [HiringFacts(answer_hours=6, adjusted=True, happened=True)] * 8,
          False, "Ajustes de horas revertidos até 10% (hoje: 11%)."),
+        ([HiringFacts()] * 20 + [GOOD], False, "Faltam 4 turnos nos últimos 90 dias."),  # cancelled: not shifts
+        ([HiringFacts(late_cancel=True)] + [HiringFacts()] * 30 + [GOOD] * 5, False,
+         "Cancelamentos tardios até 5% (hoje: 17%)."),  # early cancellations do not dilute a late one
         ([HiringFacts(answer_hours=6, disputed=True)] + [GOOD] * 9, False, "Nenhuma disputa aberta."),
     ],
 )  # fmt: skip
@@ -174,13 +180,13 @@ def test_the_figures_come_from_the_shift_loop_records(db):
     db.commit()
 
     result = punctuality.refresh(db, company.id, now)
-    assert result.hirings == 10
-    assert result.late_cancel == pytest.approx(0.1)
+    assert result.hirings == 6  # the shifts that happened: hours approved or paid
+    assert result.late_cancel == pytest.approx(1 / 7)  # 1 late cancellation over 6 shifts and itself
     assert result.approval_hours == 3.5  # the median of 2, 2, 2, 2, 5, 5, 5 and 48
     assert result.reversed == pytest.approx(0.25)  # 1 of the 4 adjustments
     assert result.disputes == 1
     assert result.missing == [
-        "Cancelamentos tardios até 5% (hoje: 10%).",
+        "Cancelamentos tardios até 5% (hoje: 14%).",
         "Ajustes de horas revertidos até 10% (hoje: 25%).",
         "Nenhuma disputa aberta.",
     ]
@@ -272,3 +278,57 @@ def test_the_company_panel_says_what_is_missing_before_the_first_computation(db)
         "summary": "Ainda sem turnos nos últimos 90 dias.",
         "missing": ["Faltam 5 turnos nos últimos 90 dias."],
     }
+
+
+def _cancelled(db: Session, company: User, count: int, fee: int = 0) -> None:
+    """Shifts of the company it cancelled itself (`fee` > 0: late, it owed the freelancer)."""
+    freelancer = make_freelancer(db)
+    start = utcnow() - timedelta(days=3)
+    for n in range(count):
+        make_hiring(db, company, freelancer, start - n * H, state="cancelada_empresa", taxa_cancelamento_centavos=fee)
+    db.commit()
+
+
+def test_shifts_the_company_cancelled_itself_never_earn_the_badge(db):
+    """Issue 41, point 7: nine shifts cancelled by the company and one worked do not make five."""
+    company = make_company(db)
+    _hirings(db, company, 1)  # one shift worked, its hours approved 4 h after they were sent
+    _cancelled(db, company, 9)  # more than 24 h before: free, and no evidence of anything
+    result = punctuality.refresh(db, company.id, utcnow())
+    db.commit()
+    assert (result.badge, result.hirings) == (False, 1)
+    assert "Faltam 4 turnos nos últimos 90 dias." in result.missing
+    assert not db.get(Profile, company.id).selo_pontual
+
+
+def test_a_company_that_cancels_everything_has_no_badge(db):
+    company = make_company(db)
+    _cancelled(db, company, 6)
+    _cancelled(db, company, 2, fee=16000)
+    result = punctuality.refresh(db, company.id, utcnow())
+    assert (result.badge, result.hirings, result.late_cancel) == (False, 0, 1.0)
+
+
+def test_early_cancellations_do_not_dilute_the_late_ones(db):
+    company = make_company(db)
+    _hirings(db, company, 5)
+    _cancelled(db, company, 1, fee=16000)
+    _cancelled(db, company, 30)  # cancelled more than 24 h ahead: neither for nor against
+    result = punctuality.refresh(db, company.id, utcnow())
+    assert result.late_cancel == pytest.approx(1 / 6)
+    assert not result.badge and "Cancelamentos tardios até 5% (hoje: 17%)." in result.missing
+
+
+def test_hours_left_unanswered_past_48_hours_count_as_waited(db):
+    """Hours above the schedule wait for the company (never the timer): its silence still counts."""
+    company, freelancer = make_company(db), make_freelancer(db)
+    _hirings(db, company, 5)  # approved 4 h after sending
+    now = utcnow()
+    for n in range(5):
+        sent = now - timedelta(hours=100 + n)
+        make_hiring(db, company, freelancer, sent - 8 * H, state="horas_enviadas", horas_enviadas_em=sent)
+    make_hiring(db, company, freelancer, now - 20 * H, state="horas_enviadas", horas_enviadas_em=now - 10 * H)
+    db.commit()
+    result = punctuality.refresh(db, company.id, now)
+    assert result.approval_hours == pytest.approx((4 + 100) / 2)  # five 4 h answers, five of 100-104 h waited
+    assert not result.badge

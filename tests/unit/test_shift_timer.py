@@ -140,7 +140,7 @@ def _hours_sent(db, cast):
     by_freelancer(db, s, "confirmar", s.start - 40 * H)
     by_freelancer(db, s, "chegada", s.start, method="manual")
     by_freelancer(db, s, "saida", s.end, method="manual")
-    by_freelancer(db, s, "enviar_horas", s.end + H, hours="8:00")
+    by_freelancer(db, s, "enviar_horas", s.end + H, hours="7:00")  # 8 h less the 1 h break, as scheduled
     return s, s.end + H
 
 
@@ -151,7 +151,7 @@ def test_hours_sent_are_approved_48_hours_after_sending(db, cast):
     assert tick(sent + 48 * H).moved == 1
 
     h = hiring(db, s.hiring_id)
-    assert (h.state, h.minutos_aprovados, h.valor_centavos) == ("aprovada", 480, 24000)
+    assert (h.state, h.minutos_aprovados, h.valor_centavos) == ("aprovada", 420, 21000)
     assert steps(db, s.hiring_id)[-1] == (
         "aprovacao_automatica",
         "sistema",
