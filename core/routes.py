@@ -1,5 +1,6 @@
 """Route constants and URL builders; no route string is written anywhere else."""
 
+import unicodedata
 from enum import StrEnum
 from urllib.parse import unquote, urlencode, urlsplit
 
@@ -75,13 +76,17 @@ def login_with_next(here: str) -> str:
 
 
 def safe_next(value: object, role: str | None = None) -> str | None:
-    """`value` when it is a path of this site `role` may land on after signing in, else None.
+    """`value` (its path normalised) when it is a path of this site `role` may land on after signing in, else None.
 
     Only a relative path is accepted: no scheme or host ('https://x', '//x'), no backslash (some
     browsers read a slash and a backslash as '//'), no control characters or spaces (browsers drop
-    tabs and line breaks, so a tab between two slashes becomes '//'). With a role, only that role's
-    own pages (its dashboard and profile setup; a freelancer also the job pages; both the
-    freelancers' profiles), so a company is never sent into the freelancers' area.
+    tabs and line breaks, so a tab between two slashes becomes '//'). The path is read as the
+    browser will: each segment percent-decoded until it no longer changes (so '%2e%2e' and
+    '%252e%252e' are '..') and compared after Unicode compatibility folding ('．．' is '..'); an
+    encoded separator ('%2f', '%5c'), an empty segment ('//'), or a '..' above the root is refused,
+    and '.' and '..' are resolved before the area is checked. With a role, only that role's own
+    pages (its dashboard and profile setup; a freelancer also the job pages; both the freelancers'
+    profiles), so a company is never sent into the freelancers' area.
     """
     if not isinstance(value, str) or not value.startswith("/") or len(value) > NEXT_MAX_LENGTH:
         return None
@@ -90,11 +95,52 @@ def safe_next(value: object, role: str | None = None) -> str | None:
     parts = urlsplit(value)
     if parts.scheme or parts.netloc:
         return None
+    path = _normalised_path(parts.path)
+    if path is None:
+        return None
     if role is not None:
         areas = _NEXT_AREAS.get(role, ())
-        if not any(parts.path == area or parts.path.startswith(area + "/") for area in areas):
+        if not any(path == area or path.startswith(area + "/") for area in areas):
             return None
-    return value
+    return path + (f"?{parts.query}" if parts.query else "") + (f"#{parts.fragment}" if parts.fragment else "")
+
+
+_DECODE_ROUNDS = 4  # '%25' nested deeper than this is refused rather than decoded further
+
+
+def _decoded(segment: str) -> str | None:
+    """A path segment percent-decoded until stable and folded (NFKC); None when it never settles."""
+    for _ in range(_DECODE_ROUNDS):
+        decoded = unquote(segment)
+        if decoded == segment:
+            return unicodedata.normalize("NFKC", decoded)
+        segment = decoded
+    return None
+
+
+def _normalised_path(raw: str) -> str | None:
+    """`raw` (an absolute path, still encoded) with '.' and '..' resolved, or None when it is unsafe.
+
+    Unsafe: a segment that decodes to a separator, a control or format character or a space; an
+    empty segment before the last ('//'); a '..' that would leave the root.
+    """
+    segments = raw.split("/")[1:]
+    kept: list[str] = []
+    for index, segment in enumerate(segments):
+        decoded = _decoded(segment)
+        if decoded is None or "/" in decoded or "\\" in decoded:
+            return None
+        if any(unicodedata.category(ch)[0] in "CZ" for ch in decoded):
+            return None
+        if decoded == "" and index < len(segments) - 1:
+            return None
+        if decoded == "..":
+            if not kept:
+                return None
+            kept.pop()
+        elif decoded != ".":
+            kept.append(segment)
+    return "/" + "/".join(kept)
 
 
 def register(kind: str) -> str:

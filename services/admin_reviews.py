@@ -41,6 +41,7 @@ from models import (
 from services import faltas, hiring_lifecycle, paging, shift_pay, shifts
 from services.errors import NotAllowed, ServiceError, require_id
 from services.notifications import notify
+from services.validation import visible_length
 
 PAGE_SIZE = 10
 RECENT_DECISIONS = 20
@@ -456,7 +457,7 @@ def _text(data: dict, key: str) -> str:
 
 def _reason(data: dict) -> str:
     reason = _text(data, "reason")
-    if len(reason) < rules.ADJUST_REASON_MIN:
+    if visible_length(reason, rules.ADJUST_REASON_MIN) < rules.ADJUST_REASON_MIN:
         raise ServiceError(REASON_SHORT, {"reason": REASON_SHORT})
     return reason[:500]
 

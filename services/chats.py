@@ -24,6 +24,7 @@ from core.types import utcnow
 from models import Application, Chat, Job, Message, Notification, NotificationType, Profile, Role, User
 from services import notifications, paging, push
 from services.errors import NotAllowed, ServiceError
+from services.validation import visible_length
 
 CHAT_NOT_FOUND = "Chat não encontrado"
 CANNOT_SEND = "Não é possível enviar mensagem."
@@ -463,12 +464,13 @@ def clean_message(value: object) -> str:
     """The text of a message to send: control characters dropped, surrounding blanks trimmed.
 
     Raises:
-        ServiceError: MESSAGE_BLANK for blank or non-text input, MESSAGE_TOO_LONG above MESSAGE_MAX.
+        ServiceError: MESSAGE_BLANK for non-text input or text with nothing visible (only spaces or
+            invisible characters, services/validation.py `visible_length`), MESSAGE_TOO_LONG above MESSAGE_MAX.
     """
     # Control characters first ('\r\x1f\n' must not become a '\r\n' that a second pass would fold),
     # then every line break (CRLF, or a lone CR as in '\r\r\n') becomes one '\n': cleaning is stable.
     text = _LINE_BREAK.sub("\n", _CONTROL.sub("", value)).strip() if isinstance(value, str) else ""
-    if not text:
+    if not visible_length(text, 1):
         raise ServiceError(MESSAGE_BLANK)
     if len(text) > MESSAGE_MAX:
         raise ServiceError(MESSAGE_TOO_LONG)

@@ -17,6 +17,7 @@ from core import shift_rules as rules
 from core.formatting import local
 from models import Actor, Falta, Hiring, HiringEvent, HiringState, ReviewRequest
 from services.errors import NotAllowed, ServiceError, require_id
+from services.validation import visible_length
 
 SUSPENDED = "Você está com 3 faltas ativas e não pode se candidatar a novas vagas até {ate}."
 REVIEW_SENT_ALREADY = "Você já pediu uma revisão desta falta."
@@ -157,7 +158,7 @@ def request_review(session: Session, freelancer_id: int, falta_id: object, reaso
     if session.exec(select(ReviewRequest.id).where(ReviewRequest.falta_id == falta.id)).first() is not None:
         raise ServiceError(REVIEW_SENT_ALREADY)
     text = " ".join(reason.split())
-    if len(text) < rules.ADJUST_REASON_MIN:
+    if visible_length(text, rules.ADJUST_REASON_MIN) < rules.ADJUST_REASON_MIN:
         raise ServiceError("Explique o motivo com pelo menos 10 caracteres.")
     if falta.hiring_id is None:
         raise ServiceError(REVIEW_LATE)

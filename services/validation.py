@@ -2,6 +2,7 @@
 
 import math
 import re
+import unicodedata
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
 from numbers import Number
@@ -43,7 +44,47 @@ def _clean(value: Any) -> str:
     return UNSTORABLE_RE.sub("", value).strip()
 
 
+# Characters a reader cannot see on their own: format (U+200B, U+2060, U+FEFF, bidi marks), controls,
+# separators (U+00A0 and every space), combining marks (they only decorate the letter before them),
+# surrogates, private-use and unassigned code points, and the letters that draw nothing (Hangul
+# fillers, the blank Braille pattern).
+_UNSEEN_CATEGORIES = frozenset({"Cf", "Cc", "Cs", "Co", "Cn", "Zs", "Zl", "Zp", "Mn", "Me", "Mc"})
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def visible_length(text: object, enough: int | None = None) -> int:
+    """How many characters of `text` a reader sees: the measure of every free-text minimum.
+
+    Spaces, invisible format characters (zero-width space, word joiner, BOM, direction marks),
+    controls and combining marks standing alone count 0, so a reason of U+200B only is empty.
+
+    Args:
+        text: The text (anything else counts 0).
+        enough: Stop counting once this many were seen (a minimum needs no more).
+
+    Returns:
+        The number of visible characters (at most `enough` when given).
+    """
+    if not isinstance(text, str):
+        return 0
+    seen = 0
+    for char in text:
+        if char not in _BLANK_LETTERS and unicodedata.category(char) not in _UNSEEN_CATEGORIES:
+            seen += 1
+            if enough is not None and seen >= enough:
+                break
+    return seen
+
+
 def _min_len(value: str, size: int, message: str) -> str:
+    """`value` when it has at least `size` visible characters (`visible_length`), else the form error."""
+    if visible_length(value, size) < size:
+        raise _fail(message)
+    return value
+
+
+def _min_chars(value: str, size: int, message: str) -> str:
+    """`value` when it has at least `size` characters of any kind (passwords: every character counts)."""
     if len(value) < size:
         raise _fail(message)
     return value
@@ -467,18 +508,18 @@ class PasswordChangeForm(_Form):
     @field_validator("current")
     @classmethod
     def _current(cls, v: str) -> str:
-        return _min_len(v, PASSWORD_MIN, "A senha atual deve ter pelo menos 8 caracteres.")[:200]
+        return _min_chars(v, PASSWORD_MIN, "A senha atual deve ter pelo menos 8 caracteres.")[:200]
 
     @field_validator("new")
     @classmethod
     def _new(cls, v: str) -> str:
-        _min_len(v, PASSWORD_MIN, "A senha deve ter pelo menos 8 caracteres.")
+        _min_chars(v, PASSWORD_MIN, "A senha deve ter pelo menos 8 caracteres.")
         return _password_rules(v)
 
     @field_validator("confirm")
     @classmethod
     def _confirm(cls, v: str) -> str:
-        return _min_len(v, PASSWORD_MIN, "A confirmação deve ter pelo menos 8 caracteres.")[:200]
+        return _min_chars(v, PASSWORD_MIN, "A confirmação deve ter pelo menos 8 caracteres.")[:200]
 
     @model_validator(mode="after")
     def _matches(self) -> "PasswordChangeForm":
@@ -775,7 +816,7 @@ class JobForm(BaseModel):
     @field_validator("endereco")
     @classmethod
     def _endereco(cls, v: str) -> str:
-        if not ADDRESS_MIN <= len(v) <= ADDRESS_MAX:
+        if len(v) > ADDRESS_MAX or visible_length(v, ADDRESS_MIN) < ADDRESS_MIN:
             raise _fail(SHIFT_ADDRESS)
         return v
 

@@ -34,6 +34,7 @@ def flash_then_go(message: str, url: str) -> str:
 # Unsent chat messages are kept per conversation in the tab (app/pages/chats.py) until sent, or
 # until the session ends in that tab: `session_over` forgets them.
 DRAFT_KEY_PREFIX = "turno_draft:"
+MIXED = -1  # AuthState._data_owner of a tab that loaded the data of more than one user
 _FORGET_DRAFTS_JS = (
     f"Object.keys(sessionStorage).filter((k) => k.startsWith('{DRAFT_KEY_PREFIX}'))"
     ".forEach((k) => sessionStorage.removeItem(k));"
@@ -62,8 +63,10 @@ class AuthState(rx.State):
     user_email: str = ""
     user_role: str = ""
     auth_checked: bool = False
-    # Whose data this tab was hydrated for (0: a visitor); states/session_end.py resets the tab when
-    # a hydrate finds the cookie signs in someone else, or no one.
+    # Whose data this tab holds (0: none, a visitor's; MIXED: more than one user's), recorded by
+    # `_current_user` whenever a handler resolves a signed-in caller, so also for a client that never
+    # hydrated. states/session_end.py resets the tab when a hydrate finds that the cookie signs in
+    # someone else, or no one.
     _data_owner: int = 0
 
     def _session_token(self) -> str | None:
@@ -82,7 +85,25 @@ class AuthState(rx.State):
         """
         user = session_cache.who(self._session_token())
         audit.set_actor(user.id if user else None, self._where())
+        if user is not None:
+            self._holds_data_of(user.id)
         return user
+
+    def _holds_data_of(self, user_id: int) -> None:
+        """Record that this tab may now hold `user_id`'s data (MIXED once it held another user's)."""
+        if self._data_owner != user_id:
+            self._data_owner = user_id if self._data_owner == 0 else MIXED
+
+    def _sign_out_tab(self) -> None:
+        """Reset this state (and its loaded substates) but keep whose data the tab held.
+
+        Substates no event of this tab has loaded (Reflex loads only the ones an event needs when
+        the state lives in Redis) still hold that data: keeping the owner makes the next hydrate,
+        with no one signed in, reset them all (states/session_end.py).
+        """
+        owner = self._data_owner
+        self.reset()
+        self._data_owner = owner
 
     def _client_address(self) -> str:
         """The caller's address, from the proxy's X-Forwarded-For when it came through a trusted proxy."""
@@ -193,7 +214,7 @@ class AuthState(rx.State):
         if user is not None:
             audit.logged_out(user.id, self._where())
             await get_presence().leave(user.id, self.router.session.client_token)
-        self.reset()
+        self._sign_out_tab()
         return rx.call_script(session_over("Logout realizado", routes.HOME, logout=True))
 
 

@@ -87,7 +87,7 @@ class PrivacyState(AuthState):
         self._remove_photo(old_photo)
         await self._forget_tabs(user.id)
         auth = await self.get_state(AuthState)
-        auth.reset()
+        auth._sign_out_tab()
         yield rx.call_script(session_over(ACCOUNT_DELETED, routes.HOME, logout=True))
 
     def _remove_photo(self, url: str) -> None:

@@ -12,7 +12,11 @@ version token):
    it leaves core.presence, and its browser loads the login page.
 2. A hydrate (a page load or a reconnect on the same client token) whose session no longer
    resolves to the user whose data the tab holds resets every substate before Reflex sends the
-   state (`SessionEndMiddleware`), so the next person at that tab sees none of it.
+   state (`SessionEndMiddleware`), so the next person at that tab sees none of it. Whose data the
+   tab holds (`AuthState._data_owner`) is recorded whenever a handler resolves a signed-in caller,
+   not only at hydrate: a client that never hydrated (a raw websocket) loads data too, and a tab
+   that held two users' data matches no one. Signing out in the tab keeps it, for the substates
+   the sign-out did not load.
 """
 
 from datetime import datetime

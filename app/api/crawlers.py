@@ -13,6 +13,7 @@ from starlette.responses import PlainTextResponse, Response
 
 from core import routes, seo
 from core.db import session_scope
+from core.ids import valid_id
 from core.settings import get_settings
 from services import sitemap
 
@@ -103,8 +104,9 @@ async def sitemap_pages(request: Request) -> Response:
 
 
 async def sitemap_jobs(request: Request) -> Response:
-    """GET /sitemap-vagas-{number}.xml: one file of open vagas (404 past the last)."""
-    body = await run_in_threadpool(_jobs_file, request.path_params["number"])
+    """GET /sitemap-vagas-{number}.xml: one file of open vagas (404 before the first and past the last)."""
+    number = valid_id(request.path_params["number"])
+    body = None if number is None else await run_in_threadpool(_jobs_file, number)
     if body is None:
         return PlainTextResponse("Não encontrado", status_code=404)
     return Response(body, media_type=XML)

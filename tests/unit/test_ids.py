@@ -17,7 +17,26 @@ def test_anything_else_is_not_an_id(value):
     assert valid_id(value) is None
 
 
-@pytest.mark.parametrize("text", ["0", "-1", "1e3", "١٢", " 1", str(MAX_ID + 1), "99999999999", ""])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "0",
+        "-1",
+        "+1",
+        "1e3",
+        "١٢",
+        "１２",
+        " 1",
+        "1 ",
+        "1\n",
+        "1_000",
+        "0x10",
+        str(MAX_ID + 1),
+        "99999999999",
+        str(10**30),
+        "",
+    ],
+)
 def test_text_that_is_not_an_id_in_range(text):
     assert id_from_text(text) is None
 

@@ -60,6 +60,67 @@ def test_a_role_is_never_sent_into_another_roles_area(role, path):
     assert routes.safe_next(path, role) is None
 
 
+# Issue 41: '/freelancer-dashboard/%2e%2e/%2e%2e//evil.com' passed the area check; the whole family.
+STEPPED_AROUND = [
+    "/freelancer-dashboard/%2e%2e/%2e%2e//evil.com",
+    "/freelancer-dashboard/%2E%2E/%2E%2E//evil.com",
+    "/freelancer-dashboard/%2e%2e/%2e%2e/%2fevil.com",
+    "/freelancer-dashboard/%252e%252e/%252e%252e//evil.com",
+    "/freelancer-dashboard/%25252e%25252e/%25252e%25252e//evil.com",
+    "/freelancer-dashboard/..%2f..%2f%2fevil.com",
+    "/freelancer-dashboard%2f..%2f..%2f%2fevil.com",
+    "/freelancer-dashboard/%2e%2e%5c%2e%2e%5cevil.com",
+    "/freelancer-dashboard/..%5c..%5cevil.com",
+    "/freelancer-dashboard/%5c%5cevil.com",
+    "/freelancer-dashboard/../..//evil.com",
+    "/freelancer-dashboard//evil.com",
+    "/freelancer-dashboard/%2f%2fevil.com",
+    "/freelancer-dashboard/%09/evil.com",
+    "/freelancer-dashboard/%0a/evil.com",
+    "/freelancer-dashboard/%0d%0a/evil.com",
+    "/freelancer-dashboard/%00",
+    "/freelancer-dashboard/\uff0e\uff0e/\uff0e\uff0e//evil.com",  # fullwidth full stops
+    "/freelancer-dashboard/%EF%BC%8E%EF%BC%8E/%EF%BC%8E%EF%BC%8E/evil.com",  # the same, encoded
+    "/freelancer-dashboard/%EF%BC%8Fevil.com",  # fullwidth solidus
+    "/freelancer-dashboard/%E2%80%8B/x",  # zero-width space
+    "/freelancer-dashboard/../../../etc",
+]
+
+
+@pytest.mark.parametrize("path", STEPPED_AROUND)
+def test_encoded_dots_separators_and_controls_never_step_around_the_area_check(path):
+    assert routes.safe_next(path, "freelancer") is None
+    assert routes.safe_next(path) is None
+
+
+@pytest.mark.parametrize(
+    ("role", "path"),
+    [
+        ("freelancer", "/freelancer-dashboard/%2e%2e/client-dashboard"),
+        ("freelancer", "/jobs/%2E%2E/admin"),
+        ("freelancer", "/jobs/%252e%252e/client-dashboard?tab=jobs"),
+        ("client", "/client-dashboard/../freelancer-dashboard"),
+        ("client", "/freelancers/%2e%2e/%2e%2e/admin"),
+        ("client", "/client-dashboard/\uff0e\uff0e/admin"),
+    ],
+)
+def test_dot_segments_are_resolved_before_the_area_is_checked(role, path):
+    assert routes.safe_next(path, role) is None
+
+
+@pytest.mark.parametrize(
+    ("path", "lands"),
+    [
+        ("/freelancer-dashboard/chats/../chats/12", "/freelancer-dashboard/chats/12"),
+        ("/jobs/./42", "/jobs/42"),
+        ("/freelancer-dashboard/%2e/chats?tab=x", "/freelancer-dashboard/chats?tab=x"),
+        ("/freelancer-dashboard/", "/freelancer-dashboard/"),
+    ],
+)
+def test_a_path_of_the_own_area_lands_normalised(path, lands):
+    assert routes.safe_next(path, "freelancer") == lands
+
+
 def test_the_login_link_of_a_job_page_comes_back_to_it():
     assert routes.login_back_to_job_prefix() + "42" == routes.login_with_next("/jobs/42") == "/login?next=%2Fjobs%2F42"
 

@@ -24,13 +24,14 @@ from app.pages.chats import ChatRoomState
 from core.db import session_scope
 from core.presence import get_presence
 from core.signals import Ping
+from core.types import utcnow
 from models import NotificationType, OutboxEmail, Profile, Role
 from services import chats, notifications
 from states import live
 from states.auth import AuthState
 from states.dashboard import DashboardState
 from states.session_end import SessionEndMiddleware
-from tests.unit.factories import make_application, make_chat, make_job, make_message
+from tests.unit.factories import make_application, make_chat, make_hiring, make_job, make_message
 from tests.unit.state_harness import cookie_for, run, state_for
 from tests.unit.test_sessions import (
     ENDINGS,
@@ -43,6 +44,7 @@ from tests.unit.test_sessions import (
 WELCOME = "Bem-vinda ao Hotel Atlântico!"
 LATE = "Você ainda está aí?"
 SECRET_PHONE = "(81) 99876-5432"
+SHIFT_ADDRESS = "Rua do Turno Secreto, 77"
 
 
 @pytest.fixture
@@ -233,3 +235,104 @@ def test_two_participants_sending_at_once_never_wait_for_each_others_tab(db, wor
         )
 
     assert asyncio.run(both()) == [True, True]
+
+
+def _navigate(root, path: str, cookie: str) -> None:
+    """The router data the next event of the tab carries: `path`, with `cookie`."""
+    root.router_data = {
+        **root.router_data,
+        "pathname": path,
+        "asPath": path,
+        "query": {},
+        "headers": {"cookie": cookie},
+    }
+    root.router = type(root.router).from_router_data(root.router_data)
+
+
+def _visitor_hydrate(root) -> dict:
+    """The same client token comes back without the cookie (the next person at that browser): what a hydrate sends."""
+    _navigate(root, "/", "")
+    _hydrate(root)
+    return root.dict()
+
+
+def _sair_in_this_tab(root):
+    def end(client, db, user, old):
+        run(root.get_substate(AuthState.get_full_name().split(".")[1:]), AuthState.logout)
+
+    return end
+
+
+RAW_ENDINGS = {"sair-in-this-tab": None, **ENDINGS}
+
+
+@pytest.mark.parametrize("ending", RAW_ENDINGS.values(), ids=RAW_ENDINGS.keys())
+def test_a_client_that_never_hydrated_hands_nothing_to_the_next_visitor(db, world, ending):
+    """A raw client (no hydrate, ever) loads the freelancer's shifts and a conversation, then the session
+    ends: a visitor's hydrate on the same client token must send none of it. It used to send all of it
+    when the session ended outside the tab (the logout route, another device, expiry): the tab's owner
+    was recorded at hydrate only, so 'nobody' matched 'nobody'."""
+    from app.pages.freelancer_dashboard import FreelancerDashboardState
+
+    company, freelancer, chat = world
+    make_hiring(
+        db, company, freelancer, utcnow() + timedelta(days=2), state="confirmada", job={"endereco": SHIFT_ADDRESS}
+    )
+    db.commit()
+    cookie = _cookie_of(_http_login(TestClient(api, base_url="http://turno.test"), freelancer.email))
+    dashboard = state_for(FreelancerDashboardState, cookie, "/freelancer-dashboard", {"tab": "shifts"}, token="raw")
+    root = dashboard._get_root_state()
+    run(dashboard, FreelancerDashboardState.load)
+    _navigate(root, f"/freelancer-dashboard/chats/{chat.id}", cookie)  # each raw event carries its page
+    run(root.get_substate(ChatRoomState.get_full_name().split(".")[1:]), ChatRoomState.load_freelancer)
+    loaded = json.dumps(root.dict(), default=str, ensure_ascii=False)
+    assert SHIFT_ADDRESS in loaded
+    assert WELCOME in loaded
+
+    (ending or _sair_in_this_tab(root))(TestClient(api, base_url="http://turno.test"), db, freelancer, cookie)
+    shown = json.dumps(_visitor_hydrate(root), default=str, ensure_ascii=False)
+
+    for secret in (SHIFT_ADDRESS, WELCOME, "Recepcionista", freelancer.email, "João Silva"):
+        assert secret not in shown
+
+
+def test_sair_in_the_tab_keeps_whose_data_it_held_for_the_next_hydrate(db, world):
+    """With the state in Redis, 'Sair' loads and resets only the states its event needs: the tab keeps
+    its owner, so the next hydrate (nobody signed in) resets the substates Sair did not load."""
+    _company, freelancer, chat = world
+    cookie = cookie_for(db, freelancer)
+    room = state_for(ChatRoomState, cookie, f"/freelancer-dashboard/chats/{chat.id}", token="raw")
+    run(room, ChatRoomState.load_freelancer)
+    auth = room._get_root_state().get_substate(AuthState.get_full_name().split(".")[1:])
+
+    run(auth, AuthState.logout)
+
+    assert auth._data_owner == freelancer.id
+    assert auth.signed_in is False
+
+
+def test_a_tab_that_held_two_users_data_is_reset_at_the_next_hydrate(db, world):
+    """The same client token, hydrated for the company, then used without a hydrate with the freelancer's
+    cookie: the next hydrate with the company's cookie must not send what the freelancer's session loaded."""
+    from app.pages.freelancer_dashboard import FreelancerDashboardState
+
+    company, freelancer, chat = world
+    make_hiring(
+        db, company, freelancer, utcnow() + timedelta(days=2), state="confirmada", job={"endereco": SHIFT_ADDRESS}
+    )
+    db.commit()
+    company_cookie = cookie_for(db, company)
+    room = state_for(ChatRoomState, company_cookie, f"/client-dashboard/chats/{chat.id}", token="shared")
+    root = room._get_root_state()
+    _hydrate(root)
+    run(room, ChatRoomState.load_client)
+    _navigate(root, "/freelancer-dashboard", cookie_for(db, freelancer))
+    dashboard = root.get_substate(FreelancerDashboardState.get_full_name().split(".")[1:])
+    run(dashboard, FreelancerDashboardState.load)
+    assert dashboard.loaded_tab == "overview"
+
+    _navigate(root, "/client-dashboard", company_cookie)
+    _hydrate(root)
+
+    assert dashboard.loaded_tab == ""
+    assert room.status != "found"  # reset too: the tab reloads what the company's page shows
