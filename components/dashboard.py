@@ -102,6 +102,8 @@ def stat_card(label: str, value: rx.Var, icon: str, element_id: str, hint: rx.Va
 
 JOB_STATUS_COLORS = (("open", "green"), ("in_progress", "blue"), ("closed", "gray"), ("archived", "orange"))
 APPLICATION_STATUS_COLORS = (("pending", "amber"), ("accepted", "green"), ("rejected", "red"))
+# services/application_status.py `StatusView.tone`: the badge's colour is the tone itself.
+TONE_COLORS = tuple((tone, tone) for tone in ("amber", "green", "blue", "red", "gray"))
 
 
 def status_badge(status: rx.Var, label: rx.Var, colors: Sequence[tuple[str, str]] = JOB_STATUS_COLORS) -> rx.Component:

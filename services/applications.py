@@ -20,7 +20,7 @@ from typing import NamedTuple, TypedDict
 from sqlalchemy import and_, bindparam, exists, insert, or_
 from sqlalchemy import select as sa_select
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, delete, func, select, update
+from sqlmodel import Session, delete, select, update
 
 from core import routes
 from core.db import lock_for_write
@@ -43,6 +43,7 @@ from services import (
     company_jobs,
     faltas,
     hiring_lifecycle,
+    hiring_positions,
     job_lifecycle,
     protected_payments,
     ratings,
@@ -538,11 +539,8 @@ def _current(session: Session, application_id: int) -> Application:
 
 
 def _accepted_count(session: Session, job_id: int) -> int:
-    return session.exec(
-        select(func.count())
-        .select_from(Application)
-        .where(Application.vaga_id == job_id, Application.status == ApplicationStatus.ACCEPTED)
-    ).one()
+    """Positions taken: a cancelled or missed shift frees its own (services/hiring_positions.py)."""
+    return hiring_positions.holding(session, job_id)
 
 
 def _chat_for(session: Session, application: Application, job: Job) -> int:

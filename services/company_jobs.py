@@ -7,14 +7,14 @@ id AND owner, so another company's job and a missing one get the same answer.
 import re
 from datetime import UTC, date, datetime, time, timedelta
 
-from sqlmodel import Session, col, delete, func, select, update
+from sqlmodel import Session, col, delete, select, update
 
 from core import shift_rules
 from core.db import lock_for_write
 from core.routes import NoticeTarget
 from core.types import utcnow
-from models import Application, ApplicationStatus, Job, NotificationType, Role, User
-from services import attendance_code, job_lifecycle, plans, protected_payments, team_first
+from models import Application, ApplicationStatus, Job, JobStatus, NotificationType, Role, User
+from services import attendance_code, hiring_positions, job_lifecycle, plans, protected_payments, team_first
 from services.errors import NotAllowed, ServiceError, ValidationFailed, require_id
 from services.notifications import alert_new_job, notify
 from services.validation import (
@@ -131,15 +131,29 @@ def restore_job(session: Session, company_id: int, job_id: object) -> None:
     job = owned_job(session, company_id, job_id)
     if not job.is_archived:
         return
-    hired = session.exec(
-        select(func.count())
-        .select_from(Application)
-        .where(Application.vaga_id == job.id, Application.status == ApplicationStatus.ACCEPTED)
-    ).one()
-    if hired >= job.vagas_disponiveis:
+    if hiring_positions.holding(session, job.id) >= job.vagas_disponiveis:
         raise ServiceError(FILLED_CANNOT_REOPEN)
     plans.ensure_can_publish_active(session, company_id)
     job_lifecycle.restore(job)
+    session.add(job)
+
+
+def reopen_job(session: Session, company_id: int, job_id: object) -> None:
+    """'Reabrir vaga': a filled or closed vaga whose position was freed returns to the public list.
+
+    Offered while the shift has not started (services/hiring_positions.py); a closed vaga counts
+    against the plan's active limit again, so the limit is checked for it.
+
+    Raises:
+        ServiceError: The start has passed, no position is free, or the plan's limit (PlanLimitReached).
+    """
+    job = owned_job(session, company_id, job_id, lock=True)
+    refusal = hiring_positions.reopen_refusal(job, hiring_positions.holding(session, job.id), utcnow())
+    if refusal is not None:
+        raise ServiceError(refusal)
+    if job.vaga_status == JobStatus.CLOSED:
+        plans.ensure_can_publish_active(session, company_id)
+    job_lifecycle.reopen(job)
     session.add(job)
 
 

@@ -18,8 +18,9 @@ from core.display_names import CONFIDENTIAL_COMPANY
 from core.formatting import hourly_pay, long_date
 from core.shift_format import shift_text
 from core.text import fold
+from core.types import utcnow
 from models import Application, ApplicationStatus, Chat, Hiring, Job, JobStatus, Profile, Rating
-from services import hiring_lifecycle, job_lifecycle, paging
+from services import application_status, hiring_positions, job_lifecycle, paging
 from services.paging import Page
 from services.profiles import get_own_profile
 
@@ -38,24 +39,22 @@ JOB_STATUS_LABELS = {
     JobStatus.CLOSED: "Fechada",
     JobStatus.ARCHIVED: "Arquivada",
 }
-APPLICATION_STATUS_LABELS = {
+APPLICATION_STATUS_LABELS = {  # the application's own status, before anything else is known (the apply box)
     ApplicationStatus.PENDING: "Pendente",
     ApplicationStatus.ACCEPTED: "Aceita",
     ApplicationStatus.REJECTED: "Recusada",
 }
-COMPLETED_LABEL = "Concluída"  # an accepted application whose vaga is finished (closed)
 
 
-def application_status_label(status: str, vaga_status: str | None) -> str:
-    """What the freelancer reads for an application: 'Concluída' once the hired vaga is finished.
+def application_status_label(status: str, vaga_status: str | None, hiring_state: str | None = None) -> str:
+    """What the freelancer reads for an application (services/application_status.py `view`).
 
     Args:
         status: The application's status (pending, accepted, rejected).
         vaga_status: The vaga's stage (services/job_lifecycle.py).
+        hiring_state: Its hiring's state, None when it has none.
     """
-    if status == ApplicationStatus.ACCEPTED and vaga_status is not None and job_lifecycle.is_finished(vaga_status):
-        return COMPLETED_LABEL
-    return APPLICATION_STATUS_LABELS.get(status, status)
+    return application_status.view(status, hiring_state, vaga_status).label
 
 
 PROFILE_CHECKLIST = (
@@ -80,6 +79,7 @@ class JobRow(TypedDict):
     status: str
     status_label: str
     applications: int
+    can_reopen: bool
 
 
 class HiringRow(TypedDict):
@@ -90,6 +90,8 @@ class HiringRow(TypedDict):
     job_title: str
     freelancer_name: str
     confirmed: bool
+    status_label: str
+    tone: str
     date: str
     chat_id: int
     can_rate: bool
@@ -129,6 +131,7 @@ class ApplicationRow(TypedDict):
     date: str
     status: str
     status_label: str
+    tone: str
     chat_id: int
     can_rate: bool
     my_stars: int
@@ -158,7 +161,7 @@ def _applications_of_job():
     return select(func.count(Application.id)).where(Application.vaga_id == Job.id).correlate(Job).scalar_subquery()
 
 
-def _job_row(job: Job, applications: int | None) -> JobRow:
+def _job_row(job: Job, applications: int | None, reopenable: frozenset | set = frozenset()) -> JobRow:
     return JobRow(
         id=job.id,
         title=job.titulo,
@@ -170,6 +173,7 @@ def _job_row(job: Job, applications: int | None) -> JobRow:
         status=job.status,
         status_label=JOB_STATUS_LABELS.get(job.status, job.status),
         applications=int(applications or 0),
+        can_reopen=job.id in reopenable,
     )
 
 
@@ -220,7 +224,9 @@ def company_jobs(
     order = (Job.criado_em.desc(), Job.id.desc())
     page = _cut(cut.order_by(*order), max(1, min(limit, RELOAD_MAX)), offset)
     query = select(Job, _applications_of_job()).join(page, page.c.id == Job.id).order_by(*order)
-    return [_job_row(job, total) for job, total in session.exec(query).all()]
+    rows = session.exec(query).all()
+    reopenable = hiring_positions.reopenable_ids(session, [job for job, _ in rows], utcnow())
+    return [_job_row(job, total, reopenable) for job, total in rows]
 
 
 def _cut(ids, limit: int, offset: int = 0):
@@ -284,19 +290,26 @@ def _hirings_query(user_id: int, statuses: list[str], limit: int, offset: int = 
     )
 
 
+def _hiring_row(application: Application, title, vaga_status, name, chat_id, stars, shift) -> HiringRow:
+    shown = application_status.view(application.status, shift, vaga_status)
+    return HiringRow(
+        id=application.id,
+        job_id=application.vaga_id,
+        job_title=title,
+        freelancer_name=name or DEFAULT_FREELANCER_NAME,
+        confirmed=application.status == ApplicationStatus.ACCEPTED,
+        status_label=shown.company_label,
+        tone=shown.tone,
+        date=long_date(application.updated_at),
+        chat_id=chat_id or 0,
+        **_rating_fields(application, _rating_open(vaga_status, shift), stars),
+    )
+
+
 def _hiring_rows(session: Session, query) -> list[HiringRow]:
     return [
-        HiringRow(
-            id=application.id,
-            job_id=application.vaga_id,
-            job_title=title,
-            freelancer_name=name or DEFAULT_FREELANCER_NAME,
-            confirmed=application.status == ApplicationStatus.ACCEPTED,
-            date=long_date(application.updated_at),
-            chat_id=chat_id or 0,
-            **_rating_fields(application, _rating_open(vaga_status, shift), stars),
-        )
-        for application, title, status, vaga_status, name, chat_id, stars, shift in session.exec(query).all()
+        _hiring_row(application, title, vaga_status, name, chat_id, stars, shift)
+        for application, title, _status, vaga_status, name, chat_id, stars, shift in session.exec(query).all()
     ]
 
 
@@ -325,8 +338,8 @@ def company_hirings(session: Session, user_id: int, page: object = 1) -> Page[Hi
 
 
 def _rating_open(vaga_status: str, shift_state: str | None) -> bool:
-    """Ratings open when the shift's hours are approved, or when the company closed the job."""
-    return job_lifecycle.is_finished(vaga_status) or hiring_lifecycle.is_ratable(shift_state or "")
+    """Ratings open when the shift's hours are approved, or the company closed the job (not on a cancelled shift)."""
+    return application_status.rating_open(shift_state, vaga_status)
 
 
 def _rating_fields(application: Application, job_finished: bool, given: int | None) -> dict:
@@ -353,6 +366,7 @@ def company_overview(session: Session, user_id: int) -> CompanyOverview:
         return (
             select(func.count(Application.id))
             .join(Job, Job.id == Application.vaga_id)
+            .join(Hiring, Hiring.application_id == Application.id, isouter=True)
             .where(Job.cliente_id == user_id, *conditions)
             .scalar_subquery()
         )
@@ -361,7 +375,7 @@ def company_overview(session: Session, user_id: int) -> CompanyOverview:
         select(
             select(func.count(Job.id)).where(Job.cliente_id == user_id).scalar_subquery(),
             applications(),
-            applications(Application.status == ApplicationStatus.ACCEPTED),
+            applications(application_status.active_condition(include_pending=False)),
         )
     ).one()
     hirings = _hiring_rows(session, _hirings_query(user_id, [ApplicationStatus.ACCEPTED], OVERVIEW_HIRINGS))
@@ -477,7 +491,8 @@ def _application_rows(session: Session, query) -> list[ApplicationRow]:
             company=_company_name(anonymous, empresa, nome),
             date=long_date(application.created_at),
             status=application.status,
-            status_label=application_status_label(application.status, vaga_status),
+            status_label=application_status.view(application.status, shift, vaga_status).label,
+            tone=application_status.view(application.status, shift, vaga_status).tone,
             chat_id=(chat_id or 0) if application.status == ApplicationStatus.ACCEPTED else 0,
             **_rating_fields(application, _rating_open(vaga_status, shift), stars),
         )
@@ -518,9 +533,9 @@ def _rating_text(average, count: int) -> tuple[str, int]:
 def freelancer_overview(session: Session, user_id: int) -> FreelancerOverview:
     """The freelancer's real counters and complete-your-profile checklist.
 
-    Active applications are pending plus accepted on unfinished jobs; completed jobs are accepted applications on
-    finished jobs (closed, archived afterwards or not: services/job_lifecycle.py); the rating is the average of the stars received ('—' when none). Two statements:
-    the counters together, then the profile.
+    'Candidaturas ativas' and 'Trabalhos concluídos' count what services/application_status.py `view`
+    says (from the hiring where one exists); the rating is the average of the stars received ('—' when
+    none). Two statements: the counters together, then the profile.
 
     Args:
         session: Open database session.
@@ -529,28 +544,18 @@ def freelancer_overview(session: Session, user_id: int) -> FreelancerOverview:
     Returns:
         Counters, rating and the checklist built from the profile fields.
     """
-    active = (  # pending, or accepted on a vaga not finished yet: one job is never active and completed
-        select(func.count(Application.id))
-        .join(Job, Job.id == Application.vaga_id)
-        .where(
-            Application.freelancer_id == user_id,
-            or_(
-                Application.status == ApplicationStatus.PENDING,
-                and_(Application.status == ApplicationStatus.ACCEPTED, job_lifecycle.unfinished()),
-            ),
+
+    def mine(condition):  # services/application_status.py: one application is never active and completed
+        return (
+            select(func.count(Application.id))
+            .join(Job, Job.id == Application.vaga_id)
+            .join(Hiring, Hiring.application_id == Application.id, isouter=True)
+            .where(Application.freelancer_id == user_id, condition)
+            .scalar_subquery()
         )
-        .scalar_subquery()
-    )
-    completed = (
-        select(func.count(Application.id))
-        .join(Job, Job.id == Application.vaga_id)
-        .where(
-            Application.freelancer_id == user_id,
-            Application.status == ApplicationStatus.ACCEPTED,
-            job_lifecycle.finished(),
-        )
-        .scalar_subquery()
-    )
+
+    active = mine(application_status.active_condition())
+    completed = mine(application_status.completed_condition())
     received = Rating.ratee_id == user_id
     active, completed, average, count = session.exec(
         select(

@@ -20,7 +20,7 @@ from sqlmodel import Session
 
 from core import shift_rules as rules
 from models import Actor, Hiring, HiringEvent, HiringState
-from services import shift_pay
+from services import hiring_positions, shift_pay
 
 S = HiringState
 E, P, T, TIMER = Actor.COMPANY, Actor.FREELANCER, Actor.STAFF, Actor.TIMER
@@ -442,7 +442,10 @@ def move(
         raise HiringMoveRefused(STALE)
     from_state = hiring.state  # read before the row is brought up to date (the same identity)
     record(session, hiring.id, action, actor, now, actor_id, from_state, rule.target, reason)
-    return Moved(_as_written(session, hiring, fields), from_state)
+    written = _as_written(session, hiring, fields)
+    if rule.target != from_state and rule.target in TERMINAL:  # its vaga reopens a position or closes
+        hiring_positions.hiring_ended(session, written, now)
+    return Moved(written, from_state)
 
 
 def _as_written(session: Session, hiring: Hiring, fields: dict) -> Hiring:

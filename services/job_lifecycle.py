@@ -114,6 +114,20 @@ def reopen_if_filled(job: Job) -> None:
         _move(job, JobStatus.OPEN, job.is_archived)
 
 
+def reopen(job: Job) -> None:
+    """'Reabrir vaga': a filled or closed job whose position was freed is open again (not archived).
+
+    The caller checks the start, the free position and, for a closed job, the plan's limit
+    (services/hiring_positions.py `can_reopen`).
+
+    Raises:
+        JobTransitionRefused: The job is archived or open already.
+    """
+    if job.is_archived or job.vaga_status == JobStatus.OPEN:
+        raise JobTransitionRefused(f"job {job.id} cannot reopen")
+    _move(job, JobStatus.OPEN, False)
+
+
 def close(job: Job) -> bool:
     """'Encerrar vaga': the stage becomes closed; an archived job stays archived.
 

@@ -10,7 +10,7 @@ from sqlmodel import Session, func, select
 
 from core.routes import NoticeTarget
 from models import Application, ApplicationStatus, Hiring, Job, NotificationType, Profile, Rating, Role
-from services import hiring_lifecycle, job_lifecycle
+from services import application_status
 from services.errors import NotAllowed, ServiceError, require_id
 from services.notifications import notify
 from services.validation import RatingForm, parse
@@ -130,7 +130,7 @@ def _rateable(session: Session, user_id: int, application_id: object) -> tuple[A
     else:
         raise NotAllowed(CANNOT_RATE)
     shift = session.exec(select(Hiring.state).where(Hiring.application_id == application.id)).first()
-    if not (job_lifecycle.is_finished(job.vaga_status) or hiring_lifecycle.is_ratable(shift or "")):
+    if not application_status.rating_open(shift, job.vaga_status):  # never a cancelled or missed shift
         raise ServiceError(NOT_YET)
     already = session.exec(
         select(Rating.id).where(Rating.application_id == application.id, Rating.rater_id == user_id)

@@ -11,6 +11,7 @@ from app.pages.company_profile_setup import account_data
 from components.chat_list import messages_tab
 from components.company_payments import payments_tab
 from components.dashboard import (
+    TONE_COLORS,
     count_label,
     loading,
     section_card,
@@ -176,11 +177,8 @@ def _hiring_line(hiring: rx.Var) -> rx.Component:
 
 
 def _hiring_badge(hiring: rx.Var) -> rx.Component:
-    return rx.cond(
-        hiring["confirmed"],
-        rx.badge("Confirmado", color_scheme="green", variant="soft", size="2"),
-        rx.badge("Pendente", color_scheme="amber", variant="soft", size="2"),
-    )
+    """The state the hiring is in (services/application_status.py): 'Confirmado', 'Cancelada pelo profissional' ..."""
+    return status_badge(hiring["tone"], hiring["status_label"], TONE_COLORS)
 
 
 def overview_tab() -> rx.Component:

@@ -10,7 +10,7 @@ from components.apply import apply_dialog
 from components.blocks import freelancer_companies
 from components.chat_list import messages_tab
 from components.dashboard import (
-    APPLICATION_STATUS_COLORS,
+    TONE_COLORS,
     count_label,
     loading,
     section_card,
@@ -210,7 +210,7 @@ def _application_line(row: rx.Var) -> rx.Component:
             flex="1",
             min_width="0",
         ),
-        status_badge(row["status"], row["status_label"], APPLICATION_STATUS_COLORS),
+        status_badge(row["tone"], row["status_label"], TONE_COLORS),
         width="100%",
         align="center",
         padding_y="0.35rem",
@@ -491,7 +491,7 @@ def _application_card(row: rx.Var) -> rx.Component:
             rx.vstack(
                 rx.hstack(
                     rx.text(row["job_title"], weight="bold"),
-                    status_badge(row["status"], row["status_label"], APPLICATION_STATUS_COLORS),
+                    status_badge(row["tone"], row["status_label"], TONE_COLORS),
                     spacing="2",
                     align="center",
                     wrap="wrap",

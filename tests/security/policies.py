@@ -358,6 +358,7 @@ POLICIES: dict[str, Policy] = {
         COMPANY, {"freelancer_id": Id("freelancer")}
     ),
     "app.pages.company_jobs.state.CompanyJobsState.restore": Policy(COMPANY, {"job_id": Id("job")}),
+    "app.pages.company_jobs.state.CompanyJobsState.reopen": Policy(COMPANY, {"job_id": Id("job")}),
     "app.pages.company_jobs.state.CompanyJobsState.set_applications_open": Policy(COMPANY, {"value": False}),
     "app.pages.company_jobs.state.CompanyJobsState.set_confirm_open": Policy(COMPANY, {"value": False}),
     "app.pages.company_jobs.state.CompanyJobsState.set_profile_open": Policy(COMPANY, {"value": False}),

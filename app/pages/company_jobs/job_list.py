@@ -63,6 +63,7 @@ def _job_actions(job: rx.Var, compact: bool) -> list[rx.Component]:
             button("Restaurar", "archive-restore", state.restore(job_id), "restore"),
             button("Arquivar", "archive", state.archive(job_id), "archive"),
         ),
+        rx.cond(job["can_reopen"], button("Reabrir vaga", "rotate-ccw", state.reopen(job_id), "reopen", "green")),
         button("Duplicar", "copy", state.ask_duplicate(job_id), "duplicate"),
         rx.cond(_can_close(job), button("Encerrar vaga", "circle-stop", state.ask_close(job_id), "close", "amber")),
         button("Excluir", "trash-2", state.ask_delete(job_id), "delete", "red"),

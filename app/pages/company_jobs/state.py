@@ -383,6 +383,11 @@ class CompanyJobsState(CompanyBlocksMixin, AuthState):
         return self._job_action(job_id, company_jobs.restore_job, "Vaga restaurada")
 
     @rx.event
+    def reopen(self, job_id: int):
+        """'Reabrir vaga': a vaga whose shift was cancelled returns to the public list (before its start)."""
+        return self._job_action(job_id, company_jobs.reopen_job, "Vaga reaberta")
+
+    @rx.event
     def ask_duplicate(self, job_id: int):
         """'Duplicar': the dialog to pick up to 8 new dates for a copy of the job."""
         checked_id = valid_id(job_id)
