@@ -2,7 +2,8 @@
 
 `accept` is the one place an application is accepted: it checks the caller owns the job, locks the
 job row, reads the application again under that lock, enforces the number of positions, flips the
-status with a conditional update (so two clicks or two tabs accept once), finds or creates the chat
+status with a conditional update (so two clicks or two tabs accept once), refuses a freelancer who
+holds a shift at an overlapping time (services/overlaps.py), finds or creates the chat
 with its welcome message, moves a full job to in_progress and notifies the freelancer, all in the
 caller's single transaction.
 
@@ -44,6 +45,7 @@ from services import (
     faltas,
     hiring_lifecycle,
     job_lifecycle,
+    overlaps,
     protected_payments,
     ratings,
     shift_pay,
@@ -448,8 +450,9 @@ def accept(session: Session, company_id: int, application_id: object, bond_ack: 
 
     Raises:
         NotAllowed: Not the company's application (or it was just withdrawn).
-        ServiceError: Rejected already, the job is no longer open, every position is filled, or the
-            thermometer is red and `bond_ack` is False (bond.ACK_REQUIRED).
+        ServiceError: Rejected already, the job is no longer open, every position is filled, the
+            thermometer is red and `bond_ack` is False (bond.ACK_REQUIRED), or the freelancer holds a
+            shift at an overlapping time (overlaps.ShiftOverlap).
     """
     application, job = _owned_application(session, company_id, application_id)
     job = owned_job(session, company_id, job.id, lock=True)
@@ -462,6 +465,7 @@ def accept(session: Session, company_id: int, application_id: object, bond_ack: 
         protected_payments.check_can_accept(session, company_id)
     if bond_ack is not None:
         bond.require_acknowledgement(session, company_id, application.freelancer_id, job.inicio_em, bond_ack)
+    _refuse_overlap(session, application, job)
     if _accepted_count(session, job.id) >= job.vagas_disponiveis:
         raise ServiceError(POSITIONS_FILLED)
     changed = session.exec(
@@ -494,6 +498,16 @@ def accept(session: Session, company_id: int, application_id: object, bond_ack: 
         chat_id,
     )
     return chat_id
+
+
+def _refuse_overlap(session: Session, application: Application, job: Job) -> None:
+    """Refuse hiring a freelancer who holds a shift at an overlapping time (services/overlaps.py).
+
+    The freelancer's shifts are held first, so two accepts of overlapping vagas decide one at a time.
+    """
+    company_jobs.ensure_shift(job, utcnow())
+    overlaps.hold_freelancer(session, application.freelancer_id)
+    overlaps.refuse_overlap(session, application.freelancer_id, job.inicio_em, job.fim_em, application.id)
 
 
 def _hire(session: Session, application: Application, job: Job) -> None:
