@@ -11,7 +11,7 @@ answer is a conditional update of the invite's status under the vaga's lock: it 
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 
 from sqlalchemy import or_, select, update
@@ -56,6 +56,7 @@ from services.validation import JobForm, parse
 EXPIRY_MAX = timedelta(hours=24)
 MIN_NOTICE = timedelta(hours=12)
 MESSAGE_MAX = 500
+FREE_WEEKS = 8  # how many weeks ahead the prefilled date looks for a day the freelancer is free
 SENT_SHOWN = 20
 NOT_ELIGIBLE = "Convide para uma nova data quem já fez um turno pago com a sua empresa."
 BLOCKED = "Não é possível convidar este profissional."
@@ -202,6 +203,20 @@ def _rate(hiring: Hiring, template: Job) -> Decimal | None:
     return Decimal(hiring.valor_hora_centavos) / 100 if hiring.valor_hora_centavos else template.valor_hora
 
 
+def _free_week(session: Session, freelancer_id: int, day: date, start: datetime, end: datetime) -> date:
+    """The first of the next FREE_WEEKS same weekdays from `day` on which the freelancer holds no overlapping shift.
+
+    `day` itself when every one of them is taken (sending then says which shift is in the way).
+    """
+    for weeks in range(FREE_WEEKS):
+        candidate = day + timedelta(weeks=weeks)
+        first = datetime.combine(candidate, start.timetz())
+        last = first + (end - start)
+        if overlaps.held_shift(session, freelancer_id, first, last) is None:
+            return candidate
+    return day
+
+
 def draft(
     session: Session,
     company_id: int,
@@ -217,7 +232,8 @@ def draft(
         freelancer_id: Whom to invite.
         now: The clock (utcnow when None).
         hiring_id: The shift card pressed (its vaga, rate and times are copied); None from 'Minha
-            equipe': the pair's latest paid shift.
+            equipe': the pair's latest paid shift. The date is the copied shift's weekday, a week
+            later at least (12 hours away), skipping weeks the freelancer already holds that time.
 
     Raises:
         NotAllowed: As `_eligible`.
@@ -229,6 +245,7 @@ def draft(
     day = start.date() + timedelta(weeks=1)
     while day <= local(now + MIN_NOTICE).date():
         day += timedelta(weeks=1)
+    day = _free_week(session, freelancer_id, day, start, end)
     rate = _rate(hiring, template)
     times = f"{start:%H:%M}–{end:%H:%M}"
     return InviteDraft(

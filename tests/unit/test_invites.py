@@ -6,7 +6,7 @@ answers make one hiring), strangers refused, the timer, the export.
 
 import threading
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import date, datetime, time, timedelta
 
 import pytest
 from sqlalchemy.exc import OperationalError
@@ -607,3 +607,16 @@ def test_another_companys_shift_card_is_refused_like_a_missing_one(db):
         invites.send(db, stranger.id, freelancer.id, _form(), False, hiring_id=paid.id)
     db.rollback()
     assert db.exec(select(Invite)).all() == []
+
+
+def test_the_prefilled_date_skips_a_week_the_freelancer_already_holds(db):
+    company, freelancer, paid, _cancelled = _two_shifts(db)
+    first = invites.draft(db, company.id, freelancer.id, hiring_id=paid.id)
+    held_start = datetime.combine(date.fromisoformat(first.data), time(10, 57), tzinfo=LOCAL_TZ)
+    job = make_job(db, company, "Outro turno", inicio_em=held_start, fim_em=held_start + 6 * H, valor_hora=30)
+    application = make_application(db, job, freelancer)
+    db.commit()
+    applications.accept(db, company.id, application.id)
+    db.commit()
+    later = invites.draft(db, company.id, freelancer.id, hiring_id=paid.id)
+    assert date.fromisoformat(later.data) == date.fromisoformat(first.data) + timedelta(weeks=1)
