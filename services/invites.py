@@ -1,10 +1,10 @@
 """'Contratar novamente': a private invite to one freelancer for a new date (docs/product.md).
 
 The only writer of `invites`. Sending copies one shift's vaga (the shift card pressed, else the
-pair's latest paid shift) into a private vaga (`jobs.privada`: no one else ever sees it, services/visibility.py) for the new date,
-validated exactly like 'Publicar Nova Vaga' (services/validation.py JobForm), and writes the invite,
-which expires at min(sent + 24 h, start − 12 h). 'Aceitar convite' hires through the same accept as
-any application (services/applications.py), so the chat, the shift, 'Pagamento garantido' and the
+pair's latest paid shift) into a private vaga (`jobs.privada`: no one else ever sees it,
+services/visibility.py) for the new date, validated exactly like 'Publicar Nova Vaga'
+(services/validation.py JobForm), and writes the invite, which expires at min(sent + 24 h,
+start − 12 h). 'Aceitar convite' hires through the same accept as any application (services/applications.py), so the chat, the shift, 'Pagamento garantido' and the
 notices behave as always; 'Recusar', 'Cancelar convite' and expiry close the private vaga. Every
 answer is a conditional update of the invite's status under the vaga's lock: it moves once.
 """
