@@ -465,7 +465,6 @@ def accept(session: Session, company_id: int, application_id: object, bond_ack: 
         protected_payments.check_can_accept(session, company_id)
     if bond_ack is not None:
         bond.require_acknowledgement(session, company_id, application.freelancer_id, job.inicio_em, bond_ack)
-    _refuse_overlap(session, application, job)
     if _accepted_count(session, job.id) >= job.vagas_disponiveis:
         raise ServiceError(POSITIONS_FILLED)
     changed = session.exec(
@@ -500,20 +499,20 @@ def accept(session: Session, company_id: int, application_id: object, bond_ack: 
     return chat_id
 
 
-def _refuse_overlap(session: Session, application: Application, job: Job) -> None:
-    """Refuse hiring a freelancer who holds a shift at an overlapping time (services/overlaps.py).
+def _hire(session: Session, application: Application, job: Job) -> None:
+    """The shift of an application just accepted: times from the vaga, rate from the proposal (or the vaga).
 
-    The freelancer's shifts are held first, so two accepts of overlapping vagas decide one at a time.
+    A freelancer who holds a shift at an overlapping time is refused (services/overlaps.py): their
+    shifts are held first, so two accepts of overlapping vagas decide one at a time. The caller's
+    transaction rolls back with the refusal, the acceptance above it included.
+
+    Raises:
+        overlaps.ShiftOverlap: Naming the held shift's time.
     """
     company_jobs.ensure_shift(job, utcnow())
+    session.add(job)
     overlaps.hold_freelancer(session, application.freelancer_id)
     overlaps.refuse_overlap(session, application.freelancer_id, job.inicio_em, job.fim_em, application.id)
-
-
-def _hire(session: Session, application: Application, job: Job) -> None:
-    """The shift of an application just accepted: times from the vaga, rate from the proposal (or the vaga)."""
-    company_jobs.ensure_shift(job, utcnow())
-    session.add(job)
     rate = application.valor_proposto if application.valor_proposto is not None else job.valor_hora
     values = {
         "inicio_em": job.inicio_em,
