@@ -16,7 +16,7 @@ def _field(label: str, name: str, state, **props) -> rx.Component:
             name=name,
             id=f"invite-{name}",
             default_value=state.invite_values[name],
-            key=state.invite_freelancer.to_string() + name,
+            key=state.invite_key + name,
             width="100%",
             **props,
         ),
@@ -36,7 +36,11 @@ def invite_dialog(state) -> rx.Component:
                 "turno e a nova data. O convite vale por até 24 horas.",
                 size="2",
                 color=MUTED,
-                margin_bottom="1rem",
+                margin_bottom="0.5rem",
+            ),
+            rx.cond(
+                state.invite_copied != "",
+                rx.text(state.invite_copied, size="2", weight="medium", margin_bottom="1rem", id="invite-copied"),
             ),
             rx.form(
                 rx.vstack(

@@ -181,8 +181,8 @@ def _team_button(card: rx.Var, state, role: str) -> list[rx.Component]:
 
 
 def _rebook_button(card: rx.Var, state, role: str) -> list[rx.Component]:
-    """The company's 'Contratar novamente' on a paid shift (a CompanyInvitesMixin state only)."""
-    if role != "client" or not hasattr(state, "open_invite"):
+    """The company's 'Contratar novamente' on a paid shift: copies this card's own shift (CompanyInvitesMixin)."""
+    if role != "client" or not hasattr(state, "rebook_shift"):
         return []
     freelancer = card["rebook"].to(int)
     return [
@@ -193,7 +193,7 @@ def _rebook_button(card: rx.Var, state, role: str) -> list[rx.Component]:
                 "Contratar novamente",
                 size="2",
                 variant="outline",
-                on_click=state.open_invite(freelancer),
+                on_click=state.rebook_shift(card["id"].to(int)),
                 class_name="shift-rebook",
             ),
         )

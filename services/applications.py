@@ -2,7 +2,8 @@
 
 `accept` is the one place an application is accepted: it checks the caller owns the job, locks the
 job row, reads the application again under that lock, enforces the number of positions, flips the
-status with a conditional update (so two clicks or two tabs accept once), finds or creates the chat
+status with a conditional update (so two clicks or two tabs accept once), refuses a freelancer who
+holds a shift at an overlapping time (services/overlaps.py), finds or creates the chat
 with its welcome message, moves a full job to in_progress and notifies the freelancer, all in the
 caller's single transaction.
 
@@ -45,6 +46,7 @@ from services import (
     hiring_lifecycle,
     hiring_positions,
     job_lifecycle,
+    overlaps,
     protected_payments,
     ratings,
     shift_pay,
@@ -449,8 +451,9 @@ def accept(session: Session, company_id: int, application_id: object, bond_ack: 
 
     Raises:
         NotAllowed: Not the company's application (or it was just withdrawn).
-        ServiceError: Rejected already, the job is no longer open, every position is filled, or the
-            thermometer is red and `bond_ack` is False (bond.ACK_REQUIRED).
+        ServiceError: Rejected already, the job is no longer open, every position is filled, the
+            thermometer is red and `bond_ack` is False (bond.ACK_REQUIRED), or the freelancer holds a
+            shift at an overlapping time (overlaps.ShiftOverlap).
     """
     application, job = _owned_application(session, company_id, application_id)
     job = owned_job(session, company_id, job.id, lock=True)
@@ -498,9 +501,19 @@ def accept(session: Session, company_id: int, application_id: object, bond_ack: 
 
 
 def _hire(session: Session, application: Application, job: Job) -> None:
-    """The shift of an application just accepted: times from the vaga, rate from the proposal (or the vaga)."""
+    """The shift of an application just accepted: times from the vaga, rate from the proposal (or the vaga).
+
+    A freelancer who holds a shift at an overlapping time is refused (services/overlaps.py): their
+    shifts are held first, so two accepts of overlapping vagas decide one at a time. The caller's
+    transaction rolls back with the refusal, the acceptance above it included.
+
+    Raises:
+        overlaps.ShiftOverlap: Naming the held shift's time.
+    """
     company_jobs.ensure_shift(job, utcnow())
     session.add(job)
+    overlaps.hold_freelancer(session, application.freelancer_id)
+    overlaps.refuse_overlap(session, application.freelancer_id, job.inicio_em, job.fim_em, application.id)
     rate = application.valor_proposto if application.valor_proposto is not None else job.valor_hora
     values = {
         "inicio_em": job.inicio_em,

@@ -1,17 +1,17 @@
 """'Contratar novamente': a private invite to one freelancer for a new date (docs/product.md).
 
-The only writer of `invites`. Sending copies the company's last vaga with that freelancer into a
-private vaga (`jobs.privada`: no one else ever sees it, services/visibility.py) for the new date,
-validated exactly like 'Publicar Nova Vaga' (services/validation.py JobForm), and writes the invite,
-which expires at min(sent + 24 h, start − 12 h). 'Aceitar convite' hires through the same accept as
-any application (services/applications.py), so the chat, the shift, 'Pagamento garantido' and the
+The only writer of `invites`. Sending copies one shift's vaga (the shift card pressed, else the
+pair's latest paid shift) into a private vaga (`jobs.privada`: no one else ever sees it,
+services/visibility.py) for the new date, validated exactly like 'Publicar Nova Vaga'
+(services/validation.py JobForm), and writes the invite, which expires at min(sent + 24 h,
+start − 12 h). 'Aceitar convite' hires through the same accept as any application (services/applications.py), so the chat, the shift, 'Pagamento garantido' and the
 notices behave as always; 'Recusar', 'Cancelar convite' and expiry close the private vaga. Every
 answer is a conditional update of the invite's status under the vaga's lock: it moves once.
 """
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 
 from sqlalchemy import or_, select, update
@@ -22,20 +22,33 @@ from core.catalog import PAYMENT_DIRECT, PAYMENT_GUARANTEED
 from core.formatting import hourly_pay, local
 from core.shift_format import shift_text
 from core.types import utcnow
-from models import Application, Hiring, Invite, InviteStatus, Job, NotificationType, Profile, Role, TeamMember, User
+from models import (
+    Application,
+    Hiring,
+    HiringState,
+    Invite,
+    InviteStatus,
+    Job,
+    NotificationType,
+    Profile,
+    Role,
+    TeamMember,
+    User,
+)
 from services import (
     applications,
     attendance_code,
     bond,
     faltas,
     job_lifecycle,
+    overlaps,
     plans,
     protected_payments,
     teams,
     visibility,
 )
 from services.company_jobs import owned_job
-from services.errors import NotAllowed, ServiceError, ValidationFailed
+from services.errors import NotAllowed, ServiceError, ValidationFailed, require_id
 from services.jobs import company_name
 from services.notifications import notify
 from services.validation import JobForm, parse
@@ -43,12 +56,14 @@ from services.validation import JobForm, parse
 EXPIRY_MAX = timedelta(hours=24)
 MIN_NOTICE = timedelta(hours=12)
 MESSAGE_MAX = 500
+FREE_WEEKS = 8  # how many weeks ahead the prefilled date looks for a day the freelancer is free
 SENT_SHOWN = 20
 NOT_ELIGIBLE = "Convide para uma nova data quem já fez um turno pago com a sua empresa."
 BLOCKED = "Não é possível convidar este profissional."
 TOO_SOON = "Convites precisam de pelo menos 12 horas de antecedência."
 NOT_FOUND = "Convite não encontrado."
 GONE = "Este convite não está mais disponível."
+NO_SHIFT = "Turno não encontrado."
 NO_TEMPLATE = "Não encontramos a vaga anterior para copiar. Publique uma nova vaga."
 MESSAGE_TOO_LONG = f"A mensagem pode ter no máximo {MESSAGE_MAX} caracteres."
 SENT = "Convite enviado."
@@ -95,6 +110,9 @@ class InviteDraft:
     inicio: str  # 'HH:MM'
     fim: str
     valor_hora: str
+    title: str = ""  # the copied vaga's title
+    copied: str = ""  # 'Copiado de: Garçom · 10:57–16:57 · R$ 30,00/hora', shown in the dialog
+    hiring_id: int = 0  # the copied shift
 
 
 def _active(session: Session, user_id: int, role: str) -> None:
@@ -103,13 +121,19 @@ def _active(session: Session, user_id: int, role: str) -> None:
         raise NotAllowed(NOT_ELIGIBLE)
 
 
-def _template(session: Session, company_id: int, freelancer_id: int) -> Job | None:
-    """The company's vaga of the pair's latest shift together (what 'Contratar novamente' copies)."""
+COPIED = frozenset({HiringState.PAID, HiringState.APPROVED})  # the shifts 'Minha equipe' copies: they happened
+
+
+def _latest_completed(session: Session, company_id: int, freelancer_id: int) -> Hiring | None:
+    """The pair's latest paid (or hours-approved) shift: what 'Minha equipe' copies, never a cancelled one."""
     return (
-        session.exec(
-            select(Job)
-            .join(Hiring, Hiring.job_id == Job.id)
-            .where(Hiring.company_id == company_id, Hiring.freelancer_id == freelancer_id)
+        session.execute(
+            select(Hiring)
+            .where(
+                Hiring.company_id == company_id,
+                Hiring.freelancer_id == freelancer_id,
+                Hiring.state.in_(COPIED),
+            )
             .order_by(Hiring.inicio_em.desc(), Hiring.id.desc())
             .limit(1)
         )
@@ -118,12 +142,47 @@ def _template(session: Session, company_id: int, freelancer_id: int) -> Job | No
     )
 
 
-def _eligible(session: Session, company_id: int, freelancer_id: int) -> Job:
-    """The template vaga, once the company may invite this freelancer.
+def card_hiring(session: Session, company_id: int, hiring_id: object) -> Hiring:
+    """The company's own hiring pressed on a shift card (by id AND company: another's reads as missing).
 
     Raises:
-        NotAllowed: Not a company, no paid shift together and not in the team (NOT_ELIGIBLE), or a
-            block between them (BLOCKED).
+        NotAllowed: NO_SHIFT, for a missing id and for another company's hiring alike.
+    """
+    hiring = session.execute(
+        select(Hiring).where(Hiring.id == require_id(hiring_id, NO_SHIFT), Hiring.company_id == company_id)
+    ).scalar()
+    if hiring is None:
+        raise NotAllowed(NO_SHIFT, target=f"hiring {hiring_id!r}")
+    return hiring
+
+
+def _source(session: Session, company_id: int, freelancer_id: int, hiring_id: int | None) -> tuple[Hiring, Job]:
+    """The shift an invite copies and its vaga: the card's hiring when given, else the latest completed one.
+
+    Raises:
+        NotAllowed: NO_SHIFT (the card's hiring is not the company's, or not with this freelancer),
+            or NOT_ELIGIBLE (no completed shift to copy).
+    """
+    if hiring_id is not None:
+        hiring = card_hiring(session, company_id, hiring_id)
+        if hiring.freelancer_id != freelancer_id:
+            raise NotAllowed(NO_SHIFT, target=f"hiring {hiring_id!r}")
+    else:
+        hiring = _latest_completed(session, company_id, freelancer_id)
+    job = session.get(Job, hiring.job_id) if hiring is not None else None
+    if hiring is None or job is None:
+        raise NotAllowed(NOT_ELIGIBLE)
+    return hiring, job
+
+
+def _eligible(
+    session: Session, company_id: int, freelancer_id: int, hiring_id: int | None = None
+) -> tuple[Hiring, Job]:
+    """The shift to copy and its vaga, once the company may invite this freelancer.
+
+    Raises:
+        NotAllowed: Not a company, no paid shift together and not in the team (NOT_ELIGIBLE), a
+            block between them (BLOCKED), or a card's hiring that is not the company's (NO_SHIFT).
     """
     _active(session, company_id, Role.CLIENT)
     _active(session, freelancer_id, Role.FREELANCER)
@@ -136,45 +195,69 @@ def _eligible(session: Session, company_id: int, freelancer_id: int) -> Job:
         raise NotAllowed(NOT_ELIGIBLE)
     if session.execute(select(visibility.blocked_between(company_id, freelancer_id))).scalar():
         raise NotAllowed(BLOCKED)
-    template = _template(session, company_id, freelancer_id)
-    if template is None:
-        raise NotAllowed(NOT_ELIGIBLE)
-    return template
+    return _source(session, company_id, freelancer_id, hiring_id)
 
 
-def _last_rate(session: Session, company_id: int, freelancer_id: int, template: Job) -> str:
-    """The hourly rate of the pair's latest shift ('40,00'): the one agreed on it, else its vaga's ('' if none)."""
-    cents = session.execute(
-        select(Hiring.valor_hora_centavos)
-        .where(Hiring.company_id == company_id, Hiring.freelancer_id == freelancer_id, Hiring.job_id == template.id)
-        .order_by(Hiring.inicio_em.desc(), Hiring.id.desc())
-        .limit(1)
-    ).scalar()
-    rate = Decimal(cents) / 100 if cents else template.valor_hora
-    return f"{rate:.2f}".replace(".", ",") if rate is not None else ""
+def _rate(hiring: Hiring, template: Job) -> Decimal | None:
+    """The copied shift's hourly rate: the one agreed on it, else its vaga's (None if neither)."""
+    return Decimal(hiring.valor_hora_centavos) / 100 if hiring.valor_hora_centavos else template.valor_hora
 
 
-def draft(session: Session, company_id: int, freelancer_id: int, now: datetime | None = None) -> InviteDraft:
+def _free_week(session: Session, freelancer_id: int, day: date, start: datetime, end: datetime) -> date:
+    """The first of the next FREE_WEEKS same weekdays from `day` on which the freelancer holds no overlapping shift.
+
+    `day` itself when every one of them is taken (sending then says which shift is in the way).
+    """
+    for weeks in range(FREE_WEEKS):
+        candidate = day + timedelta(weeks=weeks)
+        first = datetime.combine(candidate, start.timetz())
+        last = first + (end - start)
+        if overlaps.held_shift(session, freelancer_id, first, last) is None:
+            return candidate
+    return day
+
+
+def draft(
+    session: Session,
+    company_id: int,
+    freelancer_id: int,
+    now: datetime | None = None,
+    hiring_id: int | None = None,
+) -> InviteDraft:
     """The dialog's starting values for inviting this freelancer again.
+
+    Args:
+        session: Open database session.
+        company_id: The acting company.
+        freelancer_id: Whom to invite.
+        now: The clock (utcnow when None).
+        hiring_id: The shift card pressed (its vaga, rate and times are copied); None from 'Minha
+            equipe': the pair's latest paid shift. The date is the copied shift's weekday, a week
+            later at least (12 hours away), skipping weeks the freelancer already holds that time.
 
     Raises:
         NotAllowed: As `_eligible`.
     """
     now = now or utcnow()
-    template = _eligible(session, company_id, freelancer_id)
+    hiring, template = _eligible(session, company_id, freelancer_id, hiring_id)
     name = session.execute(select(Profile.nome).where(Profile.user_id == freelancer_id)).scalar() or "Profissional"
-    start = local(template.inicio_em) if template.inicio_em else local(now).replace(hour=18, minute=0)
-    end = local(template.fim_em) if template.fim_em else start + timedelta(hours=6)
+    start, end = local(hiring.inicio_em), local(hiring.fim_em)
     day = start.date() + timedelta(weeks=1)
     while day <= local(now + MIN_NOTICE).date():
         day += timedelta(weeks=1)
+    day = _free_week(session, freelancer_id, day, start, end)
+    rate = _rate(hiring, template)
+    times = f"{start:%H:%M}–{end:%H:%M}"
     return InviteDraft(
         freelancer_id=freelancer_id,
         name=name,
         data=day.isoformat(),
         inicio=start.strftime("%H:%M"),
         fim=end.strftime("%H:%M"),
-        valor_hora=_last_rate(session, company_id, freelancer_id, template),
+        valor_hora=f"{rate:.2f}".replace(".", ",") if rate is not None else "",
+        title=template.titulo,
+        copied=f"Copiado de: {template.titulo} · {times} · {hourly_pay(rate)}",
+        hiring_id=hiring.id,
     )
 
 
@@ -236,9 +319,18 @@ def _form(template: Job, data: dict, now: datetime) -> JobForm:
 
 
 def send(
-    session: Session, company_id: int, freelancer_id: int, data: dict, bond_ack: bool, now: datetime | None = None
+    session: Session,
+    company_id: int,
+    freelancer_id: int,
+    data: dict,
+    bond_ack: bool,
+    now: datetime | None = None,
+    hiring_id: int | None = None,
 ) -> int:
     """'Enviar convite': a private vaga for the new date and the invite to it (the caller commits).
+
+    The vaga copies the shift `draft` copied: the card's hiring (`hiring_id`), else the pair's latest
+    paid shift.
 
     Returns:
         The invite's id.
@@ -246,17 +338,19 @@ def send(
     Raises:
         NotAllowed: As `_eligible`.
         ValidationFailed: A bad date, time, rate (the publish form's messages) or a message over 500 characters.
-        ServiceError: TOO_SOON, the 'Termômetro de vínculo' is red and `bond_ack` is not ticked
+        ServiceError: TOO_SOON, the freelancer holds a shift at an overlapping time
+            (overlaps.ShiftOverlap), the 'Termômetro de vínculo' is red and `bond_ack` is not ticked
             (bond.ACK_REQUIRED), or the plan allows no more vagas (plans.PlanLimitReached).
     """
     now = now or utcnow()
-    template = _eligible(session, company_id, freelancer_id)
+    _hiring, template = _eligible(session, company_id, freelancer_id, hiring_id)
     message = _text(data, "mensagem")
     if len(message) > MESSAGE_MAX:
         raise ValidationFailed({"mensagem": MESSAGE_TOO_LONG})
     form = _form(template, data, now)
     if form.inicio_em - MIN_NOTICE <= now:
         raise ServiceError(TOO_SOON)
+    overlaps.refuse_overlap(session, freelancer_id, form.inicio_em, form.fim_em)  # checked again on acceptance
     if form.pagamento == protected_payments.GUARANTEED:
         protected_payments.check_can_accept(session, company_id)
     bond.require_acknowledgement(session, company_id, freelancer_id, form.inicio_em, bond_ack)
@@ -329,7 +423,8 @@ def accept(session: Session, freelancer_id: int, invite_id: object, now: datetim
     Raises:
         NotAllowed: Not the freelancer's invite (NOT_FOUND).
         ServiceError: Answered, cancelled or expired (GONE), a running suspension (faltas.SUSPENDED:
-            the invite stays open), or the accept's own refusals.
+            the invite stays open), a shift the freelancer holds at an overlapping time ('Você já tem
+            um turno das 10:57 às 16:57 em 07/12.': the invite stays open), or the accept's own refusals.
     """
     now = now or utcnow()
     invite = _own(session, invite_id, "freelancer_id", freelancer_id)
@@ -346,7 +441,10 @@ def accept(session: Session, freelancer_id: int, invite_id: object, now: datetim
         session.flush()
         application_id = application.id
     # No bond_ack: the company read the thermometer (and ticked a red one) when it sent the invite.
-    chat_id = applications.accept(session, invite.company_id, application_id)
+    try:
+        chat_id = applications.accept(session, invite.company_id, application_id)
+    except overlaps.ShiftOverlap as exc:  # the caller rolls back: the invite stays open
+        raise exc.for_freelancer() from None
     name = session.execute(select(Profile.nome).where(Profile.user_id == freelancer_id)).scalar() or "O profissional"
     pay = (
         " Pague pelo card do turno em 'Turnos' para confirmar."

@@ -40,7 +40,10 @@ class CompanyInvitesMixin(AuthState, mixin=True):
     invite_errors: dict[str, str] = _blank()
     invite_bond: BondNotice = bond.NO_NOTICE
     invite_ack: bool = False
+    invite_copied: str = ""  # 'Copiado de: Garçom · 10:57–16:57 · R$ 30,00/hora'
+    invite_key: str = ""  # changes with each opening, so the fields take the new prefill
     sent_invites: list[InviteView] = []
+    _invite_hiring: int = 0  # the shift card pressed (0 from 'Minha equipe'); send copies the same shift
 
     def _load_sent(self, db, company_id: int) -> None:
         self.sent_invites = invites.sent_by(db, company_id)
@@ -48,14 +51,33 @@ class CompanyInvitesMixin(AuthState, mixin=True):
     @rx.event
     @recovers(INVITE_ERROR)
     def open_invite(self, freelancer_id: int):
-        """'Contratar novamente': the dialog with the last shift's times and rate a week later."""
+        """'Contratar novamente' in 'Minha equipe': the latest paid shift's vaga, times and rate a week later."""
         user = self._caller(Role.CLIENT)
         checked = valid_id(freelancer_id)
         if user is None or checked is None:
             return rx.toast.error(INVITE_ERROR, description=invites.NOT_ELIGIBLE)
+        return self._open_draft(user.id, checked, None)
+
+    @rx.event
+    @recovers(INVITE_ERROR)
+    def rebook_shift(self, hiring_id: int):
+        """'Contratar novamente' on a shift card: that shift's own vaga, times and rate a week later."""
+        user = self._caller(Role.CLIENT)
+        checked = valid_id(hiring_id)
+        if user is None or checked is None:
+            return rx.toast.error(INVITE_ERROR, description=invites.NO_SHIFT)
         try:
             with session_scope() as db:
-                start = invites.draft(db, user.id, checked)
+                freelancer_id = invites.card_hiring(db, user.id, checked).freelancer_id
+        except ServiceError as exc:
+            return rx.toast.error(INVITE_ERROR, description=exc.message)
+        return self._open_draft(user.id, freelancer_id, checked)
+
+    def _open_draft(self, company_id: int, freelancer_id: int, hiring_id: int | None):
+        """Open the dialog prefilled from the shift it copies (the service picks and checks it)."""
+        try:
+            with session_scope() as db:
+                start = invites.draft(db, company_id, freelancer_id, hiring_id=hiring_id)
                 self.invite_values = {
                     "data": start.data,
                     "inicio": start.inicio,
@@ -63,10 +85,12 @@ class CompanyInvitesMixin(AuthState, mixin=True):
                     "valor_hora": start.valor_hora,
                     "mensagem": "",
                 }
-                self.invite_bond = self._bond_for(db, user.id, checked)
+                self.invite_bond = self._bond_for(db, company_id, freelancer_id)
         except ServiceError as exc:
             return rx.toast.error(INVITE_ERROR, description=exc.message)
-        self.invite_freelancer, self.invite_name = checked, start.name
+        self.invite_freelancer, self.invite_name, self.invite_copied = freelancer_id, start.name, start.copied
+        self._invite_hiring = hiring_id or 0
+        self.invite_key = f"{freelancer_id}-{start.hiring_id}"
         self.invite_errors, self.invite_ack, self.invite_open = _blank(), False, True
         return None
 
@@ -116,7 +140,14 @@ class CompanyInvitesMixin(AuthState, mixin=True):
         self.invite_errors = _blank()
         try:
             with session_scope() as db:
-                invites.send(db, user.id, self.invite_freelancer, self.invite_values, self.invite_ack)
+                invites.send(
+                    db,
+                    user.id,
+                    self.invite_freelancer,
+                    self.invite_values,
+                    self.invite_ack,
+                    hiring_id=self._invite_hiring or None,
+                )
         except ServiceError as exc:
             if exc.field_errors:
                 self.invite_errors = {**_blank(), **{k: v for k, v in exc.field_errors.items() if k in invites.FIELDS}}

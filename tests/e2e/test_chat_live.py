@@ -26,6 +26,7 @@ from tests.e2e.chat_support import (
     user_id,
 )
 from tests.e2e.conftest import PASSWORD, login
+from tests.shift_form import shift_fields
 from tests.timing import ABSENCE_MS, ARRIVAL_MS
 
 
@@ -246,7 +247,8 @@ def _second_chat(freelancer_email: str) -> int:
     """Another company hires the same freelancer: their own conversation."""
     company = account("client", "Paula Nunes")
     with session_scope() as db:
-        job_id = company_jobs.create_job(db, user_id(company), {**JOB_FORM, "titulo": "Garçom para casamento"})
+        later = {**JOB_FORM, **shift_fields(days=5), "titulo": "Garçom para casamento"}  # one shift at a time
+        job_id = company_jobs.create_job(db, user_id(company), later)
     with session_scope() as db:
         application_id = applications.apply(db, user_id(freelancer_email), "freelancer", job_id, {})
         return applications.accept(db, user_id(company), application_id)

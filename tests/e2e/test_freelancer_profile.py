@@ -10,6 +10,7 @@ from core.db import session_scope
 from models import Application, Profile
 from services import applications, company_jobs, ratings
 from tests.e2e.chat_support import JOB_FORM, account, hire, open_chat, person, user_id
+from tests.shift_form import shift_fields
 
 NOT_FOUND = "Perfil não encontrado"
 
@@ -32,7 +33,9 @@ def _rated_freelancer():
         profile.telefone = "(11) 98888-7777"
         profile.website = "https://joaosilva.com.br"
         db.add(profile)
-        done = company_jobs.create_job(db, company, {**JOB_FORM, "titulo": "Coquetel de lançamento"})
+        done = company_jobs.create_job(  # another day: one shift at a time
+            db, company, {**JOB_FORM, **shift_fields(days=5), "titulo": "Coquetel de lançamento"}
+        )
         application = applications.apply(db, freelancer, "freelancer", done, {})
         applications.accept(db, company, application)
         company_jobs.close_job(db, company, done)

@@ -104,7 +104,12 @@ def users(db: Session, role: Role, names: list[str]) -> list[int]:
 
 
 def open_jobs(db: Session, company_ids: list[int], title: str) -> list[int]:
+    """One open job per company id, each with its own 8-hour shift 9 hours after the previous one.
+
+    Distinct shifts: the rounds reuse their freelancers, who hold one shift at a time (services/overlaps.py).
+    """
     now = utcnow()
+    first = now.replace(minute=0, second=0, microsecond=0) + timedelta(days=1)
     return insert_ids(
         db,
         Job,
@@ -118,6 +123,8 @@ def open_jobs(db: Session, company_ids: list[int], title: str) -> list[int]:
                 "valor_hora": Decimal("30.00"),
                 "vagas_disponiveis": 1,
                 "habilidades_necessarias": [],
+                "inicio_em": first + timedelta(hours=9 * n),
+                "fim_em": first + timedelta(hours=9 * n + 8),
                 "criado_em": now,
                 "updated_at": now,
             }

@@ -383,6 +383,10 @@ POLICIES: dict[str, Policy] = {
     "app.pages.client_dashboard.ClientDashboardState.open_invite": Policy(
         COMPANY, {"freelancer_id": Id("freelancer")}, page="/client-dashboard?tab=team"
     ),
+    # 'Contratar novamente' on a shift card: the company's own hiring by id (another's reads as missing).
+    "app.pages.client_dashboard.ClientDashboardState.rebook_shift": Policy(
+        COMPANY, {"hiring_id": Id("hiring")}, page=COMPANY_SHIFTS
+    ),
     "app.pages.client_dashboard.ClientDashboardState.set_invite_open": Policy(
         PUBLIC, {"value": False}, page="/client-dashboard?tab=team"
     ),

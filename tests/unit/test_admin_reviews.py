@@ -91,10 +91,11 @@ def world(db) -> World:
     _act(db, cast.company, worked, "ajustar", start + timedelta(hours=9), hours="6:00", reason=ADJUST_REASON)
     _act(db, cast.other, worked, "contestar_ajuste", start + timedelta(hours=10), reason=HOURS_REASON)
 
-    missed = _hire(db, cast.rival, cast.freelancer, "Recepcionista de hotel", start)
-    _act(db, cast.rival, missed, "nao_compareceu", start + timedelta(hours=3))
+    later = start + timedelta(hours=9)  # after the first shift: one place at a time (services/overlaps.py)
+    missed = _hire(db, cast.rival, cast.freelancer, "Recepcionista de hotel", later)
+    _act(db, cast.rival, missed, "nao_compareceu", later + timedelta(hours=3))
     falta = db.exec(select(Falta).where(Falta.hiring_id == missed.id)).one()
-    faltas.request_review(db, cast.freelancer.id, falta.id, REVIEW_REASON, start + timedelta(hours=11))
+    faltas.request_review(db, cast.freelancer.id, falta.id, REVIEW_REASON, later + timedelta(hours=11))
     db.commit()
     return World(cast, staff, _request(db, absent), _request(db, worked), _request(db, missed), start)
 

@@ -6,7 +6,7 @@ answers make one hiring), strangers refused, the timer, the export.
 
 import threading
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import date, datetime, time, timedelta
 
 import pytest
 from sqlalchemy.exc import OperationalError
@@ -528,3 +528,95 @@ def test_a_closed_freelancer_account_cannot_be_invited(db):
     with pytest.raises(NotAllowed):
         invites.draft(db, company.id, freelancer.id)
     db.rollback()
+
+
+# --- 'Contratar novamente' copies the pressed card's shift (issue 42 point 5) ----------------------------
+
+
+def _two_shifts(db: Session) -> tuple[User, User, Hiring, Hiring]:
+    """A paid Sunday lunch (R$ 30, 10:57-16:57) and a later cancelled dinner (R$ 22, 11:12-15:12)."""
+    company, freelancer = make_company(db, empresa="Bar do Zé"), make_freelancer(db, nome="Rita Souza")
+    day = (utcnow() - timedelta(days=9)).astimezone(LOCAL_TZ).replace(second=0, microsecond=0)
+    lunch = _paid_shift(db, company, freelancer, start=day.replace(hour=10, minute=57), cents=3000)
+    lunch.titulo = "Garçom para almoço de domingo"
+    dinner = make_job(
+        db,
+        company,
+        "Auxiliar de cozinha - jantar",
+        inicio_em=day.replace(hour=11, minute=12) + 2 * H * 12,
+        fim_em=day.replace(hour=15, minute=12) + 2 * H * 12,
+        valor_hora=22,
+        status="closed",
+    )
+    application = make_application(db, dinner, freelancer, status="accepted")
+    db.add(
+        Hiring(
+            state="cancelada_empresa",
+            application_id=application.id,
+            job_id=dinner.id,
+            company_id=company.id,
+            freelancer_id=freelancer.id,
+            inicio_em=dinner.inicio_em,
+            fim_em=dinner.fim_em,
+            valor_hora_centavos=2200,
+        )
+    )
+    db.commit()
+    paid = db.exec(select(Hiring).where(Hiring.job_id == lunch.id)).one()
+    cancelled = db.exec(select(Hiring).where(Hiring.job_id == dinner.id)).one()
+    return company, freelancer, paid, cancelled
+
+
+def test_the_pressed_card_is_copied_not_the_latest_shift(db):
+    company, _freelancer, paid, _cancelled = _two_shifts(db)
+    tab = state_for(ClientDashboardState, cookie_for(db, company), "/client-dashboard", {"tab": "shifts"})
+    run(tab, ClientDashboardState.rebook_shift, paid.id)
+    assert tab.invite_open and tab.invite_name == "Rita Souza"
+    values = tab.invite_values
+    assert (values["inicio"], values["fim"], values["valor_hora"]) == ("10:57", "16:57", "30,00")
+    assert tab.invite_copied == "Copiado de: Garçom para almoço de domingo · 10:57–16:57 · R$ 30,00/hora"
+    assert toasts(run(tab, ClientDashboardState.send_invite, {**values, "mensagem": ""})) == [
+        f"success: {invites.SENT}"
+    ]
+    (invite,) = db.exec(select(Invite)).all()
+    job = db.get(Job, invite.job_id)
+    assert (job.titulo, str(job.valor_hora)) == ("Garçom para almoço de domingo", "30.00")
+    assert job.inicio_em.astimezone(LOCAL_TZ).strftime("%H:%M %a") == paid.inicio_em.astimezone(LOCAL_TZ).strftime(
+        "%H:%M %a"
+    )
+
+
+def test_minha_equipe_copies_the_latest_paid_shift_never_a_cancelled_one(db):
+    company, freelancer, _paid, _cancelled = _two_shifts(db)
+    start = invites.draft(db, company.id, freelancer.id)
+    assert (start.inicio, start.fim, start.valor_hora) == ("10:57", "16:57", "30,00")
+    assert start.title == "Garçom para almoço de domingo"
+
+
+def test_another_companys_shift_card_is_refused_like_a_missing_one(db):
+    _company, freelancer, paid, _cancelled = _two_shifts(db)
+    stranger = make_company(db)
+    db.add(TeamMember(company_id=stranger.id, freelancer_id=freelancer.id, added_at=utcnow()))
+    db.commit()
+    tab = state_for(ClientDashboardState, cookie_for(db, stranger), "/client-dashboard", {"tab": "shifts"})
+    refused = toasts(run(tab, ClientDashboardState.rebook_shift, paid.id))
+    missing = toasts(run(tab, ClientDashboardState.rebook_shift, 987654))
+    assert refused == missing == [f"error: Não foi possível enviar o convite | {invites.NO_SHIFT}"]
+    assert not tab.invite_open
+    with pytest.raises(NotAllowed):
+        invites.send(db, stranger.id, freelancer.id, _form(), False, hiring_id=paid.id)
+    db.rollback()
+    assert db.exec(select(Invite)).all() == []
+
+
+def test_the_prefilled_date_skips_a_week_the_freelancer_already_holds(db):
+    company, freelancer, paid, _cancelled = _two_shifts(db)
+    first = invites.draft(db, company.id, freelancer.id, hiring_id=paid.id)
+    held_start = datetime.combine(date.fromisoformat(first.data), time(10, 57), tzinfo=LOCAL_TZ)
+    job = make_job(db, company, "Outro turno", inicio_em=held_start, fim_em=held_start + 6 * H, valor_hora=30)
+    application = make_application(db, job, freelancer)
+    db.commit()
+    applications.accept(db, company.id, application.id)
+    db.commit()
+    later = invites.draft(db, company.id, freelancer.id, hiring_id=paid.id)
+    assert date.fromisoformat(later.data) == date.fromisoformat(first.data) + timedelta(weeks=1)

@@ -16,7 +16,7 @@ from models import Falta
 from services import trust_timer
 from services.shift_timer import CHUNK, SQLITE_CHUNK, TIMER_LOCK_KEY, TickReport, tick, tick_alone
 from services.shifts import when
-from tests.unit.factories import make_cast
+from tests.unit.factories import make_cast, make_freelancer
 from tests.unit.shift_helpers import (
     MIN,
     SEC,
@@ -278,7 +278,7 @@ def test_an_approval_before_the_reminder_cancels_it(db, cast):
 def test_a_paced_tick_rests_after_each_chunk_as_long_as_it_took(db, cast, monkeypatch):
     monkeypatch.setattr(trust_timer, "STEPS", ())  # their rests are the next test's
     start = shift_start()
-    shifts = [hire(db, cast.company, freelancer, start=start) for freelancer in (cast.freelancer, cast.other) * 4]
+    shifts = [hire(db, cast.company, make_freelancer(db), start=start) for _ in range(8)]  # one shift each
     per_chunk = CHUNK if db.get_bind().dialect.name == "postgresql" else SQLITE_CHUNK
     rests: list[float] = []
 
@@ -363,9 +363,13 @@ def test_a_hiring_that_meets_a_busy_database_waits_for_the_next_tick_with_a_one_
 
 
 def _due_reminders(db, cast, count: int) -> list:
-    """`count` hirings of the cast's two freelancers whose I - 24 h reminder is due at the returned shifts' start - 24 h."""
+    """`count` hirings of `count` freelancers (the cast's two first) whose I - 24 h reminder is due at start - 24 h.
+
+    One hiring each: a freelancer holds one shift at a time (services/overlaps.py).
+    """
     start = shift_start()
-    return [hire(db, cast.company, f, start=start) for f in (cast.freelancer, cast.other) * (count // 2)]
+    people = [cast.freelancer, cast.other, *(make_freelancer(db) for _ in range(count - 2))]
+    return [hire(db, cast.company, f, start=start) for f in people]
 
 
 @pytest.mark.parametrize("count", [2, 8])
@@ -393,7 +397,7 @@ def test_a_chunk_of_reminders_takes_the_same_statements_whatever_its_size(db, ca
         "INSERT",
         "INSERT",
     ]  # read, claim, recipients, notices, e-mails
-    assert len(notices(db, cast.freelancer.id)) == len(notices(db, cast.other.id)) == count // 2
+    assert [len(notices(db, s.freelancer.id)) for s in shifts] == [1] * count
 
 
 def test_a_reminder_that_fails_is_retried_alone_and_the_chunk_s_others_go(db, cast, monkeypatch, caplog):

@@ -483,7 +483,7 @@ def test_a_freelancer_who_cancels_late_gets_two_faltas_and_the_company_is_told(d
 
 def test_three_falta_points_suspend_new_applications_for_fourteen_days(db, cast):
     first = hire(db, cast.company, cast.freelancer)
-    second = hire(db, cast.rival, cast.freelancer)
+    second = hire(db, cast.rival, cast.freelancer, start=first.end)  # one place at a time: the next shift
     by_freelancer(db, first, "cancelar", first.start - 30 * H)  # 1 falta
     now = second.start - 6 * H
     by_freelancer(db, second, "cancelar", now)  # 2 faltas
