@@ -20,7 +20,7 @@ database created for the run and dropped after), otherwise one process on SQLite
 Checked and returned by `run()` (so a test can assert them):
 - no failed events: every event got its expected delta within 30 s, no error toast or alert but the
   expected refusals (a job that filled up between the list and the click; the last position taken
-  by the company's other tab), no redirect away from a page, no socket disconnect. A timed-out
+  by the company's other tab; an applicant hired elsewhere for overlapping hours meanwhile), no redirect away from a page, no socket disconnect. A timed-out
   event is waited for 60 s more, to tell a slow answer from one that never came;
 - no lost messages: every message sent is stored exactly once (counted by content) and reached the
   other participant's tab (live, on opening the conversation, or in a sweep after the run); one
@@ -624,7 +624,7 @@ def print_report(report: Report) -> None:
     print("(milliseconds; chat_delivery is the sender's event to the recipient's delta, live deliveries only)")
     print(
         f"\nFailures: {len(report.failures)}; expected refusals (a job filled up meanwhile, or the company's "
-        f"other tab took the last position): {report.refusals}"
+        f"other tab took the last position, or the applicant holds a shift at that time): {report.refusals}"
     )
     timeouts = [failure for failure in report.failures if TIMED_OUT in failure]
     for failure in timeouts[:5]:

@@ -31,7 +31,7 @@ from socketio.exceptions import SocketIOError
 
 from bench.wsclient import AUTH, ON_LOAD, STATE, TIMEOUT, Browser, Delta, Predicate, error_text, hydrated
 from core.ids import id_from_text
-from services import applications
+from services import applications, overlaps
 
 JOBS = f"{STATE}.app___pages___jobs____jobs_state"
 DETAIL = f"{STATE}.app___pages___job_detail____job_detail_state"
@@ -59,6 +59,9 @@ def toast_forms(message: str) -> tuple[str, str]:
 JOB_FILLED = toast_forms(applications.JOB_UNAVAILABLE)
 # Two tabs of one company accepting the last position at once: one of them must be told so.
 LAST_POSITION = toast_forms(applications.POSITIONS_FILLED)
+# The applicant was hired elsewhere for overlapping hours meanwhile (services/overlaps.py): the
+# company is told the held shift's time, as a real company would be; expected, not a failure.
+ALREADY_HIRED = toast_forms(overlaps.HELD)
 
 
 def is_refusal(text: str) -> bool:
@@ -642,7 +645,7 @@ class Company(Person):
             if self.rng.random() < RACE_SHARE:
                 await self._race(job_id, pending)
             else:
-                await self._accept(self.rng.choice(pending))
+                await self._accept(self.rng.choice(pending), refusals=ALREADY_HIRED)
         if self.rng.random() < 0.5:
             closed = sets(COMPANY_JOBS, "applications_open", lambda value: value is False)
             await self.step("co_close_dialog", f"{COMPANY_JOBS}.set_applications_open", {"value": False}, closed)
@@ -681,7 +684,8 @@ class Company(Person):
             return
         first, second = self.rng.sample(pending, 2) if len(pending) > 1 else (pending[0], pending[0])
         await asyncio.gather(
-            self._accept(first, "accept_race", LAST_POSITION), twin._accept(second, "accept_race", LAST_POSITION)
+            self._accept(first, "accept_race", LAST_POSITION + ALREADY_HIRED),
+            twin._accept(second, "accept_race", LAST_POSITION + ALREADY_HIRED),
         )
 
     async def _twin(self) -> "Company | None":

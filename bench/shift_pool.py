@@ -5,7 +5,9 @@ Each shift is made the way the product makes it: a vaga of a seeded company with
 creates the hiring, its chat and its notices) and the freelancer's 'Confirmar presença'
 (`services.shifts.act`). What differs from the product is only the start time: the publish form
 asks for a start at least two hours ahead, and a benchmark needs shifts whose check-in window is
-open now (or whose reminders it can make due at once).
+open now (or whose reminders it can make due at once). A freelancer holds one shift at a time
+(services/overlaps.py), so a freelancer's several shifts follow each other, STAGGER apart and
+STAGGER long: all of their check-in windows (start - 60 min until the end) are open together.
 """
 
 from dataclasses import dataclass
@@ -15,6 +17,7 @@ from decimal import Decimal
 from bench.harness import use_database
 
 SHIFT_HOURS = 6
+STAGGER = timedelta(minutes=3)  # a freelancer's next shift starts when the last one ends
 
 
 @dataclass(frozen=True)
@@ -57,13 +60,25 @@ def confirmed_shifts(
     for index, freelancer_id in enumerate(freelancer_ids):
         with session_scope() as db:
             made[freelancer_id] = [
-                _shift(db, companies[(index * per_freelancer + k) % len(companies)], freelancer_id, start)
+                _shift(
+                    db,
+                    companies[(index * per_freelancer + k) % len(companies)],
+                    freelancer_id,
+                    *_times(start, k, per_freelancer),
+                )
                 for k in range(per_freelancer)
             ]
     return made
 
 
-def _shift(db, company_id: int, freelancer_id: int, start: datetime) -> OpenShift:
+def _times(start: datetime, k: int, per_freelancer: int) -> tuple[datetime, datetime]:
+    """Start and end of a freelancer's k-th shift: SHIFT_HOURS long when alone, else STAGGER slots in a row."""
+    if per_freelancer == 1:
+        return start, start + timedelta(hours=SHIFT_HOURS)
+    return start + k * STAGGER, start + (k + 1) * STAGGER
+
+
+def _shift(db, company_id: int, freelancer_id: int, start: datetime, end: datetime) -> OpenShift:
     from sqlmodel import select
 
     from core.types import utcnow
@@ -79,7 +94,7 @@ def _shift(db, company_id: int, freelancer_id: int, start: datetime) -> OpenShif
         localizacao="São Paulo",
         valor_hora=Decimal("30.00"),
         inicio_em=start,
-        fim_em=start + timedelta(hours=SHIFT_HOURS),
+        fim_em=end,
         intervalo_min=30,
         endereco="Av. Paulista, 1578 - Bela Vista, São Paulo - SP",
         codigo_segredo=secret,

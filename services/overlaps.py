@@ -27,6 +27,7 @@ from services import hiring_lifecycle
 from services.errors import ServiceError
 
 _KEY_PREFIX = b"turno:freelancer-shifts:"
+HELD = "Este profissional já tem um turno"  # how the company's refusal starts (the time follows)
 
 
 class ShiftOverlap(ServiceError):
@@ -39,7 +40,7 @@ class ShiftOverlap(ServiceError):
 
     def __init__(self, start: datetime, end: datetime):
         self.start, self.end = start, end
-        super().__init__(f"Este profissional já tem um turno {held_time(start, end)}.")
+        super().__init__(f"{HELD} {held_time(start, end)}.")
 
     def for_freelancer(self) -> ServiceError:
         """The same refusal, worded for the freelancer ('Você já tem um turno …')."""
