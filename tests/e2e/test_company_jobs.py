@@ -289,7 +289,7 @@ def test_company_accepts_and_rejects_applications_and_views_a_profile(page: Page
     bruno.get_by_role("button", name="Ver perfil").click()
     profile = page.get_by_role("dialog", name="Bruno Lima")
     expect(profile).to_contain_text("Garçom")
-    expect(profile).to_contain_text("0,0 (0 avaliações)")
+    expect(profile).to_contain_text("Sem avaliações ainda")
     expect(profile.get_by_role("tabpanel")).to_contain_text("Atendimento")
     profile.get_by_role("tab", name="Experiência").click()
     expect(profile.get_by_role("tabpanel")).to_contain_text("Nenhuma experiência informada.")
