@@ -69,6 +69,7 @@ def test_company_publishes_a_job_through_the_dialog_after_seeing_the_validation_
 
     dialog.get_by_label("Título da vaga").fill("B")
     dialog.get_by_label("Descrição").fill("curta")
+    dialog.get_by_label("Localização").fill("")  # it starts with the profile's city
     dialog.get_by_role("button", name="Publicar Vaga").click()
     expect(dialog.get_by_text("Título deve ter pelo menos 2 caracteres.")).to_be_visible()
     expect(dialog.get_by_text("Por favor, selecione uma categoria.")).to_be_visible()
