@@ -87,6 +87,8 @@ app = rx.App(
         # Not deferred: it must hold a form sent from the first paint, before React (components/hydration.py).
         rx.el.script(src="/held_forms.js"),
         rx.el.script(src="/pwa.js", defer=True),
+        # A refused form shows its first message where the person is looking (scrolled to, focused).
+        rx.el.script(src="/form_errors.js", defer=True),
     ],
     extra_app_wraps={(3, "HydrationSignal"): lambda _stateful: HydrationSignal.create()},
 )

@@ -12,6 +12,7 @@ from states.shell import ShellState
 
 DESKTOP = ["none", "none", "flex"]
 MOBILE = ["flex", "flex", "none"]
+CITY_LABEL = "Sua cidade"  # what the header's city picker is (issue 42 point 13)
 
 
 def logo() -> rx.Component:
@@ -36,7 +37,6 @@ def city_picker(field_id: str, first_label: str) -> rx.Component:
         rx.el.option(first_label, value=""),
         *[rx.el.option(city, value=city) for city in CITIES],
         id=field_id,
-        aria_label="Cidade",
         value=ShellState.city,
         on_change=ShellState.choose_city,
         class_name="turno-select",
@@ -119,10 +119,16 @@ def mobile_menu() -> rx.Component:
                     ),
                     width="100%",
                 ),
-                rx.el.label("Cidade", html_for="mobile-city", style={"fontWeight": "500"}),
+                rx.el.label(CITY_LABEL, html_for="mobile-city", style={"fontWeight": "500"}),
                 city_picker("mobile-city", "Todas as cidades"),
-                nav_links("column"),
-                account_buttons("column"),
+                # A link or button followed closes the menu: the page it opens is not hidden behind it.
+                rx.flex(
+                    nav_links("column"),
+                    account_buttons("column"),
+                    direction="column",
+                    gap="1rem",
+                    on_click=ShellState.close_menu,
+                ),
                 spacing="4",
                 padding="1.25rem",
                 align="stretch",
@@ -142,11 +148,24 @@ def navbar() -> rx.Component:
     return rx.el.header(
         rx.hstack(
             logo(),
-            rx.box(city_picker("desktop-city", "Selecione"), display=DESKTOP),
+            rx.hstack(
+                rx.el.label(CITY_LABEL, html_for="desktop-city", class_name="turno-city-label"),
+                city_picker("desktop-city", "Todas as cidades"),
+                display=DESKTOP,
+                spacing="2",
+                align="center",
+            ),
             rx.box(search_box("desktop-search"), display=DESKTOP, flex="1", max_width="380px"),
             rx.spacer(),
             rx.box(nav_links(), display=DESKTOP),
             rx.box(account_buttons(), display=DESKTOP),
+            # The sign-up call to action stays in the first screen of a phone (issue 42 point 12).
+            rx.cond(
+                ~AuthState.signed_in,
+                rx.box(
+                    link_button("Cadastrar", size="2", href=routes.REGISTER, link_id="mobile-signup"), display=MOBILE
+                ),
+            ),
             rx.icon_button(
                 rx.icon("menu"),
                 variant="ghost",

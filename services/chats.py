@@ -109,8 +109,10 @@ def _other_id(chat: Chat | Row, user_id: int) -> int:
 
 
 def _other_name(chat: Chat, user_id: int, profile: Profile | None) -> str:
-    default = DEFAULT_FREELANCER_NAME if chat.client_id == user_id else DEFAULT_CLIENT_NAME
-    return (profile.nome if profile else "") or default
+    """The freelancer's name for the company; the company's name ('Hotel Atlântico') for the freelancer."""
+    if chat.client_id == user_id:
+        return (profile.nome if profile else "") or DEFAULT_FREELANCER_NAME
+    return (profile.empresa or profile.nome if profile else "") or DEFAULT_CLIENT_NAME
 
 
 def _profiles(session: Session, user_ids: set[int]) -> dict[int, Profile]:
@@ -183,8 +185,11 @@ def _page_rows(session: Session, user_id: int, page: int) -> list[tuple]:
     latest = aliased(Message)
     last_id = select(func.max(latest.id)).where(latest.chat_id == chat.id).scalar_subquery()
     other_id = case((chat.client_id == user_id, chat.freelancer_id), else_=chat.client_id)
+    # as _other_name: the company's name (its person's when blank) for the freelancer
+    company_name = func.coalesce(func.nullif(Profile.empresa, ""), Profile.nome)
+    shown_name = case((chat.client_id == user_id, Profile.nome), else_=company_name)
     return session.exec(
-        select(chat, Job.titulo, Profile.nome, Profile.foto_url, Message.content, Message.created_at)
+        select(chat, Job.titulo, shown_name, Profile.foto_url, Message.content, Message.created_at)
         .join(Application, Application.id == chat.application_id)
         .join(Job, Job.id == Application.vaga_id)
         .join(Profile, Profile.user_id == other_id, isouter=True)

@@ -14,7 +14,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, select
 
 from core import shift_rules as rules
-from core.formatting import local
+from core.formatting import counted, local
 from models import Actor, Falta, Hiring, HiringEvent, HiringState, ReviewRequest
 from services.errors import NotAllowed, ServiceError, require_id
 from services.validation import visible_length
@@ -244,6 +244,7 @@ def for_freelancer(session: Session, freelancer_id: int, now: datetime) -> list[
         {
             "id": f.id,
             "points": f.pontos,
+            "counted": counted(f.pontos, "falta", "faltas"),  # '2 faltas': what the rules count, never 'pontos'
             "reason": MOTIVOS.get(f.motivo, f.motivo),
             "date": f"{local(f.created_at):%d/%m/%Y}",
             "active": f.removida_em is None and f.expires_at > now,

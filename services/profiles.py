@@ -123,6 +123,24 @@ def _view(user: User, profile: Profile | None) -> ProfileView:
     )
 
 
+def publish_defaults(session: Session, company_id: int) -> tuple[str, str]:
+    """The city and the address a new vaga starts with: the company profile's ('' for none).
+
+    Args:
+        session: Open database session.
+        company_id: The acting company (from the server-side session).
+
+    Returns:
+        (localizacao, endereco) of the company's own profile.
+    """
+    row = session.exec(
+        select(Profile.localizacao, Profile.endereco).where(
+            Profile.user_id == company_id, Profile.tipo_usuario == Role.CLIENT
+        )
+    ).first()
+    return (row[0] or "", row[1] or "") if row is not None else ("", "")
+
+
 def get_own_profile(session: Session, user_id: int) -> ProfileView:
     """The acting user's profile and e-mail.
 

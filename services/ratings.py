@@ -18,6 +18,7 @@ from services.validation import RatingForm, parse
 CANNOT_RATE = "Não é possível avaliar este trabalho."
 ALREADY_RATED = "Você já avaliou este trabalho."
 NOT_YET = "A avaliação fica disponível quando as horas forem aprovadas ou a vaga for encerrada."
+NO_RATINGS = "Sem avaliações ainda"  # a new person, not a zero score (issue 42 point 13)
 RATEE_TARGETS = {True: NoticeTarget.COMPANY_HIRINGS, False: NoticeTarget.FREELANCER_HOME}
 DEFAULT_NAMES = {Role.CLIENT: "Empresa", Role.FREELANCER: "Freelancer"}
 
@@ -46,7 +47,9 @@ class RatingSummary:
 
     @property
     def text(self) -> str:
-        """'4,8 (12 avaliações)', '5,0 (1 avaliação)' or '0,0 (0 avaliações)'."""
+        """'4,8 (12 avaliações)', '5,0 (1 avaliação)', or NO_RATINGS ('Sem avaliações ainda') before the first."""
+        if not self.count:
+            return NO_RATINGS
         average = format_decimal(self.average or Decimal("0"), format="0.0", locale="pt_BR")
         noun = "avaliação" if self.count == 1 else "avaliações"
         return f"{average} ({self.count} {noun})"

@@ -17,7 +17,7 @@ from core import shift_rules as rules
 from core.formatting import local
 from core.shift_format import map_url
 from models import Actor, Chat, Hiring, HiringEvent, HiringState, Job, Profile
-from services import attendance_code, hiring_lifecycle, protected_payments, shift_pay, teams
+from services import attendance_code, hiring_lifecycle, protected_payments, shift_pay, shifts, teams
 from services.calendar_file import shift_ics
 from services.errors import NotAllowed
 from services.shifts import METHODS, NOT_FOUND, STATE_LABELS, cancel_consequence, money_cents, prefilled_minutes
@@ -259,7 +259,7 @@ def _card(
         address=job.endereco or job.localizacao,
         map_url=map_url(job.endereco or job.localizacao, job.ponto_lat, job.ponto_lng),
         state=h.state,
-        state_label=STATE_LABELS.get(h.state, h.state),
+        state_label=shifts.state_label(h, actor),
         tone=TONES.get(h.state, "gray"),
         actions=actions,
         arrival=_record(h.chegada_em, h.chegada_metodo, h.chegada_distancia),

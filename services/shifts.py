@@ -55,6 +55,19 @@ STATE_LABELS = {
     HiringState.NO_SHOW: "Não compareceu",
     HiringState.EXPIRED: "Expirado",
 }
+# A direct payment the company marked paid, before the freelancer confirmed receiving it: the
+# freelancer reads what happened, not 'Pago' (issue 42 point 13).
+MARKED_PAID_BY_COMPANY = "Marcado como pago pela empresa"
+
+
+def state_label(h: Hiring, actor: str) -> str:
+    """The hiring's state as `actor` reads it on its card ('Pago', or MARKED_PAID_BY_COMPANY for the freelancer)."""
+    unconfirmed = h.payment_mode != protected_payments.GUARANTEED and h.recebido_em is None
+    if h.state == HiringState.PAID and actor == Actor.FREELANCER and unconfirmed:
+        return MARKED_PAID_BY_COMPANY
+    return STATE_LABELS.get(h.state, h.state)
+
+
 DONE = {
     "confirmar": "Presença confirmada",
     "cancelar": "Turno cancelado",

@@ -873,6 +873,7 @@ class JobForm(BaseModel):
         """The job's columns: every field plus the derived `data_necessaria` and `duracao`."""
         values = self.model_dump()
         values.update(shift_derived(self.inicio_em, self.fim_em))
+        values["possui_intervalo"] = self.intervalo_min > 0  # the minutes decide (issue 42 point 13)
         return values
 
 

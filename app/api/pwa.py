@@ -5,8 +5,9 @@
 - `/app` sends the person to where they work: a company to its dashboard, a freelancer to theirs,
   anyone else to the home page (the session cookie is resolved on the server, as everywhere).
 - `/sw.js` is the service worker. It keeps exactly one page, the offline page, and the icons it
-  shows, and answers a page the network cannot fetch with it ('Você está sem conexão'). It never
-  stores anything else: every other request goes to the network untouched, so no page, answer or
+  shows, and answers a page the network cannot fetch with it ('Você está sem conexão'), and those
+  icons from its cache when the network cannot fetch them (the offline page's logo loads offline).
+  It never stores anything else: every other request goes to the network untouched, so no page, answer or
   private data of anyone is ever kept on the device. It also shows the pushes services/push.py
   sends (title, text, the page to open; not when that page is already in front of the person)
   and opens that page, on this site only, when the notification is clicked.
@@ -113,6 +114,12 @@ self.addEventListener("activate", (event) => {{
 }});
 
 self.addEventListener("fetch", (event) => {{
+  const kept = event.request.method === "GET" && new URL(event.request.url).origin === self.location.origin
+    && KEPT.includes(new URL(event.request.url).pathname);
+  if (kept && event.request.mode !== "navigate") {{  // the offline page's own logo and icon
+    event.respondWith(fetch(event.request).catch(() => caches.open(CACHE).then((cache) => cache.match(event.request))));
+    return;
+  }}
   if (event.request.mode !== "navigate") return;  // only pages; the rest goes to the network untouched
   event.respondWith(
     fetch(event.request).catch(() => caches.open(CACHE).then((cache) => cache.match(OFFLINE)))

@@ -7,7 +7,10 @@ from components.categories import category_card
 from components.links import link_button
 from core import routes
 from core.catalog import CATEGORIES
+from core.db import session_scope
 from core.settings import get_settings
+from services import site_counts
+from services.site_counts import SiteFigure
 from states.shell import ShellState
 
 PILLS = [("Hotelaria", "hotel"), ("Gastronomia", "gastronomia"), ("Restaurante", "restaurante"), ("Eventos", "eventos")]
@@ -38,6 +41,36 @@ STEPS = [
     ("Candidate-se", "Freelancers enviam propostas personalizadas e as empresas avaliam."),
     ("Trabalhe", "Comunicação direta, registro de chegada por código ou localização e horas aprovadas no app."),
 ]
+
+
+class HomeState(rx.State):
+    """The home's real figures (services/site_counts.py): empty until they are worth showing."""
+
+    figures: list[SiteFigure] = []
+
+    @rx.event
+    def load(self):
+        """Read the figures worth showing (cached counts: the home stays fast)."""
+        with session_scope() as db:
+            self.figures = site_counts.home_figures(db)
+
+
+def figures() -> rx.Component:
+    """'57 vagas abertas agora · 1.234 freelancers cadastrados', or nothing below the thresholds."""
+    return rx.cond(
+        HomeState.figures.length() > 0,
+        rx.flex(
+            rx.foreach(
+                HomeState.figures,
+                lambda figure: rx.text(rx.el.strong(figure["number"]), " ", figure["label"]),
+            ),
+            spacing="4",
+            wrap="wrap",
+            justify="center",
+            color=rx.color("gray", 11),
+            id="home-figures",
+        ),
+    )
 
 
 def hero() -> rx.Component:
@@ -83,14 +116,7 @@ def hero() -> rx.Component:
             spacing="2",
             justify="center",
         ),
-        rx.flex(
-            rx.text(rx.el.strong("5.000+"), " freelancers verificados"),
-            rx.text(rx.el.strong("2.000+"), " vagas publicadas"),
-            spacing="4",
-            wrap="wrap",
-            justify="center",
-            color=rx.color("gray", 11),
-        ),
+        figures(),
         align="center",
         spacing="5",
         padding_y=rx.breakpoints(initial="1.5rem", md="3rem"),
@@ -103,7 +129,7 @@ def section(title: str, *children: rx.Component) -> rx.Component:
     return rx.vstack(rx.heading(title, as_="h2", size="7"), *children, spacing="4", padding_y="2rem", width="100%")
 
 
-@public_page(routes.HOME, "Freelancers para hotelaria, gastronomia e eventos")
+@public_page(routes.HOME, "Freelancers para hotelaria, gastronomia e eventos", on_load=[HomeState.load])
 def home_page() -> rx.Component:
     """The landing page."""
     name = get_settings().product_name

@@ -36,6 +36,9 @@ VISUALLY_HIDDEN = {
 RESULTS_MIN_HEIGHT = "70vh"
 NBSP = "\u00a0"
 LIST_TITLE = "Vagas disponíveis"
+# The empty list without any filter: nothing to clear, so no word of filters (issue 42 point 13).
+NO_OPEN_JOBS_TITLE = "Nenhuma vaga aberta no momento"
+NO_OPEN_JOBS_TEXT = "Novas vagas aparecem aqui assim que as empresas publicam. Volte em breve."
 LOAD_ERROR = ("Erro ao carregar vagas", "Não foi possível carregar as vagas disponíveis.")
 
 
@@ -76,6 +79,11 @@ class JobsState(rx.State):
         if filters.is_filtered:
             return f"{filters.subject} | {get_settings().product_name}"
         return page_title(LIST_TITLE)
+
+    @rx.var
+    def filtered(self) -> bool:
+        """Whether any filter narrows the list (the empty state offers 'Limpar filtros' only then)."""
+        return bool(self.search or self.city or self.category_slug or self.company_id or self.guaranteed)
 
     def _url(self, **changes) -> str:
         """The list URL with the address's filters and `changes` applied (page 1 unless given).
@@ -328,7 +336,7 @@ def job_table() -> rx.Component:
                 rx.table.row(
                     rx.table.column_header_cell("Vaga"),
                     rx.table.column_header_cell("Local", display=DESKTOP_CELL),
-                    rx.table.column_header_cell("Salário", display=DESKTOP_CELL),
+                    rx.table.column_header_cell("Valor por hora", display=DESKTOP_CELL),
                     rx.table.column_header_cell("Postado em", display=DESKTOP_CELL),
                     rx.table.column_header_cell(rx.el.span("Ações", style=VISUALLY_HIDDEN)),
                 )
@@ -380,11 +388,15 @@ def results() -> rx.Component:
             rx.cond(
                 JobsState.total > 0,
                 job_table(),
-                empty_state(
-                    "search-x",
-                    "Nenhuma vaga encontrada",
-                    "Atualmente não há vagas disponíveis que correspondam aos seus filtros.",
-                    rx.button("Limpar filtros", variant="outline", on_click=JobsState.clear_filters),
+                rx.cond(
+                    JobsState.filtered,
+                    empty_state(
+                        "search-x",
+                        "Nenhuma vaga encontrada",
+                        "Atualmente não há vagas disponíveis que correspondam aos seus filtros.",
+                        rx.button("Limpar filtros", variant="outline", on_click=JobsState.clear_filters),
+                    ),
+                    empty_state("briefcase-business", NO_OPEN_JOBS_TITLE, NO_OPEN_JOBS_TEXT),
                 ),
             ),
         ),

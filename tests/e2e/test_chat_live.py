@@ -38,7 +38,7 @@ def _stored(chat_id: int) -> list[str]:
 def test_messages_travel_both_ways_without_reloading(browser, base_url):
     with both_in_chat(browser, base_url, mobile_freelancer=True) as (pair, company, freelancer):
         expect(company.get_by_role("heading", name="João Silva")).to_be_visible()
-        expect(freelancer.get_by_role("heading", name="Mariana Costa")).to_be_visible()
+        expect(freelancer.get_by_role("heading", name="Empresa de Mariana Costa", exact=True)).to_be_visible()
         expect(bubbles(freelancer)).to_have_count(1)  # the welcome message of the acceptance
 
         send(freelancer, "Oi, Mariana! Chego às 18h.")

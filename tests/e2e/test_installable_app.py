@@ -35,6 +35,11 @@ def test_without_a_connection_a_page_says_so_and_comes_back_with_it(page: Page, 
     page.goto("/jobs")
     expect(page.get_by_role("heading", name="Você está sem conexão")).to_be_visible()
     expect(page).to_have_url(re.compile(r"/jobs/?$"))  # the address stays the one asked for
+    logo = page.get_by_role("img", name="Turno")
+    expect(logo).to_be_visible()
+    page.wait_for_function(
+        "() => { const img = document.querySelector('main img'); return img.complete && img.naturalWidth > 0; }"
+    )
 
     context.set_offline(False)
     page.get_by_role("link", name="Tentar novamente").click()

@@ -128,7 +128,7 @@ def test_confirm_code_check_in_hours_adjustment_payment_and_ratings(browser: Bro
         company_card.get_by_role("button", name="Marcar como pago").click()
         expect(toast(company, "Pagamento marcado como feito")).to_be_visible()
         card = my_shifts(freelancer, "freelancer", title)
-        expect(card.locator(".shift-state")).to_have_text("Pago")
+        expect(card.locator(".shift-state")).to_have_text("Marcado como pago pela empresa")
         card.get_by_role("button", name="Confirmar recebimento").click()
         expect(toast(freelancer, "Recebimento confirmado")).to_be_visible()
 

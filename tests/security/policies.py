@@ -184,6 +184,8 @@ POLICIES: dict[str, Policy] = {
     # nothing written, the same answer). 'Não quero ver esta vaga' hides the page's vaga alone.
     "app.pages.job_detail.JobDetailState.avoid_company": Policy(FREELANCER, page="/jobs/{public_job}"),
     "app.pages.job_detail.JobDetailState.hide_job": Policy(FREELANCER, page="/jobs/{public_job}"),
+    "app.pages.home.HomeState.load": Policy(PUBLIC, page="/"),
+    "app.pages.home.HomeState.setvar": SETVAR,
     "app.pages.jobs.JobsState.choose_category": Policy(PUBLIC, {"value": "eventos"}, page="/jobs"),
     "app.pages.jobs.JobsState.choose_guaranteed": Policy(PUBLIC, {"checked": True}, page="/jobs"),
     "app.pages.jobs.JobsState.clear_filters": Policy(PUBLIC, page="/jobs"),
@@ -363,6 +365,8 @@ POLICIES: dict[str, Policy] = {
     "app.pages.company_jobs.state.CompanyJobsState.set_confirm_open": Policy(COMPANY, {"value": False}),
     "app.pages.company_jobs.state.CompanyJobsState.set_profile_open": Policy(COMPANY, {"value": False}),
     "app.pages.company_jobs.state.CompanyJobsState.set_publish_open": Policy(COMPANY, {"value": True}),
+    "app.pages.company_jobs.state.CompanyJobsState.set_break_minutes": Policy(PUBLIC, {"value": "30"}),
+    "app.pages.company_jobs.state.CompanyJobsState.toggle_break": Policy(PUBLIC, {"checked": True}),
     "app.pages.company_jobs.state.CompanyJobsState.set_search": Policy(COMPANY, {"value": "gar"}),
     "app.pages.company_jobs.state.CompanyJobsState.setvar": SETVAR,
     "app.pages.company_jobs.state.CompanyJobsState.view_profile": Policy(COMPANY, {"freelancer_id": Id("freelancer")}),

@@ -543,7 +543,7 @@ def test_company_sees_the_profile_of_a_freelancer_who_applied(db, cast):
         "skills": ["Bandeja", "Inglês", "Vinhos", "Drinks", "Caixa"],
         "experience": "Hotéis e eventos.",
         "website": "https://joao.example",
-        "rating": "0,0 (0 avaliações)",
+        "rating": "Sem avaliações ainda",
     }
 
 

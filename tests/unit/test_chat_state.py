@@ -70,7 +70,7 @@ def test_a_participant_opens_the_conversation(db, cast, chat, fake_app):
     state = _room(db, cast.freelancer, chat.id, role="freelancer", token="tab-f")
 
     assert state.status == "found"
-    assert state.other_name == "Mariana Costa"
+    assert state.other_name == "Hotel Atlântico"  # the company, for the freelancer
     assert state.job_title == "Bartender"
     assert _contents(state) == ["Bem-vindo!"]
     assert asyncio.run(get_presence().tabs(cast.freelancer.id)) == {"tab-f": chat_place(chat.id)}

@@ -45,7 +45,7 @@ def test_list_for_shows_other_participant_job_and_last_message(db, people):
     assert for_company["job_title"] == "Bartender"
     assert for_company["last_message"] == "Olá! Tudo certo para sábado."
     assert for_company["unread"] == 1
-    assert for_freelancer["other_name"] == "Mariana Costa"
+    assert for_freelancer["other_name"] == "Hotel"  # the company, not the person who posted
     assert for_freelancer["unread"] == 1
 
 
@@ -90,7 +90,7 @@ def test_open_chat_returns_messages_in_order_and_marks_read(db, people):
 
     detail = chats.open_chat(db, freelancer.id, str(chat.id))
 
-    assert detail["other_name"] == "Mariana Costa"
+    assert detail["other_name"] == "Hotel"
     assert detail["job_title"] == "Bartender"
     assert [(m["content"], m["mine"]) for m in detail["messages"]] == [("Primeira", False), ("Segunda", True)]
     assert chats.list_for(db, freelancer.id).items[0]["unread"] == 0

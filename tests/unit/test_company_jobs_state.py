@@ -96,7 +96,7 @@ def test_publish_saves_every_field_closes_the_dialog_and_reloads_the_list(db, ca
     assert (job.vale_transporte, job.refeicao_local, job.possui_intervalo, job.anuncio_anonimo) == (
         True,
         True,
-        False,
+        True,  # the 60-minute break decides 'Possui intervalo'
         True,
     )
     assert (job.status, job.is_archived) == ("open", False)

@@ -83,7 +83,7 @@ def test_a_company_that_received_an_application_sees_the_public_profile(db, cast
     assert result["bio"] == "Garçom há dez anos."
     assert result["experience"] == "Hotel Atlântico, 2019-2024."
     assert result["website"] == "https://joaosilva.com.br"
-    assert result["rating"] == "0,0 (0 avaliações)"
+    assert result["rating"] == "Sem avaliações ainda"
     assert result["rating_count"] == 0
     assert result["reviews"] == []
     assert (result["page"], result["pages"]) == (1, 1)

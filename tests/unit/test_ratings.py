@@ -167,7 +167,7 @@ def test_a_pending_application_cannot_be_rated(db, cast):
     [
         (Decimal("4.8"), 12, "4,8 (12 avaliações)"),
         (Decimal("5.0"), 1, "5,0 (1 avaliação)"),
-        (None, 0, "0,0 (0 avaliações)"),
+        (None, 0, "Sem avaliações ainda"),
         (Decimal("3"), 2, "3,0 (2 avaliações)"),
     ],
 )
@@ -190,7 +190,7 @@ def test_summary_averages_with_one_decimal(db, cast):
     assert ratings.summary(db, cast.freelancer.id) == RatingSummary(Decimal("4.8"), 12)
     assert ratings.summary(db, cast.freelancer.id).text == "4,8 (12 avaliações)"
     assert ratings.summary(db, cast.other.id).text == "5,0 (1 avaliação)"
-    assert ratings.summary(db, cast.company.id).text == "0,0 (0 avaliações)"
+    assert ratings.summary(db, cast.company.id).text == "Sem avaliações ainda"
 
 
 def test_summary_counts_ratings_received_not_given(db, cast, done):
@@ -210,7 +210,7 @@ def test_summaries_are_grouped_per_user(db, cast):
     assert {user: summary.text for user, summary in found.items()} == {
         cast.freelancer.id: "4,3 (3 avaliações)",
         cast.other.id: "1,0 (1 avaliação)",
-        nobody.id: "0,0 (0 avaliações)",
+        nobody.id: "Sem avaliações ainda",
     }
     assert found[cast.freelancer.id] == ratings.summary(db, cast.freelancer.id)
 

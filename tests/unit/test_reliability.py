@@ -98,3 +98,15 @@ def test_another_freelancer_cannot_ask_a_review_of_someone_elses_falta(db):
 
     assert state.shift_error == "Falta não encontrada."
     assert snapshot(db, Falta, ReviewRequest) == before
+
+
+def test_a_falta_is_counted_in_faltas_not_points(db):
+    cast = make_cast(db)
+    faltas.add(db, cast.freelancer.id, _shift(db, cast, 1, None, "nao_compareceu").id, 3, "nao_compareceu", utcnow())
+    faltas.add(
+        db, cast.freelancer.id, _shift(db, cast, 2, None, "cancelada_freelancer").id, 1, "cancelamento", utcnow()
+    )
+
+    rows = faltas.for_freelancer(db, cast.freelancer.id, utcnow())
+
+    assert sorted(row["counted"] for row in rows) == ["1 falta", "3 faltas"]

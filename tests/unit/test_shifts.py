@@ -7,7 +7,7 @@ Each test runs on SQLite and on PostgreSQL.
 
 import logging
 import math
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
@@ -43,6 +43,7 @@ POINT = (-23.5613, -46.6565)  # the shift's point on the map (Av. Paulista)
 # One reading ~100 m away, with digits that appear nowhere else.
 NEAR = (-23.5604387, -46.6561923)
 FAR = (-23.5438, -46.6571)  # ~1.95 km north
+START = datetime(2026, 12, 7, 12, 0, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -711,3 +712,18 @@ def test_accepting_a_vaga_written_without_shift_times_gives_it_the_legacy_shift(
     assert job.inicio_em.astimezone(LOCAL_TZ).replace(tzinfo=None).isoformat() == "2031-03-07T09:00:00"
     assert (job.fim_em - job.inicio_em, job.intervalo_min, len(job.codigo_segredo)) == (5 * H, 60, 40)
     assert (h.inicio_em, h.fim_em, h.intervalo_min) == (job.inicio_em, job.fim_em, 60)
+
+
+@pytest.mark.parametrize(
+    ("actor", "mode", "received", "label"),
+    [
+        ("freelancer", "direto", False, "Marcado como pago pela empresa"),
+        ("freelancer", "direto", True, "Pago"),
+        ("empresa", "direto", False, "Pago"),
+        ("freelancer", "garantido", False, "Pago"),  # Turno transferred it: nothing to confirm
+    ],
+)
+def test_the_freelancer_reads_pago_only_once_the_receipt_is_confirmed(actor, mode, received, label):
+    paid = Hiring(state="paga", payment_mode=mode, recebido_em=START if received else None)
+
+    assert shifts.state_label(paid, actor) == label

@@ -41,6 +41,27 @@ def _checkbox(label: str, name: str) -> rx.Component:
     )
 
 
+def _break_checkbox() -> rx.Component:
+    """'Possui intervalo': ticked exactly when 'Intervalo (minutos)' has minutes, and ticking it fills 60.
+
+    It sends nothing: the server reads the minutes (services/validation.py JobForm.job_values).
+    """
+    return rx.text(
+        rx.hstack(
+            rx.checkbox(
+                id="job-possui_intervalo",
+                checked=CompanyJobsState.publish_has_break,
+                on_change=CompanyJobsState.toggle_break,
+            ),
+            "Possui intervalo",
+            spacing="2",
+            align="center",
+        ),
+        as_="label",
+        size="2",
+    )
+
+
 def _point_field() -> rx.Component:
     """'Marcar local do turno': one browser location reading into hidden fields, or 'Remover local'."""
     state = CompanyJobsState
@@ -144,7 +165,8 @@ def _shift_fields() -> list[rx.Component]:
             errors["intervalo_min"],
             type="number",
             field_id="job-intervalo_min",
-            default_value="0",
+            value=CompanyJobsState.publish_break,
+            on_change=CompanyJobsState.set_break_minutes,
             min="0",
             max=str(MAX_BREAK_MIN),
             hint="Horário de Brasília. O turno dura de 2 a 12 horas e pode terminar no dia seguinte.",
@@ -156,6 +178,7 @@ def _shift_fields() -> list[rx.Component]:
             field_id="job-endereco",
             placeholder="Rua, número, bairro, cidade",
             max_length=200,
+            default_value=CompanyJobsState.publish_address,
         ),
         _point_field(),
     ]
@@ -180,7 +203,13 @@ def _publish_fields() -> list[rx.Component]:
             field_id="job-descricao",
             placeholder="Descreva as atividades, o horário e os requisitos",
         ),
-        city_field("Localização", "localizacao", errors["localizacao"], field_id="job-localizacao"),
+        city_field(
+            "Localização",
+            "localizacao",
+            errors["localizacao"],
+            field_id="job-localizacao",
+            default=CompanyJobsState.publish_city,
+        ),
         rx.grid(
             text_field(
                 "Valor por hora (R$)",
@@ -216,7 +245,7 @@ def _publish_fields() -> list[rx.Component]:
         rx.grid(
             _checkbox("Vale-transporte", "vale_transporte"),
             _checkbox("Refeição no local", "refeicao_local"),
-            _checkbox("Possui intervalo", "possui_intervalo"),
+            _break_checkbox(),
             _checkbox("Anúncio anônimo (ocultar o nome da empresa)", "anuncio_anonimo"),
             columns=rx.breakpoints(initial="1", sm="2"),
             spacing="2",

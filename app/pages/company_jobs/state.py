@@ -18,7 +18,7 @@ from core.geo import valid_point
 from core.ids import valid_id
 from core.shift_rules import MAX_COPIES
 from models import Role
-from services import applications, company_jobs, dashboard, protected_payments, team_first, teams
+from services import applications, company_jobs, dashboard, profiles, protected_payments, team_first, teams
 from services.applications import ApplicantCard, FreelancerProfileView
 from services.company_jobs import JOB_NOT_FOUND
 from services.dashboard import JobRow
@@ -82,6 +82,8 @@ EMPTY_FREELANCER = FreelancerProfileView(
     rating="",
 )
 
+DEFAULT_BREAK_MIN = 60  # what ticking 'Possui intervalo' fills in (as a vaga without shift times gets)
+
 
 def _blank_errors() -> dict[str, str]:
     return dict.fromkeys(JOB_FIELDS, "")
@@ -117,6 +119,9 @@ class CompanyJobsState(CompanyBlocksMixin, AuthState):
     protected_available: bool = False
     publish_payment: str = protected_payments.DIRECT
     publish_team_size: int = 0  # 'Oferecer primeiro à minha equipe' shows for a company with a team
+    publish_city: str = ""  # the form starts with the company profile's city and address
+    publish_address: str = ""
+    publish_break: str = "0"  # 'Intervalo (minutos)' as typed; 'Possui intervalo' follows it
     bond_acknowledged: list[int] = []  # applications whose red 'Termômetro de vínculo' box is ticked
 
     duplicate_open: bool = False
@@ -264,10 +269,31 @@ class CompanyJobsState(CompanyBlocksMixin, AuthState):
         self.point_lat = self.point_lng = ""
         self.protected_available = protected_payments.configured()
         self.publish_payment = protected_payments.DIRECT
+        self.publish_break = "0"
         company_id = self._company_id()
         if company_id is not None:
             with session_scope() as db:
                 self.publish_team_size = teams.size(db, company_id)
+                self.publish_city, self.publish_address = profiles.publish_defaults(db, company_id)
+
+    @rx.var
+    def publish_has_break(self) -> bool:
+        """'Possui intervalo': ticked exactly when the break has minutes."""
+        text = self.publish_break.strip()
+        return text.isdigit() and int(text) > 0
+
+    @rx.event
+    def set_break_minutes(self, value: str):
+        """'Intervalo (minutos)' typed: 'Possui intervalo' follows (the server checks the number on publish)."""
+        self.publish_break = value[:4] if isinstance(value, str) else "0"
+
+    @rx.event
+    def toggle_break(self, checked: bool):
+        """'Possui intervalo' ticked: a 60-minute break when there was none; cleared: no break."""
+        if checked is True:
+            self.publish_break = self.publish_break if self.publish_has_break else str(DEFAULT_BREAK_MIN)
+        else:
+            self.publish_break = "0"
 
     @rx.event
     def choose_payment(self, value: str):
