@@ -87,6 +87,7 @@ class ClientDashboardState(
     punctuality_panel: dict = {"badge": False, "summary": "", "missing": []}  # 'Selo Empresa Pontual'
 
     def _load_tab(self, db, user_id: int) -> None:
+        self._checkout_over()
         if self.tab == "overview":
             overview = dashboard.company_overview(db, user_id)
             self.total_jobs = overview["total_jobs"]
