@@ -87,7 +87,6 @@ class ClientDashboardState(
     punctuality_panel: dict = {"badge": False, "summary": "", "missing": []}  # 'Selo Empresa Pontual'
 
     def _load_tab(self, db, user_id: int) -> None:
-        self._checkout_over()
         if self.tab == "overview":
             overview = dashboard.company_overview(db, user_id)
             self.total_jobs = overview["total_jobs"]
@@ -117,6 +116,7 @@ class ClientDashboardState(
         return []
 
     def _after_load(self):
+        self._checkout_over()  # a page load only (not a live refresh, which may come while Checkout opens)
         if self.tab == "shifts":
             return self._back_from_checkout()
         return super()._after_load()
