@@ -11,6 +11,7 @@ and a late cancellation that pays the freelancer's fee and refunds the rest.
 import re
 import uuid
 from datetime import timedelta
+from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 from sqlmodel import select
@@ -25,6 +26,7 @@ from tests.support.fake_stripe import FakeStripe
 from tests.support.payouts import ready_payout_account
 
 CNPJ = "12.ABC.345/01DE-35"
+SHOTS = Path("/tmp/stale-shots")  # looked at by hand (375 px and 1280 px)
 
 
 def _user_id(email: str) -> int:
@@ -287,6 +289,10 @@ def test_after_one_stripe_round_trip_the_next_aceitar_e_pagar_works_in_the_same_
         company.reload()
         button = _accept_pay_button(company, jobs[1], titles[1], second)
         expect(button).to_be_enabled()
+        company.screenshot(path=SHOTS / "next-applicant-1280.png")
+        company.set_viewport_size({"width": 375, "height": 812})
+        button.scroll_into_view_if_needed()
+        company.screenshot(path=SHOTS / "next-applicant-375.png")
         button.click()
         _pay_on_stripe(company, "R$ 246,40")
         card = company.locator(".shift-card").filter(has_text=titles[1]).first
