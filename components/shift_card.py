@@ -5,12 +5,14 @@ import reflex as rx
 from components.dashboard import tab_heading
 from components.forms import field_error
 from components.invites import invite_dialog
+from components.rating import STAR_COLOR, rating_dialog
 from components.ui import empty_state
 from core import routes
 from services.shift_pay import DISMISS_REASONS
 from services.shift_views import GUARANTEED_LINE
 
 MUTED = rx.color("gray", 11)
+RATE_LABELS = {"client": "Avaliar profissional", "freelancer": "Avaliar empresa"}
 
 
 def _line(icon: str, *children) -> rx.Component:
@@ -109,6 +111,7 @@ def shift_card(card: rx.Var, state, role: str) -> rx.Component:
                 *_pay_button(card, state, role),
                 *_team_button(card, state, role),
                 *_rebook_button(card, state, role),
+                *_rating_button(card, state, role),
                 rx.foreach(
                     card["actions"].to(list[dict]),
                     lambda item: rx.button(
@@ -200,6 +203,42 @@ def _rebook_button(card: rx.Var, state, role: str) -> list[rx.Component]:
     ]
 
 
+def _rating_button(card: rx.Var, state, role: str) -> list[rx.Component]:
+    """'Avaliar profissional' / 'Avaliar empresa' once the shift reads 'Concluída'; then 'Você avaliou ★ N'.
+
+    Opens the dashboard's rating dialog (a RatingMixin state only) for the shift's application.
+    """
+    if not hasattr(state, "open_rating"):
+        return []
+    stars = card["my_stars"].to(int)
+    return [
+        rx.cond(
+            card["can_rate"].to(bool),
+            rx.button(
+                rx.icon("star", size=14, aria_hidden="true"),
+                RATE_LABELS[role],
+                size="2",
+                variant="soft",
+                color_scheme="amber",
+                on_click=state.open_rating(card["application_id"].to(int)),
+                class_name="shift-rate",
+            ),
+            rx.cond(
+                stars > 0,
+                rx.text(
+                    "Você avaliou ",
+                    rx.el.span("★ ", aria_hidden="true", style={"color": STAR_COLOR}),
+                    stars.to_string(),
+                    rx.el.span(" de 5 estrelas", class_name="sr-only"),
+                    size="2",
+                    weight="medium",
+                    class_name="shift-rated",
+                ),
+            ),
+        )
+    ]
+
+
 def _pay_button(card: rx.Var, state, role: str) -> list[rx.Component]:
     """The company's 'Pagar R$ X' / 'Pagar complemento R$ X' (a PayShiftMixin state): to Stripe Checkout."""
     if role != "client":
@@ -276,6 +315,7 @@ def shifts_tab(state, role: str, title: str, subtitle: str) -> rx.Component:
         *([_faltas_section(state)] if role == "freelancer" else []),
         shift_dialog(state, role),
         *([invite_dialog(state)] if role == "client" and hasattr(state, "open_invite") else []),
+        *([rating_dialog(state)] if hasattr(state, "open_rating") else []),
         spacing="3",
         width="100%",
     )

@@ -17,7 +17,16 @@ from core import shift_rules as rules
 from core.formatting import local
 from core.shift_format import map_url
 from models import Actor, Chat, Hiring, HiringEvent, HiringState, Job, Profile
-from services import attendance_code, hiring_lifecycle, protected_payments, shift_pay, shifts, teams
+from services import (
+    application_status,
+    attendance_code,
+    hiring_lifecycle,
+    protected_payments,
+    ratings,
+    shift_pay,
+    shifts,
+    teams,
+)
 from services.calendar_file import shift_ics
 from services.errors import NotAllowed
 from services.shifts import METHODS, NOT_FOUND, STATE_LABELS, cancel_consequence, money_cents, prefilled_minutes
@@ -138,6 +147,9 @@ class ShiftCard(TypedDict):
     pay_label: str
     team: str  # the company's paid shift: 'add' ('Adicionar à equipe'), 'member' or ''
     rebook: int  # the company's paid shift: the freelancer's id for 'Contratar novamente', else 0
+    application_id: int  # what a rating is tied to (services/ratings.py)
+    can_rate: bool  # 'Avaliar profissional' / 'Avaliar empresa': the viewer may rate this shift now
+    my_stars: int  # the stars the viewer gave this shift (0: not rated)
 
 
 class PaymentView(NamedTuple):
@@ -283,6 +295,9 @@ def _card(
         pay_label=payment.pay_label,
         team="",
         rebook=0,
+        application_id=h.application_id,
+        can_rate=False,
+        my_stars=0,
     )
 
 
@@ -327,7 +342,29 @@ def _cards(session: Session, rows, actor: str, now: datetime) -> list[ShiftCard]
         card["team"] = team.get(h.id, "")
         card["rebook"] = h.freelancer_id if h.id in team else 0
         cards.append(card)
+    _mark_ratings(session, cards, rows, actor)
     return cards
+
+
+def _mark_ratings(session: Session, cards: list[ShiftCard], rows, actor: str) -> None:
+    """Fill each card's `can_rate` and `my_stars` for its viewer (one query, none without a finished shift).
+
+    Ratings open as services/ratings.py opens them (`application_status.rating_open`: the shift reads
+    'Concluída'), once per side.
+    """
+    finished = {
+        h.id: h.company_id if actor == Actor.COMPANY else h.freelancer_id
+        for h, job, *_rest in rows
+        if h.application_id is not None and application_status.rating_open(h.state, job.vaga_status)
+    }
+    if not finished:
+        return
+    viewer = next(iter(finished.values()))  # every card of a list is its viewer's
+    given = ratings.given(session, viewer, [card["application_id"] for card in cards if card["id"] in finished])
+    for card in cards:
+        if card["id"] in finished:
+            card["my_stars"] = given.get(card["application_id"], 0)
+            card["can_rate"] = not card["my_stars"]
 
 
 def _team_marks(session: Session, hirings: list[Hiring]) -> dict[int, str]:

@@ -59,7 +59,15 @@ def refusal_toast(exc: ServiceError) -> EventSpec:
 class PayShiftMixin(AuthState, mixin=True):
     """The 'Pagar' button of the company's shift cards (mix in next to ShiftsMixin, which loads the cards)."""
 
-    paying_hiring: int = 0
+    paying_hiring: int = 0  # the card whose 'Pagar' is opening Checkout: cleared by `_checkout_over` on a page load
+
+    def _checkout_over(self) -> None:
+        """A page load: the tab's state outlived any trip to Stripe Checkout, its busy mark must not.
+
+        Reflex keeps a tab's state across the redirect and a reload; left set, every 'Pagar' of the
+        tab would stay disabled after one payment.
+        """
+        self.paying_hiring = 0
 
     @rx.event
     @recovers(PAY_ERROR, protected_payments.PAY_FAILED, reset={"paying_hiring": 0})

@@ -49,6 +49,7 @@ class AttendanceCodeState(ShiftsMixin, PayShiftMixin, AuthState):
     def load(self):
         """Read the vaga from the URL, check it is the company's, and show its code and hired freelancers."""
         self.job_id = id_from_text(routes.last_segment(self.router.url.path)) or 0
+        self._checkout_over()
         self._refresh()
 
     @rx.event

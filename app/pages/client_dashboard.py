@@ -116,6 +116,7 @@ class ClientDashboardState(
         return []
 
     def _after_load(self):
+        self._checkout_over()  # a page load only (not a live refresh, which may come while Checkout opens)
         if self.tab == "shifts":
             return self._back_from_checkout()
         return super()._after_load()

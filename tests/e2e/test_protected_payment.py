@@ -11,6 +11,7 @@ and a late cancellation that pays the freelancer's fee and refunds the rest.
 import re
 import uuid
 from datetime import timedelta
+from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 from sqlmodel import select
@@ -25,6 +26,7 @@ from tests.support.fake_stripe import FakeStripe
 from tests.support.payouts import ready_payout_account
 
 CNPJ = "12.ABC.345/01DE-35"
+SHOTS = Path("/tmp/stale-shots")  # looked at by hand (375 px and 1280 px)
 
 
 def _user_id(email: str) -> int:
@@ -241,3 +243,59 @@ def test_a_late_cancellation_pays_the_fee_and_refunds_the_rest(
     finally:
         company_ctx.close()
         freelancer_ctx.close()
+
+
+def _applied(job_id: int, email: str) -> int:
+    """The freelancer's pending application to the vaga (applying has its own test): its id."""
+    with session_scope() as db:
+        application = Application(vaga_id=job_id, freelancer_id=_user_id(email), status="pending")
+        db.add(application)
+        db.flush()
+        return application.id
+
+
+def _accept_pay_button(page: Page, job_id: int, title: str, application_id: int):
+    """Open 'Ver candidaturas' of the vaga on 'Minhas Vagas' and return the applicant's 'Aceitar e pagar'."""
+    page.goto("/client-dashboard?tab=jobs")
+    page.locator(f"#job-row-{job_id}").get_by_role("button", name="Ver candidaturas").click()
+    dialog = page.get_by_role("dialog", name=title)
+    return dialog.locator(f"#application-{application_id}").get_by_role("button", name="Aceitar e pagar R$ 246,40")
+
+
+def test_after_one_stripe_round_trip_the_next_aceitar_e_pagar_works_in_the_same_tab(
+    browser: Browser, base_url: str, make_account, fake_stripe: FakeStripe
+):
+    """Issue 42 point 6: the busy mark of the first payment outlived the trip to Stripe (and a reload)."""
+    fake_stripe.webhook_url = f"{base_url}/api/stripe/webhook"
+    token = uuid.uuid4().hex[:6]
+    company_email = make_account("client")
+    with session_scope() as db:
+        db.get(Profile, _user_id(company_email)).cnpj = "12ABC34501DE35"
+    titles = (f"Bar do almoço {token}", f"Bar do jantar {token}")
+    jobs = [
+        bar_job(company_email, t, timedelta(hours=h), pagamento="garantido")
+        for t, h in zip(titles, (10, 30), strict=True)
+    ]
+    people = [make_account("freelancer", name=f"{name} {token}") for name in ("Ana Copa", "Bia Bar")]
+    first, second = (_applied(job_id, email) for job_id, email in zip(jobs, people, strict=True))
+    context, company = signed_in(browser, base_url, company_email)
+    try:
+        _accept_pay_button(company, jobs[0], titles[0], first).click()
+        _pay_on_stripe(company, "R$ 246,40")
+        expect(toast(company, "Pagamento enviado")).to_be_visible()
+
+        button = _accept_pay_button(company, jobs[1], titles[1], second)
+        expect(button).to_be_enabled()
+        company.reload()
+        button = _accept_pay_button(company, jobs[1], titles[1], second)
+        expect(button).to_be_enabled()
+        company.screenshot(path=SHOTS / "next-applicant-1280.png")
+        company.set_viewport_size({"width": 375, "height": 812})
+        button.scroll_into_view_if_needed()
+        company.screenshot(path=SHOTS / "next-applicant-375.png")
+        button.click()
+        _pay_on_stripe(company, "R$ 246,40")
+        card = company.locator(".shift-card").filter(has_text=titles[1]).first
+        expect(card.locator(".shift-state")).to_have_text("Agendado", timeout=20_000)
+    finally:
+        context.close()

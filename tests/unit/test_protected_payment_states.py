@@ -224,6 +224,41 @@ def test_aceitar_e_pagar_accepts_and_sends_the_company_to_checkout(db, fake):
     assert len(fake.calls("/v1/checkout/sessions")) == 1
 
 
+def test_back_from_checkout_the_next_applicants_aceitar_e_pagar_is_not_left_busy(db, fake):
+    """Issue 42 point 6: the tab's state outlives the trip to Stripe (and a reload); the busy mark must not."""
+    company = _company(db)
+    lunch, dinner = _vaga(db, company), _vaga(db, company)
+    first = make_application(db, lunch, make_freelancer(db, nome="Ana"))
+    second = make_application(db, dinner, make_freelancer(db, nome="Bia"))
+    db.commit()
+    state = _jobs(db, company)
+    run(state, CompanyJobsState.load)
+    run(state, CompanyJobsState.open_applications, lunch.id)
+    assert _redirect(run(state, CompanyJobsState.accept_and_pay, first.id)) != ""
+
+    run(state, CompanyJobsState.load)  # back from Stripe in the same tab, or a reload: the page loads again
+    assert state.paying_application == 0
+    run(state, CompanyJobsState.open_applications, dinner.id)
+    assert _redirect(run(state, CompanyJobsState.accept_and_pay, second.id)) != ""
+
+    state.paying_application = first.id  # left over however it came: opening the dialog starts afresh
+    run(state, CompanyJobsState.open_applications, dinner.id)
+    assert state.paying_application == 0
+
+
+def test_back_from_checkout_the_shift_cards_pagar_is_not_left_busy(db, fake):
+    company = _company(db)
+    _accepted(db, company)
+    _job, _application, h = _accepted(db, company)
+    state = _dashboard(db, company)
+    run(state, ClientDashboardState.load)
+    assert _redirect(run(state, ClientDashboardState.pay_shift, h.id)) != ""
+
+    run(state, ClientDashboardState.load)  # the tab comes back from Stripe (?pagamento=voltou) or reloads
+
+    assert state.paying_hiring == 0
+
+
 def test_when_the_checkout_fails_the_acceptance_stays_waiting_for_payment(db, fake):
     company = _company(db)
     job = _vaga(db, company)

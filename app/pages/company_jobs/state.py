@@ -144,7 +144,7 @@ class CompanyJobsState(CompanyBlocksMixin, AuthState):
     applicants_more: bool = False
     _applicants_after: applications.ApplicantsCursor | None = None
     loading_more_applicants: bool = False
-    paying_application: int = 0
+    paying_application: int = 0  # whose 'Aceitar e pagar' is opening Checkout; cleared on a page load and dialog open
 
     profile_open: bool = False
     profile: FreelancerProfileView = EMPTY_FREELANCER
@@ -239,6 +239,7 @@ class CompanyJobsState(CompanyBlocksMixin, AuthState):
             return None
         self.plan_message = ""
         self.protected_available = protected_payments.configured()
+        self.paying_application = 0  # a page load: any trip to Stripe Checkout is over (or was given up)
         self._close_confirm()
         self.applications_open = False
         self.profile_open = False
@@ -591,6 +592,7 @@ class CompanyJobsState(CompanyBlocksMixin, AuthState):
         self.applications_open = True
         self.applications_loading = True
         self.applications_job_id = checked_id
+        self.paying_application = 0
         self.applications_title = self._job_title(checked_id) or ""
         self._clear_applicants()
         self.applications_error = ""
