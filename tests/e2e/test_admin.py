@@ -89,6 +89,14 @@ def test_staff_decides_a_contested_absence_and_the_freelancer_reads_the_reason(
         expect(timeline.nth(2)).to_contain_text(CONTEST)
         expect(card.locator(".admin-messages")).to_contain_text("foi aceita")
 
+        # Nothing chosen: the form says what is missing (issue 42: it did nothing).
+        card.get_by_role("button", name="Registrar decisão").click()
+        expect(card.get_by_role("alert")).to_have_text(
+            "Escolha a decisão. Explique o motivo com pelo menos 10 caracteres."
+        )
+        card.get_by_role("button", name="Registrar decisão").scroll_into_view_if_needed()
+        staff.screenshot(path="/tmp/dialogs-admin-1280.png")
+
         # A short reason is refused under the form; a real one decides, and the item moves to the decided list.
         card.get_by_label("Aprovar horas").check()
         card.get_by_label("Motivo da decisão").fill("curto")
