@@ -115,6 +115,15 @@ def test_staff_decides_a_contested_absence_and_the_freelancer_reads_the_reason(
         freelancer.goto("/freelancer-dashboard?tab=notifications")
         notice = f'A equipe Turno decidiu a disputa do turno "{title}": horas aprovadas. Motivo: {DECISION}'
         expect(freelancer.get_by_text(notice).first).to_be_visible()
+        # Their shift card shows the decided hours and the decision's reason (issue 42 point 10).
+        freelancer.set_viewport_size({"width": 375, "height": 812})
+        freelancer.goto("/freelancer-dashboard?tab=shifts")
+        shift = freelancer.locator(".shift-card").filter(has_text=title).first
+        expect(shift.locator(".shift-decision")).to_have_text(
+            re.compile(rf"^Decisão da equipe Turno: \d+h\d\d aprovadas\. Motivo: {DECISION}$")
+        )
+        expect(shift).not_to_contain_text("Ajuste proposto")
+        shift.screenshot(path="/tmp/dialogs-decision-375.png")
         freelancer.goto("/admin")
         freelancer.wait_for_url(re.compile(r"/freelancer-dashboard"))
         expect(toast(freelancer, "Acesso Restrito")).to_be_visible()
