@@ -56,7 +56,7 @@ def shift_card(card: rx.Var, state, role: str) -> rx.Component:
         rx.vstack(
             rx.hstack(
                 rx.vstack(
-                    rx.text(card["title"].to(str), weight="bold"),
+                    rx.text(card["title"].to(str), weight="bold", class_name="shift-title"),
                     rx.text(other_label, card["other"].to(str), size="2", color=MUTED),
                     spacing="0",
                     flex="1",
@@ -92,6 +92,12 @@ def shift_card(card: rx.Var, state, role: str) -> rx.Component:
             ),
             rx.cond(card["hours"].to(str) != "", _line("clock", "Horas: ", card["hours"].to(str))),
             rx.cond(card["adjustment"].to(str) != "", _line("pencil", "Ajuste proposto: ", card["adjustment"].to(str))),
+            rx.cond(
+                card["decision"].to(str) != "",
+                rx.callout(
+                    card["decision"].to(str), icon="gavel", color_scheme="blue", size="1", class_name="shift-decision"
+                ),
+            ),
             rx.cond(
                 card["hours_note"].to(str) != "",
                 rx.callout(
@@ -455,10 +461,43 @@ def _attendance_body(state, role: str) -> rx.Component:
     )
 
 
+def _approval_body(state) -> rx.Component:
+    """'Aprovar horas': what is approved (hours, amount, a guaranteed payment's money) and the records."""
+    return rx.vstack(
+        rx.el.dl(
+            rx.foreach(
+                state.shift_approval,
+                lambda line: rx.flex(
+                    rx.el.dt(line["label"], style={"color": "var(--gray-11)"}),
+                    rx.el.dd(line["value"], style={"margin": 0, "fontWeight": "500", "textAlign": "right"}),
+                    justify="between",
+                    gap="3",
+                    wrap="wrap",
+                    width="100%",
+                ),
+            ),
+            class_name="shift-approval",
+            style={"width": "100%", "display": "flex", "flexDirection": "column", "gap": "0.35rem", "margin": 0},
+        ),
+        rx.cond(
+            state.shift_flag != "",
+            rx.callout(state.shift_flag, icon="triangle-alert", color_scheme="amber", class_name="shift-records-flag"),
+        ),
+        rx.text(
+            "Para aprovar outras horas, use 'Ajustar horas'.",
+            size="1",
+            color=MUTED,
+        ),
+        _submit("Aprovar horas", on_close=state.close_shift_dialog),
+        width="100%",
+    )
+
+
 def _dialog_body(state, role: str) -> rx.Component:
     close = state.close_shift_dialog
     return rx.match(
         state.shift_action,
+        ("aprovar", _approval_body(state)),
         ("chegada", _attendance_body(state, role)),
         ("saida", _attendance_body(state, role)),
         (
@@ -498,6 +537,12 @@ def _dialog_body(state, role: str) -> rx.Component:
                 state.shift_text != "",
                 rx.callout(state.shift_text, icon="info", color_scheme="amber", class_name="shift-consequence"),
             ),
+            rx.cond(
+                state.shift_money != "",
+                rx.callout(
+                    state.shift_money, icon="shield-check", color_scheme="blue", class_name="shift-cancel-money"
+                ),
+            ),
             _submit("Confirmar", color_scheme="red", on_close=close),
             width="100%",
         ),
@@ -509,6 +554,10 @@ def shift_dialog(state, role: str) -> rx.Component:
     return rx.dialog.root(
         rx.dialog.content(
             rx.dialog.title(state.shift_title),
+            rx.cond(
+                state.shift_subject != "",
+                rx.dialog.description(state.shift_subject, size="2", weight="medium", class_name="shift-subject"),
+            ),
             rx.form(
                 rx.vstack(
                     _dialog_body(state, role),

@@ -462,6 +462,17 @@ def _reason(data: dict) -> str:
     return reason[:500]
 
 
+def _say_what_is_missing(decided: bool, data: dict) -> None:
+    """A decision not chosen: say so, and in the same message a missing reason (every blank at once)."""
+    if decided:
+        return
+    try:
+        _reason(data)
+    except ServiceError:
+        raise ServiceError(f"{PICK_DECISION} {REASON_SHORT}", {"reason": REASON_SHORT}) from None
+    raise ServiceError(PICK_DECISION)
+
+
 def decide(session: Session, staff_id: int, request_id: object, data: dict, now: datetime) -> str:
     """Record staff's decision on an open request, with its reason, and tell the people concerned.
 
@@ -495,8 +506,7 @@ def decide(session: Session, staff_id: int, request_id: object, data: dict, now:
     hiring = hiring_lifecycle.reread(session, request.hiring_id)
     kind = _kind(request, _events(session, {hiring.id}).get(hiring.id, []))
     decision = _text(data, "decision")
-    if decision not in DECISIONS[kind]:
-        raise ServiceError(PICK_DECISION)
+    _say_what_is_missing(decision in DECISIONS[kind], data)
     reason = _reason(data)
     if kind == FALTA:
         removed = decision == "remover"

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
+from types import SimpleNamespace
 from typing import Any
 
 import stripe
@@ -886,6 +887,41 @@ def ledger_totals(session: Session, hiring_id: int) -> dict[str, int]:
     totals = dict.fromkeys((MovementKind.CHARGE, MovementKind.TRANSFER, MovementKind.REFUND, MovementKind.FEE), 0)
     totals.update({kind: int(total or 0) for kind, total in rows})
     return totals
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """What `settle` would move if the hiring ended now as asked (centavos): shown before confirming."""
+
+    charged: int  # what the company paid for the hiring so far
+    transfer: int  # to the freelancer
+    refund: int  # back to the company
+    fee: int  # Turno's fee kept on what is transferred
+    top_up: int  # what the company would still pay (the hours' part plus its fee); 0 when covered
+
+
+def settlement_preview(session: Session, h: Hiring, state: str, owed_centavos: int) -> Settlement:
+    """The settlement of `h` if it moved to `state` owing the freelancer `owed_centavos`, by `plan_steps`.
+
+    The approval dialog (state 'aprovada', the hours' pay) and the cancel dialogs (a late cancellation's
+    fee, or nothing) read it; nothing is written, and `settle` recomputes from the row when it runs.
+    """
+    payments = _paid(session, h.id)
+    probe = SimpleNamespace(state=state, valor_centavos=owed_centavos, taxa_cancelamento_centavos=owed_centavos)
+    steps, missing = plan_steps(probe, payments, _latest(session, h.id, PaymentKind.ACCEPTANCE))  # type: ignore[arg-type]
+    kinds = (MovementKind.TRANSFER, MovementKind.REFUND, MovementKind.FEE)
+    total = {kind: sum(step.amount for step in steps if step.kind == kind) for kind in kinds}
+    top_up = 0
+    if missing > 0:
+        percent = fee_percent(session, h.company_id)
+        top_up = Quote(missing, percent, fee(missing, percent)).total_centavos
+    return Settlement(
+        charged=sum(p.amount_centavos for p in payments),
+        transfer=total[MovementKind.TRANSFER],
+        refund=total[MovementKind.REFUND],
+        fee=total[MovementKind.FEE],
+        top_up=top_up,
+    )
 
 
 def _money(centavos: int) -> str:

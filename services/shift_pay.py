@@ -22,6 +22,7 @@ PAYS_MINIMUM = frozenset({"nao_precisamos"})
 MAX_SENT_MINUTES = 16 * 60
 BREAK_AFTER_MIN = 4 * 60  # (P) a stay up to 4 h had no break to take off
 HOURS_FORMAT = "Informe as horas no formato 7:30 (horas:minutos)."
+HOURS_MISSING = "Informe as horas trabalhadas."
 # '7', '7h', '7:30', '7h30', '7h30min'; 'min' only after the minutes ('5min' is not 5 hours).
 _HOURS = re.compile(r"^\s*(\d{1,2})(?:\s*[:h]\s*(\d{1,2})(?:\s*min)?|\s*h)?\s*$", re.IGNORECASE)
 _DECIMAL_HOURS = re.compile(r"^\s*(\d{1,2})[.,](\d{1,2})\s*$")
@@ -91,9 +92,12 @@ def parse_hours(text: object) -> int:
     """Minutes from what a person typed: '7:30', '7h30', '7', '7,5' or '7.5'.
 
     Raises:
-        ValueError: With HOURS_FORMAT when it is not a duration from 1 minute to 16 hours.
+        ValueError: With HOURS_MISSING when nothing or no time was typed ('', '0:00'), with HOURS_FORMAT
+            when it is not a duration from 1 minute to 16 hours.
     """
     value = str(text or "").strip()
+    if not value:
+        raise ValueError(HOURS_MISSING)
     minutes = None
     if match := _HOURS.match(value):
         extra = int(match.group(2) or 0)
@@ -102,7 +106,9 @@ def parse_hours(text: object) -> int:
     elif match := _DECIMAL_HOURS.match(value):
         fraction = Decimal(f"0.{match.group(2)}")
         minutes = int(match.group(1)) * 60 + int((fraction * 60).quantize(Decimal(1), rounding=ROUND_HALF_UP))
-    if minutes is None or not 0 < minutes <= MAX_SENT_MINUTES:
+    if minutes == 0:
+        raise ValueError(HOURS_MISSING)
+    if minutes is None or minutes > MAX_SENT_MINUTES:
         raise ValueError(HOURS_FORMAT)
     return minutes
 

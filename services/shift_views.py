@@ -5,7 +5,7 @@ a card are exactly the ones services/hiring_lifecycle.py would accept from that 
 so a button is never shown for a step the server would refuse (the server checks again anyway).
 """
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import NamedTuple, TypedDict
 
 from babel.dates import format_date
@@ -29,7 +29,15 @@ from services import (
 )
 from services.calendar_file import shift_ics
 from services.errors import NotAllowed
-from services.shifts import METHODS, NOT_FOUND, STATE_LABELS, cancel_consequence, money_cents, prefilled_minutes
+from services.shifts import (
+    METHODS,
+    NOT_FOUND,
+    STATE_LABELS,
+    approved_values,
+    cancel_consequence,
+    money_cents,
+    prefilled_minutes,
+)
 
 HISTORY_SIZE = 20
 ACTION_LABELS = {
@@ -95,6 +103,15 @@ NO_PAYOUT_ACCOUNT_LINE = "Pagamento pendente: configure seu recebimento em Meus 
 HOURS_ABOVE = {"agendado": "Horas acima do agendado", "registros": "Horas acima dos registros de chegada e saída"}
 HOURS_TO_COMPANY = "{what}: aprove ou ajuste"
 HOURS_TO_FREELANCER = "{what}: aguardando aprovação da empresa"
+NO_RECORD = "sem registro"
+HOURS_ABOVE_RECORDS = "As horas enviadas ({sent}) são maiores que o registrado ({records})."
+HOURS_BELOW_RECORDS = "As horas enviadas ({sent}) são menores que o registrado ({records})."
+DECIDED_HOURS = "Decisão da equipe Turno: {hours} aprovadas. Motivo: {reason}"
+DECIDED_ABSENCE = "Decisão da equipe Turno: ausência mantida. Motivo: {reason}"
+DECISION_ACTIONS = ("decidir_aprovar", "decidir_falta")
+# The proposed adjustment is shown while it is the question (proposed, or disputed); once decided, the
+# approved hours and, after a dispute, staff's decision say what holds.
+ADJUSTMENT_SHOWN = frozenset({HiringState.ADJUSTMENT, HiringState.DISPUTED})
 
 
 class ShiftEvent(TypedDict):
@@ -111,6 +128,13 @@ class ShiftAction(TypedDict):
 
     action: str
     label: str
+
+
+class ApprovalLine(TypedDict):
+    """One line of the 'Aprovar horas' dialog: what it is and its value."""
+
+    label: str
+    value: str
 
 
 class ShiftCard(TypedDict):
@@ -139,6 +163,11 @@ class ShiftCard(TypedDict):
     fee: str
     prefill: str
     cancel_text: str
+    cancel_money: str  # a guaranteed payment's cancel dialog: what goes back to the company, what is kept
+    subject: str  # the shift as its dialogs name it: 'Garçom · sáb., 28/11 · 10:57–16:57'
+    decision: str  # Turno staff's decision on a dispute and its reason ('' when none)
+    approval: list[ApprovalLine]  # the 'Aprovar horas' dialog: hours, amount, money, records ([] otherwise)
+    approval_flag: str  # hours sent that differ from the records, in plain words ('' otherwise)
     chat_id: int
     has_point: bool
     timeline: list[ShiftEvent]
@@ -189,16 +218,29 @@ def _event(event: HiringEvent) -> ShiftEvent:
     return ShiftEvent(at=f"{local(event.at):%d/%m %H:%M}", who=WHO.get(event.actor, ""), text=text, reason=event.reason)
 
 
-def _timelines(session: Session, ids: list[int]) -> dict[int, list[ShiftEvent]]:
+def _timelines(session: Session, ids: list[int]) -> tuple[dict[int, list[ShiftEvent]], dict[int, HiringEvent]]:
+    """Each hiring's timeline, and staff's last decision on it (one query)."""
     if not ids:
-        return {}
+        return {}, {}
     events = session.exec(
         select(HiringEvent).where(HiringEvent.hiring_id.in_(ids)).order_by(HiringEvent.at, HiringEvent.id)
     ).all()
     found: dict[int, list[ShiftEvent]] = {hiring_id: [] for hiring_id in ids}
+    decisions: dict[int, HiringEvent] = {}
     for event in events:
         found[event.hiring_id].append(_event(event))
-    return found
+        if event.action in DECISION_ACTIONS:
+            decisions[event.hiring_id] = event
+    return found, decisions
+
+
+def decision_text(h: Hiring, event: HiringEvent | None) -> str:
+    """Staff's decision as the card shows it: the decided hours (or the absence kept) and the reason."""
+    if event is None:
+        return ""
+    if event.action == "decidir_falta":
+        return DECIDED_ABSENCE.format(reason=event.reason)
+    return DECIDED_HOURS.format(hours=shift_pay.hours_text(h.minutos_aprovados), reason=event.reason)
 
 
 def payment_view(session: Session, h: Hiring, actor: str) -> PaymentView:
@@ -280,13 +322,18 @@ def _card(
         location_note=LOCATION_NOTE if actor == Actor.COMPANY and "local" in (h.chegada_metodo, h.saida_metodo) else "",
         hours=shift_pay.hours_text(hours) if hours is not None else "",
         adjustment=f"{shift_pay.hours_text(h.minutos_ajuste)}: {h.ajuste_motivo}"
-        if h.minutos_ajuste is not None
+        if h.minutos_ajuste is not None and h.state in ADJUSTMENT_SHOWN
         else "",
         hours_note=hours_note(h, actor),
         amount=money_cents(h.valor_centavos) if h.valor_centavos is not None else "",
         fee=money_cents(h.taxa_cancelamento_centavos) if h.taxa_cancelamento_centavos else "",
         prefill=shift_pay.hours_text(prefilled_minutes(h)).replace("h", ":"),
         cancel_text=cancel_consequence(h, actor, now) if "cancelar" in [a["action"] for a in actions] else "",
+        cancel_money="",
+        subject=f"{job.titulo} · {day_text(h.inicio_em)} · {time_text(h.inicio_em, h.fim_em)}",
+        decision="",
+        approval=[],
+        approval_flag="",
         chat_id=chat_id or 0,
         has_point=job.ponto_lat is not None,
         timeline=timeline,
@@ -333,7 +380,7 @@ def _rows(session: Session, where, other_id, limit: int):
 
 
 def _cards(session: Session, rows, actor: str, now: datetime) -> list[ShiftCard]:
-    timelines = _timelines(session, [row[0].id for row in rows])
+    timelines, decisions = _timelines(session, [row[0].id for row in rows])
     team = _team_marks(session, [row[0] for row in rows]) if actor == Actor.COMPANY else {}
     cards = []
     for h, job, name, empresa, chat_id in rows:
@@ -341,6 +388,8 @@ def _cards(session: Session, rows, actor: str, now: datetime) -> list[ShiftCard]
         card = _card(h, job, other, chat_id, actor, now, timelines[h.id], payment_view(session, h, actor))
         card["team"] = team.get(h.id, "")
         card["rebook"] = h.freelancer_id if h.id in team else 0
+        card["decision"] = decision_text(h, decisions.get(h.id))
+        _dialog_fields(session, card, h, actor, now)
         cards.append(card)
     _mark_ratings(session, cards, rows, actor)
     return cards
@@ -365,6 +414,74 @@ def _mark_ratings(session: Session, cards: list[ShiftCard], rows, actor: str) ->
         if card["id"] in finished:
             card["my_stars"] = given.get(card["application_id"], 0)
             card["can_rate"] = not card["my_stars"]
+
+
+def _dialog_fields(session: Session, card: ShiftCard, h: Hiring, actor: str, now: datetime) -> None:
+    """What the 'Aprovar horas' and 'Cancelar turno' dialogs show beyond the card (money needs queries)."""
+    offered = {item["action"] for item in card["actions"]}
+    if "aprovar" in offered:
+        card["approval"], card["approval_flag"] = approval_lines(session, h), records_flag(h)
+    if "cancelar" in offered and h.payment_mode == protected_payments.GUARANTEED:
+        card["cancel_money"] = cancel_money(session, h, actor, now)
+
+
+def approval_lines(session: Session, h: Hiring) -> list[ApprovalLine]:
+    """What the 'Aprovar horas' dialog shows before the company confirms.
+
+    The hours sent, what they pay (services.shifts.approved_values, as the approval writes it), a
+    guaranteed payment's transfer and refund (protected_payments.settlement_preview, as `settle` moves
+    them) and the attendance records.
+    """
+    minutes = h.minutos_enviados or 0
+    amount = approved_values(h, minutes)["valor_centavos"]
+    lines = [
+        ApprovalLine(label="Horas enviadas", value=shift_pay.hours_text(minutes)),
+        ApprovalLine(
+            label="Valor",
+            value=f"{money_cents(amount)} ({shift_pay.hours_text(minutes)} × {money_cents(h.valor_hora_centavos)})",
+        ),
+    ]
+    if h.payment_mode == protected_payments.GUARANTEED:
+        money = protected_payments.settlement_preview(session, h, HiringState.APPROVED, amount)
+        lines.append(ApprovalLine(label="Repasse ao profissional", value=money_cents(money.transfer)))
+        lines.append(ApprovalLine(label="Reembolso à empresa", value=money_cents(money.refund)))
+        if money.top_up:
+            lines.append(ApprovalLine(label="Complemento a pagar", value=money_cents(money.top_up)))
+    lines.append(ApprovalLine(label="Chegada", value=_record(h.chegada_em, h.chegada_metodo, "") or NO_RECORD))
+    lines.append(ApprovalLine(label="Saída", value=_record(h.saida_em, h.saida_metodo, "") or NO_RECORD))
+    return lines
+
+
+def records_flag(h: Hiring) -> str:
+    """Hours sent that differ from what the records pay by more than HOURS_RECORDS_TOLERANCE, in words."""
+    records = hiring_lifecycle.recorded_minutes(h)
+    if records is None or h.minutos_enviados is None:
+        return ""
+    tolerance = int(rules.HOURS_RECORDS_TOLERANCE / timedelta(minutes=1))
+    if abs(h.minutos_enviados - records) <= tolerance:
+        return ""
+    template = HOURS_ABOVE_RECORDS if h.minutos_enviados > records else HOURS_BELOW_RECORDS
+    return template.format(sent=shift_pay.hours_text(h.minutos_enviados), records=shift_pay.hours_text(records))
+
+
+def cancel_money(session: Session, h: Hiring, actor: str, now: datetime) -> str:
+    """A guaranteed payment's cancel dialog: what the company gets back and what is kept, if cancelled now."""
+    if actor == Actor.COMPANY:
+        fee = shift_pay.company_cancel_fee(
+            h.inicio_em, hiring_lifecycle.scheduled_minutes(h), h.valor_hora_centavos, now
+        )
+        money = protected_payments.settlement_preview(session, h, HiringState.CANCELLED_BY_COMPANY, fee)
+    else:
+        money = protected_payments.settlement_preview(session, h, HiringState.CANCELLED_BY_FREELANCER, 0)
+    if not money.charged:
+        return ""
+    back = f"Pagamento garantido: {money_cents(money.refund)} voltam para a empresa"
+    if not money.transfer:
+        return f"{back} (o valor pago inteiro)."
+    return (
+        f"{back}; ficam {money_cents(money.transfer + money.fee)}: {money_cents(money.transfer)} para o profissional"
+        f" e {money_cents(money.fee)} de taxa do Turno."
+    )
 
 
 def _team_marks(session: Session, hirings: list[Hiring]) -> dict[int, str]:

@@ -35,6 +35,8 @@ PICK_DISMISS_REASON = "Escolha o motivo da dispensa."
 PICK_DECISION = "Escolha a decisão."
 ARRIVAL_RECORDED = "Este turno tem registro de chegada: decida as horas, não a ausência."
 ALREADY_DECIDED = "A equipe Turno já decidiu a contestação deste turno."
+CHECK_OUT_EARLY = "O turno ainda não começou: a saída pode ser registrada a partir do início ({inicio})."
+HOURS_EARLY = "O turno ainda não começou: as horas podem ser enviadas a partir do início ({inicio})."
 METHODS = {"codigo": "código", "local": "localização", "manual": "registro manual", "empresa": "pela empresa"}
 STAFF_ROLE = "admin"
 
@@ -270,6 +272,8 @@ def _attendance(action: str, column: str, ends: bool):
     """'Registrar chegada' / 'Registrar saída': the record's time, method and distance bucket."""
 
     def register(session, party, user_id, data, now):
+        if ends:
+            _refuse_before_start(party, action, now, CHECK_OUT_EARLY)
         record = _reading(party, session, data, now, user_id)
         if isinstance(record, Outcome):
             return record
@@ -319,7 +323,19 @@ def _minutes(data: dict) -> int:
         raise ServiceError(str(exc)) from None
 
 
+def _refuse_before_start(party: _Party, action: str, now: datetime, message: str) -> None:
+    """Leaving, or sending hours, before the shift began: nothing was worked yet (issue 42).
+
+    Only a step the state table would take from this side now is refused so (anything else gets the
+    table's own answer).
+    """
+    h = party.hiring
+    if now < h.inicio_em and hiring_lifecycle.rule_for(action, h.state, party.actor) is not None:
+        raise ServiceError(message.format(inicio=when(h)))
+
+
 def _send_hours(session, party, user_id, data, now):
+    _refuse_before_start(party, "enviar_horas", now, HOURS_EARLY)
     minutes = _minutes(data)
     return _move(
         session,

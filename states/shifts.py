@@ -28,7 +28,8 @@ LOAD_ERROR = ("Erro ao carregar turnos", "Não foi possível carregar seus turno
 LOCATION_FAILED = "Não conseguimos ler sua localização. Use o código da empresa ou 'Não consigo registrar'."
 # Actions that run at once; the others open the dialog (a method, hours, a reason or a confirmation).
 REVIEW = "revisao"  # the dialog's 'Pedir revisão humana' (its id is the falta's)
-DIRECT = frozenset({"confirmar", "aprovar", "aceitar_ajuste", "marcar_pago", "confirmar_recebimento", "desistir"})
+# 'Aprovar horas' opens a dialog with the hours, the amount and the records (issue 42); the server recomputes.
+DIRECT = frozenset({"confirmar", "aceitar_ajuste", "marcar_pago", "confirmar_recebimento", "desistir"})
 DISMISS_KEYS = {label: key for key, label in DISMISS_REASONS.items()}
 _ONE_READING_JS = """new Promise((resolve) => {
   if (!navigator.geolocation) { resolve({error: "unsupported"}); return; }
@@ -53,6 +54,10 @@ class ShiftsMixin(AuthState, mixin=True):
     shift_action: str = ""
     shift_title: str = ""
     shift_text: str = ""
+    shift_money: str = ""
+    shift_subject: str = ""
+    shift_approval: list[dict[str, str]] = []
+    shift_flag: str = ""
     shift_prefill: str = ""
     shift_code: str = ""
     shift_has_point: bool = False
@@ -76,7 +81,8 @@ class ShiftsMixin(AuthState, mixin=True):
         if checked is None or self.ROLE != Role.FREELANCER:
             return rx.toast.error(SHIFT_ERROR, description=faltas.FALTA_NOT_FOUND)
         self.shift_hiring, self.shift_action, self.shift_error = checked, REVIEW, ""
-        self.shift_title, self.shift_text = "Pedir revisão humana", ""
+        self.shift_title, self.shift_text, self.shift_money, self.shift_subject = "Pedir revisão humana", "", "", ""
+        self.shift_approval, self.shift_flag = [], ""
         self.shift_dialog_open = True
         return None
 
@@ -100,6 +106,10 @@ class ShiftsMixin(AuthState, mixin=True):
         self.shift_hiring, self.shift_action, self.shift_error = checked, action, ""
         self.shift_title = shift_views.ACTION_LABELS[action]
         self.shift_text = card["cancel_text"] if card else ""
+        self.shift_money = card["cancel_money"] if card else ""
+        self.shift_subject = card["subject"] if card else ""
+        self.shift_approval = [dict(line) for line in card["approval"]] if card else []
+        self.shift_flag = card["approval_flag"] if card else ""
         self.shift_prefill = card["prefill"] if card else ""
         self.shift_has_point = bool(card and card["has_point"])
         self.shift_dialog_open = True

@@ -174,7 +174,7 @@ def _messages(item: rx.Var) -> rx.Component:
 
 def _choice(value: str, label: str) -> rx.Component:
     return rx.el.label(
-        rx.el.input(type="radio", name="decision", value=value, required=True),
+        rx.el.input(type="radio", name="decision", value=value),
         " " + label,
         style={"display": "flex", "gap": "0.4rem", "alignItems": "center"},
     )
@@ -219,6 +219,7 @@ def _decision_form(item: rx.Var) -> rx.Component:
         rx.button("Registrar decisão", type="submit", margin_top="0.5rem"),
         on_submit=AdminState.decide,
         reset_on_submit=False,
+        no_validate=True,  # the server says what is missing, under the form (a browser bubble was unseen)
         aria_label="Decisão do pedido " + key,
         style={"display": "flex", "flexDirection": "column", "gap": "0.75rem", "width": "100%"},
     )

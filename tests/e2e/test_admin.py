@@ -89,6 +89,14 @@ def test_staff_decides_a_contested_absence_and_the_freelancer_reads_the_reason(
         expect(timeline.nth(2)).to_contain_text(CONTEST)
         expect(card.locator(".admin-messages")).to_contain_text("foi aceita")
 
+        # Nothing chosen: the form says what is missing (issue 42: it did nothing).
+        card.get_by_role("button", name="Registrar decisão").click()
+        expect(card.get_by_role("alert")).to_have_text(
+            "Escolha a decisão. Explique o motivo com pelo menos 10 caracteres."
+        )
+        card.get_by_role("button", name="Registrar decisão").scroll_into_view_if_needed()
+        staff.screenshot(path="/tmp/dialogs-admin-1280.png")
+
         # A short reason is refused under the form; a real one decides, and the item moves to the decided list.
         card.get_by_label("Aprovar horas").check()
         card.get_by_label("Motivo da decisão").fill("curto")
@@ -107,6 +115,15 @@ def test_staff_decides_a_contested_absence_and_the_freelancer_reads_the_reason(
         freelancer.goto("/freelancer-dashboard?tab=notifications")
         notice = f'A equipe Turno decidiu a disputa do turno "{title}": horas aprovadas. Motivo: {DECISION}'
         expect(freelancer.get_by_text(notice).first).to_be_visible()
+        # Their shift card shows the decided hours and the decision's reason (issue 42 point 10).
+        freelancer.set_viewport_size({"width": 375, "height": 812})
+        freelancer.goto("/freelancer-dashboard?tab=shifts")
+        shift = freelancer.locator(".shift-card").filter(has_text=title).first
+        expect(shift.locator(".shift-decision")).to_have_text(
+            re.compile(rf"^Decisão da equipe Turno: \d+h\d\d aprovadas\. Motivo: {DECISION}$")
+        )
+        expect(shift).not_to_contain_text("Ajuste proposto")
+        shift.screenshot(path="/tmp/dialogs-decision-375.png")
         freelancer.goto("/admin")
         freelancer.wait_for_url(re.compile(r"/freelancer-dashboard"))
         expect(toast(freelancer, "Acesso Restrito")).to_be_visible()

@@ -21,7 +21,7 @@ from core.types import utcnow
 from models import Application, Hiring, Profile, User
 from services import applications, protected_payments, shifts
 from tests.e2e.conftest import signed_in, toast
-from tests.e2e.shift_support import bar_job, leave_and_send_hours, my_shifts
+from tests.e2e.shift_support import bar_job, begin_now, leave_and_send_hours, my_shifts
 from tests.support.fake_stripe import FakeStripe
 from tests.support.payouts import ready_payout_account
 
@@ -150,7 +150,25 @@ def test_accept_and_pay_work_the_shift_approve_and_the_freelancer_is_paid(
         # The company approves: the money moves at once (no 'Marcar como pago' here).
         card = my_shifts(company, "client", title)
         expect(card.get_by_role("button", name="Marcar como pago")).to_have_count(0)
+        # 'Aprovar horas' first shows what is approved: the hours, their pay, where the money goes, the
+        # records, and that the hours are above what the records show (left the minute the shift began).
         card.get_by_role("button", name="Aprovar horas").click()
+        dialog = company.get_by_role("dialog", name="Aprovar horas")
+        expect(dialog.locator(".shift-subject")).to_contain_text(title)
+        approval = dialog.locator(".shift-approval")
+        expect(approval).to_contain_text("Horas enviadas5h00")
+        expect(approval).to_contain_text("ValorR$ 200,00 (5h00 × R$ 40,00)")
+        expect(approval).to_contain_text("Repasse ao profissionalR$ 200,00")
+        expect(approval).to_contain_text("Reembolso à empresaR$ 22,40")  # R$ 246,40 - 200,00 - 12 % of it
+        expect(approval).to_contain_text(re.compile(r"Chegada\d\d/\d\d \d\d:\d\d · registro manual"))
+        expect(dialog.locator(".shift-records-flag")).to_have_text(
+            re.compile(r"^As horas enviadas \(5h00\) são maiores que o registrado \(0h0\d\)\.$")
+        )
+        company.set_viewport_size({"width": 375, "height": 812})
+        dialog.screenshot(path="/tmp/dialogs-approval-375.png")
+        company.set_viewport_size({"width": 1280, "height": 800})
+        company.screenshot(path="/tmp/dialogs-approval-1280.png")
+        dialog.get_by_role("button", name="Aprovar horas").click()
         expect(toast(company, "Horas aprovadas")).to_be_visible()
         card = my_shifts(freelancer, "freelancer", title)
         expect(card.locator(".shift-state")).to_have_text("Pago", timeout=20_000)
@@ -187,6 +205,7 @@ def test_hours_above_what_was_paid_are_topped_up_on_a_phone(
     fake_stripe.webhook_url = f"{base_url}/api/stripe/webhook"
     title, company_email, freelancer_email, job_id = _paid_cast(make_account, fake_stripe, "Garçom com hora extra", 0.5)
     hiring_id = _hiring_id(job_id)
+    begin_now(title)  # leaving and sending hours wait for the start
     now = utcnow()
     with session_scope() as db:  # worked and sent 7 h of the 5h30 paid; the company approved them
         freelancer_id, company_id = _user_id(freelancer_email), _user_id(company_email)
@@ -229,7 +248,16 @@ def test_a_late_cancellation_pays_the_fee_and_refunds_the_rest(
         card = my_shifts(company, "client", title)
         card.get_by_role("button", name="Cancelar turno").click()
         dialog = company.get_by_role("dialog", name="Cancelar turno")
+        expect(dialog.locator(".shift-subject")).to_contain_text(title)  # names the shift: title, day, time
+        expect(dialog.locator(".shift-subject")).to_contain_text(re.compile(r"\d\d/\d\d · \d\d:\d\d–\d\d:\d\d"))
         expect(dialog.locator(".shift-consequence")).to_contain_text("você deverá R$ 160,00 ao profissional")
+        expect(dialog.locator(".shift-cancel-money")).to_have_text(
+            "Pagamento garantido: R$ 67,20 voltam para a empresa; ficam R$ 179,20: R$ 160,00 para o profissional"
+            " e R$ 19,20 de taxa do Turno."
+        )
+        company.set_viewport_size({"width": 375, "height": 812})
+        dialog.screenshot(path="/tmp/dialogs-cancel-375.png")
+        company.set_viewport_size({"width": 1280, "height": 800})
         dialog.get_by_role("button", name="Confirmar").click()
         expect(toast(company, "Turno cancelado")).to_be_visible()
         # 4 h x R$ 40,00 to the freelancer; R$ 246,40 - 160,00 - 19,20 (12 % of it) back to the company.

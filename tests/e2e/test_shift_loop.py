@@ -248,6 +248,16 @@ def test_hours_above_the_schedule_wait_for_the_company_and_each_side_is_told(
             "button", name="Não consigo registrar"
         ).click()
         expect(toast(freelancer, "Chegada registrada")).to_be_visible()
+        # Issue 42: leaving before the shift began is refused in plain words (it starts in 30 minutes).
+        card.get_by_role("button", name="Registrar saída").click()
+        leaving = freelancer.get_by_role("dialog", name="Registrar saída")
+        expect(leaving.locator(".shift-subject")).to_contain_text(title)
+        leaving.get_by_role("button", name="Não consigo registrar").click()
+        expect(leaving.get_by_role("alert")).to_contain_text(
+            "O turno ainda não começou: a saída pode ser registrada a partir do início"
+        )
+        leaving.get_by_role("button", name="Voltar").click()
+        expect(card.locator(".shift-state")).to_have_text("Em andamento")
         leave_and_send_hours(freelancer, card, "16:00")
         expect(card).to_contain_text("Horas: 16h00")
         expect(card.locator(".shift-hours-note")).to_have_text(

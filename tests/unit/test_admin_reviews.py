@@ -443,3 +443,24 @@ def test_the_back_office_guard_sends_visitors_to_login_and_lets_staff_in(db, wor
     assert any("/login" in str(event) for event in visitor)
     assert world.staff.role == Role.ADMIN
     assert not any("/login" in str(event) or "dashboard" in str(event) for event in staff)
+
+
+@pytest.mark.parametrize(
+    ("form", "message"),
+    [
+        ({}, "Escolha a decisão. Explique o motivo com pelo menos 10 caracteres."),
+        ({"reason": DECISION}, "Escolha a decisão."),
+        ({"decision": "aprovar"}, "Explique o motivo com pelo menos 10 caracteres."),
+    ],
+)
+def test_registrar_decisao_with_blanks_says_what_is_missing_under_its_form(db, world, form, message):
+    """Issue 42: 'Registrar decisão' with nothing chosen said nothing; every blank is named at once."""
+    state = _admin_state(db, world.staff)
+    run(state, AdminState.load)
+    before = snapshot(db, *TABLES)
+
+    events = run(state, AdminState.decide, {"request_id": str(world.hours.id), **form})
+
+    assert toasts(events) == []
+    assert (state.error_id, state.error_text) == (world.hours.id, message)
+    assert snapshot(db, *TABLES) == before

@@ -189,12 +189,20 @@ def test_hours_are_read_in_the_ways_people_type_them(text, minutes):
 
 @pytest.mark.parametrize(
     "text",
-    ["", " ", None, "abc", "7:75", "7h60", "0", "0:00", "17", "16:01", "-7", "7:30:00", "5min", "45 min", "7,5h", []],
+    ["abc", "7:75", "7h60", "17", "16:01", "-7", "7:30:00", "5min", "45 min", "7,5h"],
 )
 def test_anything_else_is_refused_with_the_format_hint(text):
     with pytest.raises(ValueError) as caught:
         shift_pay.parse_hours(text)
     assert str(caught.value) == HOURS_FORMAT == "Informe as horas no formato 7:30 (horas:minutos)."
+
+
+@pytest.mark.parametrize("text", ["", " ", None, [], "0", "0:00", "00:00", "0h", "0h00", "0,0"])
+def test_no_time_at_all_asks_for_the_hours_worked(text):
+    """Issue 42: a record prefilled '0:00' (arrival and exit in the same minute) and sent as is."""
+    with pytest.raises(ValueError) as caught:
+        shift_pay.parse_hours(text)
+    assert str(caught.value) == shift_pay.HOURS_MISSING == "Informe as horas trabalhadas."
 
 
 @pytest.mark.parametrize(("minutes", "text"), [(450, "7h30"), (420, "7h00"), (5, "0h05"), (None, "—")])

@@ -647,10 +647,14 @@ def test_hours_are_checked_before_they_are_sent(db, cast):
     by_freelancer(db, s, "saida", s.end, method="manual")
     before = _frozen(db, s.hiring_id)
 
-    for hours in ("", "abc", "7:75", "0", "17"):
+    for hours in ("abc", "7:75", "17"):
         with pytest.raises(ServiceError) as caught:
             by_freelancer(db, s, "enviar_horas", s.end + H, hours=hours)
         assert caught.value.message == "Informe as horas no formato 7:30 (horas:minutos)."
+    for hours in ("", "0", "0:00"):
+        with pytest.raises(ServiceError) as caught:
+            by_freelancer(db, s, "enviar_horas", s.end + H, hours=hours)
+        assert caught.value.message == "Informe as horas trabalhadas."
     with pytest.raises(ServiceError) as caught:
         by_freelancer(db, s, "enviar_horas", s.end + 12 * H, hours="7:00")
     assert caught.value.message == (
