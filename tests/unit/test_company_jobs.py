@@ -63,10 +63,11 @@ def test_create_job_saves_the_form_with_spec_defaults(db, cast):
     assert (job.status, job.vaga_status, job.vagas_disponiveis, job.is_archived) == ("open", "open", 1, False)
     assert job.valor_hora is None
     assert job.habilidades_necessarias == []
+    # 'Possui intervalo' follows the break minutes (issue 42): the form's 60 minutes make it True.
     assert (job.vale_transporte, job.refeicao_local, job.possui_intervalo, job.anuncio_anonimo) == (
         False,
         False,
-        False,
+        True,
         False,
     )
     assert abs(job.criado_em - utcnow()) < timedelta(minutes=1)

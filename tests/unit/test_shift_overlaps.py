@@ -16,7 +16,7 @@ from sqlmodel import Session, func, select
 import core.db
 from core.shift_rules import LOCAL_TZ
 from core.types import utcnow
-from models import Application, Hiring, Invite, Job, Profile, User
+from models import Actor, Application, Hiring, Invite, Job, Profile, User
 from services import applications, hiring_lifecycle, invites, protected_payments
 from services.errors import ServiceError
 from tests.support.payouts import ready_payout_account
@@ -86,7 +86,8 @@ def test_touching_shifts_are_allowed_and_cancelled_or_expired_ones_hold_no_time(
     morning = _hired(db, company, freelancer, _at(day, 8), _at(day, 12))
     _hired(db, company, freelancer, _at(day, 12), _at(day, 16))  # starts as the morning ends
     assert _hirings(db, freelancer) == 2
-    db.get(Hiring, morning.id).state = hiring_lifecycle.S.CANCELLED_BY_FREELANCER
+    held = db.get(Hiring, morning.id)
+    hiring_lifecycle.move(db, held, "cancelar", Actor.FREELANCER, utcnow(), actor_id=freelancer.id, reason="Imprevisto")
     db.commit()
     _hired(db, company, freelancer, _at(day, 9), _at(day, 11))  # inside the cancelled one's time
     assert _hirings(db, freelancer) == 3
