@@ -34,6 +34,7 @@ def test_a_company_chooses_the_city_with_the_keys_and_enter_does_not_send_the_fo
     page.locator("#publish-job").click()
     dialog = page.get_by_role("dialog", name="Publicar Nova Vaga")
     box = dialog.get_by_role("combobox", name="Localização")
+    box.clear()  # publishing starts from the company's own city (issue 42): this vaga is elsewhere
 
     box.press_sequentially("florianop")  # no accent typed
 

@@ -197,7 +197,8 @@ def test_late_cancellations_state_their_consequence(browser: Browser, base_url: 
     freelancer_email = make_account("freelancer", name=f"Duda Cancela {token}")
     first, second = f"Recepção tardia {token}", f"Cozinha tardia {token}"
     first_id = bar_job(company_email, first, timedelta(hours=10), ponto_lat=VENUE[0], ponto_lng=VENUE[1])
-    second_id = bar_job(company_email, second, timedelta(hours=10), hours=3, ponto_lat=VENUE[0], ponto_lng=VENUE[1])
+    # After the first one ends (+16 h): a freelancer holds one shift at a time (services/overlaps.py).
+    second_id = bar_job(company_email, second, timedelta(hours=17), hours=3, ponto_lat=VENUE[0], ponto_lng=VENUE[1])
     company_ctx, company = signed_in(browser, base_url, company_email)
     freelancer_ctx, freelancer = signed_in(browser, base_url, freelancer_email, viewport={"width": 375, "height": 812})
     try:
@@ -213,7 +214,7 @@ def test_late_cancellations_state_their_consequence(browser: Browser, base_url: 
         dialog.get_by_role("button", name="Confirmar").click()
         expect(toast(freelancer, "Turno cancelado")).to_be_visible()
 
-        # The company, 10 h before a 3-hour shift (2h30 paid): owes the 2h30 × R$ 40,00.
+        # The company, 17 h before a 3-hour shift (2h30 paid, within 24 h): owes the 2h30 × R$ 40,00.
         card = my_shifts(company, "client", second)
         card.get_by_role("button", name="Cancelar turno").click()
         dialog = company.get_by_role("dialog", name="Cancelar turno")
