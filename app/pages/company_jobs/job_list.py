@@ -96,7 +96,13 @@ def _estimate(job: rx.Var) -> rx.Component:
     """'R$ 165,00 pelo turno' and, for a guaranteed vaga, '+ R$ 19,80 de taxa do Turno' (nothing for 'A combinar')."""
     return rx.cond(
         job["total"] != "",
-        rx.text(job["total"], " ", job["fee"], size="1", color=rx.color("gray", 11), class_name="job-total"),
+        rx.vstack(
+            rx.text(job["total"], class_name="job-total"),
+            rx.cond(job["fee"] != "", rx.text(job["fee"], class_name="job-fee")),
+            spacing="0",
+            font_size="var(--font-size-1)",
+            color=rx.color("gray", 11),
+        ),
     )
 
 
