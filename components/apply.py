@@ -41,13 +41,46 @@ def payment_callout(prefix: str, guaranteed: rx.Var | bool) -> rx.Component:
     return safe if guaranteed is True else rx.cond(guaranteed, safe, direct)
 
 
-def apply_form(prefix: str, *extra_actions: rx.Component, guaranteed: rx.Var | bool = False) -> rx.Component:
-    """Optional hourly proposal and message, and 'Enviar candidatura' ('Enviando...' while it runs).
+def commitment(prefix: str, when: rx.Var | str, total: rx.Var | str) -> rx.Component:
+    """What applying commits to: 'Você está se candidatando para sáb., 12/12 · 18:00–23:30' and the total.
+
+    Args:
+        prefix: Makes the id unique on the page (#dialog-apply-commitment).
+        when: The shift's day and times (services.jobs.JobDetail `when`; nothing shown when '').
+        total: 'R$ 165,00 pelo turno' (nothing shown when '', e.g. 'A combinar').
+    """
+    return rx.vstack(
+        rx.cond(when != "", rx.text("Você está se candidatando para ", rx.text.strong(when), size="2")),
+        rx.cond(
+            total != "",
+            rx.hstack(
+                rx.icon("banknote", size=16, color=rx.color("accent", 9)),
+                rx.text("Total estimado: ", rx.text.strong(total), size="2"),
+                spacing="2",
+                align="center",
+            ),
+        ),
+        spacing="1",
+        width="100%",
+        id=f"{prefix}-apply-commitment",
+    )
+
+
+def apply_form(
+    prefix: str,
+    *extra_actions: rx.Component,
+    guaranteed: rx.Var | bool = False,
+    when: rx.Var | str = "",
+    total: rx.Var | str = "",
+) -> rx.Component:
+    """What applying commits to, optional hourly proposal and message, and 'Enviar candidatura'.
 
     Args:
         prefix: Makes the field ids unique on the page (e.g. 'detail', 'dialog').
         *extra_actions: Shown next to the submit button (e.g. the dialog's 'Cancelar').
         guaranteed: Whether the vaga is paid through the Turno (the payment callout says which way).
+        when: The shift's day and times, restated before applying ('' shows nothing).
+        total: The vaga's estimated total ('' shows nothing).
 
     Returns:
         The form, submitting to ApplyState.submit_application.
@@ -58,6 +91,7 @@ def apply_form(prefix: str, *extra_actions: rx.Component, guaranteed: rx.Var | b
     )
     return rx.form(
         rx.vstack(
+            commitment(prefix, when, total),
             text_field(
                 "Valor proposto por hora (opcional)",
                 "valor_proposto",
@@ -149,6 +183,8 @@ def apply_dialog(guaranteed: rx.Var | bool = False) -> rx.Component:
                     )
                 ),
                 guaranteed=guaranteed,
+                when=ApplyState.apply_job_when,
+                total=ApplyState.apply_job_total,
             ),
             max_width="480px",
             id="apply-dialog",

@@ -108,6 +108,10 @@ def shift_card(card: rx.Var, state, role: str) -> rx.Component:
                     class_name="shift-hours-note",
                 ),
             ),
+            rx.cond(
+                (card["amount"].to(str) == "") & (card["estimate"].to(str) != ""),
+                _line("banknote", "Estimado: ", card["estimate"].to(str), " ", card["estimate_fee"].to(str)),
+            ),
             rx.cond(card["amount"].to(str) != "", _line("banknote", "Valor: ", card["amount"].to(str))),
             rx.cond(
                 card["fee"].to(str) != "", _line("banknote", "Valor do cancelamento tardio: ", card["fee"].to(str))
@@ -502,7 +506,15 @@ def _dialog_body(state, role: str) -> rx.Component:
         ("saida", _attendance_body(state, role)),
         (
             "enviar_horas",
-            rx.vstack(_hours_field(state, "Horas trabalhadas"), _submit("Enviar horas", on_close=close), width="100%"),
+            rx.vstack(
+                rx.cond(
+                    state.shift_estimate != "",
+                    rx.text("Estimado: ", state.shift_estimate, size="2", id="shift-estimate"),
+                ),
+                _hours_field(state, "Horas trabalhadas"),
+                _submit("Enviar horas", on_close=close),
+                width="100%",
+            ),
         ),
         (
             "ajustar",

@@ -48,10 +48,17 @@ def shift_text(start: datetime | None, end: datetime | None, break_min: int = 0)
     """
     if start is None or end is None:
         return ""
+    pause = f"intervalo {break_min} min" if break_min else "sem intervalo"
+    return f"{shift_when(start, end)} ({short_duration(end - start)}, {pause})"
+
+
+def shift_when(start: datetime | None, end: datetime | None) -> str:
+    """The day and times of a shift: 'sáb., 28/11 · 18:00–02:00' ('' when either time is missing)."""
+    if start is None or end is None:
+        return ""
     local_start, local_end = start.astimezone(LOCAL_TZ), end.astimezone(LOCAL_TZ)
     day = format_date(local_start.date(), "EEE, dd/MM", locale="pt_BR")
-    pause = f"intervalo {break_min} min" if break_min else "sem intervalo"
-    return f"{day} · {local_start:%H:%M}–{local_end:%H:%M} ({short_duration(end - start)}, {pause})"
+    return f"{day} · {local_start:%H:%M}–{local_end:%H:%M}"
 
 
 def map_url(address: str, lat: float | None = None, lng: float | None = None) -> str:

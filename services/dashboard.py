@@ -20,7 +20,7 @@ from core.shift_format import shift_text
 from core.text import fold
 from core.types import utcnow
 from models import Application, ApplicationStatus, Chat, Hiring, Job, JobStatus, Profile, Rating
-from services import application_status, hiring_positions, job_lifecycle, paging
+from services import application_status, hiring_positions, job_lifecycle, paging, protected_payments, shift_pay
 from services.paging import Page
 from services.profiles import get_own_profile
 
@@ -73,6 +73,8 @@ class JobRow(TypedDict):
     title: str
     category: str
     pay: str
+    total: str  # 'R$ 165,00 pelo turno' ('' for 'A combinar')
+    fee: str  # a guaranteed vaga: '+ R$ 19,80 de taxa do Turno' (the company sees its own fee)
     location: str
     shift: str
     created: str
@@ -161,12 +163,17 @@ def _applications_of_job():
     return select(func.count(Application.id)).where(Application.vaga_id == Job.id).correlate(Job).scalar_subquery()
 
 
-def _job_row(job: Job, applications: int | None, reopenable: frozenset | set = frozenset()) -> JobRow:
+def _job_row(
+    job: Job, applications: int | None, reopenable: frozenset | set = frozenset(), percent: int | None = None
+) -> JobRow:
+    guaranteed = percent is not None and job.pagamento == protected_payments.GUARANTEED
     return JobRow(
         id=job.id,
         title=job.titulo,
         category=CATEGORIES.get(job.categoria, job.categoria),
         pay=hourly_pay(job.valor_hora),
+        total=shift_pay.shift_total_text(job),
+        fee=protected_payments.estimate_fee_text(job, percent) if guaranteed else "",
         location=job.localizacao,
         shift=shift_text(job.inicio_em, job.fim_em, job.intervalo_min),
         created=long_date(job.criado_em),
@@ -226,7 +233,9 @@ def company_jobs(
     query = select(Job, _applications_of_job()).join(page, page.c.id == Job.id).order_by(*order)
     rows = session.exec(query).all()
     reopenable = hiring_positions.reopenable_ids(session, [job for job, _ in rows], utcnow())
-    return [_job_row(job, total, reopenable) for job, total in rows]
+    guaranteed = any(job.pagamento == protected_payments.GUARANTEED for job, _ in rows)
+    percent = protected_payments.fee_percent(session, user_id) if guaranteed else None  # read once, only if used
+    return [_job_row(job, total, reopenable, percent) for job, total in rows]
 
 
 def _cut(ids, limit: int, offset: int = 0):

@@ -25,11 +25,11 @@ from core.catalog import (
 )
 from core.display_names import CONFIDENTIAL_COMPANY
 from core.formatting import hourly_pay, long_date
-from core.shift_format import map_url, shift_text
+from core.shift_format import map_url, shift_text, shift_when
 from core.text import city_key, fold
 from models import Job, Profile, Rating
 from models.job import SEARCH_INDEX_TABLE, SEARCH_SEPARATOR
-from services import job_lifecycle, job_list_cache, paging, ratings, visibility
+from services import job_lifecycle, job_list_cache, paging, ratings, shift_pay, visibility
 from services.paging import Page
 from services.public_profiles import safe_website
 from services.social import SocialLink, social_links
@@ -53,6 +53,7 @@ class JobListItem(TypedDict):
     company_photo: str
     location: str
     pay: str
+    total: str  # 'R$ 165,00 pelo turno' (services.shift_pay.shift_total_text; '' for 'A combinar')
     shift: str
     posted: str
     company_rating: str  # '4,8 (12 avaliações)'; '' when anonymous or not rated yet
@@ -92,6 +93,8 @@ class JobDetail(TypedDict):
     company_links: list[SocialLink]
     location: str
     pay: str
+    total: str  # 'R$ 165,00 pelo turno' (services.shift_pay.shift_total_text; '' for 'A combinar')
+    when: str  # 'sáb., 12/12 · 18:00–23:30': what the apply form restates ('' without times)
     date_needed: str
     duration: str
     shift: str
@@ -344,6 +347,7 @@ def _items(rows) -> list[JobListItem]:
             company_photo="" if row.anuncio_anonimo else (row.foto_url or ""),
             location=row.localizacao,
             pay=hourly_pay(row.valor_hora),
+            total=shift_pay.shift_total_text(row),
             shift=shift_text(row.inicio_em, row.fim_em, row.intervalo_min),
             posted=long_date(row.criado_em),
             company_rating=_shown_rating(row),
@@ -617,6 +621,8 @@ def _detail(row) -> JobDetail | None:
         company_links=social_links(row.redes_sociais) if shown else [],
         location=row.localizacao,
         pay=hourly_pay(row.valor_hora),
+        total=shift_pay.shift_total_text(row),
+        when=shift_when(row.inicio_em, row.fim_em),
         date_needed=long_date(row.data_necessaria) if row.data_necessaria else "",
         duration=row.duracao,
         shift=shift_text(row.inicio_em, row.fim_em, row.intervalo_min),

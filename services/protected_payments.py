@@ -132,6 +132,20 @@ def fee(amount_centavos: int, percent: int) -> int:
     return int((Decimal(amount_centavos) * percent / 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
+def estimate_fee_text(item: object, percent: int) -> str:
+    """'+ R$ 19,80 de taxa do Turno': the fee on a vaga's or hiring's scheduled total, for the company only.
+
+    Args:
+        item: A Job, a Hiring or a row (services.shift_pay.shift_total_centavos reads it).
+        percent: The company's plan fee (`fee_percent`), read once per list.
+
+    Returns:
+        The line, or '' when the shift has no total ('A combinar').
+    """
+    total = shift_pay.shift_total_centavos(item)
+    return shift_pay.fee_text(fee(total, percent)) if total is not None else ""
+
+
 def quote(session: Session, company_id: int, minutes: int, rate_centavos: int) -> Quote:
     """The 'Aceitar e pagar R$ X' amount for `minutes` at `rate_centavos` per hour."""
     part = shift_pay.pay(minutes, rate_centavos)

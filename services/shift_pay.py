@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
 from core import shift_rules as rules
+from core.formatting import money
 
 DISMISS_REASONS = {
     "nao_precisamos": "Não precisamos mais",
@@ -23,6 +24,8 @@ MAX_SENT_MINUTES = 16 * 60
 BREAK_AFTER_MIN = 4 * 60  # (P) a stay up to 4 h had no break to take off
 HOURS_FORMAT = "Informe as horas no formato 7:30 (horas:minutos)."
 HOURS_MISSING = "Informe as horas trabalhadas."
+TOTAL_TEXT = "{amount} pelo turno"  # the estimate shown before work (issue 42)
+FEE_TEXT = "+ {amount} de taxa do Turno"  # a guaranteed payment's fee, shown to the company only
 # '7', '7h', '7:30', '7h30', '7h30min'; 'min' only after the minutes ('5min' is not 5 hours).
 _HOURS = re.compile(r"^\s*(\d{1,2})(?:\s*[:h]\s*(\d{1,2})(?:\s*min)?|\s*h)?\s*$", re.IGNORECASE)
 _DECIMAL_HOURS = re.compile(r"^\s*(\d{1,2})[.,](\d{1,2})\s*$")
@@ -118,3 +121,44 @@ def hours_text(minutes: int | None) -> str:
     if minutes is None:
         return "—"
     return f"{minutes // 60}h{minutes % 60:02d}"
+
+
+def _rate_centavos(item: object) -> int | None:
+    """The hourly rate of a hiring (`valor_hora_centavos`) or of a vaga (`valor_hora`, None: 'A combinar')."""
+    if (rate := getattr(item, "valor_hora_centavos", None)) is not None:
+        return rate
+    value = getattr(item, "valor_hora", None)
+    return centavos(value) if value is not None else None
+
+
+def shift_total_centavos(item: object) -> int | None:
+    """What a vaga's or a hiring's shift pays as scheduled: (end - start - break) x rate, in centavos.
+
+    Args:
+        item: A Job, a Hiring or a row with `inicio_em`, `fim_em`, `intervalo_min` and the rate
+            (`valor_hora_centavos`, or `valor_hora` in reais).
+
+    Returns:
+        The centavos, or None when the rate (or a rate of 0) or either time is missing.
+    """
+    start, end, rate = getattr(item, "inicio_em", None), getattr(item, "fim_em", None), _rate_centavos(item)
+    if start is None or end is None or not rate:  # no rate, or a hiring's 0 from 'A combinar'
+        return None
+    if end <= start:  # an end read as a time of day before the start is the next day's
+        end += timedelta(days=1)
+    return pay(scheduled_minutes(start, end, getattr(item, "intervalo_min", 0) or 0), rate)
+
+
+def _reais(amount_centavos: int) -> str:
+    return money(Decimal(amount_centavos) / 100)
+
+
+def shift_total_text(item: object) -> str:
+    """'R$ 165,00 pelo turno' for a vaga or a hiring ('' without a rate or times): see `shift_total_centavos`."""
+    total = shift_total_centavos(item)
+    return TOTAL_TEXT.format(amount=_reais(total)) if total is not None else ""
+
+
+def fee_text(fee_centavos: int | None) -> str:
+    """'+ R$ 19,80 de taxa do Turno' (the amount comes from services.protected_payments.fee; '' for None)."""
+    return FEE_TEXT.format(amount=_reais(fee_centavos)) if fee_centavos is not None else ""

@@ -161,6 +161,8 @@ class ShiftCard(TypedDict):
     hours_note: str  # hours only a person approves: what the company does, or why the freelancer waits
     amount: str
     fee: str
+    estimate: str  # 'R$ 165,00 pelo turno' as scheduled (services.shift_pay.shift_total_text)
+    estimate_fee: str  # the company's guaranteed shift: '+ R$ 19,80 de taxa do Turno' ('' otherwise)
     prefill: str
     cancel_text: str
     cancel_money: str  # a guaranteed payment's cancel dialog: what goes back to the company, what is kept
@@ -327,6 +329,8 @@ def _card(
         hours_note=hours_note(h, actor),
         amount=money_cents(h.valor_centavos) if h.valor_centavos is not None else "",
         fee=money_cents(h.taxa_cancelamento_centavos) if h.taxa_cancelamento_centavos else "",
+        estimate=shift_pay.shift_total_text(h),
+        estimate_fee="",
         prefill=shift_pay.hours_text(prefilled_minutes(h)).replace("h", ":"),
         cancel_text=cancel_consequence(h, actor, now) if "cancelar" in [a["action"] for a in actions] else "",
         cancel_money="",
@@ -382,6 +386,7 @@ def _rows(session: Session, where, other_id, limit: int):
 def _cards(session: Session, rows, actor: str, now: datetime) -> list[ShiftCard]:
     timelines, decisions = _timelines(session, [row[0].id for row in rows])
     team = _team_marks(session, [row[0] for row in rows]) if actor == Actor.COMPANY else {}
+    percent = _fee_percent(session, [row[0] for row in rows], actor)
     cards = []
     for h, job, name, empresa, chat_id in rows:
         other = (empresa or name or "Empresa") if actor == Actor.FREELANCER else (name or "Profissional")
@@ -389,10 +394,19 @@ def _cards(session: Session, rows, actor: str, now: datetime) -> list[ShiftCard]
         card["team"] = team.get(h.id, "")
         card["rebook"] = h.freelancer_id if h.id in team else 0
         card["decision"] = decision_text(h, decisions.get(h.id))
+        if percent is not None and h.payment_mode == protected_payments.GUARANTEED:
+            card["estimate_fee"] = protected_payments.estimate_fee_text(h, percent)
         _dialog_fields(session, card, h, actor, now)
         cards.append(card)
     _mark_ratings(session, cards, rows, actor)
     return cards
+
+
+def _fee_percent(session: Session, hirings: list[Hiring], actor: str) -> int | None:
+    """The company's plan fee, read once for its list when a guaranteed shift is in it (None otherwise)."""
+    if actor != Actor.COMPANY or not any(h.payment_mode == protected_payments.GUARANTEED for h in hirings):
+        return None
+    return protected_payments.fee_percent(session, hirings[0].company_id)
 
 
 def _mark_ratings(session: Session, cards: list[ShiftCard], rows, actor: str) -> None:

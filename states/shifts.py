@@ -59,6 +59,7 @@ class ShiftsMixin(AuthState, mixin=True):
     shift_approval: list[dict[str, str]] = []
     shift_flag: str = ""
     shift_prefill: str = ""
+    shift_estimate: str = ""  # 'Enviar horas': the shift's total as scheduled
     shift_code: str = ""
     shift_has_point: bool = False
     shift_error: str = ""
@@ -111,6 +112,7 @@ class ShiftsMixin(AuthState, mixin=True):
         self.shift_approval = [dict(line) for line in card["approval"]] if card else []
         self.shift_flag = card["approval_flag"] if card else ""
         self.shift_prefill = card["prefill"] if card else ""
+        self.shift_estimate = card["estimate"] if card else ""
         self.shift_has_point = bool(card and card["has_point"])
         self.shift_dialog_open = True
 

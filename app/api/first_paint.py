@@ -65,6 +65,7 @@ def job_article(job: JobDetail, product_name: str) -> str:
         (
             _fact("Local", job["location"]),
             _fact("Valor por hora", job["pay"]),
+            _fact("Total estimado", job["total"]) if job.get("total") else "",
             _fact("Turno", shift),
             _fact("Endereço do turno", job["address"] or NOT_INFORMED),
             _fact("Pagamento", job["payment"]),  # the vaga's own: direct or guaranteed, as on its page

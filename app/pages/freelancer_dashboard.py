@@ -321,6 +321,7 @@ def _job_result_card(job: rx.Var) -> rx.Component:
                 rx.flex(
                     rx.hstack(rx.icon("map-pin", size=14), rx.text(job["location"], size="2"), align="center"),
                     rx.hstack(rx.icon("wallet", size=14), rx.text(job["pay"], size="2"), align="center"),
+                    rx.cond(job["total"] != "", rx.text(job["total"], size="2", class_name="job-total")),
                     gap="0.25rem 1rem",
                     wrap="wrap",
                     color=rx.color("gray", 11),

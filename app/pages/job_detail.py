@@ -297,7 +297,12 @@ def _freelancer_box() -> rx.Component:
             rx.vstack(
                 rx.heading("Candidatar-se a esta vaga", as_="h2", size="4"),
                 rx.text("A empresa verá sua proposta e sua mensagem.", size="2", color=rx.color("gray", 11)),
-                apply_form("detail", guaranteed=JobDetailState.job["guaranteed"].to(bool)),
+                apply_form(
+                    "detail",
+                    guaranteed=JobDetailState.job["guaranteed"].to(bool),
+                    when=JobDetailState.job["when"].to(str),
+                    total=JobDetailState.job["total"].to(str),
+                ),
                 spacing="3",
                 width="100%",
             ),
@@ -470,6 +475,7 @@ def detail() -> rx.Component:
         rx.grid(
             fact("map-pin", "Local", job["location"]),
             fact("banknote", "Valor por hora", job["pay"]),
+            rx.cond(job["total"] != "", rx.box(fact("calculator", "Total estimado", job["total"]), id="job-total")),
             rx.box(
                 fact(
                     "calendar-clock",

@@ -300,6 +300,8 @@ def job_row(job: rx.Var) -> rx.Component:
                     rx.text(job["location"]),
                     rx.text("·", aria_hidden="true"),
                     rx.text(job["pay"]),
+                    rx.cond(job["total"] != "", rx.text("·", aria_hidden="true")),
+                    rx.cond(job["total"] != "", rx.text(job["total"], class_name="job-total")),
                     spacing="1",
                     wrap="wrap",
                     size="2",
@@ -311,7 +313,15 @@ def job_row(job: rx.Var) -> rx.Component:
             )
         ),
         rx.table.cell(job["location"], display=DESKTOP_CELL),
-        rx.table.cell(job["pay"], display=DESKTOP_CELL, white_space="nowrap"),
+        rx.table.cell(
+            rx.vstack(
+                rx.text(job["pay"]),
+                rx.cond(job["total"] != "", rx.text(job["total"], size="1", color=rx.color("gray", 11))),
+                spacing="0",
+            ),
+            display=DESKTOP_CELL,
+            white_space="nowrap",
+        ),
         rx.table.cell(job["posted"], display=DESKTOP_CELL, white_space="nowrap"),
         rx.table.cell(
             link_button(

@@ -86,6 +86,7 @@ def test_list_item_fields_are_formatted(db):
         "company_photo": "",
         "location": "São Paulo",
         "pay": "R$ 60,00/hora",
+        "total": "R$ 420,00 pelo turno",  # 8 h - 60 min at R$ 60,00 (issue 42: pay before work)
         "shift": "sáb., 28/11 · 18:00–02:00 (8h, intervalo 60 min)",
         "posted": jobs.long_date(created.criado_em),
         "company_rating": "",  # not rated yet (tests/unit/test_company_rating_on_jobs.py)
@@ -333,6 +334,8 @@ def test_public_job_detail_has_every_field(db):
         "company_links": [],
         "location": "São Paulo",
         "pay": "R$ 35,00/hora",
+        "total": "R$ 262,50 pelo turno",  # an overnight 8 h - 30 min at R$ 35,00
+        "when": "sáb., 05/12 · 18:00–02:00",  # restated by the apply form
         "date_needed": "5 de dezembro de 2026",
         "duration": "8 horas",
         "shift": "sáb., 05/12 · 18:00–02:00 (8h, intervalo 30 min)",

@@ -81,7 +81,7 @@ def job_table_row(job: rx.Var) -> rx.Component:
             )
         ),
         rx.table.cell(job["category"]),
-        rx.table.cell(job["pay"], white_space="nowrap"),
+        rx.table.cell(rx.vstack(rx.text(job["pay"]), _estimate(job), spacing="0"), white_space="nowrap"),
         rx.table.cell(job["location"]),
         rx.table.cell(job["created"]),
         rx.table.cell(status_badge(job["status"], job["status_label"])),
@@ -89,6 +89,20 @@ def job_table_row(job: rx.Var) -> rx.Component:
         rx.table.cell(rx.hstack(*_job_actions(job, compact=True), spacing="1", wrap="nowrap")),
         id=_row_id("job-row-", job),
         align="center",
+    )
+
+
+def _estimate(job: rx.Var) -> rx.Component:
+    """'R$ 165,00 pelo turno' and, for a guaranteed vaga, '+ R$ 19,80 de taxa do Turno' (nothing for 'A combinar')."""
+    return rx.cond(
+        job["total"] != "",
+        rx.vstack(
+            rx.text(job["total"], class_name="job-total"),
+            rx.cond(job["fee"] != "", rx.text(job["fee"], class_name="job-fee")),
+            spacing="0",
+            font_size="var(--font-size-1)",
+            color=rx.color("gray", 11),
+        ),
     )
 
 
@@ -105,6 +119,7 @@ def job_card(job: rx.Var) -> rx.Component:
             rx.text(job["category"], " · ", job["location"], size="2", color=rx.color("gray", 11)),
             rx.text(job["shift"], size="2", class_name="job-shift"),
             rx.text(job["pay"], size="2"),
+            _estimate(job),
             rx.hstack(
                 rx.text("Criada em ", job["created"], size="1", color=rx.color("gray", 11)),
                 rx.spacer(),
