@@ -11,6 +11,7 @@ from core.db import session_scope
 from core.types import utcnow
 from models import Application, Hiring, HiringEvent, Job, User
 from services import attendance_code
+from tests.e2e.conftest import toast
 from tests.shift_form import shift_fields
 
 
@@ -173,3 +174,23 @@ def past_shifts(
 def paid_shift(company_email: str, freelancer_email: str, title: str) -> None:
     """A vaga of the company that the freelancer worked two days ago, approved and paid (fixture rows)."""
     past_shifts(company_email, freelancer_email, [utcnow().replace(second=0, microsecond=0) - timedelta(days=2)], title)
+
+
+def apply_and_get_hired(freelancer: Page, company: Page, job_id: int, title: str, email: str) -> None:
+    """The freelancer applies on the vaga's page and the company accepts in 'Ver candidaturas' (toasts seen)."""
+    freelancer.goto(f"/jobs/{job_id}")
+    box = freelancer.locator("#apply-box")
+    box.get_by_role("button", name="Enviar candidatura").click()
+    expect(toast(freelancer, "Candidatura enviada!")).to_be_visible()
+    with session_scope() as db:
+        application_id = db.exec(
+            select(Application.id)
+            .join(User, User.id == Application.freelancer_id)
+            .where(Application.vaga_id == job_id, User.email == email)
+        ).one()
+    company.goto("/client-dashboard?tab=jobs")
+    company.locator(f"#job-row-{job_id}").get_by_role("button", name="Ver candidaturas").click()
+    dialog = company.get_by_role("dialog", name=title)
+    dialog.locator(f"#application-{application_id}").get_by_role("button", name="Aceitar").click()
+    expect(toast(company, "Candidatura aceita")).to_be_visible()
+    company.keyboard.press("Escape")

@@ -14,35 +14,16 @@ import uuid
 from datetime import timedelta
 
 import httpx
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 from sqlmodel import select
 
 from core.db import session_scope
 from core.types import utcnow
-from models import Application, Hiring, User
+from models import Hiring
 from tests.e2e.conftest import signed_in, toast
-from tests.e2e.shift_support import bar_job, leave_and_send_hours, my_shifts, shift_card
+from tests.e2e.shift_support import apply_and_get_hired, bar_job, leave_and_send_hours, my_shifts, shift_card
 
 VENUE = (-23.5614, -46.6559)  # the shift's point (MASP, São Paulo)
-
-
-def _apply_and_get_hired(freelancer: Page, company: Page, job_id: int, title: str, email: str) -> None:
-    freelancer.goto(f"/jobs/{job_id}")
-    box = freelancer.locator("#apply-box")
-    box.get_by_role("button", name="Enviar candidatura").click()
-    expect(toast(freelancer, "Candidatura enviada!")).to_be_visible()
-    with session_scope() as db:
-        application_id = db.exec(
-            select(Application.id)
-            .join(User, User.id == Application.freelancer_id)
-            .where(Application.vaga_id == job_id, User.email == email)
-        ).one()
-    company.goto("/client-dashboard?tab=jobs")
-    company.locator(f"#job-row-{job_id}").get_by_role("button", name="Ver candidaturas").click()
-    dialog = company.get_by_role("dialog", name=title)
-    dialog.locator(f"#application-{application_id}").get_by_role("button", name="Aceitar").click()
-    expect(toast(company, "Candidatura aceita")).to_be_visible()
-    company.keyboard.press("Escape")
 
 
 def _hiring(job_id: int) -> Hiring:
@@ -67,7 +48,7 @@ def test_confirm_code_check_in_hours_adjustment_payment_and_ratings(browser: Bro
     company_ctx, company = signed_in(browser, base_url, company_email)
     freelancer_ctx, freelancer = signed_in(browser, base_url, freelancer_email)
     try:
-        _apply_and_get_hired(freelancer, company, job_id, title, freelancer_email)
+        apply_and_get_hired(freelancer, company, job_id, title, freelancer_email)
 
         # 'Meus Turnos' shows the shift with its place and the calendar file.
         card = my_shifts(freelancer, "freelancer", title)
@@ -160,7 +141,7 @@ def test_check_in_by_one_location_reading_and_the_calendar_file(browser: Browser
         browser, base_url, freelancer_email, geolocation=near, permissions=["geolocation"]
     )
     try:
-        _apply_and_get_hired(freelancer, company, job_id, title, freelancer_email)
+        apply_and_get_hired(freelancer, company, job_id, title, freelancer_email)
         card = my_shifts(freelancer, "freelancer", title)
 
         link = card.get_by_role("link", name="Adicionar à agenda")
@@ -202,8 +183,8 @@ def test_late_cancellations_state_their_consequence(browser: Browser, base_url: 
     company_ctx, company = signed_in(browser, base_url, company_email)
     freelancer_ctx, freelancer = signed_in(browser, base_url, freelancer_email, viewport={"width": 375, "height": 812})
     try:
-        _apply_and_get_hired(freelancer, company, first_id, first, freelancer_email)
-        _apply_and_get_hired(freelancer, company, second_id, second, freelancer_email)
+        apply_and_get_hired(freelancer, company, first_id, first, freelancer_email)
+        apply_and_get_hired(freelancer, company, second_id, second, freelancer_email)
 
         # The freelancer, 10 h before and hired an hour ago: two faltas, said before confirming (at phone size).
         _hired_an_hour_ago(first_id)
@@ -242,7 +223,7 @@ def test_hours_above_the_schedule_wait_for_the_company_and_each_side_is_told(
     company_ctx, company = signed_in(browser, base_url, company_email)
     freelancer_ctx, freelancer = signed_in(browser, base_url, freelancer_email)
     try:
-        _apply_and_get_hired(freelancer, company, job_id, title, freelancer_email)
+        apply_and_get_hired(freelancer, company, job_id, title, freelancer_email)
         card = my_shifts(freelancer, "freelancer", title)
         card.get_by_role("button", name="Registrar chegada").click()
         freelancer.get_by_role("dialog", name="Registrar chegada").get_by_role(

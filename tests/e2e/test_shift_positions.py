@@ -12,32 +12,11 @@ from datetime import timedelta
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
-from sqlmodel import select
 
-from core.db import session_scope
-from models import Application, User
 from tests.e2e.conftest import signed_in, toast
-from tests.e2e.shift_support import bar_job, my_shifts
+from tests.e2e.shift_support import apply_and_get_hired, bar_job, my_shifts
 
 SHOTS = Path("/tmp/lifecycle-shots")
-
-
-def _hire(freelancer: Page, company: Page, job_id: int, title: str, email: str) -> None:
-    freelancer.goto(f"/jobs/{job_id}")
-    freelancer.locator("#apply-box").get_by_role("button", name="Enviar candidatura").click()
-    expect(toast(freelancer, "Candidatura enviada!")).to_be_visible()
-    with session_scope() as db:
-        application_id = db.exec(
-            select(Application.id)
-            .join(User, User.id == Application.freelancer_id)
-            .where(Application.vaga_id == job_id, User.email == email)
-        ).one()
-    company.goto("/client-dashboard?tab=jobs")
-    company.locator(f"#job-row-{job_id}").get_by_role("button", name="Ver candidaturas").click()
-    dialog = company.get_by_role("dialog", name=title)
-    dialog.locator(f"#application-{application_id}").get_by_role("button", name="Aceitar").click()
-    expect(toast(company, "Candidatura aceita")).to_be_visible()
-    company.keyboard.press("Escape")
 
 
 def _cancel(freelancer: Page, title: str) -> None:
@@ -60,8 +39,8 @@ def test_a_freelancers_cancellation_reopens_the_vaga_and_every_count_reads_it(
     company_ctx, company = signed_in(browser, base_url, company_email)
     freelancer_ctx, freelancer = signed_in(browser, base_url, freelancer_email, viewport={"width": 375, "height": 812})
     try:
-        _hire(freelancer, company, far_id, far, freelancer_email)
-        _hire(freelancer, company, near_id, near, freelancer_email)
+        apply_and_get_hired(freelancer, company, far_id, far, freelancer_email)
+        apply_and_get_hired(freelancer, company, near_id, near, freelancer_email)
         company.goto("/client-dashboard")
         expect(company.locator("#stat-active-hirings")).to_have_text("2")
 

@@ -6,9 +6,6 @@ race deterministically on both databases: one session reads the rows (as a reque
 first would), another request changes them and commits, then the first one carries on.
 """
 
-import threading
-from collections.abc import Callable
-
 import pytest
 from sqlmodel import Session, func, select
 
@@ -19,6 +16,7 @@ from services.applications import NOT_FOUND, NOT_PENDING, POSITIONS_FILLED
 from services.errors import ServiceError
 from services.plans import PlanLimitReached
 from tests.shift_form import shift_fields
+from tests.support.threads import at_once
 from tests.unit.factories import make_application, make_cast, make_freelancer, make_job, make_subscription
 
 
@@ -37,29 +35,6 @@ def _count(db: Session, table, *conditions) -> int:
     return db.exec(select(func.count()).select_from(table).where(*conditions)).one()
 
 
-def _at_once(calls: list[Callable[[Session], object]]) -> list[object]:
-    """Run each call in its own thread and session at the same moment; results or exceptions, in order."""
-    barrier = threading.Barrier(len(calls))
-    results: list[object] = [None] * len(calls)
-
-    def run(index: int) -> None:
-        try:
-            with core.db.session_scope() as session:
-                session.connection()
-                barrier.wait(timeout=30)
-                results[index] = calls[index](session)
-        except Exception as exc:  # noqa: BLE001  (the test inspects what each request got)
-            results[index] = exc
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not any(thread.is_alive() for thread in threads)
-    return results
-
-
 # --- many requests at once (PostgreSQL) ----------------------------------------------------
 
 
@@ -69,7 +44,7 @@ def test_sixteen_simultaneous_accepts_open_one_chat(db, cast, postgres):
     db.commit()
     company_id, application_id = cast.company.id, application.id
 
-    results = _at_once([lambda s: applications.accept(s, company_id, application_id)] * 16)
+    results = at_once([lambda s: applications.accept(s, company_id, application_id)] * 16)
 
     db.expire_all()
     [chat_id] = db.exec(select(Chat.id)).all()
@@ -86,7 +61,7 @@ def test_eight_applicants_at_once_for_one_position_one_is_accepted(db, cast, pos
     db.commit()
     company_id = cast.company.id
 
-    results = _at_once([lambda s, app_id=app_id: applications.accept(s, company_id, app_id) for app_id in ids])
+    results = at_once([lambda s, app_id=app_id: applications.accept(s, company_id, app_id) for app_id in ids])
 
     db.expire_all()
     accepted = db.exec(select(Application.id).where(Application.status == "accepted")).all()
@@ -110,7 +85,7 @@ def test_accept_and_reject_at_once_never_leave_a_rejected_hire(db, cast, postgre
     company_id = cast.company.id
 
     for application_id in rounds:
-        _at_once(
+        at_once(
             [
                 lambda s, a=application_id: applications.accept(s, company_id, a),
                 lambda s, a=application_id: applications.reject(s, company_id, a),
@@ -133,7 +108,7 @@ def test_accept_and_close_at_once_never_open_a_chat_for_a_rejected_application(d
     company_id = cast.company.id
 
     for job_id, application_id in rounds:
-        _at_once(
+        at_once(
             [
                 lambda s, a=application_id: applications.accept(s, company_id, a),
                 lambda s, j=job_id: company_jobs.close_job(s, company_id, j),
@@ -157,7 +132,7 @@ def test_apply_and_close_at_once_leave_no_pending_application_on_a_closed_job(db
     company_id = cast.company.id
 
     for job_id, freelancer_id in rounds:
-        _at_once(
+        at_once(
             [
                 lambda s, j=job_id, f=freelancer_id: applications.apply(s, f, "freelancer", j, {}),
                 lambda s, j=job_id: company_jobs.close_job(s, company_id, j),
@@ -184,7 +159,7 @@ def test_simultaneous_publications_stop_at_the_free_limit(db, cast, postgres):
     db.commit()
     company_id = cast.company.id
 
-    results = _at_once([lambda s: company_jobs.create_job(s, company_id, dict(FORM))] * 6)
+    results = at_once([lambda s: company_jobs.create_job(s, company_id, dict(FORM))] * 6)
 
     assert len([r for r in results if isinstance(r, int)]) == 1
     assert all(isinstance(r, PlanLimitReached) for r in results if not isinstance(r, int))
@@ -199,7 +174,7 @@ def test_simultaneous_publications_stop_at_the_monthly_limit(db, cast, postgres)
     db.commit()
     company_id = cast.company.id
 
-    results = _at_once([lambda s: company_jobs.create_job(s, company_id, dict(FORM))] * 6)
+    results = at_once([lambda s: company_jobs.create_job(s, company_id, dict(FORM))] * 6)
 
     assert len([r for r in results if isinstance(r, int)]) == 1
     db.expire_all()
@@ -212,7 +187,7 @@ def test_restore_and_publish_at_once_stop_at_the_free_limit(db, cast, postgres):
     db.commit()
     company_id, archived_id = cast.company.id, archived.id
 
-    results = _at_once(
+    results = at_once(
         [
             lambda s: company_jobs.restore_job(s, company_id, archived_id),
             lambda s: company_jobs.create_job(s, company_id, dict(FORM)),

@@ -6,20 +6,19 @@ Touching shifts are fine; cancelled and expired ones hold no time. Two accepts o
 for one freelancer at the same instant hire once (PostgreSQL, many rounds).
 """
 
-import threading
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
 import pytest
 from sqlmodel import Session, func, select
 
-import core.db
 from core.shift_rules import LOCAL_TZ
 from core.types import utcnow
 from models import Actor, Application, Hiring, Invite, Job, Profile, User
 from services import applications, hiring_lifecycle, invites, protected_payments
 from services.errors import ServiceError
 from tests.support.payouts import ready_payout_account
+from tests.support.threads import at_once
 from tests.unit.factories import make_application, make_company, make_freelancer, make_job
 
 H = timedelta(hours=1)
@@ -194,29 +193,6 @@ def test_contratar_novamente_is_refused_when_sent_and_when_accepted_over_a_held_
 ROUNDS = 20
 
 
-def _at_once(calls: list[Callable[[Session], object]]) -> list[object]:
-    """Each call in its own thread and session, released together; results or exceptions, in order."""
-    barrier = threading.Barrier(len(calls))
-    results: list[object] = [None] * len(calls)
-
-    def run(index: int) -> None:
-        try:
-            with core.db.session_scope() as session:
-                session.connection()
-                barrier.wait(timeout=30)
-                results[index] = calls[index](session)
-        except Exception as exc:  # noqa: BLE001  (the test inspects what each request got)
-            results[index] = exc
-
-    threads = [threading.Thread(target=run, args=(index,)) for index in range(len(calls))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not any(thread.is_alive() for thread in threads)
-    return results
-
-
 def test_two_companies_accepting_overlapping_shifts_at_once_hire_once(db):
     if db.get_bind().dialect.name != "postgresql":
         pytest.skip("simultaneous requests are raced on PostgreSQL (SQLite has one writer)")
@@ -231,7 +207,7 @@ def test_two_companies_accepting_overlapping_shifts_at_once_hire_once(db):
         db.commit()
         ids = (first.id, a.id), (second.id, b.id)
 
-        results = _at_once([lambda s, c=c, i=i: applications.accept(s, c, i) for c, i in ids])
+        results = at_once([lambda s, c=c, i=i: applications.accept(s, c, i) for c, i in ids])
 
         won = [result for result in results if isinstance(result, int)]
         lost = [result for result in results if isinstance(result, ServiceError) and OVERLAP in result.message]
