@@ -9,6 +9,7 @@ which the handlers send after their transaction committed. The audit reads the d
 """
 
 import asyncio
+import itertools
 import os
 import random
 import signal
@@ -92,7 +93,8 @@ def _cookie(db: Session, user_id: int) -> str:
     return f"{get_settings().session_cookie_name}={token}"
 
 
-def _job(db: Session, company_id: int, positions: int, title: str) -> int:
+def _job(db: Session, company_id: int, positions: int, title: str, day: int) -> int:
+    """A vaga of `company_id` on its own day (`day` days ahead): a freelancer holds one shift at a time."""
     from services import company_jobs
 
     data = {
@@ -101,7 +103,7 @@ def _job(db: Session, company_id: int, positions: int, title: str) -> int:
         "descricao": "Vaga do teste de durabilidade. " * 2,
         "localizacao": "Recife",
         "vagas_disponiveis": positions,
-        **shift_fields(),
+        **shift_fields(days=day),
     }
     return company_jobs.create_job(db, company_id, data)
 
@@ -126,20 +128,21 @@ def seed(database_url: str, trials: int, companies_per_trial: int, applicants: i
 
     tag = uuid.uuid4().hex[:6]
     seeded = Seeded()
+    days = itertools.count(3)  # every vaga its own day: the same freelancers are hired for many of them
     with session_scope() as db:
         freelancers = [_person(db, "freelancer", i, tag) for i in range(max(applicants, chats))]
         for trial in range(trials):
             jobs = []
             for slot in range(companies_per_trial):
                 company = _person(db, "client", trial * companies_per_trial + slot, tag)
-                job_id = _job(db, company.id, applicants, f"Garçom {trial}-{slot}")
+                job_id = _job(db, company.id, applicants, f"Garçom {trial}-{slot}", next(days))
                 ids = tuple(applications.apply(db, f.id, "freelancer", job_id, {}) for f in freelancers[:applicants])
                 jobs.append(AcceptJob(company.id, _cookie(db, company.id), job_id, ids))
             seeded.accept_jobs.append(jobs)
         for index in range(chats):
             company = _person(db, "client", trials * companies_per_trial + index, tag)
             freelancer = freelancers[index]
-            job_id = _job(db, company.id, 1, f"Conversa {index}")
+            job_id = _job(db, company.id, 1, f"Conversa {index}", next(days))
             application_id = applications.apply(db, freelancer.id, "freelancer", job_id, {})
             chat_id = applications.accept(db, company.id, application_id)
             seeded.chats.append(SeedChat(chat_id, _cookie(db, company.id), _cookie(db, freelancer.id)))
