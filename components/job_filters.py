@@ -6,10 +6,13 @@
 import reflex as rx
 
 from components.forms import labelled
+from components.ui import empty_state
 from core.catalog import CATEGORIES, PAYMENT_GUARANTEED_BADGE
 from services import jobs
 
 SEARCH_PLACEHOLDER = "Pesquisar vagas por título ou categoria"
+NO_OPEN_JOBS_TITLE = "Nenhuma vaga aberta no momento"
+NO_OPEN_JOBS_TEXT = "Novas vagas aparecem aqui assim que as empresas publicam. Volte em breve."
 BUTTON_TEXT_DISPLAY = ["none", "none", "inline"]
 
 
@@ -128,4 +131,21 @@ def guaranteed_filter(checked: rx.Var | bool | None, on_change: rx.EventHandler)
             "cursor": "pointer",
         },
         flex_shrink="0",
+    )
+
+
+def no_jobs(filtered: rx.Var, on_clear: rx.EventHandler) -> rx.Component:
+    """The empty list: SPEC.md's 'Nenhuma vaga encontrada' and 'Limpar filtros' when filtered, else no open vaga at all.
+
+    Without a filter there is nothing to clear, so the text does not mention filters (issue 42).
+    """
+    return rx.cond(
+        filtered,
+        empty_state(
+            "search-x",
+            "Nenhuma vaga encontrada",
+            "Atualmente não há vagas disponíveis que correspondam aos seus filtros.",
+            rx.button("Limpar filtros", variant="outline", on_click=on_clear),
+        ),
+        empty_state("briefcase-business", NO_OPEN_JOBS_TITLE, NO_OPEN_JOBS_TEXT),
     )

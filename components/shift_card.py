@@ -5,6 +5,7 @@ import reflex as rx
 from components.dashboard import tab_heading
 from components.forms import field_error
 from components.invites import invite_dialog
+from components.links import link_button
 from components.rating import STAR_COLOR, rating_dialog
 from components.ui import empty_state
 from core import routes
@@ -75,7 +76,9 @@ def shift_card(card: rx.Var, state, role: str) -> rx.Component:
                 _line("map-pin", card["address"].to(str)),
                 rx.cond(
                     card["map_url"].to(str) != "",
-                    rx.link("Ver no mapa", href=card["map_url"].to(str), is_external=True, size="2"),
+                    rx.link(
+                        "Ver no mapa", href=card["map_url"].to(str), is_external=True, size="2", class_name="tap-link"
+                    ),
                 ),
                 wrap="wrap",
                 spacing="2",
@@ -118,6 +121,7 @@ def shift_card(card: rx.Var, state, role: str) -> rx.Component:
             ),
             _guaranteed(card),
             rx.flex(
+                *_code_button(card, role),
                 *_pay_button(card, state, role),
                 *_team_button(card, state, role),
                 *_rebook_button(card, state, role),
@@ -127,7 +131,7 @@ def shift_card(card: rx.Var, state, role: str) -> rx.Component:
                     lambda item: rx.button(
                         item["label"].to(str),
                         size="2",
-                        variant=rx.cond(_backs_out(item), "soft", "solid"),
+                        variant=_action_variant(card, item, role),
                         color_scheme=rx.cond(_backs_out(item), "red", "accent"),
                         on_click=state.open_shift_action(card["id"].to(int), item["action"].to(str)),
                     ),
@@ -147,9 +151,44 @@ def shift_card(card: rx.Var, state, role: str) -> rx.Component:
 
 
 def _backs_out(item: rx.Var) -> rx.Var:
-    """Cancelling, or giving up an unpaid hiring: the red, quieter buttons."""
+    """Cancelling, giving up an unpaid hiring, dismissing or a no-show: the red, quieter buttons."""
     action = item["action"].to(str)
-    return action.contains("cancelar") | (action == "desistir")
+    return (
+        action.contains("cancelar")
+        | action.contains("desistir")
+        | action.contains("dispensar")
+        | action.contains("nao_compareceu")
+    )
+
+
+def _code_live(card: rx.Var) -> rx.Var:
+    """A shift whose people arrive or work now or soon: the company's 'Código de presença' is its primary action."""
+    state = card["state"].to(str)
+    return state.contains("agendada") | state.contains("confirmada") | (state == "em_andamento")
+
+
+def _action_variant(card: rx.Var, item: rx.Var, role: str) -> rx.Var | str:
+    """Backing out is soft red; beside the company's 'Código de presença' every other step is secondary."""
+    forward = "solid" if role != "client" else rx.cond(_code_live(card), "outline", "solid")
+    return rx.cond(_backs_out(item), "soft", forward)
+
+
+def _code_button(card: rx.Var, role: str) -> list[rx.Component]:
+    """The company's 'Código de presença' (to the vaga's code screen), first and solid while the shift is live."""
+    if role != "client":
+        return []
+    return [
+        rx.cond(
+            _code_live(card),
+            link_button(
+                rx.icon("qr-code", size=16, aria_hidden="true"),
+                "Código de presença",
+                href=routes.attendance_code(card["job_id"].to(int)),
+                size="2",
+                class_name="shift-code-link",
+            ),
+        )
+    ]
 
 
 def _guaranteed(card: rx.Var) -> rx.Component:
@@ -272,18 +311,17 @@ def _pay_button(card: rx.Var, state, role: str) -> list[rx.Component]:
 def _links(card: rx.Var, role: str) -> list[rx.Component]:
     chat = rx.cond(
         card["chat_id"].to(int) > 0,
-        rx.link("Abrir conversa", href=routes.chat(role, card["chat_id"].to(int)), size="2"),
+        link_button(
+            rx.icon("message-circle", size=14, aria_hidden="true"),
+            "Abrir conversa",
+            href=routes.chat(role, card["chat_id"].to(int)),
+            size="2",
+            variant="soft",
+            color_scheme="gray",
+        ),
     )
     if role == "client":
-        live = (
-            card["state"].to(str).contains("agendada")
-            | card["state"].to(str).contains("confirmada")
-            | (card["state"].to(str) == "em_andamento")
-        )
-        code = rx.cond(
-            live, rx.link("Código de presença", href=routes.attendance_code(card["job_id"].to(int)), size="2")
-        )
-        return [code, chat]
+        return [chat]
     scheduled = card["state"].to(str).contains("agendada") | card["state"].to(str).contains("confirmada")
     calendar = rx.cond(
         scheduled,
@@ -293,9 +331,7 @@ def _links(card: rx.Var, role: str) -> list[rx.Component]:
             href=routes.shift_calendar(card["id"].to(int)),
             size="2",
             download=True,
-            display="inline-flex",
-            align_items="center",
-            gap="0.25rem",
+            class_name="tap-link",
         ),
     )
     return [calendar, chat]

@@ -389,7 +389,7 @@ def _cards(session: Session, rows, actor: str, now: datetime) -> list[ShiftCard]
     percent = _fee_percent(session, [row[0] for row in rows], actor)
     cards = []
     for h, job, name, empresa, chat_id in rows:
-        other = (empresa or name or "Empresa") if actor == Actor.FREELANCER else (name or "Profissional")
+        other = _other_name(actor, name, empresa)
         card = _card(h, job, other, chat_id, actor, now, timelines[h.id], payment_view(session, h, actor))
         card["team"] = team.get(h.id, "")
         card["rebook"] = h.freelancer_id if h.id in team else 0
@@ -400,6 +400,11 @@ def _cards(session: Session, rows, actor: str, now: datetime) -> list[ShiftCard]
         cards.append(card)
     _mark_ratings(session, cards, rows, actor)
     return cards
+
+
+def _other_name(actor: str, name: str | None, empresa: str | None) -> str:
+    """The other side's name on a card: the company's (or its person's) for the freelancer, the professional's."""
+    return (empresa or name or "Empresa") if actor == Actor.FREELANCER else (name or "Profissional")
 
 
 def _fee_percent(session: Session, hirings: list[Hiring], actor: str) -> int | None:
@@ -606,6 +611,35 @@ def attendance_screen(session: Session, company_id: int, job_id: int, now: datet
         seconds_left=attendance_code.seconds_left(now),
         link=f"{origin.rstrip('/')}{routes.shift_check_in(job.id, code)}",
     )
+
+
+def brief_cards(session: Session, where: list, actor: str, now: datetime, limit: int) -> list[tuple[ShiftCard, Hiring]]:
+    """The cards of the hirings matching `where` without their timeline, ratings, team marks or dialog money.
+
+    What 'Próximo turno' (services/next_shift.py) shows, and what the dialog of its one step reads:
+    one statement, and one more for a company's plan fee when a guaranteed shift is among them.
+
+    Args:
+        session: An open session.
+        where: Filters on Hiring/Job; they must include the viewer's own id (the caller's side).
+        actor: Actor.COMPANY or Actor.FREELANCER: whose view, and whose name is the other side's.
+        now: The instant the actions are judged at.
+        limit: At most this many cards.
+
+    Returns:
+        (card, hiring) pairs, soonest first.
+    """
+    rows = _rows(session, where, Hiring.company_id if actor == Actor.FREELANCER else Hiring.freelancer_id, limit)
+    percent = _fee_percent(session, [row[0] for row in rows], actor)
+    found = []
+    for h, job, name, empresa, chat_id in rows:
+        card = _card(
+            h, job, _other_name(actor, name, empresa), chat_id, actor, now, [], payment_view(session, h, actor)
+        )
+        if percent is not None and h.payment_mode == protected_payments.GUARANTEED:
+            card["estimate_fee"] = protected_payments.estimate_fee_text(h, percent)
+        found.append((card, h))
+    return found
 
 
 def job_shifts(session: Session, company_id: int, job_id: int, now: datetime) -> list[ShiftCard]:

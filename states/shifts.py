@@ -15,8 +15,9 @@ from core.formatting import local
 from core.ids import id_from_text, valid_id
 from core.types import utcnow
 from models import Role
-from services import faltas, protected_payments, shift_views, shifts
+from services import faltas, next_shift, protected_payments, shift_views, shifts
 from services.errors import ServiceError
+from services.next_shift import NextShift
 from services.shift_pay import DISMISS_REASONS
 from services.shift_views import ShiftCard
 from states.auth import AuthState
@@ -47,6 +48,8 @@ class ShiftsMixin(AuthState, mixin=True):
 
     shifts_upcoming: list[ShiftCard] = []
     shifts_history: list[ShiftCard] = []
+    next_shift: list[NextShift] = []  # the overview's 'Próximo turno' (none or one)
+    _next_cards: list[ShiftCard] = []  # its full card: what the action dialog reads (server only)
     my_faltas: list[dict] = []
     suspended_until: str = ""
     shift_dialog_open: bool = False
@@ -75,6 +78,21 @@ class ShiftsMixin(AuthState, mixin=True):
         until = faltas.suspended_until(db, user_id, now)
         self.suspended_until = f"{local(until):%d/%m/%Y}" if until else ""
 
+    def _load_next_shift(self, db, user_id: int) -> None:
+        """The overview's 'Próximo turno' (services/next_shift.py)."""
+        now = utcnow()
+        if self.ROLE == Role.CLIENT:
+            self.next_shift, self._next_cards = next_shift.for_company(db, user_id, now), []
+            return
+        self.next_shift, self._next_cards = next_shift.for_freelancer(db, user_id, now)
+
+    def _reload_after_action(self, db, user_id: int) -> None:
+        """After a step: the list the step was taken from, read again (the overview's card, or the shift lists)."""
+        if self.next_shift and any(card["id"] == self.shift_hiring for card in self._next_cards):
+            self._load_next_shift(db, user_id)
+        if self.shifts_upcoming or self.shifts_history:
+            self._load_shifts(db, user_id)
+
     @rx.event
     def open_review(self, falta_id: int):
         """'Pedir revisão humana' of one of the freelancer's faltas: the dialog asks why."""
@@ -88,7 +106,7 @@ class ShiftsMixin(AuthState, mixin=True):
         return None
 
     def _card(self, hiring_id: int) -> ShiftCard | None:
-        return next((card for card in self.shifts_upcoming if card["id"] == hiring_id), None)
+        return next((card for card in [*self.shifts_upcoming, *self._next_cards] if card["id"] == hiring_id), None)
 
     @rx.event
     @recovers(SHIFT_ERROR, UNEXPECTED_MESSAGE, reset={"shift_busy": False})
@@ -188,6 +206,7 @@ class ShiftsMixin(AuthState, mixin=True):
             return None
         self.shift_dialog_open, self.shift_error, self.shift_code = False, "", ""
         protected_payments.settle_soon(hiring_id)  # an approval or a cancellation moves the money now
+        self.shift_hiring = hiring_id
         with session_scope() as db:
-            self._load_shifts(db, user.id)
+            self._reload_after_action(db, user.id)
         return rx.toast.success(outcome.message)

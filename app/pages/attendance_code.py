@@ -96,7 +96,14 @@ def _code_panel() -> rx.Component:
                 id="attendance-code",
                 size="9",
                 weight="bold",
-                style={"letterSpacing": "0.3em", "fontVariantNumeric": "tabular-nums"},
+                # Six digits fit a 375 px phone's card (issue 42) and stay large on a counter's screen.
+                style={
+                    "fontSize": "clamp(2.25rem, 13vw, 3.75rem)",
+                    "letterSpacing": "0.2em",
+                    "marginRight": "-0.2em",
+                    "fontVariantNumeric": "tabular-nums",
+                    "whiteSpace": "nowrap",
+                },
                 aria_live="polite",
             ),
             rx.text("Muda a cada 30 segundos. O profissional digita o código ou escaneia o QR.", size="2"),

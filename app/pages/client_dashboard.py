@@ -19,6 +19,7 @@ from components.dashboard import (
     status_badge,
     tab_heading,
 )
+from components.next_shift import next_shift_card
 from components.notification_list import notifications_panel
 from components.pager import pager
 from components.plans import plan_conditions, plans_grid, subscription_panel
@@ -94,6 +95,7 @@ class ClientDashboardState(
             self.active_hirings = overview["active_hirings"]
             self.recent_jobs = overview["recent_jobs"]
             self.active_hiring_rows = overview["hirings"]
+            self._load_next_shift(db, user_id)
         elif self.tab == "hirings":
             self.hirings = self._paged(dashboard.company_hirings(db, user_id, self._page())).items
         elif self.tab == "shifts":
@@ -190,6 +192,7 @@ def overview_tab() -> rx.Component:
         _welcome(),
         rx.vstack(
             tab_heading("Visão Geral", "Acompanhe suas vagas, candidaturas e contratações."),
+            next_shift_card(state, Role.CLIENT),
             rx.grid(
                 stat_card("Vagas publicadas", state.total_jobs, "briefcase", "stat-total-jobs"),
                 stat_card("Candidaturas recebidas", state.total_applications, "file-text", "stat-total-applications"),

@@ -20,15 +20,16 @@ from components.dashboard import (
 )
 from components.earnings import earnings_tab
 from components.invites import open_invites
-from components.job_filters import job_filters
+from components.job_filters import job_filters, no_jobs
 from components.links import link_button
+from components.next_shift import next_shift_card
 from components.notification_list import notifications_panel
 from components.pager import PagerLink, pager, pager_fields
 from components.privacy import privacy_section
 from components.profile_forms import freelancer_profile_form
 from components.rating import company_rating, rating_control, rating_dialog
 from components.settings_panel import settings_panel
-from components.shift_card import shifts_tab
+from components.shift_card import shift_dialog, shifts_tab
 from components.ui import empty_state
 from core import routes
 from core.db import session_scope
@@ -106,6 +107,7 @@ class FreelancerDashboardState(
             self.checklist_done = overview["checklist_done"]
             self.checklist_percent = overview["checklist_percent"]
             self.recent_applications = dashboard.recent_applications(db, user_id)
+            self._load_next_shift(db, user_id)
             self._load_companies(db, user_id)
             self._load_invites(db, user_id)
         elif self.tab == "jobs":
@@ -241,6 +243,7 @@ def overview_tab() -> rx.Component:
     state = FreelancerDashboardState
     return rx.vstack(
         tab_heading("Visão Geral", "Acompanhe suas candidaturas e trabalhos."),
+        next_shift_card(state, Role.FREELANCER),
         open_invites(state),
         rx.grid(
             stat_card("Candidaturas ativas", state.active_applications, "file-text", "stat-active-applications"),
@@ -289,6 +292,7 @@ def overview_tab() -> rx.Component:
             width="100%",
         ),
         freelancer_companies(state),
+        shift_dialog(state, Role.FREELANCER),
         spacing="4",
         width="100%",
     )
@@ -421,11 +425,8 @@ def jobs_tab() -> rx.Component:
                 width="100%",
                 align="stretch",
             ),
-            empty_state(
-                "search-x",
-                "Nenhuma vaga encontrada",
-                "Atualmente não há vagas disponíveis que correspondam aos seus filtros.",
-                rx.button("Limpar filtros", variant="outline", on_click=state.clear_job_filters),
+            no_jobs(
+                (state.job_search != "") | (state.job_category != "") | (state.job_city != ""), state.clear_job_filters
             ),
         ),
         apply_dialog(guaranteed=ApplyState.apply_job_guaranteed),

@@ -6,12 +6,11 @@ from typing import TypedDict
 import reflex as rx
 
 from app.layout import first_title, page_title, public_page
-from components.job_filters import job_filters
+from components.job_filters import job_filters, no_jobs
 from components.links import link_button
 from components.pager import PagerLink, pager, pager_fields
 from components.punctuality import punctual_details
 from components.rating import company_rating
-from components.ui import empty_state
 from core import routes
 from core.catalog import CATEGORIES, CATEGORY_ALIASES, CITIES, PAYMENT_GUARANTEED_BADGE
 from core.db import session_scope
@@ -37,8 +36,6 @@ RESULTS_MIN_HEIGHT = "70vh"
 NBSP = "\u00a0"
 LIST_TITLE = "Vagas disponíveis"
 # The empty list without any filter: nothing to clear, so no word of filters (issue 42 point 13).
-NO_OPEN_JOBS_TITLE = "Nenhuma vaga aberta no momento"
-NO_OPEN_JOBS_TEXT = "Novas vagas aparecem aqui assim que as empresas publicam. Volte em breve."
 LOAD_ERROR = ("Erro ao carregar vagas", "Não foi possível carregar as vagas disponíveis.")
 
 
@@ -398,16 +395,7 @@ def results() -> rx.Component:
             rx.cond(
                 JobsState.total > 0,
                 job_table(),
-                rx.cond(
-                    JobsState.filtered,
-                    empty_state(
-                        "search-x",
-                        "Nenhuma vaga encontrada",
-                        "Atualmente não há vagas disponíveis que correspondam aos seus filtros.",
-                        rx.button("Limpar filtros", variant="outline", on_click=JobsState.clear_filters),
-                    ),
-                    empty_state("briefcase-business", NO_OPEN_JOBS_TITLE, NO_OPEN_JOBS_TEXT),
-                ),
+                no_jobs(JobsState.filtered, JobsState.clear_filters),
             ),
         ),
         min_height=RESULTS_MIN_HEIGHT,

@@ -5,7 +5,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from app.pages.jobs import NO_OPEN_JOBS_TEXT, JobsState, job_table, results
+from app.pages.jobs import JobsState, job_table, results
+from components.job_filters import NO_OPEN_JOBS_TEXT
 from components.shell import navbar
 from models import Role
 from services import profiles
@@ -43,6 +44,17 @@ def test_the_unfiltered_empty_list_says_no_vagas_are_open_and_the_pay_column_is_
 
     assert NO_OPEN_JOBS_TEXT in rendered and "Limpar filtros" in rendered  # the second only when filtered
     assert "Valor por hora" in str(job_table()) and "Salário" not in str(job_table())
+
+
+def test_the_dashboards_job_search_without_filters_does_not_mention_filters():
+    from app.pages.freelancer_dashboard import jobs_tab
+
+    rendered = str(jobs_tab())
+
+    assert NO_OPEN_JOBS_TEXT in rendered  # the unfiltered empty list
+    assert "Limpar filtros" in rendered  # only when a search, category or city narrows it
+    for field in ("job_search", "job_category", "job_city"):
+        assert field in rendered
 
 
 def test_the_header_city_picker_is_labelled_sua_cidade():

@@ -207,6 +207,19 @@ def bond_pair(db, world: World, earlier: int = 4, freelancer: User | None = None
     return {"vaga": job.id, "application": application.id}
 
 
+def coming_shifts(db, world: World) -> dict:
+    """Shifts still to work: the company's soonest vaga with three people coming, one of them the world's freelancer.
+
+    What the overviews' 'Próximo turno' reads (services/next_shift.py).
+    """
+    soon = utcnow() + timedelta(days=2)
+    people = [world.freelancer, make_freelancer(db, nome="Pessoa A"), make_freelancer(db, nome="Pessoa B")]
+    for person in people:
+        make_hiring(db, world.company, person, soon, state="agendada")
+    db.commit()
+    return {}
+
+
 @contextmanager
 def counted() -> Iterator[list[str]]:
     """Collect every SQL statement sent through the application's engine while the block runs.
@@ -263,7 +276,8 @@ CASES = {
         "who": "freelancer",
         "path": "/freelancer-dashboard",
     },
-    "company.overview": _dashboard("company", "overview"),
+    # 'Próximo turno' (services/next_shift.py) adds one statement whatever the number of people coming.
+    "company.overview": {**_dashboard("company", "overview"), "setup": coming_shifts, "budget": QUERY_BUDGET + 1},
     "company.jobs_tab": _dashboard("company", "jobs"),
     "company.hirings": _dashboard("company", "hirings"),
     "company.freelancers": _dashboard("company", "freelancers"),
@@ -284,8 +298,9 @@ CASES = {
         "path": "/client-dashboard",
         "args": ("{job}",),
     },
-    # The overview also lists open 'Contratar novamente' invites: one statement whatever their number.
-    "freelancer.overview": {**_dashboard("freelancer", "overview"), "budget": QUERY_BUDGET + 1},
+    # The overview also lists open 'Contratar novamente' invites, and 'Próximo turno' (services/next_shift.py):
+    # one statement each whatever their number.
+    "freelancer.overview": {**_dashboard("freelancer", "overview"), "setup": coming_shifts, "budget": QUERY_BUDGET + 2},
     # 'Buscar Vagas' reads the freelancer's blocks and teams first (services/visibility.py, one
     # statement whatever their number), then the list, then which results they applied to: one more
     # than the pages that show no per-viewer list. A team member's team-first vagas add one more.
