@@ -6,7 +6,7 @@ from components.dashboard import APPLICATION_STATUS_COLORS, status_badge
 from components.forms import submit_button, text_area, text_field
 from components.links import link_button
 from core import routes
-from core.catalog import PAYMENT_DIRECT, PAYMENT_DIRECT_NOTE, PAYMENT_GUARANTEED, PAYMENT_GUARANTEED_NOTE
+from core.catalog import BRING_LABEL, PAYMENT_DIRECT, PAYMENT_DIRECT_NOTE, PAYMENT_GUARANTEED, PAYMENT_GUARANTEED_NOTE
 from models import Role
 from services.applications import ALREADY_APPLIED
 from services.dashboard import APPLICATION_STATUS_LABELS
@@ -41,13 +41,14 @@ def payment_callout(prefix: str, guaranteed: rx.Var | bool) -> rx.Component:
     return safe if guaranteed is True else rx.cond(guaranteed, safe, direct)
 
 
-def commitment(prefix: str, when: rx.Var | str, total: rx.Var | str) -> rx.Component:
-    """What applying commits to: 'Você está se candidatando para sáb., 12/12 · 18:00–23:30' and the total.
+def commitment(prefix: str, when: rx.Var | str, total: rx.Var | str, bring: rx.Var | str = "") -> rx.Component:
+    """What applying commits to: 'Você está se candidatando para sáb., 12/12 · 18:00–23:30', the total and the attire.
 
     Args:
         prefix: Makes the id unique on the page (#dialog-apply-commitment).
         when: The shift's day and times (services.jobs.JobDetail `when`; nothing shown when '').
         total: 'R$ 165,00 pelo turno' (nothing shown when '', e.g. 'A combinar').
+        bring: 'Traje e o que levar' (services.jobs.JobDetail `bring`; nothing shown when '').
     """
     return rx.vstack(
         rx.cond(when != "", rx.text("Você está se candidatando para ", rx.text.strong(when), size="2")),
@@ -58,6 +59,16 @@ def commitment(prefix: str, when: rx.Var | str, total: rx.Var | str) -> rx.Compo
                 rx.text("Total estimado: ", rx.text.strong(total), size="2"),
                 spacing="2",
                 align="center",
+            ),
+        ),
+        rx.cond(
+            bring != "",
+            rx.hstack(
+                rx.icon("shirt", size=16, color=rx.color("accent", 9), flex_shrink="0"),
+                rx.text(BRING_LABEL + ": ", rx.text.strong(bring), size="2"),
+                spacing="2",
+                align="center",
+                id=f"{prefix}-apply-bring",
             ),
         ),
         spacing="1",
@@ -72,6 +83,7 @@ def apply_form(
     guaranteed: rx.Var | bool = False,
     when: rx.Var | str = "",
     total: rx.Var | str = "",
+    bring: rx.Var | str = "",
 ) -> rx.Component:
     """What applying commits to, optional hourly proposal and message, and 'Enviar candidatura'.
 
@@ -81,6 +93,7 @@ def apply_form(
         guaranteed: Whether the vaga is paid through the Turno (the payment callout says which way).
         when: The shift's day and times, restated before applying ('' shows nothing).
         total: The vaga's estimated total ('' shows nothing).
+        bring: The vaga's 'Traje e o que levar' ('' shows nothing).
 
     Returns:
         The form, submitting to ApplyState.submit_application.
@@ -91,7 +104,7 @@ def apply_form(
     )
     return rx.form(
         rx.vstack(
-            commitment(prefix, when, total),
+            commitment(prefix, when, total, bring),
             text_field(
                 "Valor proposto por hora (opcional)",
                 "valor_proposto",
@@ -185,6 +198,7 @@ def apply_dialog(guaranteed: rx.Var | bool = False) -> rx.Component:
                 guaranteed=guaranteed,
                 when=ApplyState.apply_job_when,
                 total=ApplyState.apply_job_total,
+                bring=ApplyState.apply_job_bring,
             ),
             max_width="480px",
             id="apply-dialog",

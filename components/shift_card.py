@@ -9,6 +9,7 @@ from components.links import link_button
 from components.rating import STAR_COLOR, rating_dialog
 from components.ui import empty_state
 from core import routes
+from core.catalog import BRING_LABEL
 from services.shift_pay import DISMISS_REASONS
 from services.shift_views import GUARANTEED_LINE
 
@@ -82,6 +83,10 @@ def shift_card(card: rx.Var, state, role: str) -> rx.Component:
                 ),
                 wrap="wrap",
                 spacing="2",
+            ),
+            rx.cond(
+                card["bring"].to(str) != "",
+                rx.box(_line("shirt", BRING_LABEL + ": ", card["bring"].to(str)), class_name="shift-bring"),
             ),
             rx.cond(card["arrival"].to(str) != "", _line("log-in", "Chegada: ", card["arrival"].to(str))),
             rx.cond(card["departure"].to(str) != "", _line("log-out", "Saída: ", card["departure"].to(str))),

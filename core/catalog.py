@@ -173,6 +173,9 @@ PAYMENT_GUARANTEED_NOTE = (
     "depois das horas aprovadas."
 )
 PAYMENT_GUARANTEED_BADGE = "Pagamento garantido"  # the job list's badge and its filter
+# A vaga's optional attire and items (`jobs.o_que_levar`, alembic 0027): the publish form's label, and
+# the line its page, first paint, apply form and shift cards show when the company filled it in.
+BRING_LABEL = "Traje e o que levar"
 REFUND_DAYS = 7
 PAYMENT_METHODS: tuple[str, ...] = ("Cartão de crédito", "Cartão de débito", "Boleto bancário", "PIX")
 

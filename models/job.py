@@ -17,6 +17,7 @@ SEARCH_SEPARATOR = "|"
 SEARCH_INDEX_TABLE = "jobs_busca_fts"
 SEARCH_MAX = 400
 CITY_SEARCH_MAX = 160
+BRING_MAX = 200
 
 
 def search_text(titulo: str, categoria: str, localizacao: str, endereco: str) -> str:
@@ -103,6 +104,8 @@ class Job(SQLModel, table=True):
     # sees the vaga; the timer clears it when the window opens (services/team_first.py).
     equipe_ate: datetime | None = optional_datetime_field()
     privada: bool = False  # a 'Contratar novamente' vaga: only its invited freelancer ever sees it
+    # 'Traje e o que levar' (alembic 0027): the attire and items the company expects ('' when not said).
+    o_que_levar: str = Field(default="", max_length=BRING_MAX)
 
     def refresh_search_fields(self) -> None:
         """Recompute `busca` (`search_text`), `cidade_busca` and `cidade_ibge` from the title, category and place."""

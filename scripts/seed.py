@@ -3,7 +3,7 @@
 from datetime import UTC, datetime, time, timedelta
 from decimal import Decimal
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from core import cities
 from core.db import session_scope
@@ -81,6 +81,16 @@ DEMO_JOBS = [
     ),
 ]
 DEMO_ADDRESS = "Rua Augusta, 100 - Consolação, São Paulo - SP"
+# 'Traje e o que levar' of some demo vagas, by title (the others say nothing); set while blank, so a
+# database seeded before the field gets them too and a second run changes nothing.
+DEMO_BRING = {
+    "Garçom para evento corporativo": "Camisa social branca, calça preta, sapato preto fechado",
+    "Recepcionista de hotel (fim de semana)": "Terno escuro ou tailleur; crachá fornecido pelo hotel",
+    "Chef de cozinha italiana": "Dólmã e calça de cozinha, sapato antiderrapante; traga suas facas",
+    "Auxiliar de cozinha": "Calça comprida, sapato fechado antiderrapante e touca",
+    "Bartender para festa de fim de ano": "Camisa social preta; avental e utensílios fornecidos pelo hotel",
+    "Garçom para jantar de gala": "Camisa social branca, gravata borboleta preta, calça e sapato pretos",
+}
 
 
 def demo_shift(days: int, hour: int, hours: int, break_min: int) -> dict:
@@ -144,6 +154,7 @@ def seed(db: Session) -> None:
     if db.exec(select(Job.id).where(Job.cliente_id == company.id)).first() is None:
         _add_demo_jobs(db, company.id)
     _seed_activity(db, company.id, freelancer.id)
+    _seed_bring(db, company.id)
     _seed_shifts(db, company.id, freelancer.id)
     _seed_subscription(db, company.id)
 
@@ -167,6 +178,16 @@ def _add_demo_jobs(db: Session, company_id: int) -> None:
                 criado_em=utcnow() - timedelta(hours=offset),
             )
         )
+
+
+def _seed_bring(db: Session, company_id: int) -> None:
+    """Give the demo vagas of DEMO_BRING their 'Traje e o que levar' where it is blank (idempotent)."""
+    jobs = db.exec(select(Job).where(Job.cliente_id == company_id, col(Job.titulo).in_(DEMO_BRING))).all()
+    for job in jobs:
+        if not job.o_que_levar:
+            job.o_que_levar = DEMO_BRING[job.titulo]
+            db.add(job)
+    db.flush()
 
 
 ACTIVITY_JOBS = [

@@ -38,6 +38,7 @@ NO_DATES = "Escolha pelo menos uma data."
 TOO_MANY_DATES = f"Escolha no máximo {shift_rules.MAX_COPIES} datas."
 BAD_DATE = "Informe uma data válida."
 REPEATED_DATES = "Escolha datas diferentes."
+BRING_FIELD = "o_que_levar"  # 'Traje e o que levar'
 PAYMENT_MODE_LOCKED = "A forma de pagamento não pode mudar depois que a vaga recebeu candidaturas."
 # Columns a copy does not take from its original: its own identity, state, times and secret.
 NOT_COPIED = {
@@ -161,7 +162,8 @@ def update_job(session: Session, company_id: int, job_id: object, data: dict) ->
     """Save the edited form of one of the company's jobs (the same rules as publishing).
 
     Only the job's own columns change (its state, series and secret stay): hirings already accepted
-    keep the times they copied at acceptance.
+    keep the times they copied at acceptance. A form without 'Traje e o que levar' at all (a caller
+    older than the field) keeps the vaga's; a blank one clears it.
 
     Raises:
         NotAllowed: The job is not one of the company's.
@@ -173,7 +175,10 @@ def update_job(session: Session, company_id: int, job_id: object, data: dict) ->
         _check_payment_mode(form.pagamento)
         if session.exec(select(Application.id).where(Application.vaga_id == job.id)).first() is not None:
             raise ValidationFailed({"pagamento": PAYMENT_MODE_LOCKED})
-    for name, value in form.job_values().items():
+    values = form.job_values()
+    if not (isinstance(data, dict) and BRING_FIELD in data):
+        values.pop(BRING_FIELD)
+    for name, value in values.items():
         setattr(job, name, value)
     job.updated_at = utcnow()
     session.add(job)

@@ -306,6 +306,7 @@ def _form(template: Job, data: dict, now: datetime) -> JobForm:
         "possui_intervalo": template.possui_intervalo,
         "vagas_disponiveis": "1",
         "pagamento": template.pagamento,
+        "o_que_levar": template.o_que_levar,
     }
     try:
         return parse(JobForm, values, now)

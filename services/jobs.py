@@ -100,6 +100,7 @@ class JobDetail(TypedDict):
     shift: str
     address: str
     map_url: str
+    bring: str  # 'Traje e o que levar' (core/catalog.BRING_LABEL; '' when the company said nothing)
     description: str
     skills: list[str]
     transport_voucher: bool
@@ -514,6 +515,7 @@ _PUBLIC_JOB = (
         _JOBS.c.endereco,
         _JOBS.c.ponto_lat,
         _JOBS.c.ponto_lng,
+        _JOBS.c.o_que_levar,
         _JOBS.c.descricao,
         _JOBS.c.habilidades_necessarias,
         _JOBS.c.vale_transporte,
@@ -628,6 +630,7 @@ def _detail(row) -> JobDetail | None:
         shift=shift_text(row.inicio_em, row.fim_em, row.intervalo_min),
         address=row.endereco or "",
         map_url=map_url(row.endereco, row.ponto_lat, row.ponto_lng),
+        bring=row.o_que_levar or "",
         description=row.descricao,
         skills=[skill for skill in row.habilidades_necessarias or [] if isinstance(skill, str) and skill.strip()],
         transport_voucher=row.vale_transporte,

@@ -322,6 +322,7 @@ def _export_jobs(session: Session, company_id: int) -> list[dict[str, Any]]:
             "intervalo_min": job.intervalo_min,
             "endereco": job.endereco,
             "ponto_marcado": job.ponto_lat is not None,
+            "o_que_levar": job.o_que_levar,
             "habilidades_necessarias": list(job.habilidades_necessarias or []),
             "vale_transporte": job.vale_transporte,
             "refeicao_local": job.refeicao_local,

@@ -148,6 +148,7 @@ class ShiftCard(TypedDict):
     time: str
     address: str
     map_url: str
+    bring: str  # the vaga's 'Traje e o que levar' (`Job.o_que_levar`; '' when it says nothing)
     state: str
     state_label: str
     tone: str
@@ -314,6 +315,7 @@ def _card(
         time=time_text(h.inicio_em, h.fim_em),
         address=job.endereco or job.localizacao,
         map_url=map_url(job.endereco or job.localizacao, job.ponto_lat, job.ponto_lng),
+        bring=job.o_que_levar or "",
         state=h.state,
         state_label=shifts.state_label(h, actor),
         tone=TONES.get(h.state, "gray"),

@@ -13,10 +13,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 from pydantic_core import PydanticCustomError
 
 from core import cities, shift_rules
-from core.catalog import CATEGORIES, CONTACT_SUBJECTS, INDUSTRIES, PASSWORD_MIN
+from core.catalog import BRING_LABEL, CATEGORIES, CONTACT_SUBJECTS, INDUSTRIES, PASSWORD_MIN
 from core.geo import valid_point
 from core.shift_format import duration_text
 from core.types import utcnow
+from models.job import BRING_MAX
 from services.errors import ValidationFailed
 
 T = TypeVar("T", bound=BaseModel)
@@ -655,6 +656,7 @@ SHIFT_BREAK = "O intervalo deve ser de 0 a 120 minutos."
 SHIFT_ADDRESS = "Informe o endereço do turno."
 SHIFT_POINT = "Localização marcada inválida."
 ADDRESS_MIN, ADDRESS_MAX = 5, 200
+BRING_TOO_LONG = f"{BRING_LABEL}: no máximo {BRING_MAX} caracteres."
 
 
 def local_datetime(value: Any) -> datetime | None:
@@ -750,8 +752,9 @@ class JobForm(BaseModel):
     anuncio_anonimo: bool = False
     vagas_disponiveis: int = 1
     pagamento: str = "direto"  # 'direto' or 'garantido' (docs/product.md "Pagamento garantido")
+    o_que_levar: str = ""  # 'Traje e o que levar': optional attire and items
 
-    @field_validator("titulo", "categoria", "descricao", "localizacao", "endereco", mode="before")
+    @field_validator("titulo", "categoria", "descricao", "localizacao", "endereco", "o_que_levar", mode="before")
     @classmethod
     def _text(cls, value: Any) -> str:
         return _clean(value)
@@ -819,6 +822,14 @@ class JobForm(BaseModel):
         if len(v) > ADDRESS_MAX or visible_length(v, ADDRESS_MIN) < ADDRESS_MIN:
             raise _fail(SHIFT_ADDRESS)
         return v
+
+    @field_validator("o_que_levar")
+    @classmethod
+    def _o_que_levar(cls, v: str) -> str:
+        """At most BRING_MAX characters, every one counted (what the column holds); nothing visible is blank."""
+        if len(v) > BRING_MAX:
+            raise _fail(BRING_TOO_LONG)
+        return v if visible_length(v, 1) else ""
 
     @field_validator("ponto_lat", mode="before")
     @classmethod

@@ -48,6 +48,7 @@ class ApplyState(AuthState):
     apply_job_guaranteed: bool = False  # 'Pagamento garantido pelo Turno' (the dialog's payment line)
     apply_job_when: str = ""  # 'sáb., 12/12 · 18:00–23:30', restated in the dialog
     apply_job_total: str = ""  # 'R$ 165,00 pelo turno' ('' for 'A combinar')
+    apply_job_bring: str = ""  # 'Traje e o que levar' ('' when the vaga says nothing)
     apply_status: str = ""
     apply_open: bool = False
     apply_submitting: bool = False
@@ -93,6 +94,7 @@ class ApplyState(AuthState):
         self.apply_job_title = job["title"]
         self.apply_job_guaranteed = bool(job.get("guaranteed"))
         self.apply_job_when, self.apply_job_total = job.get("when", ""), job.get("total", "")
+        self.apply_job_bring = job.get("bring", "")
         self.apply_status = ""
         self.apply_open = True
         return None

@@ -16,6 +16,7 @@ instead, as the first child of <body>:
 import html
 
 from core import routes
+from core.catalog import BRING_LABEL
 from services.jobs import JobDetail
 
 ELEMENT_ID = "first-paint"
@@ -68,6 +69,7 @@ def job_article(job: JobDetail, product_name: str) -> str:
             _fact("Total estimado", job["total"]) if job.get("total") else "",
             _fact("Turno", shift),
             _fact("Endereço do turno", job["address"] or NOT_INFORMED),
+            _fact(BRING_LABEL, job["bring"]) if job.get("bring") else "",
             _fact("Pagamento", job["payment"]),  # the vaga's own: direct or guaranteed, as on its page
             _fact("Vagas disponíveis", str(job["positions"])),
             _fact("Postado em", job["posted"]),

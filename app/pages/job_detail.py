@@ -13,6 +13,7 @@ from components.punctuality import punctual_line
 from components.rating import company_rating
 from components.ui import empty_state
 from core import routes, seo
+from core.catalog import BRING_LABEL
 from core.db import session_scope
 from core.settings import get_settings
 from core.types import utcnow
@@ -51,6 +52,7 @@ EMPTY_JOB = JobDetail(
     shift="",
     address="",
     map_url="",
+    bring="",
     description="",
     skills=[],
     transport_voucher=False,
@@ -304,6 +306,7 @@ def _freelancer_box() -> rx.Component:
                     guaranteed=JobDetailState.job["guaranteed"].to(bool),
                     when=JobDetailState.job["when"].to(str),
                     total=JobDetailState.job["total"].to(str),
+                    bring=JobDetailState.job["bring"].to(str),
                 ),
                 spacing="3",
                 width="100%",
@@ -506,6 +509,7 @@ def detail() -> rx.Component:
                 ),
                 id="job-address",
             ),
+            rx.cond(job["bring"] != "", rx.box(fact("shirt", BRING_LABEL, job["bring"]), id="job-bring")),
             fact("users", "Vagas disponíveis", job["positions"].to(str)),
             fact("calendar-plus", "Postado em", job["posted"]),
             payment_fact(),

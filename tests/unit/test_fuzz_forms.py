@@ -692,8 +692,9 @@ JOB_FORM = {
     "possui_intervalo": "",
     "anuncio_anonimo": "",
     "vagas_disponiveis": "3",
+    "o_que_levar": "Camisa preta, calça social, sapato fechado",
 }
-JOB_TEXT = ("titulo", "categoria", "descricao", "localizacao", "endereco", "habilidades_necessarias")
+JOB_TEXT = ("titulo", "categoria", "descricao", "localizacao", "endereco", "habilidades_necessarias", "o_que_levar")
 JOB_FLAGS = ("vale_transporte", "refeicao_local", "possui_intervalo", "anuncio_anonimo")
 
 

@@ -341,6 +341,7 @@ def test_public_job_detail_has_every_field(db):
         "shift": "sáb., 05/12 · 18:00–02:00 (8h, intervalo 30 min)",
         "address": "Rua Augusta, 100 - Consolação",
         "map_url": "https://www.google.com/maps/search/?api=1&query=Rua%20Augusta%2C%20100%20-%20Consola%C3%A7%C3%A3o",
+        "bring": "",
         "description": "Cozinha <b>italiana</b>.",
         "skills": ["Massas", "Pontualidade"],
         "transport_voucher": True,

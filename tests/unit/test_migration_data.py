@@ -99,6 +99,7 @@ FRESH_AFTER_UPGRADE = {
         "pagamento",
         "equipe_ate",  # 0021: a team-first vaga comes back open to everyone
         "privada",  # 0021: a 'Contratar novamente' vaga comes back as an ordinary vaga (its invite is gone)
+        "o_que_levar",  # 0027: 'Traje e o que levar' comes back blank; the company says it again
     },
 }
 # The shift loop's own records (0013): a downgrade below it drops them by design, and upgrading
@@ -213,6 +214,7 @@ def _job_row(n: int, company_id: int, rng: random.Random, now) -> dict:
         "busca": job.busca,
         "cidade_busca": job.cidade_busca,
         "cidade_ibge": job.cidade_ibge,
+        "o_que_levar": "Camisa preta, calça social e sapato fechado" if n % 4 == 0 else "",
     }
 
 

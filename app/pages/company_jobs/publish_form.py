@@ -6,11 +6,13 @@ from app.pages.company_jobs.state import READ_POINT_SCRIPT, CompanyJobsState
 from components.city_field import city_field
 from components.forms import dialog_buttons, field_error, select_field, text_area, text_field
 from core import routes
-from core.catalog import CATEGORIES
+from core.catalog import BRING_LABEL, CATEGORIES
 from core.formatting import PROFESSIONAL
 from core.shift_rules import MAX_BREAK_MIN
+from models.job import BRING_MAX
 from services.protected_payments import DIRECT, GUARANTEED
 
+BRING_HINT = f"Opcional, até {BRING_MAX} caracteres. Aparece na vaga e no turno do profissional."
 PROTECTED_UNAVAILABLE = "O pagamento garantido pelo Turno não está disponível neste ambiente."
 PROTECTED_NOTE = (
     "A empresa paga ao aceitar cada candidatura (horas × valor + taxa de serviço de 12% no plano Gratuito, "
@@ -241,6 +243,15 @@ def _publish_fields() -> list[rx.Component]:
             errors["habilidades_necessarias"],
             field_id="job-habilidades",
             placeholder="Separe por vírgulas: bandeja, inglês, vinhos",
+        ),
+        text_field(
+            BRING_LABEL,
+            "o_que_levar",
+            errors["o_que_levar"],
+            field_id="job-o_que_levar",
+            placeholder="Ex.: camisa preta, calça social, sapato fechado",
+            hint=BRING_HINT,
+            max_length=BRING_MAX,
         ),
         rx.grid(
             _checkbox("Vale-transporte", "vale_transporte"),

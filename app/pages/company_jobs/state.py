@@ -46,6 +46,7 @@ JOB_FIELDS = (
     "habilidades_necessarias",
     "vagas_disponiveis",
     "pagamento",
+    "o_que_levar",
 )
 PAYMENT_MODES = (protected_payments.DIRECT, protected_payments.GUARANTEED)
 POINT_FAILED = "Não foi possível ler sua localização. Verifique a permissão de localização do navegador."
