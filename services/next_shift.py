@@ -113,7 +113,7 @@ def _build(card: ShiftCard, h: Hiring, now: datetime) -> NextShift:
         address=card["address"],
         map_url=card["map_url"],
         pay=card["estimate"],
-        bring=card.get("bring", ""),
+        bring=card["bring"],
         action="",
         action_label="",
         hint="",

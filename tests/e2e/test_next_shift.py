@@ -37,7 +37,7 @@ def test_the_next_shift_leads_both_overviews_with_one_large_button(browser: Brow
     title = f"Bar do congresso {token}"
     company_email = make_account("client")
     freelancer_email = make_account("freelancer", name=f"Lia Coquetéis {token}")
-    job_id = bar_job(company_email, title, timedelta(minutes=30))
+    job_id = bar_job(company_email, title, timedelta(minutes=30), o_que_levar="Camisa preta e avental")
     company_ctx, company = signed_in(browser, base_url, company_email)
     freelancer_ctx, freelancer = signed_in(browser, base_url, freelancer_email, viewport=PHONE)
     try:
@@ -57,6 +57,7 @@ def test_the_next_shift_leads_both_overviews_with_one_large_button(browser: Brow
         expect(card).to_contain_text("Hoje")
         expect(card.locator(".next-shift-pay")).to_have_text("Pagamento: R$ 220,00 pelo turno")  # 5h30 x R$ 40
         expect(card).to_contain_text("Av. Paulista, 1578")
+        expect(card.locator(".next-shift-bring")).to_have_text("Traje e o que levar: Camisa preta e avental")
         expect(card.locator(".next-shift-people")).to_have_text("Empresa: Empresa Teste")
         stats = freelancer.locator("#stat-active-applications")
         assert card.bounding_box()["y"] < stats.bounding_box()["y"]  # on top, before the counters

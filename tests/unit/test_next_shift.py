@@ -34,7 +34,7 @@ def test_nobody_hired_has_no_next_shift(db, cast):
 
 
 def test_the_freelancers_next_shift_is_the_soonest_and_says_when_where_pay_and_who(db, cast):
-    later = hire(db, cast.company, cast.freelancer, start=shift_start(5), title="Bartender", rate=Decimal("40"))
+    hire(db, cast.company, cast.freelancer, start=shift_start(5), title="Bartender", rate=Decimal("40"))
     soon = hire(db, cast.company, cast.freelancer, start=shift_start(3), hours=6, break_min=30, rate=Decimal("30"))
     now = soon.start - 3 * 24 * H
 
@@ -50,7 +50,21 @@ def test_the_freelancers_next_shift_is_the_soonest_and_says_when_where_pay_and_w
     assert card["when"] == f"{shift_views.day_text(soon.start)} · {start:%H:%M}–{local(soon.end):%H:%M}"
     assert card["pay"] == "R$ 165,00 pelo turno"  # 5h30 x R$ 30
     assert card["soon"] == ""  # three days away
-    assert later.hiring_id != card["hiring_id"]
+    assert card["bring"] == ""  # the vaga says nothing
+
+
+def test_the_card_says_what_to_bring_and_when_it_is_today_or_tomorrow(db, cast):
+    start = shift_start(3).replace(hour=17, minute=0)  # 14:00 in São Paulo
+    s = hire(db, cast.company, cast.freelancer, start=start)
+    job = db.get(Job, s.job_id)
+    job.o_que_levar = "Camisa branca, calça preta"
+    db.add(job)
+    db.commit()
+
+    assert [_mine(db, cast, start - hours * H)[0]["soon"] for hours in (2, 24, 48)] == ["Hoje", "Amanhã", ""]
+    assert _mine(db, cast, start - 2 * H)[0]["bring"] == "Camisa branca, calça preta"
+    [company_card] = next_shift.for_company(db, cast.company.id, start - 2 * H)
+    assert company_card["bring"] == "Camisa branca, calça preta"
 
 
 def test_the_large_button_is_the_step_the_shift_needs_now(db, cast):
