@@ -45,13 +45,14 @@ def _timeline(card: rx.Var) -> rx.Component:
     )
 
 
-def shift_card(card: rx.Var, state, role: str) -> rx.Component:
+def shift_card(card: rx.Var, state, role: str, code_link: bool = True) -> rx.Component:
     """One hiring: the shift, its state, the records, hours and money, the actions and the timeline.
 
     Args:
         card: A services.shift_views.ShiftCard.
         state: The dashboard state (mixes states.shifts.ShiftsMixin in).
         role: 'client' or 'freelancer' (what the card links to).
+        code_link: Offer the company's 'Código de presença' (not on the code screen itself).
     """
     other_label = "Profissional: " if role == "client" else "Empresa: "
     return rx.card(
@@ -126,7 +127,7 @@ def shift_card(card: rx.Var, state, role: str) -> rx.Component:
             ),
             _guaranteed(card),
             rx.flex(
-                *_code_button(card, role),
+                *(_code_button(card, role) if code_link else []),
                 *_pay_button(card, state, role),
                 *_team_button(card, state, role),
                 *_rebook_button(card, state, role),
@@ -136,7 +137,7 @@ def shift_card(card: rx.Var, state, role: str) -> rx.Component:
                     lambda item: rx.button(
                         item["label"].to(str),
                         size="2",
-                        variant=_action_variant(card, item, role),
+                        variant=_action_variant(card, item, role == "client" and code_link),
                         color_scheme=rx.cond(_backs_out(item), "red", "accent"),
                         on_click=state.open_shift_action(card["id"].to(int), item["action"].to(str)),
                     ),
@@ -172,9 +173,9 @@ def _code_live(card: rx.Var) -> rx.Var:
     return state.contains("agendada") | state.contains("confirmada") | (state == "em_andamento")
 
 
-def _action_variant(card: rx.Var, item: rx.Var, role: str) -> rx.Var | str:
+def _action_variant(card: rx.Var, item: rx.Var, beside_code: bool) -> rx.Var | str:
     """Backing out is soft red; beside the company's 'Código de presença' every other step is secondary."""
-    forward = "solid" if role != "client" else rx.cond(_code_live(card), "outline", "solid")
+    forward = rx.cond(_code_live(card), "outline", "solid") if beside_code else "solid"
     return rx.cond(_backs_out(item), "soft", forward)
 
 

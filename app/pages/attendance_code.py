@@ -138,7 +138,7 @@ def attendance_code_page() -> rx.Component:
             rx.vstack(
                 _code_panel(),
                 rx.heading("Profissionais deste turno", size="4"),
-                rx.foreach(state.shifts_upcoming, lambda card: shift_card(card, state, Role.CLIENT)),
+                rx.foreach(state.shifts_upcoming, lambda card: shift_card(card, state, Role.CLIENT, code_link=False)),
                 width="100%",
                 align="center",
             ),
