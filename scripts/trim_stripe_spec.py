@@ -33,7 +33,8 @@ from typing_extensions import is_typeddict
 OUTPUT = Path(__file__).resolve().parent.parent / "tests" / "support" / "stripe_spec" / "spec3.trimmed.json"
 FORM = "application/x-www-form-urlencoded"
 
-# (method, path template, stripe-python params class, object answered): every call of stripe_api.client().
+# (method, path template, stripe-python params class, object answered): every call of stripe_api.client()
+# (and the Checkout Session read tests/unit/test_fake_stripe_payments.py makes).
 OPERATIONS = (
     ("post", "/v1/accounts", "stripe.params._account_create_params.AccountCreateParams", "account"),
     ("get", "/v1/accounts/{account}", "stripe.params._account_retrieve_params.AccountRetrieveParams", "account"),
@@ -48,6 +49,12 @@ OPERATIONS = (
         "post",
         "/v1/checkout/sessions",
         "stripe.params.checkout._session_create_params.SessionCreateParams",
+        "checkout.session",
+    ),
+    (
+        "get",
+        "/v1/checkout/sessions/{session}",
+        "stripe.params.checkout._session_retrieve_params.SessionRetrieveParams",
         "checkout.session",
     ),
     (
@@ -223,13 +230,13 @@ class _Converter:
 
     def params(self, cls: type) -> dict:
         """A params TypedDict as the form body's object schema (without the RequestOptions keys)."""
-        return self._typed_dict(cls)
+        return self._typed_dict(cls, skip=_request_options())
 
     def resource(self, cls: type) -> dict:
         """A resource class as its object's schema."""
         return self._object(cls)
 
-    def _hints(self, cls: type) -> dict[str, Any]:
+    def _hints(self, cls: type, skip: frozenset[str] = frozenset()) -> dict[str, Any]:
         module = sys.modules[cls.__module__]
         namespace = self._namespace(module)
         local: dict[str, Any] = {}
@@ -238,7 +245,7 @@ class _Converter:
         own = {
             name: hint
             for name, hint in _annotations(cls).items()
-            if not name.isupper() and name not in _request_options()  # OBJECT_NAME; api_key...
+            if not name.isupper() and name not in skip  # OBJECT_NAME is a ClassVar
         }
         holder = type(cls.__name__, (), {"__annotations__": own, "__module__": cls.__module__})
         return typing.get_type_hints(holder, globalns=namespace, localns=local, include_extras=True)
@@ -256,8 +263,8 @@ class _Converter:
             self._namespaces[module.__name__] = namespace
         return self._namespaces[module.__name__]
 
-    def _typed_dict(self, cls: type) -> dict:
-        hints = self._hints(cls)
+    def _typed_dict(self, cls: type, skip: frozenset[str] = frozenset()) -> dict:
+        hints = self._hints(cls, skip)
         required = sorted(name for name in hints if name in cls.__required_keys__)  # type: ignore[attr-defined]
         schema: dict[str, Any] = {
             "additionalProperties": False,
@@ -294,7 +301,7 @@ class _Converter:
             schema["x-resourceId"] = name
         return schema
 
-    def _schema(self, hint: Any) -> dict:  # noqa: C901 (one branch per kind of hint)
+    def _schema(self, hint: Any) -> dict:
         from stripe._list_object import ListObject
         from stripe._stripe_object import StripeObject, UntypedStripeObject
 
@@ -365,14 +372,14 @@ def _annotations(cls: type) -> dict[str, Any]:
     """The annotations a generated class declares (a TypedDict's include its generated bases')."""
     if is_typeddict(cls):
         return dict(cls.__annotations__)
-    return dict(cls.__dict__.get("__annotations__", {}))
+    return dict(inspect.get_annotations(cls))
 
 
-def _request_options() -> set[str]:
+def _request_options() -> frozenset[str]:
     """The keys of stripe-python's RequestOptions (api_key, idempotency_key...): not API parameters."""
     from stripe._request_options import RequestOptions
 
-    return set(RequestOptions.__annotations__)
+    return frozenset(RequestOptions.__annotations__)
 
 
 def _enclosing(cls: type) -> list[type]:

@@ -54,6 +54,7 @@ from urllib.parse import parse_qsl, urlsplit
 import requests
 
 from tests.support.local_http import LocalServer, serve, shut
+from tests.support.stripe_spec import validate as spec
 
 PREMIUM_PRICE = "price_test_premium_brl"
 ENTERPRISE_PRICE = "price_test_enterprise_brl"
@@ -113,6 +114,7 @@ class FakeStripe:
     transfers: dict[str, dict] = field(default_factory=dict)
     refunds: dict[str, dict] = field(default_factory=dict)
     disputes: dict[str, dict] = field(default_factory=dict)
+    refused: list[spec.Problem] = field(default_factory=list)  # requests Stripe's description refuses
     webhook_url: str = ""
     connect_secret: str = CONNECT_WEBHOOK_SECRET
     delay_seconds: float = 0.0
@@ -211,7 +213,7 @@ class FakeStripe:
                 status="complete",
                 payment_status="no_payment_required" if status == "trialing" else "paid",
             )
-            return json.loads(json.dumps(checkout)), json.loads(json.dumps(subscription))
+            return _public(checkout), _public(subscription)
 
     def complete_onboarding(self, account_id: str, payouts_enabled: bool = True, verified: bool | None = None) -> dict:
         """Do what finishing Stripe's hosted onboarding does: details submitted, payouts (usually) on.
@@ -611,6 +613,10 @@ class FakeStripe:
             return _error(failure.message, code=failure.code, status=failure.status, error_type=failure.error_type)
         if not headers.get("authorization", "").startswith("Bearer sk_"):
             return 401, {"error": {"type": "invalid_request_error", "message": "Invalid API Key provided"}}
+        refused = _refused(method, path, params, headers)
+        if refused is not None:
+            self.refused.append(refused)
+            return 400, refused.error()
         key = headers.get("idempotency-key", "")
         if method != "POST" or not key or path not in IDEMPOTENT_PATHS:
             return self._route(method, path, params, key)
@@ -886,7 +892,6 @@ class FakeStripe:
             },
             "metadata": metadata,
             "created": int(time.time()),
-            "livemode": False,
         }
         self.accounts[account["id"]] = account
         return account
@@ -1012,6 +1017,23 @@ class _Handler(BaseHTTPRequestHandler):
         self._api("GET")
 
 
+def _refused(method: str, path: str, params: dict[str, str], headers: dict[str, str]) -> spec.Problem | None:
+    """The first thing Stripe's description refuses in a request: its version, headers or parameters."""
+    version = headers.get("stripe-version", "")
+    if version != spec.api_version():
+        return spec.Problem(
+            "", "", f"Stripe-Version {version!r}: this fake (and the product) speak {spec.api_version()}"
+        )
+    key = headers.get("idempotency-key")
+    if key is not None and not 0 < len(key) <= 255:
+        return spec.Problem("", "", "Idempotency-Key must be 1 to 255 characters.")
+    account = headers.get("stripe-account")
+    if account is not None and not account.startswith("acct_"):
+        return spec.Problem("", "", f"Stripe-Account {account!r} is not a connected account id.")
+    problems = spec.validate_request(method, path, params)
+    return problems[0] if problems else None
+
+
 def sign(payload: str, secret: str = WEBHOOK_SECRET, timestamp: int | None = None) -> str:
     """A Stripe-Signature header by Stripe's scheme: t=…,v1=HMAC_SHA256(secret, f"{t}.{payload}")."""
     timestamp = int(time.time()) if timestamp is None else timestamp
@@ -1019,21 +1041,28 @@ def sign(payload: str, secret: str = WEBHOOK_SECRET, timestamp: int | None = Non
     return f"t={timestamp},v1={digest}"
 
 
-def event(event_type: str, obj: dict, event_id: str | None = None) -> str:
-    """A webhook event body (JSON text) carrying `obj` as Stripe's snapshot payload does."""
-    return json.dumps(
-        {
-            "id": event_id or f"evt_test_{uuid.uuid4().hex[:16]}",
-            "object": "event",
-            "api_version": "2025-03-31.basil",
-            "created": int(time.time()),
-            "livemode": False,
-            "pending_webhooks": 1,
-            "request": {"id": None, "idempotency_key": None},
-            "type": event_type,
-            "data": {"object": obj},
-        }
-    )
+def event(event_type: str, obj: dict, event_id: str | None = None, api_version: str = "") -> str:
+    """A webhook event body (JSON text) carrying `obj` as Stripe's snapshot payload does.
+
+    An event of the pinned API version (the default) is checked against Stripe's description
+    (tests/support/stripe_spec): an envelope or an object Stripe would not send fails the test that
+    builds it. An older `api_version` is for the shapes older endpoints receive, and is not checked.
+    """
+    version = api_version or spec.api_version()
+    body = {
+        "id": event_id or f"evt_test_{uuid.uuid4().hex[:16]}",
+        "object": "event",
+        "api_version": version,
+        "created": int(time.time()),
+        "livemode": False,
+        "pending_webhooks": 1,
+        "request": {"id": None, "idempotency_key": None},
+        "type": event_type,
+        "data": {"object": obj},
+    }
+    problems = spec.validate_event(body) if version == spec.api_version() else []
+    assert not problems, f"{event_type} is not Stripe's shape: " + "; ".join(p.message for p in problems)
+    return json.dumps(body)
 
 
 def invoice_failed(subscription: dict) -> dict:
