@@ -227,17 +227,23 @@ def _check_scalar(value: Any, schema: dict, where: str, *, form: bool) -> list[P
 
 
 def _check_expand(op: dict, expand: Any) -> list[Problem]:
-    """Each `expand[]` must name an expandable field of the object the operation answers."""
+    """Each `expand[]` must name an expandable field of the object the operation answers.
+
+    A dotted path (`settings.branding.icon`) is checked only as far as its first field existing.
+    """
     if not isinstance(expand, list):
         return []
     answer = op.get("responses", {}).get("200", {}).get("content", {}).get("application/json", {}).get("schema")
     if answer is None:
         return []
-    expandable = _resolve(answer).get("x-expandableFields", [])
+    obj = _resolve(answer)
+    expandable, fields = obj.get("x-expandableFields", []), obj.get("properties", {})
     return [
         Problem(f"expand[{i}]", "parameter_invalid", f"This property cannot be expanded ({field}).")
         for i, field in enumerate(expand)
-        if isinstance(field, str) and field.split(".", 1)[0] not in expandable
+        if not isinstance(field, str)
+        or (field not in expandable and field.split(".", 1)[0] not in fields)
+        or ("." not in field and field not in expandable)
     ]
 
 
