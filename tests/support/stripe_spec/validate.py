@@ -241,10 +241,14 @@ def _check_expand(op: dict, expand: Any) -> list[Problem]:
     return [
         Problem(f"expand[{i}]", "parameter_invalid", f"This property cannot be expanded ({field}).")
         for i, field in enumerate(expand)
-        if not isinstance(field, str)
-        or (field not in expandable and field.split(".", 1)[0] not in fields)
-        or ("." not in field and field not in expandable)
+        if not _expandable(field, expandable, fields)
     ]
+
+
+def _expandable(field: object, expandable: list[str], fields: dict) -> bool:
+    if not isinstance(field, str):
+        return False
+    return field.split(".", 1)[0] in fields if "." in field else field in expandable
 
 
 def _object_of(event_type: str) -> str | None:
