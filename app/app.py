@@ -10,7 +10,7 @@ from app.api.origin_guard import guard_websocket_origin
 from app.api.public_pages import public_pages
 from app.api.pwa import THEME_COLOR
 from app.api.security_headers import security_headers
-from app.api.static_cache import cache_static_files
+from app.api.static_cache import cache_static_files, serve_pages_in_place
 from app.api.upload_limit import limit_request_bodies
 from app.errors import frontend_exception, unexpected_error
 from app.layout import loading_page
@@ -67,6 +67,8 @@ app = rx.App(
     stylesheets=["/styles.css"],
     api_transformer=[
         api,
+        # Inside public_pages, which reads the address as the browser wrote it (/jobs?city=…).
+        serve_pages_in_place,
         public_pages,
         cache_static_files,
         limit_request_bodies,

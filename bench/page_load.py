@@ -24,6 +24,10 @@ printed under each row).
 Goals (printed, not asserted): mobile score >= 90, desktop >= 95, SEO and accessibility 100, JS <=
 250 KB gzip per route, compressed responses.
 
+BENCH_SERVER=run measures the app (and the baseline) served the way `make run` serves it instead:
+`reflex run --env prod --single-port` on one port, which builds the frontend itself on every start
+(the same server as scripts/serve.py; the build is the only step of its own).
+
 Quick mode (BENCH_QUICK=1): route / with the mobile preset once, no baseline, and the existing
 frontend build in .web is reused when there is one (BENCH_REUSE_BUILD=1 does that in full mode).
 """
@@ -245,6 +249,30 @@ def serve(site: Path, env: dict[str, str], port: int) -> subprocess.Popen:
     )
     wait_http(f"http://127.0.0.1:{port}/ping", proc)
     return proc
+
+
+def serve_as_make_run(site: Path, env: dict[str, str]) -> tuple[subprocess.Popen, int]:
+    """Build and serve the project in `site` as `make run` does; the server and its port."""
+    port = free_port()
+    command = [str(BIN / "reflex"), "run", "--env", "prod", "--single-port"]
+    proc = subprocess.Popen(
+        [*command, "--frontend-port", str(port), "--backend-port", str(port)],
+        cwd=site,
+        env={**env, "PORT": str(port)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    wait_http(f"http://127.0.0.1:{port}/ping", proc, timeout=900)  # it compiles and builds first
+    return proc, port
+
+
+def start(site: Path, env: dict[str, str], reuse: bool) -> tuple[subprocess.Popen, int]:
+    """Serve the project in `site` the way BENCH_SERVER names: 'serve' (default) or 'run' (`make run`)."""
+    if _chosen("BENCH_SERVER", ("serve", "run")) == ("run",):
+        return serve_as_make_run(site, env)
+    port = build(site, env, reuse)
+    return serve(site, env, port), port
 
 
 def check_pages(base_url: str, pages: list[tuple[str, str]]) -> None:
@@ -491,8 +519,7 @@ def main() -> dict:
         chosen = ("/",) if is_quick else _chosen("BENCH_PAGES", ROUTES)
         routes = {route: route.format(id=job_id) for route in chosen}
         print(f"Page load: building and serving the app (routes {', '.join(routes.values())})", flush=True)
-        port = build(ROOT, env, reuse)
-        server = serve(ROOT, env, port)
+        server, port = start(ROOT, env, reuse)
         try:
             base_url = f"http://127.0.0.1:{port}"
             check_pages(base_url, [(path, job_title if "{id}" in route else "") for route, path in routes.items()])
@@ -507,8 +534,7 @@ def main() -> dict:
             site = blank_site(workdir)
             blank_env = tool_env({**os.environ, "REFLEX_TELEMETRY_ENABLED": "false"})
             blank_env.pop("PYTHONPATH", None)
-            port = build(site, blank_env, reuse=False)
-            server = serve(site, blank_env, port)
+            server, port = start(site, blank_env, reuse=False)
             try:
                 base_url = f"http://127.0.0.1:{port}"
                 check_pages(base_url, [("/", "Welcome to Reflex!")])

@@ -14,6 +14,11 @@ injected into a page cannot run. Two concessions to the framework:
   is a constant of the code, never user text.
 - style-src 'unsafe-inline': Radix and Emotion write `<style>` elements and `style=` attributes at
   run time. Styles cannot run code.
+
+The build's hashed scripts and stylesheets (/assets/*.js, /assets/*.css) get the other headers but
+not the policy: a browser applies a CSP only to documents and workers, never to a script or a
+stylesheet a page loads, and the policy (about 2.2 KB with the hashes) rode on each of the 25-50
+asset answers of a page, about 100 KB more to download on a phone (docs/performance.md).
 """
 
 import base64
@@ -129,18 +134,29 @@ def frontend_build_dir() -> Path:
     return (static / get_config().frontend_path.strip("/")).resolve()
 
 
-def _with_security_headers(message: Message, policy: bytes) -> Message:
+ASSETS_PREFIX = "/assets/"
+ASSET_SUFFIXES = (".js", ".css")
+
+
+def is_build_asset(path: str) -> bool:
+    """True for a hashed script or stylesheet of the build, which a page loads and never shows as a document."""
+    return path.startswith(ASSETS_PREFIX) and path.endswith(ASSET_SUFFIXES) and "/../" not in path
+
+
+def _with_security_headers(message: Message, policy: bytes | None) -> Message:
     headers = [(name, value) for name, value in message.get("headers", []) if name.lower() not in REPLACED_HEADERS]
-    return {**message, "headers": [*headers, (b"content-security-policy", policy), *FIXED_HEADERS]}
+    csp = [(b"content-security-policy", policy)] if policy is not None else []
+    return {**message, "headers": [*headers, *csp, *FIXED_HEADERS]}
 
 
 def security_headers(app: ASGIApp) -> ASGIApp:
     """Wrap the backend's ASGI app: CSP, nosniff, referrer policy and frame denial on every HTTP answer.
 
-    Every answer carries the same policy, with the build's inline-script hashes (read from the build
-    on the first answer). Pages included: a revalidated page comes back as a bodiless 304 whose
-    headers replace the cached ones in the browser, so a policy chosen by content type would
-    strip the hashes from every page seen before.
+    Every answer but the build's hashed scripts and stylesheets carries the same policy, with the
+    build's inline-script hashes (read from the build on the first answer). Pages included: a
+    revalidated page comes back as a bodiless 304 whose headers replace the cached ones in the
+    browser, so a policy chosen by content type would strip the hashes from every page seen before
+    (the exception is chosen by path, so it holds for a 304 too).
 
     Args:
         app: The ASGI app Reflex built (API routes, uploads, websocket, mounted frontend).
@@ -158,9 +174,11 @@ def security_headers(app: ASGIApp) -> ASGIApp:
             await app(scope, receive, send)
             return
 
+        with_policy = not is_build_asset(scope["path"])
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message = _with_security_headers(message, policy())
+                message = _with_security_headers(message, policy() if with_policy else None)
             await send(message)
 
         await app(scope, receive, send_with_headers)

@@ -55,6 +55,9 @@ def build_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (client / "index.html").write_text(PAGE)
     (client / "jobs" / "index.html").write_text(PAGE.replace(BUILT_SCRIPT, "window.__jobs = 1;"))
     (client / "app.js").write_text("console.log(1)")
+    (client / "assets").mkdir()
+    (client / "assets" / "root-abc123.js").write_text("console.log(2)")
+    (client / "assets" / "styles-abc123.css").write_text("body{margin:0}")
     monkeypatch.setattr(sh, "frontend_build_dir", lambda: client)
     sh.build_script_hashes.cache_clear()
     yield client
@@ -118,6 +121,26 @@ def test_every_http_answer_carries_the_headers_once(http, path):
     assert response.headers["referrer-policy"] == "strict-origin-when-cross-origin"
     assert response.headers["x-frame-options"] == "DENY"
     assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
+
+
+@pytest.mark.parametrize("path", ["/assets/root-abc123.js", "/assets/styles-abc123.css"])
+def test_the_builds_scripts_and_stylesheets_go_without_the_policy_but_with_the_other_headers(http, path):
+    # A CSP applies to documents and workers only; on each of a page's 25-50 asset answers it was
+    # ~2.2 KB of headers for a phone to download (docs/performance.md, 2026-12-07).
+    response = http.get(path)
+    assert response.status_code == 200
+    assert "content-security-policy" not in response.headers
+    raw = [name.decode().lower() for name, _ in response.headers.raw]
+    for header in ("x-content-type-options", "referrer-policy", "x-frame-options"):
+        assert raw.count(header) == 1, header
+    revalidated = http.get(path, headers={"If-None-Match": response.headers["etag"]})
+    assert revalidated.status_code == 304
+    assert "content-security-policy" not in revalidated.headers
+
+
+@pytest.mark.parametrize("path", ["/assets/page.html", "/assets/../app.js", "/_upload/assets/x.js", "/assets"])
+def test_anything_else_under_assets_keeps_the_policy(path):
+    assert not sh.is_build_asset(path)
 
 
 def test_answers_that_are_not_pages_and_revalidated_pages_carry_the_same_policy(http):
