@@ -126,6 +126,7 @@ def test_job_form_minimal_payload_gets_the_defaults():
         "anuncio_anonimo": False,
         "vagas_disponiveis": 1,
         "pagamento": "direto",
+        "o_que_levar": "",
     }
 
 
