@@ -1,6 +1,6 @@
 """Lifespan task: each server process starts the shift loop's timer process beside itself.
 
-The timer (`python -m scripts.tick --every N --parent PID`, services/shift_timer.py) runs in its own
+The timer (`python -m scripts.tick --every N --parent PID`, services/shifts/shift_timer.py) runs in its own
 process so a burst of work (1,000 reminders at once) never holds the interpreter lock the server's
 event loop needs: bench/reminder_burst.py measured other users' p95 rising 20 to 50 times while
 the same burst ran on a thread of the server (docs/performance.md). It ticks every TICK_SECONDS,

@@ -195,7 +195,9 @@ def _create_pairs(database_url: str, count: int) -> list[tuple[str, str, int]]:
     from core.db import session_scope
     from core.settings import get_settings
     from core.types import utcnow
-    from services import accounts, applications, company_jobs, sessions
+    from services.accounts import accounts, sessions
+    from services.jobs import company_jobs
+    from services.shifts import applications
 
     cookie_name = get_settings().session_cookie_name
     result = []

@@ -1,6 +1,6 @@
 """Notification fan-out: one company publishes a job; every connected freelancer of its city sees it.
 
-'Alertas de novas vagas' notify the freelancers of the job's city (services.notifications,
+'Alertas de novas vagas' notify the freelancers of the job's city (services.reach.notifications,
 at most JOB_ALERT_LIMIT per job). N freelancers of Recife are connected, each a simulated browser
 tab on /freelancer-dashboard that ran `load_chrome` (so it is registered for live updates). The
 company's tab sends the real `publish` event; the clock stops, per freelancer, when that tab's
@@ -49,7 +49,7 @@ def _people(database_url: str, count: int) -> tuple[str, list[str]]:
     from core.db import session_scope
     from core.settings import get_settings
     from core.types import utcnow
-    from services import accounts, sessions
+    from services.accounts import accounts, sessions
 
     name = get_settings().session_cookie_name
     tag = uuid.uuid4().hex[:8]

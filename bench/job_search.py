@@ -1,7 +1,7 @@
 """Public job search and listing: the /jobs page's state handler against the bare SQL it needs.
 
 Three timings per scenario: the **bare SQL** (the same two statements, count and one page, run
-directly and fetched raw: the baseline), the service (`services.jobs.list_public_jobs`: query
+directly and fetched raw: the baseline), the service (`services.jobs.jobs.list_public_jobs`: query
 building, ORM rows, formatting) and the **state handler** (`JobsState.load`, called as Reflex
 calls it with the filters in the URL: reading the query, the service, the filter chips and the
 pager). The ratio printed is handler / bare. Sizes: BENCH_JOBS, a comma list (default 200000;
@@ -27,14 +27,14 @@ from sqlmodel import Session
 
 from alembic import command
 from bench import harness
-from core.bulk_load import jobs_loading, settle
 from core.catalog import CATEGORIES, CITIES
 from core.db import make_engine
 from core.text import city_key
 from core.types import utcnow
 from models import Job, Profile, Role, User
 from models.job import search_text
-from services import job_list_cache, jobs
+from services.jobs import job_list_cache, jobs
+from services.jobs.bulk_load import jobs_loading, settle
 
 REPEAT = 5 if harness.quick() else int(os.environ.get("BENCH_REPEAT", "60"))
 TITLES = [
@@ -114,7 +114,7 @@ def _fill(engine: Engine, count: int) -> None:
                 title = TITLES[i % len(TITLES)] + f" {i}"
                 slug = rng.choice(list(CATEGORIES))
                 city = rng.choice(CITIES)
-                shown = rng.random() >= 0.05  # one job in twenty archived (services/job_lifecycle.py)
+                shown = rng.random() >= 0.05  # one job in twenty archived (services/jobs/job_lifecycle.py)
                 batch.append(
                     {
                         "cliente_id": rng.choice(ids),

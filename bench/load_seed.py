@@ -2,9 +2,9 @@
 
 Everything numerous is bulk-inserted (users, profiles, preferences, jobs, pending applications),
 with the folded search columns computed by the model's own method. The acceptances seeded up
-front go through `services.applications.accept`, so their chats and welcome messages are exactly
+front go through `services.shifts.applications.accept`, so their chats and welcome messages are exactly
 what the app creates, and every simulated signed-in person gets a real session from
-`services.sessions.create`, sent as the cookie a browser would send.
+`services.accounts.sessions.create`, sent as the cookie a browser would send.
 """
 
 import random
@@ -207,8 +207,8 @@ def _pending_applications(
 
 def _accept_some(db: Session, seeded: Seeded, freelancer_ids: list[int], rng: random.Random) -> list:
     """Accept one application of ACCEPTED_SHARE of the freelancers, through the service; their chats."""
-    from services import applications
-    from services.errors import ServiceError
+    from services.common.errors import ServiceError
+    from services.shifts import applications
 
     chats = []
     for fid in rng.sample(freelancer_ids, round(len(freelancer_ids) * ACCEPTED_SHARE)):
@@ -228,7 +228,7 @@ def _accept_some(db: Session, seeded: Seeded, freelancer_ids: list[int], rng: ra
 
 def _sessions(db: Session, user_ids: list[int]) -> list[Member]:
     from core.settings import get_settings
-    from services import sessions
+    from services.accounts import sessions
 
     name = get_settings().session_cookie_name
     return [Member(uid, f"{name}={sessions.create(db, uid, remember=True)[0]}") for uid in user_ids]

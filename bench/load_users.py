@@ -31,7 +31,7 @@ from socketio.exceptions import SocketIOError
 
 from bench.wsclient import AUTH, ON_LOAD, STATE, TIMEOUT, Browser, Delta, Predicate, error_text, hydrated
 from core.ids import id_from_text
-from services import applications, overlaps
+from services.shifts import applications, overlaps
 
 JOBS = f"{STATE}.app___pages___jobs____jobs_state"
 DETAIL = f"{STATE}.app___pages___job_detail____job_detail_state"
@@ -59,7 +59,7 @@ def toast_forms(message: str) -> tuple[str, str]:
 JOB_FILLED = toast_forms(applications.JOB_UNAVAILABLE)
 # Two tabs of one company accepting the last position at once: one of them must be told so.
 LAST_POSITION = toast_forms(applications.POSITIONS_FILLED)
-# The applicant was hired elsewhere for overlapping hours meanwhile (services/overlaps.py): the
+# The applicant was hired elsewhere for overlapping hours meanwhile (services/shifts/overlaps.py): the
 # company is told the held shift's time, as a real company would be; expected, not a failure.
 ALREADY_HIRED = toast_forms(overlaps.HELD)
 

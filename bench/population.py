@@ -2,7 +2,7 @@
 
 The bulk rows come from `scripts.seed_large` (companies, freelancers with profiles, jobs of every
 category and city, some applications, chats and messages). Each seeded freelancer then gets a
-server-side session, created the way `POST /api/auth/login` creates it (`services.sessions.create`),
+server-side session, created the way `POST /api/auth/login` creates it (`services.accounts.sessions.create`),
 so a tab connecting with that cookie is that freelancer signed in.
 """
 
@@ -78,7 +78,8 @@ def _sign_in_freelancers() -> Population:
     from core.db import session_scope
     from core.settings import get_settings
     from models import Application, Job, Role, User
-    from services import job_lifecycle, sessions
+    from services.accounts import sessions
+    from services.jobs import job_lifecycle
 
     cookie_name = get_settings().session_cookie_name
     with session_scope() as db:

@@ -17,7 +17,7 @@ process polls the database and the push service every 0.2 s.
 Every reminded freelancer has also activated push on one device (a live session and a
 subscription of tests/support/fake_push.py, served by a process of its own that checks VAPID and
 decrypts each push as a browser would), so each reminder is also a Web Push, sent by the timer's
-process (services/push.py). BENCH_PUSH=0 gives no one a device: the same bursts without pushes.
+process (services/reach/push.py). BENCH_PUSH=0 gives no one a device: the same bursts without pushes.
 
 Figures: the p50 / p95 / p99 of the events sent in the quiet windows (the baseline: same run, same
 users, interleaved with the bursts so the machine's drift falls on both sides) and of those sent
@@ -82,7 +82,7 @@ GOAL_RATIO = 1.5
 PUSH_GOAL_SECONDS = 60.0
 BURSTS = 2 if QUICK else int(os.environ.get("BENCH_BURSTS", "3"))
 # The longest a burst is watched, quick runs too: a push refused once is retried 30 s later
-# (services/push.py RETRY_DELAYS) and still within the goal. The users stop when the last burst ends.
+# (services/reach/push.py RETRY_DELAYS) and still within the goal. The users stop when the last burst ends.
 BURST_ROOM = PUSH_GOAL_SECONDS + 10
 # A path prefix: bench/burst_trace.py samples the machine into <prefix>-<engine>.jsonl (docs/performance.md).
 TRACE = os.environ.get("BENCH_TRACE", "")
@@ -247,7 +247,8 @@ def _start_push_service(workdir: Path, subscriptions: int) -> tuple[subprocess.P
 def _activate_push(database_url: str, freelancer_ids: list[int], subscriptions: list[dict]) -> None:
     """Each freelancer signs in once ('Lembrar de mim') and activates push on that browser."""
     from core.db import make_engine, session_scope
-    from services import push, sessions
+    from services.accounts import sessions
+    from services.reach import push
 
     engine = make_engine(database_url)
     try:
@@ -264,18 +265,18 @@ def _settle_timer(database_url: str) -> int:
     """Run the timer's trust steps until nothing is due; how many rows they moved.
 
     The 1,000 shifts just made give a thousand companies a hiring, so the punctuality badge of each
-    is due (services/punctuality.py): on a live site those are computed as hirings change, a few
+    is due (services/trust/punctuality.py): on a live site those are computed as hirings change, a few
     per tick. Left to the served timer, that catch-up ran in one of the measured windows and moved
     the ratio either way (before p95 64 to 111 ms in three runs on 2026-11-29).
     """
     from core.db import make_engine, session_scope
-    from services import trust_timer
+    from services.timer import trust_steps
 
     engine = make_engine(database_url)
     moved = 0
     try:
         for _ in range(100):
-            step = trust_timer.run(utcnow(), lambda: session_scope(engine))
+            step = trust_steps.run(utcnow(), lambda: session_scope(engine))
             if not step:
                 break
             moved += step

@@ -6,7 +6,7 @@ tests/support/fake_stripe.py, which plays Stripe over HTTP) and its charge's led
 thirds approved fewer hours than paid (a transfer and a refund each), one third exactly the hours
 paid (a transfer only). Measured in the same run, against the same fake:
 
-- **settle**: `services.protected_payments.settle_due(now)` until nothing is due — per hiring a
+- **settle**: `services.money.protected_payments.settle_due(now)` until nothing is due — per hiring a
   lease (conditional UPDATE), one read, the transfer and the refund through the real `stripe`
   library (idempotency keys, source_transaction), a ledger line per step, and the move to 'paga'
   with its event and notification.
@@ -40,7 +40,8 @@ from core.db import make_engine, session_scope
 from core.settings import get_settings
 from core.types import utcnow
 from models import Application, Hiring, Job, MoneyMovement, ProtectedPayment, User
-from services import protected_payments, shift_pay, stripe_api
+from services.jobs import pricing, shift_pay
+from services.money import protected_payments, stripe_api
 from tests.support.fake_stripe import FakeStripe, stripe_env
 from tests.support.payouts import ready_payout_account
 
@@ -88,7 +89,7 @@ def fill(engine: Engine, fake: FakeStripe, count: int, rng: random.Random) -> li
     now = utcnow()
     start = now - timedelta(days=2)
     part = shift_pay.pay(SCHEDULED, RATE)
-    fee = protected_payments.fee(part, 12)
+    fee = pricing.fee(part, 12)
     with Session(engine) as db:
         company = User(email="empresa@bench.turno", password_hash=NO_LOGIN, role="client")
         freelancers = [
@@ -126,7 +127,7 @@ def fill(engine: Engine, fake: FakeStripe, count: int, rng: random.Random) -> li
         for n, application in enumerate(applications):
             approved = SCHEDULED if n % 3 == 0 else rng.randrange(60, SCHEDULED, 15)
             hirings.append(
-                Hiring(  # a fixture row already approved (services/hiring_lifecycle.py moves real ones)
+                Hiring(  # a fixture row already approved (services/shifts/hiring_lifecycle.py moves real ones)
                     application_id=application.id,
                     job_id=application.vaga_id,
                     company_id=company.id,
@@ -184,12 +185,12 @@ def _bare(fake: FakeStripe, created: list[tuple[int, int, str]]) -> float:
     client = stripe_api.client()
     destination = next(iter(fake.accounts))
     part = shift_pay.pay(SCHEDULED, RATE)
-    total = part + protected_payments.fee(part, 12)
+    total = part + pricing.fee(part, 12)
     calls = []
     for n, (_hiring, approved, _intent) in enumerate(created):
         intent, charge = fake.paid_charge(total)
         give = shift_pay.pay(approved, RATE)
-        back = total - give - protected_payments.fee(give, 12)
+        back = total - give - pricing.fee(give, 12)
         calls.append((n, intent, charge, give, back))
     started = time.perf_counter()
     for n, intent, charge, give, back in calls:

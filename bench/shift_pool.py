@@ -1,12 +1,12 @@
 """Real shifts for the benchmarks' freelancers: vagas, applications accepted and presence confirmed.
 
 Each shift is made the way the product makes it: a vaga of a seeded company with its times and a
-'Código de presença' secret, the freelancer's application, `services.applications.accept` (which
+'Código de presença' secret, the freelancer's application, `services.shifts.applications.accept` (which
 creates the hiring, its chat and its notices) and the freelancer's 'Confirmar presença'
-(`services.shifts.act`). What differs from the product is only the start time: the publish form
+(`services.shifts.shifts.act`). What differs from the product is only the start time: the publish form
 asks for a start at least two hours ahead, and a benchmark needs shifts whose check-in window is
 open now (or whose reminders it can make due at once). A freelancer holds one shift at a time
-(services/overlaps.py), so a freelancer's several shifts follow each other, STAGGER apart and
+(services/shifts/overlaps.py), so a freelancer's several shifts follow each other, STAGGER apart and
 STAGGER long: all of their check-in windows (start - 60 min until the end) are open together.
 """
 
@@ -29,7 +29,7 @@ class OpenShift:
 
     def code(self, at: datetime) -> str:
         """The code the company's screen shows at `at` (what the freelancer types)."""
-        from services import attendance_code
+        from services.jobs import attendance_code
 
         return attendance_code.code_at(self.secret, at)
 
@@ -83,7 +83,8 @@ def _shift(db, company_id: int, freelancer_id: int, start: datetime, end: dateti
 
     from core.types import utcnow
     from models import Application, Hiring, Job
-    from services import applications, attendance_code, shifts
+    from services.jobs import attendance_code
+    from services.shifts import applications, shifts
 
     secret = attendance_code.new_secret()
     job = Job(

@@ -8,7 +8,7 @@ the rest are 'agendada' or 'confirmada' with every deadline and reminder days ah
 
 Two measurements, each against a baseline taken in the same run on the same rows:
 
-- **The due tick**: `services.shift_timer.tick(now)` (the production batch, its own session per
+- **The due tick**: `services.shifts.clock.tick(now)` (the production batch, its own session per
   hiring through `core.db.session_scope` on the bench database), which moves each due hiring
   through `hiring_lifecycle.move` (one event each) and notifies both sides (a notification and an
   outbox e-mail each). Baseline: the bare `UPDATE hirings SET state='aprovada',
@@ -43,7 +43,6 @@ from sqlalchemy.engine import Engine
 from alembic import command
 from bench import harness
 from core import shift_rules as rules
-from core.bulk_load import jobs_loading, settle
 from core.db import make_engine, session_scope
 from core.types import utcnow
 from models import (
@@ -60,8 +59,9 @@ from models import (
     User,
     UserPreferences,
 )
-from services import shift_pay
-from services.shift_timer import tick
+from services.jobs import shift_pay
+from services.jobs.bulk_load import jobs_loading, settle
+from services.timer.clock import tick
 
 QUICK = harness.quick()
 HIRINGS = 2_000 if QUICK else int(os.environ.get("BENCH_HIRINGS", "200000"))

@@ -2,7 +2,7 @@
 
 The catalogue of bench/job_search.py (BENCH_JOBS, default 200,000 jobs from 200 companies), then
 2% of the open vagas held for a team (`jobs.equipe_ate`), 0.5% private invite vagas, and
-freelancers each in 3 teams with 3 companies blocked (services/visibility.py). Timed cold (the job
+freelancers each in 3 teams with 3 companies blocked (services/jobs/visibility.py). Timed cold (the job
 list cache emptied before every call), in the same run, p50 in ms:
 
 - **before** (the baseline): the count and page 1 under the condition the list had before
@@ -33,11 +33,11 @@ from sqlmodel import Session
 
 from bench import harness
 from bench.job_search import REPEAT, _fill, _migrate, _sizes
-from core.bulk_load import settle
 from core.db import make_engine
 from core.types import utcnow
 from models import Block, Job, JobStatus, Role, TeamMember, User
-from services import job_list_cache, jobs, visibility
+from services.jobs import job_list_cache, jobs, visibility
+from services.jobs.bulk_load import settle
 
 HELD_SHARE = 50  # one open vaga in 50 is team-first
 PRIVATE_SHARE = 200  # one in 200 is a private invite vaga

@@ -8,8 +8,8 @@ from components.links import link_button
 from core import routes
 from core.catalog import BRING_LABEL, PAYMENT_DIRECT, PAYMENT_DIRECT_NOTE, PAYMENT_GUARANTEED, PAYMENT_GUARANTEED_NOTE
 from models import Role
-from services.applications import ALREADY_APPLIED
-from services.dashboard import APPLICATION_STATUS_LABELS
+from services.screens.dashboard import APPLICATION_STATUS_LABELS
+from services.shifts.applications import ALREADY_APPLIED
 from states.apply import ApplyState
 
 MY_APPLICATIONS = routes.dashboard_tab(Role.FREELANCER, "applications")

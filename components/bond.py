@@ -3,11 +3,11 @@
 import reflex as rx
 
 from core import routes
-from services.bond import ACKNOWLEDGE
+from services.shifts.bond import ACKNOWLEDGE
 
 
 def bond_notice(notice: rx.Var) -> rx.Component:
-    """The notice of a services.bond.BondNotice (nothing when its level is '')."""
+    """The notice of a services.trust.bond.BondNotice (nothing when its level is '')."""
     red = notice["level"] == "vermelho"
     return rx.cond(
         notice["level"] != "",

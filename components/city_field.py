@@ -9,7 +9,7 @@ once (`KEYS_JS`, run through Reflex's `_call_script`; it listens on the window's
 of Radix's own Escape handler), so Enter on a suggestion never submits the form and no key press
 travels to the server.
 
-What the form sends is the text in the box; the server reads it (services.validation.city_label),
+What the form sends is the text in the box; the server reads it (services.common.validation.city_label),
 so a typed 'curitiba' is as good as choosing 'Curitiba, PR', and a name several states share asks
 for a choice.
 """

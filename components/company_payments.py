@@ -5,7 +5,8 @@ import reflex as rx
 from components.dashboard import section_card, status_badge, tab_heading
 from components.forms import text_field
 from models import PaymentStatus
-from services import protected_payments
+from services.jobs import pricing
+from services.money import protected_payments
 
 MUTED = rx.color("gray", 11)
 CNPJ_HINT = "Necessário antes do primeiro pagamento garantido. Aceita só números ou o novo formato, com letras."
@@ -107,7 +108,7 @@ def _receipts(state) -> rx.Component:
         rx.cond(
             ~state.protected_available,
             rx.callout(
-                protected_payments.NOT_CONFIGURED,
+                pricing.NOT_CONFIGURED,
                 icon="info",
                 color_scheme="gray",
                 id="protected-unavailable",

@@ -102,7 +102,7 @@ def stat_card(label: str, value: rx.Var, icon: str, element_id: str, hint: rx.Va
 
 JOB_STATUS_COLORS = (("open", "green"), ("in_progress", "blue"), ("closed", "gray"), ("archived", "orange"))
 APPLICATION_STATUS_COLORS = (("pending", "amber"), ("accepted", "green"), ("rejected", "red"))
-# services/application_status.py `StatusView.tone`: the badge's colour is the tone itself.
+# services/jobs/application_status.py `StatusView.tone`: the badge's colour is the tone itself.
 TONE_COLORS = tuple((tone, tone) for tone in ("amber", "green", "blue", "red", "gray"))
 
 

@@ -7,7 +7,7 @@ from components.forms import labelled, submit_button, text_field
 from components.ui import empty_state
 from core import routes
 from models import FiscalRegime, Role
-from services import payouts
+from services.money import payouts
 
 CPF_HINT = "Somente números ou no formato 000.000.000-00. Mostramos apenas parte dele depois de salvo."
 ABOUT_GUARANTEED = (

@@ -8,7 +8,7 @@ import reflex as rx
 from components.forms import labelled
 from components.ui import empty_state
 from core.catalog import CATEGORIES, PAYMENT_GUARANTEED_BADGE
-from services import jobs
+from services.jobs import jobs
 
 SEARCH_PLACEHOLDER = "Pesquisar vagas por título ou categoria"
 NO_OPEN_JOBS_TITLE = "Nenhuma vaga aberta no momento"

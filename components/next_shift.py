@@ -1,4 +1,4 @@
-"""The 'Próximo turno' card on top of both overviews (services/next_shift.py builds what it shows)."""
+"""The 'Próximo turno' card on top of both overviews (services/screens/next_shift.py builds what it shows)."""
 
 import reflex as rx
 

@@ -1,70 +1,15 @@
 """Page navigation for long lists: at most 5 page numbers, ellipses, Anterior and Próxima.
 
 The pager is made of plain links, so every page has its own URL; the state computes the links
-with `pager_links` (or all three fields with `pager_fields`) and the page renders them with
+with services.common.paging `pager_links` (or all three fields with `pager_fields`) and the page renders them with
 `pager`. Lists that grow in place (a dialog, the notifications) use `load_more` instead.
 """
-
-from collections.abc import Callable
-from typing import TypedDict
 
 import reflex as rx
 
 from components.links import link_button
 
-MAX_PAGE_NUMBERS = 5
 SIZE = rx.breakpoints(initial="1", sm="2")
-
-
-class PagerLink(TypedDict):
-    """One item of the pager: a page number link or an ellipsis (empty href)."""
-
-    label: str
-    href: str
-    current: bool
-
-
-def page_numbers(page: int, pages: int) -> list[int | None]:
-    """The page numbers to show, with None where an ellipsis goes.
-
-    At most five numbers: every page when there are five or fewer; otherwise the first and the
-    last page always, and the pages around the current one.
-
-    Args:
-        page: The current page (1-based).
-        pages: How many pages there are.
-
-    Returns:
-        E.g. [1, None, 4, 5, 6, None, 10] for page 5 of 10.
-    """
-    if pages <= MAX_PAGE_NUMBERS:
-        return list(range(1, pages + 1))
-    if page <= 3:
-        return [1, 2, 3, 4, None, pages]
-    if page >= pages - 2:
-        return [1, None, pages - 3, pages - 2, pages - 1, pages]
-    return [1, None, page - 1, page, page + 1, None, pages]
-
-
-def pager_links(page: int, pages: int, href_for: Callable[[int], str]) -> list[PagerLink]:
-    """The pager's items as links built by `href_for(page_number)`.
-
-    Args:
-        page: The current page.
-        pages: How many pages there are.
-        href_for: Builds the URL of a page.
-
-    Returns:
-        The items; empty when there is only one page (the pager is then hidden).
-    """
-    if pages <= 1:
-        return []
-    return [
-        PagerLink(label=str(number), href=href_for(number), current=number == page)
-        if number is not None
-        else PagerLink(label="…", href="", current=False)
-        for number in page_numbers(page, pages)
-    ]
 
 
 def _step(label: str, href: rx.Var, icon: str, icon_first: bool) -> rx.Component:
@@ -122,23 +67,6 @@ def pager(links: rx.Var, prev_href: rx.Var, next_href: rx.Var) -> rx.Component:
             id="pager",
             style={"marginTop": "1.5rem"},
         ),
-    )
-
-
-class PagerFields(TypedDict):
-    """What a state keeps for one pager: the page links and the Anterior / Próxima URLs ('' when none)."""
-
-    links: list[PagerLink]
-    prev_href: str
-    next_href: str
-
-
-def pager_fields(page: int, pages: int, href_for: Callable[[int], str]) -> PagerFields:
-    """The links of `pager` for page `page` of `pages`, every URL built by `href_for(page_number)`."""
-    return PagerFields(
-        links=pager_links(page, pages, href_for),
-        prev_href=href_for(page - 1) if page > 1 else "",
-        next_href=href_for(page + 1) if page < pages else "",
     )
 
 

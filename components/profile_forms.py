@@ -10,7 +10,7 @@ import reflex as rx
 from components.city_field import city_field
 from components.dashboard import avatar, section_card
 from components.forms import labelled, submit_button, text_field
-from services import photos
+from services.accounts import photos
 from states.dashboard import DashboardState
 from states.profile import PHOTO_UPLOAD_ID, ProfileEditState
 

@@ -29,7 +29,7 @@ DISCLOSURE_STYLE = {
 
 
 def punctual_badge() -> rx.Component:
-    """The badge (a vaga whose company earned it; services/punctuality.py)."""
+    """The badge (a vaga whose company earned it; services/trust/punctuality.py)."""
     return rx.badge(
         rx.icon("clock", size=14, aria_hidden="true"),
         BADGE,

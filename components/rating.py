@@ -105,7 +105,7 @@ def company_rating(text: rx.Var, size: str = "2") -> rx.Component:
     """A company's received rating beside its name ('★ 4,8 (12 avaliações)'); nothing when it has none.
 
     Args:
-        text: services.ratings.RatingSummary.text, or '' (not rated yet, or an anonymous vaga).
+        text: core.ratings.RatingSummary.text, or '' (not rated yet, or an anonymous vaga).
         size: The text size.
     """
     return rx.cond(

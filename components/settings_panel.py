@@ -6,7 +6,7 @@ from reflex.style import set_color_mode
 from components.dashboard import detail_item, detail_list, detail_row, loading, section_card, tab_heading
 from components.forms import labelled, password_input, submit_button
 from components.install_app import install_section
-from services.profiles import THEME_LABELS
+from services.accounts.profiles import THEME_LABELS
 from states.dashboard import DashboardState
 from states.settings import SettingsState
 

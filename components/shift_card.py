@@ -10,8 +10,8 @@ from components.rating import STAR_COLOR, rating_dialog
 from components.ui import empty_state
 from core import routes
 from core.catalog import BRING_LABEL
-from services.shift_pay import DISMISS_REASONS
-from services.shift_views import GUARANTEED_LINE
+from services.jobs.shift_pay import DISMISS_REASONS
+from services.screens.shift_views import GUARANTEED_LINE
 
 MUTED = rx.color("gray", 11)
 RATE_LABELS = {"client": "Avaliar profissional", "freelancer": "Avaliar empresa"}
@@ -49,7 +49,7 @@ def shift_card(card: rx.Var, state, role: str, code_link: bool = True) -> rx.Com
     """One hiring: the shift, its state, the records, hours and money, the actions and the timeline.
 
     Args:
-        card: A services.shift_views.ShiftCard.
+        card: A services.screens.shift_views.ShiftCard.
         state: The dashboard state (mixes states.shifts.ShiftsMixin in).
         role: 'client' or 'freelancer' (what the card links to).
         code_link: Offer the company's 'Código de presença' (not on the code screen itself).

@@ -23,7 +23,7 @@ The security log has a handler of its own and does not pass its records on to th
 (`configure_security_log`): with SECURITY_LOG_FILE set, a file only these lines are written to, so
 no other logger (Reflex's, a library's) can put a line there that looks like a security event.
 
-Denials are recorded where the app refuses: `services.errors.NotAllowed` (a foreign or missing
+Denials are recorded where the app refuses: `services.common.errors.NotAllowed` (a foreign or missing
 object, a wrong role) and `AuthState` guards call `deny`. Who and where come from the caller's
 context (`set_actor`), set when a handler or route resolves its caller, and live only for that
 event's task or request.

@@ -2,6 +2,7 @@
 
 from datetime import date, datetime
 from decimal import Decimal
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 from babel.dates import format_date
@@ -71,3 +72,15 @@ def counted(count: int, one: str, many: str) -> str:
         many: The noun's plural.
     """
     return f"{count} {one if count == 1 else many}"
+
+
+def safe_website(url: str) -> str:
+    """The URL when it is an absolute http(s) address with a host, else '' (never a javascript: link)."""
+    text = (url or "").strip()
+    try:
+        parts = urlsplit(text)
+    except ValueError:
+        return ""
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname or any(c.isspace() for c in text):
+        return ""
+    return text

@@ -1,6 +1,6 @@
 """A queue's sender thread, woken after the commit that filled the queue (push, WhatsApp).
 
-services/push.py and services/whatsapp.py each keep an outbox table filled in the notice's own
+services/reach/push.py and services/reach/whatsapp.py each keep an outbox table filled in the notice's own
 transaction; a `Sender` drains it on a thread of this process so the request that caused the
 notice never waits for a remote service (docs/architecture.md "Reaching people outside the tab").
 
@@ -9,7 +9,7 @@ notice never waits for a remote service (docs/architecture.md "Reaching people o
 - `Sender.wait_idle(timeout)` waits until the thread has nothing in hand (tests, benchmarks).
 - `http_session()` is the sending thread's connection pool (WhatsApp).
 
-The timer (services/shift_timer.py) calls the same `send_due` on every tick, so rows a sender
+The timer (services/shifts/shift_timer.py) calls the same `send_due` on every tick, so rows a sender
 thread never took (its process ended) and retries go out anyway.
 """
 
@@ -30,7 +30,7 @@ def http_session() -> requests.Session:
 
     Proxy settings from the environment would be read on every request otherwise (0.75 ms of CPU
     per push, measured in docs/performance.md): the WhatsApp API is reached directly. Pushes go
-    through services/push.py's own urllib3 pool.
+    through services/reach/push.py's own urllib3 pool.
     """
     if getattr(_local, "session", None) is None:
         _local.session = requests.Session()

@@ -81,7 +81,7 @@ REVIEW_WINDOW = timedelta(days=7)  # 'Pedir revisão humana' within 7 days
 WRONG_CODES = 5
 WRONG_CODES_WINDOW = timedelta(minutes=10)
 
-# How often each worker runs the timer (services/shift_timer.py).
+# How often each worker runs the timer (services/shifts/shift_timer.py).
 TICK_SECONDS = 30
 TICK_BATCH = 500
 TICK_WORKERS = 4  # threads per tick on PostgreSQL (its time is round trips)

@@ -1,8 +1,8 @@
 """A bounded, thread-safe LRU mapping whose entries are valid only under the version token they were stored with.
 
-Used for the public job list and job pages (services/job_list_cache.py, keyed on the list token of
-core/list_version.py) and for session lookups (services/session_cache.py, keyed on the session
-token of core/session_version.py). A reader fetches the current token *before* it would query, and
+Used for the public job list and job pages (services/jobs/job_list_cache.py, keyed on the list token of
+services/jobs/list_version.py) and for session lookups (services/accounts/session_cache.py, keyed on the session
+token of services/accounts/session_version.py). A reader fetches the current token *before* it would query, and
 stores what it computed under that token: a write committed in between can only make the entry
 miss later, never make a stale entry look current.
 """

@@ -11,7 +11,7 @@ On PostgreSQL the triggers are deferred constraint triggers: the token row is up
 after the writer holds every other lock it needs, so it cannot take part in a deadlock, and it is
 locked only for the commit itself. On SQLite (one writer at a time) they are plain row triggers.
 
-Each token's trigger text lives in its module (core/list_version.py, core/session_version.py)
+Each token's trigger text lives in its module (services/jobs/list_version.py, services/accounts/session_version.py)
 for code that must put it back (bulk loads drop it, see `VersionToken.triggers_suspended`); each
 migration keeps its own frozen copy, and unit tests check both match.
 """

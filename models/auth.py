@@ -30,7 +30,7 @@ class AuthSession(SQLModel, table=True):
 class SessionVersion(SQLModel, table=True):
     """One row whose token changes with every write that can change who a session token belongs to.
 
-    Database triggers (alembic revision 0008, core/session_version.py) replace the token when a
+    Database triggers (alembic revision 0008, services/accounts/session_version.py) replace the token when a
     session ends or changes, and when a user's role, e-mail, activity or shown name changes; the app
     only reads it, to know its cache of session lookups is still right.
     """
@@ -63,7 +63,7 @@ class EmailToken(SQLModel, table=True):
 
 
 class TrustedDevice(SQLModel, table=True):
-    """A browser that signed in to the account before (services/devices.py); only its token's SHA-256 is kept.
+    """A browser that signed in to the account before (services/accounts/devices.py); only its token's SHA-256 is kept.
 
     Its cookie exempts that browser from the lockouts strangers can cause (per account from
     unknown browsers, per address); it grants no access by itself.
@@ -101,7 +101,7 @@ class LoginAttempt(SQLModel, table=True):
 
 
 class RateEvent(SQLModel, table=True):
-    """One use of a rate-limited action (services/rate_limits.py): what, for whom (a SHA-256), when."""
+    """One use of a rate-limited action (services/common/rate_limits.py): what, for whom (a SHA-256), when."""
 
     __tablename__ = "rate_events"
     __table_args__ = (Index("ix_rate_events_kind_key_created", "kind", "key_hash", "created_at"),)

@@ -55,7 +55,7 @@ class Job(SQLModel, table=True):
     __table_args__ = (
         Index("ix_jobs_cliente_criado", "cliente_id", "criado_em"),
         Index("ix_jobs_cliente_status_criado", "cliente_id", "status", "criado_em"),
-        # The public list (services/job_lifecycle.py `public`): equalities on the leading columns, then
+        # The public list (services/jobs/job_lifecycle.py `public`): equalities on the leading columns, then
         # `criado_em` for the page's order (PostgreSQL does not order past an IS NULL condition, so
         # `equipe_ate` comes after it and is checked inside the index), and `cliente_id` so a
         # freelancer's blocks filter there too: the count reads the index alone (alembic 0021).
@@ -101,7 +101,7 @@ class Job(SQLModel, table=True):
     cidade_ibge: int | None = None  # the IBGE code of `localizacao` (core.cities; alembic 0017)
     pagamento: str = Field(default="direto", max_length=16)  # 'direto' or 'garantido' (alembic 0019)
     # 'Oferecer primeiro à minha equipe' (alembic 0021): until this instant only the company's team
-    # sees the vaga; the timer clears it when the window opens (services/team_first.py).
+    # sees the vaga; the timer clears it when the window opens (services/jobs/team_first.py).
     equipe_ate: datetime | None = optional_datetime_field()
     privada: bool = False  # a 'Contratar novamente' vaga: only its invited freelancer ever sees it
     # 'Traje e o que levar' (alembic 0027): the attire and items the company expects ('' when not said).
@@ -169,7 +169,7 @@ class Rating(SQLModel, table=True):
 
 
 class JobListVersion(SQLModel, table=True):
-    """One row whose token changes with every write the public job list shows (core/list_version.py).
+    """One row whose token changes with every write the public job list shows (services/jobs/list_version.py).
 
     Database triggers (alembic revision 0007) replace the token; the app only reads it.
     """

@@ -30,7 +30,7 @@ VERIFIED_CPF = text(f"cpf_status = '{CpfStatus.VERIFIED}'")
 class PayoutAccount(SQLModel, table=True):
     """Where a freelancer's protected payments go (docs/product.md "Recebimentos").
 
-    One row per freelancer, written by services.payouts only. Several accounts may *claim* a CPF
+    One row per freelancer, written by services.money.payouts only. Several accounts may *claim* a CPF
     (saving one never says whether another account has it), but only one may hold it *verified*:
     a partial unique index on the verified CPFs (`uq_payout_accounts_verified_cpf`). The Stripe
     fields mirror the connected account as last read from Stripe or its `account.updated` webhook.

@@ -1,6 +1,6 @@
 """The shift loop: a hiring per accepted application, its event history, faltas and human reviews.
 
-services/hiring_lifecycle.py is the only writer of a hiring's state (docs/product.md "Turnos").
+services/shifts/hiring_lifecycle.py is the only writer of a hiring's state (docs/product.md "Turnos").
 """
 
 from datetime import datetime
@@ -94,7 +94,7 @@ class Hiring(SQLModel, table=True):
     pago_em: datetime | None = optional_datetime_field()
     recebido_em: datetime | None = optional_datetime_field()
     terminou_em: datetime | None = optional_datetime_field()
-    # 'Pagamento garantido' (services/protected_payments.py): when the settlement (transfer to the
+    # 'Pagamento garantido' (services/money/protected_payments.py): when the settlement (transfer to the
     # freelancer, refund of the rest) next runs, how many tries failed and the last failure.
     repasse_em: datetime | None = optional_datetime_field()
     repasse_tentativas: int = 0

@@ -1,6 +1,6 @@
 """A company's team ('Minha equipe'), blocks both ways, hidden vagas and private 'Contratar novamente' invites.
 
-services/teams.py, services/blocks.py and services/invites.py are their only writers (docs/product.md
+services/trust/teams.py, services/trust/blocks.py and services/trust/invites.py are their only writers (docs/product.md
 "Minha equipe").
 """
 
@@ -29,7 +29,7 @@ class Block(SQLModel, table=True):
     A company's 'Bloquear profissional' (blocker: the company) and a freelancer's 'Não quero
     trabalhar com esta empresa' (blocker: the freelancer) are the same row shape. The company's
     block hides all its vagas from that freelancer; the freelancer's own hides the vagas that show
-    the company's name, never its anonymous ones (services/visibility.py). services/blocks.py is the
+    the company's name, never its anonymous ones (services/jobs/visibility.py). services/trust/blocks.py is the
     only writer.
     """
 
@@ -45,7 +45,7 @@ class HiddenJob(SQLModel, table=True):
     """'Não quero ver esta vaga': one vaga a freelancer asked not to see again (docs/product.md "Bloqueios").
 
     What an anonymous vaga offers instead of 'Não quero trabalhar com esta empresa': it hides that
-    vaga alone and says nothing of its company. services/blocks.py is the only writer.
+    vaga alone and says nothing of its company. services/trust/blocks.py is the only writer.
     """
 
     __tablename__ = "hidden_jobs"
@@ -70,7 +70,7 @@ class Invite(SQLModel, table=True):
     """A private invite to one freelancer for a private vaga (a new date), expiring at `expires_at`.
 
     'Contratar novamente' writes the private vaga (`jobs.privada`) and this row together;
-    services/invites.py is the only writer (docs/product.md "Contratar novamente").
+    services/trust/invites.py is the only writer (docs/product.md "Contratar novamente").
     """
 
     __tablename__ = "invites"

@@ -65,7 +65,7 @@ class Profile(SQLModel, table=True):
     cidade_ibge: int | None = Field(
         default=None, index=True
     )  # IBGE code of `localizacao` (core.cities; 0017, index 0018)
-    # 'Selo Empresa Pontual' (alembic 0022, services/punctuality.py): the badge and its one-line figures
+    # 'Selo Empresa Pontual' (alembic 0022, services/trust/punctuality.py): the badge and its one-line figures
     # (shown on vagas), the figures and what is missing (the company's panel), and when computed.
     selo_pontual: bool = False
     selo_resumo: str = Field(default="", max_length=200)

@@ -14,8 +14,8 @@ import os
 import sys
 
 from core.db import session_scope
-from services.accounts import create_admin
-from services.errors import ServiceError
+from services.accounts.accounts import create_admin
+from services.common.errors import ServiceError
 
 __all__ = ["create_admin", "main", "read_password"]
 PASSWORD_ENV = "TURNO_ADMIN_PASSWORD"

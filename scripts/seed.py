@@ -30,8 +30,9 @@ from models import (
     User,
     UserPreferences,
 )
-from services import attendance_code, hiring_lifecycle, shift_pay
-from services.validation import shift_derived
+from services.common.validation import shift_derived
+from services.jobs import attendance_code, shift_pay
+from services.shifts import hiring_lifecycle
 
 DEMO_PASSWORD = "Turno2026!"
 DEMO_COMPANY_EMAIL = "empresa@demo.turno.com.br"

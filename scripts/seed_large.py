@@ -18,7 +18,6 @@ from decimal import Decimal
 from sqlalchemy import insert, select
 from sqlalchemy.engine import Engine
 
-from core.bulk_load import jobs_loading, settle
 from core.catalog import CITIES
 from core.db import get_engine
 from core.security import hash_password
@@ -27,6 +26,7 @@ from core.types import utcnow
 from models import Application, Chat, Job, Message, Profile, Role, User, UserPreferences
 from models.job import search_text
 from scripts.seed import DEMO_PASSWORD
+from services.jobs.bulk_load import jobs_loading, settle
 
 BATCH = 10_000
 FIRST = [
@@ -193,7 +193,7 @@ def seed_large(engine: Engine, args: argparse.Namespace, rng: random.Random) -> 
                 "duracao": "6 horas",
                 "habilidades_necessarias": ["Pontualidade"],
                 "status": status,
-                "vaga_status": status if status != "archived" else "open",  # services/job_lifecycle.py
+                "vaga_status": status if status != "archived" else "open",  # services/jobs/job_lifecycle.py
                 "is_archived": status == "archived",
                 "vagas_disponiveis": rng.randint(1, 3),
                 "criado_em": now - timedelta(minutes=i),

@@ -1,4 +1,4 @@
-"""`python -m scripts.tick`: run the shift loop's timer once, now (services/shift_timer.py).
+"""`python -m scripts.tick`: run the shift loop's timer once, now (services/shifts/shift_timer.py).
 
 Once: for a cron, a catch-up by hand or a look at what is due; prints what it did.
 
@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from core import ping_relay
 from core.types import utcnow
-from services.shift_timer import tick, tick_alone
+from services.timer.clock import tick, tick_alone
 
 log = logging.getLogger("turno.timer")
 CHECK_PARENT_SECONDS = 1.0

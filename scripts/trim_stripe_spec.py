@@ -80,8 +80,8 @@ OPERATIONS = (
     ("post", "/v1/transfers", "stripe.params._transfer_create_params.TransferCreateParams", "transfer"),
 )
 
-# Objects kept whole: the event, the objects of the events the product handles (services/billing.py
-# and services/protected_payments.py `HANDLERS`), the objects answered above and those the fake nests.
+# Objects kept whole: the event, the objects of the events the product handles (services/money/billing.py
+# and services/money/protected_payments.py `HANDLERS`), the objects answered above and those the fake nests.
 OBJECTS = {
     "event": "stripe._event.Event",
     "account": "stripe._account.Account",

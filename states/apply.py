@@ -12,8 +12,9 @@ from core import routes
 from core.db import session_scope
 from core.ids import valid_id
 from models import Role
-from services import applications, jobs
-from services.errors import ServiceError
+from services.common.errors import ServiceError
+from services.jobs import jobs
+from services.shifts import applications
 from states.auth import AuthState
 from states.failures import recovers
 from states.messages import UNEXPECTED_MESSAGE as UNEXPECTED

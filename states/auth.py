@@ -9,9 +9,9 @@ from core.db import session_scope
 from core.presence import SITE, get_presence
 from core.settings import get_settings
 from models import Role
-from services import session_cache, sessions
-from services.accounts import dashboard_for, guard
-from services.sessions import CurrentUser
+from services.accounts import session_cache, sessions
+from services.accounts.accounts import dashboard_for, guard
+from services.accounts.sessions import CurrentUser
 
 FLASH_KEY = "turno_flash"
 _TAKE_FLASH_JS = (
@@ -227,7 +227,7 @@ async def freelancer_viewer(state: rx.State) -> int | None:
     """The id of the signed-in freelancer looking at a public page (None: a visitor or a company).
 
     For public pages whose state is not an AuthState: what they show depends on who looks only
-    through services/visibility.py (a freelancer's blocks and teams), resolved on the server.
+    through services/jobs/visibility.py (a freelancer's blocks and teams), resolved on the server.
     """
     user = (await state.get_state(AuthState))._current_user()
     return user.id if user is not None and user.role == Role.FREELANCER else None

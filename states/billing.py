@@ -14,8 +14,8 @@ from core import routes
 from core.db import session_scope
 from core.settings import get_settings
 from models import Role
-from services import billing
-from services.billing import BillingError, BillingOverview
+from services.money import billing
+from services.money.billing import BillingError, BillingOverview
 from states.auth import AuthState
 from states.failures import recovers
 

@@ -1,10 +1,10 @@
-"""Blocks on both dashboards and on the job page (services/blocks.py).
+"""Blocks on both dashboards and on the job page (services/trust/blocks.py).
 
 Every handler resolves the caller from the server-side session and passes only ids to the service,
 which checks who may block whom: a company only a freelancer who applied to its vagas; a freelancer
 only a company already shown to them by name, named through the object that shows it (a shift of
 theirs here, a named vaga on its page), never by a company id. What a block hides is
-services/visibility.py's.
+services/jobs/visibility.py's.
 """
 
 import reflex as rx
@@ -13,9 +13,9 @@ from core.db import session_scope
 from core.ids import valid_id
 from core.types import utcnow
 from models import Role
-from services import blocks
-from services.blocks import BlockedView, HiddenJobView, WorkedWith
-from services.errors import ServiceError
+from services.common.errors import ServiceError
+from services.trust import blocks
+from services.trust.blocks import BlockedView, HiddenJobView, WorkedWith
 from states.auth import AuthState
 from states.failures import recovers
 

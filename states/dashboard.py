@@ -7,9 +7,11 @@ import reflex as rx
 
 from core.db import session_scope
 from core.presence import DASHBOARD, get_presence
-from services import chats, notifications, paging, profiles
-from services.notifications import Bell, NotificationRow
-from services.profiles import ProfileView
+from services.accounts import profiles
+from services.accounts.profiles import ProfileView
+from services.common import paging
+from services.reach import chats, notifications
+from services.reach.notifications import Bell, NotificationRow
 from states.auth import AuthState
 from states.failures import recovers
 from states.messages import ERROR_TITLE

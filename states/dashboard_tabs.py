@@ -10,14 +10,13 @@ from typing import ClassVar
 
 import reflex as rx
 
-from components.pager import PagerLink, pager_fields
 from core import routes
 from core.db import session_scope
 from core.text import positive_int
 from models import Role
-from services import chats
-from services.chats import ChatSummary
-from services.paging import Page
+from services.common.paging import Page, PagerLink, pager_fields
+from services.reach import chats
+from services.reach.chats import ChatSummary
 from states import live
 from states.auth import AuthState
 from states.failures import recovers

@@ -13,8 +13,8 @@ from core.db import session_scope
 from core.settings import get_settings
 from core.types import utcnow
 from models import FiscalRegime, Role
-from services import earnings, payouts
-from services.payouts import PayoutError, PayoutSetup
+from services.money import earnings, payouts
+from services.money.payouts import PayoutError, PayoutSetup
 from states.auth import AuthState
 from states.failures import recovers
 

@@ -22,7 +22,7 @@ from typing import Any
 import reflex as rx
 from reflex.event import EventSpec
 
-from services.errors import ServiceError
+from services.common.errors import ServiceError
 from states.messages import UNEXPECTED_MESSAGE
 
 log = logging.getLogger("turno.errors")

@@ -1,4 +1,4 @@
-"""'Contratar novamente' on both dashboards (services/invites.py).
+"""'Contratar novamente' on both dashboards (services/trust/invites.py).
 
 Every handler resolves the caller from the server-side session; the service checks who may invite
 whom (a paid shift together or the team, no block) and that an invite belongs to the one answering
@@ -14,10 +14,11 @@ from core.ids import valid_id
 from core.shift_rules import LOCAL_TZ
 from core.types import utcnow
 from models import Role
-from services import bond, invites
-from services.bond import BondNotice
-from services.errors import ServiceError
-from services.invites import InviteView
+from services.common.errors import ServiceError
+from services.shifts import bond
+from services.shifts.bond import BondNotice
+from services.trust import invites
+from services.trust.invites import InviteView
 from states.auth import AuthState
 from states.failures import recovers
 

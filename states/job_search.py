@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from core.catalog import CATEGORIES, canonical_category
 from core.ids import id_from_text
 from core.text import clipped, positive_int
-from services import jobs, visibility
+from services.jobs import jobs, visibility
 
 CITY_MAX_LENGTH = 120
 CATEGORY_MAX_LENGTH = 32
@@ -70,7 +70,7 @@ class JobFilters:
     def results(self, db, hidden: visibility.Hidden = visibility.NOTHING_HIDDEN) -> jobs.JobPage:
         """The page of public jobs these filters ask for (filtered and paged in the database).
 
-        `hidden`: what the viewer must not see (services.visibility.hidden_for).
+        `hidden`: what the viewer must not see (services.jobs.visibility.hidden_for).
         """
         return jobs.list_public_jobs(
             db,

@@ -35,7 +35,8 @@ from core import routes, signals
 from core.db import session_scope
 from core.presence import chat_place, get_presence
 from core.signals import Ping
-from services import notifications, session_cache
+from services.accounts import session_cache
+from services.reach import notifications
 from states.auth import session_over
 from states.dashboard import DashboardState
 from states.session_end import forget_user, session_user_id

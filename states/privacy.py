@@ -7,8 +7,9 @@ import reflex as rx
 from core import routes
 from core.db import session_scope
 from core.presence import get_presence
-from services import photos, privacy
-from services.errors import ServiceError
+from services.accounts import photos
+from services.common.errors import ServiceError
+from services.privacy import privacy
 from states.auth import AuthState, session_over
 from states.failures import recovers
 
@@ -52,7 +53,7 @@ class PrivacyState(AuthState):
 
         The password is checked again on the server (blank: 'Senha é obrigatória'); bcrypt runs in
         a worker thread. On success every session of the account is gone and, once committed, the
-        photo file is deleted (as services.photos prescribes); every tab of the account leaves the
+        photo file is deleted (as services.accounts.photos prescribes); every tab of the account leaves the
         presence registry, per-user state is reset, the cookie is cleared by the logout route and
         the browser loads the home page with the toast 'Conta excluída'.
         """

@@ -1,7 +1,7 @@
 """Editing one's own profile: the company and freelancer forms and the profile photo.
 
 Every handler resolves the caller from the session cookie (AuthState._current_user) and passes
-that id to services/profiles.py or services/photos.py; no handler takes a user id. After a save,
+that id to services/accounts/profiles.py or services/accounts/photos.py; no handler takes a user id. After a save,
 the dashboard chrome (DashboardState.me) is refreshed so the sidebar, the profile sheet and the
 profile tabs show the new data at once.
 """
@@ -10,9 +10,9 @@ import reflex as rx
 
 from core.db import session_scope
 from models import Role
-from services import photos, profiles
-from services.errors import ValidationFailed
-from services.profiles import ProfileView
+from services.accounts import photos, profiles
+from services.accounts.profiles import ProfileView
+from services.common.errors import ValidationFailed
 from states.auth import AuthState
 from states.dashboard import DashboardState
 from states.failures import recovers
@@ -101,7 +101,7 @@ class ProfileEditState(AuthState):
     async def upload_photo(self, files: list[rx.UploadFile]):
         """Check the chosen image on the server, store it under a new name and show it.
 
-        The bytes are checked by content (services/photos.py); the previous file is removed only
+        The bytes are checked by content (services/accounts/photos.py); the previous file is removed only
         after the new URL is committed, and the new file is removed if the commit fails.
         """
         if self.photo_busy:

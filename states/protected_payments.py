@@ -4,7 +4,7 @@
 button (the dashboard's 'Turnos' and the code screen, next to `ShiftsMixin`);
 `CompanyPaymentsMixin` is the dashboard's 'Pagamentos' tab and the greeting back from Stripe
 Checkout. Every handler resolves the company from the server-side session, and
-services/protected_payments.py loads the hiring by id AND company, so another company's hiring and
+services/money/protected_payments.py loads the hiring by id AND company, so another company's hiring and
 a missing one get the same refusal. Whether a payment arrived comes from Stripe's verified webhook,
 never from the address the browser returns with: the greeting only says what happens next.
 """
@@ -18,9 +18,11 @@ from core.ids import valid_id
 from core.settings import get_settings
 from core.types import utcnow
 from models import Role
-from services import documents, protected_payments
-from services.errors import ServiceError
-from services.protected_payments import PAY_ERROR, Receipt
+from services.common import documents
+from services.common.errors import ServiceError
+from services.jobs import pricing
+from services.money import protected_payments
+from services.money.protected_payments import PAY_ERROR, Receipt
 from states.auth import AuthState
 from states.failures import recovers
 
@@ -77,7 +79,7 @@ class PayShiftMixin(AuthState, mixin=True):
             return
         user = self._caller(Role.CLIENT)
         if user is None:
-            yield rx.toast.error(PAY_ERROR, description=protected_payments.COMPANIES_ONLY)
+            yield rx.toast.error(PAY_ERROR, description=pricing.COMPANIES_ONLY)
             return
         checked = valid_id(hiring_id)
         if checked is None:
@@ -104,8 +106,8 @@ class CompanyPaymentsMixin(AuthState, mixin=True):
 
     def _load_payments(self, db, company_id: int) -> None:
         """Fill the tab: whether payments are on here, the saved CNPJ and the payments made."""
-        self.protected_available = protected_payments.configured()
-        bare = protected_payments.company_cnpj(db, company_id)
+        self.protected_available = pricing.configured()
+        bare = pricing.company_cnpj(db, company_id)
         self.company_cnpj = documents.formatted_cnpj(bare) if bare else ""
         self.cnpj_error = ""
         self.payment_receipts = protected_payments.receipts(db, company_id)
@@ -125,11 +127,11 @@ class CompanyPaymentsMixin(AuthState, mixin=True):
         """'Salvar CNPJ': validate and store the company's CNPJ (numeric or alphanumeric)."""
         user = self._caller(Role.CLIENT)
         if user is None:
-            return rx.toast.error(CNPJ_ERROR, description=protected_payments.COMPANIES_ONLY)
+            return rx.toast.error(CNPJ_ERROR, description=pricing.COMPANIES_ONLY)
         text = form_data.get("cnpj", "") if isinstance(form_data, dict) else ""
         try:
             with session_scope() as db:
-                shown = protected_payments.save_cnpj(db, user.id, text)
+                shown = pricing.save_cnpj(db, user.id, text)
         except ServiceError as exc:
             self.cnpj_error = exc.message
             return None

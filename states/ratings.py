@@ -6,8 +6,8 @@ import reflex as rx
 
 from core.db import session_scope
 from models import Role
-from services import ratings
-from services.errors import ServiceError
+from services.common.errors import ServiceError
+from services.shifts import ratings
 from states.auth import AuthState
 from states.failures import recovers
 from states.messages import ERROR_TITLE

@@ -26,7 +26,7 @@ from reflex.state import BaseState
 from reflex_base import constants
 from reflex_base.event import Event, get_event
 
-from services import session_cache
+from services.accounts import session_cache
 from states.auth import AuthState
 
 

@@ -1,7 +1,7 @@
 """Settings of the signed-in user (both dashboards): theme, notification switches, password.
 
 The caller is always resolved from the session cookie; the values are persisted in
-user_preferences (services/profiles.py) and the password in users (services/accounts.py).
+user_preferences (services/accounts/profiles.py) and the password in users (services/accounts/accounts.py).
 """
 
 import json
@@ -10,10 +10,11 @@ import reflex as rx
 
 from core import vapid
 from core.db import session_scope
-from services import accounts, profiles, push, whatsapp
-from services.errors import ValidationFailed
-from services.profiles import SwitchView
-from services.push import DeviceView
+from services.accounts import accounts, profiles
+from services.accounts.profiles import SwitchView
+from services.common.errors import ValidationFailed
+from services.reach import push, whatsapp
+from services.reach.push import DeviceView
 from states.auth import AuthState
 from states.failures import recovers
 

@@ -1,6 +1,6 @@
 """The shift cards of both dashboards: their lists, the action dialog and the one location reading.
 
-Every action goes through `services.shifts.act` with the caller resolved from the server-side
+Every action goes through `services.shifts.shifts.act` with the caller resolved from the server-side
 session; the card only offers what the server would accept, and the server checks again. The
 browser's location is read once ('Usar minha localização'), sent with the event, compared on the
 server and never stored: only the distance bucket is kept.
@@ -15,11 +15,13 @@ from core.formatting import local
 from core.ids import id_from_text, valid_id
 from core.types import utcnow
 from models import Role
-from services import faltas, next_shift, protected_payments, shift_views, shifts
-from services.errors import ServiceError
-from services.next_shift import NextShift
-from services.shift_pay import DISMISS_REASONS
-from services.shift_views import ShiftCard
+from services.common.errors import ServiceError
+from services.jobs.shift_pay import DISMISS_REASONS
+from services.money import protected_payments
+from services.screens import next_shift, shift_views
+from services.screens.next_shift import NextShift
+from services.screens.shift_views import ShiftCard
+from services.shifts import faltas, shifts
 from states.auth import AuthState
 from states.failures import recovers
 from states.messages import UNEXPECTED_MESSAGE
@@ -79,7 +81,7 @@ class ShiftsMixin(AuthState, mixin=True):
         self.suspended_until = f"{local(until):%d/%m/%Y}" if until else ""
 
     def _load_next_shift(self, db, user_id: int) -> None:
-        """The overview's 'Próximo turno' (services/next_shift.py)."""
+        """The overview's 'Próximo turno' (services/screens/next_shift.py)."""
         now = utcnow()
         if self.ROLE == Role.CLIENT:
             self.next_shift, self._next_cards = next_shift.for_company(db, user_id, now), []

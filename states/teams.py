@@ -1,7 +1,7 @@
 """'Minha equipe' on the company's dashboard: add from a paid shift's card, list, remove.
 
 Every handler resolves the company from the server-side session; the hiring is loaded by id AND
-company, so another company's shift and a missing one get the same refusal, and services/teams.py
+company, so another company's shift and a missing one get the same refusal, and services/trust/teams.py
 checks the freelancer worked a paid shift for the company.
 """
 
@@ -12,9 +12,9 @@ from core.db import session_scope
 from core.ids import valid_id
 from core.types import utcnow
 from models import Hiring, Role
-from services import teams
-from services.errors import NotAllowed, ServiceError
-from services.teams import TeamMemberView
+from services.common.errors import NotAllowed, ServiceError
+from services.trust import teams
+from services.trust.teams import TeamMemberView
 from states.auth import AuthState
 from states.failures import recovers
 

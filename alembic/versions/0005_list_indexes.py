@@ -4,7 +4,7 @@ Revision ID: 0005
 Revises: 0004
 Create Date: 2026-11-23 12:00:00.000000
 
-The lists are paginated (services/paging.py) and each page is read along an index that holds both
+The lists are paginated (services/common/paging.py) and each page is read along an index that holds both
 the filter and the order, so a page costs the same however many rows the list has:
 - messages (chat_id, id): a conversation's latest page and the last message of each chat in the
   conversation list (max(id) per chat) without reading the chat's other messages;

@@ -4,7 +4,7 @@ Revision ID: 0006
 Revises: 0005
 Create Date: 2026-11-24 12:00:00.000000
 
-A session now also ends after a period without use (services/sessions.py: idle expiry), so each
+A session now also ends after a period without use (services/accounts/sessions.py: idle expiry), so each
 row records when it was last used. Sessions open at upgrade time count as used now: nobody is
 signed out by the deploy itself, and each is then held to the idle limit from that moment.
 """

@@ -5,13 +5,13 @@ Revises: 0006
 Create Date: 2026-11-23 10:00:00.000000
 
 The public job list (/jobs and the freelancer's search) is the same for every visitor, so the app
-caches its pages and counts (services/job_list_cache.py). A cached entry is valid while this
+caches its pages and counts (services/jobs/job_list_cache.py). A cached entry is valid while this
 table's one token is unchanged; triggers replace the token in the same commit as any write to
 `jobs` and any change of a company's shown name or photo in `profiles`, whichever process wrote
 it. On PostgreSQL they are deferred constraint triggers (run at commit: the token row is locked
 last and briefly, so it adds no deadlock); on SQLite, plain row triggers.
 
-The trigger text is frozen here; core/list_version.py holds the live copy that bulk loads put back,
+The trigger text is frozen here; services/jobs/list_version.py holds the live copy that bulk loads put back,
 and tests/unit/test_list_version.py checks the two agree. A later revision that rebuilds `jobs`
 or `profiles` on SQLite (batch "move and copy") drops these triggers and must create them again.
 """

@@ -4,9 +4,9 @@ Revision ID: 0008
 Revises: 0007
 Create Date: 2026-11-23 12:00:00.000000
 
-Every event handler asks who is calling (services/sessions.py `resolve`): a join of the session,
+Every event handler asks who is calling (services/accounts/sessions.py `resolve`): a join of the session,
 its user and profile, about a quarter of a millisecond, on every event. The app now keeps the
-answers per process (services/session_cache.py), valid while this table's one token is unchanged.
+answers per process (services/accounts/session_cache.py), valid while this table's one token is unchanged.
 Triggers replace the token in the same commit as the end or change of any session and any change
 of a user's e-mail, role, activity, deletion or shown name, whichever process wrote it. A login
 and the refresh of `last_seen_at` do not move it. On PostgreSQL they are deferred constraint
@@ -15,7 +15,7 @@ triggers (run at commit: the token row is locked last and briefly); on SQLite, p
 The job list token's profile triggers (0007) now also fire on `biografia`, `website` and
 `redes_sociais`: the public job page, which shows them, is cached on that token too.
 
-The trigger text is frozen here; core/session_version.py holds the live copy, and
+The trigger text is frozen here; services/accounts/session_version.py holds the live copy, and
 tests/unit/test_session_cache.py checks the two agree. A later revision that rebuilds
 `auth_sessions`, `users` or `profiles` on SQLite (batch "move and copy") drops these triggers and
 must create them again. `last_seen_at` set back (never by the app) moves the token too: the cache

@@ -4,7 +4,7 @@ Revision ID: 0009
 Revises: 0008
 Create Date: 2026-11-26 15:30:00.000000
 
-services/rate_limits.py counts uses of the actions a visitor can repeat without signing in, in a
+services/common/rate_limits.py counts uses of the actions a visitor can repeat without signing in, in a
 sliding hour: registrations and password-recovery requests per client address, and the account
 e-mails (confirmation, reset, 'tentativa de cadastro') sent to one address. Keys are SHA-256
 digests, never the address or e-mail itself.

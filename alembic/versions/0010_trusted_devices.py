@@ -4,7 +4,7 @@ Revision ID: 0010
 Revises: 0009
 Create Date: 2026-11-26 17:10:00.000000
 
-services/devices.py gives a browser a random cookie when it signs in (only its SHA-256 is kept in
+services/accounts/devices.py gives a browser a random cookie when it signs in (only its SHA-256 is kept in
 trusted_devices). A login from that browser to that account skips the per-address and per-account
 lockouts that anyone can trigger, and counts its own failures apart (login_attempts.trusted).
 """

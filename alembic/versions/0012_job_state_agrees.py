@@ -4,7 +4,7 @@ Revision ID: 0012
 Revises: 0011
 Create Date: 2026-11-26 20:10:00.000000
 
-Before services/job_lifecycle.py became the only writer of a job's state, each service set the
+Before services/jobs/job_lifecycle.py became the only writer of a job's state, each service set the
 three columns by hand, and closing an archived job (reachable by calling the handler directly) left
 `status = 'closed'` with `is_archived` still true. From now on `vaga_status` is the stage (open,
 in_progress, closed), `is_archived` the flag, and `status` the stage or 'archived' while the flag is

@@ -5,11 +5,11 @@ Revises: 0013
 Create Date: 2026-11-28 03:00:00.000000
 
 The public job list and the job page now show the company's rating (average and count of the
-stars it received), read in the same cached statements as the rest (services/jobs.py). So the job
+stars it received), read in the same cached statements as the rest (services/jobs/jobs.py). So the job
 list token (0007) must change in the same commit as any rating that could change those figures: a
 new rating, a removed one (an account deleted), or a changed `stars` or `ratee_id`.
 
-The trigger text is frozen here; core/list_version.py holds the live copy that bulk loads put back,
+The trigger text is frozen here; services/jobs/list_version.py holds the live copy that bulk loads put back,
 and tests/unit/test_list_version.py checks the two agree.
 """
 

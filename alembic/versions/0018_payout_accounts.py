@@ -10,7 +10,7 @@ as autônomo, and where from (an IBGE municipality code, for the NFS-e). One row
 deleted with the account. A new table: nothing existing moves, and the downgrade drops it.
 
 Also an index on `profiles.cidade_ibge`: new-job alerts find the freelancers of a municipality by
-its code (services.notifications.alert_new_job).
+its code (services.jobs.job_alerts.alert_new_job).
 """
 
 from collections.abc import Sequence

@@ -6,9 +6,9 @@ Create Date: 2026-11-28 16:50:00.000000
 
 `profiles.selo_pontual` (the badge), `selo_resumo` (its figures in one line, shown with it) and
 `selo_dados` (the figures and what is missing, for the company's own panel) are written by the
-timer (services/punctuality.py) when the company's hirings changed or a day passed;
+timer (services/trust/punctuality.py) when the company's hirings changed or a day passed;
 `selo_em` is when. The job list and the job page show the first two, so the job list token's
-profile triggers now also fire on them (their text lives in core/list_version.py; the frozen copy
+profile triggers now also fire on them (their text lives in services/jobs/list_version.py; the frozen copy
 is here). `ix_hirings_company_updated` finds the companies whose hirings changed since. Existing
 companies start without the badge until the timer's first pass.
 """

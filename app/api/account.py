@@ -14,8 +14,9 @@ from core.formatting import local
 from core.settings import get_settings
 from core.text import fold
 from core.types import utcnow
-from services import privacy, sessions
-from services.errors import ServiceError
+from services.accounts import sessions
+from services.common.errors import ServiceError
+from services.privacy import privacy
 
 log = logging.getLogger(__name__)
 NOT_SIGNED_IN = "Entre na sua conta para baixar seus dados."
@@ -31,7 +32,7 @@ def export_filename(product_name: str) -> str:
 async def export_data(request: Request) -> Response:
     """Answer the caller's data as an attachment; 401 JSON without a live session cookie.
 
-    The cookie is resolved on the server exactly as for every handler (services.sessions.resolve);
+    The cookie is resolved on the server exactly as for every handler (services.accounts.sessions.resolve);
     the database work runs in a worker thread. The file is never cached.
     """
     settings = get_settings()

@@ -11,8 +11,8 @@ from core import audit
 from core.client_address import client_address
 from core.db import session_scope
 from core.settings import get_settings
-from services import accounts, sessions
-from services.errors import ServiceError
+from services.accounts import accounts, sessions
+from services.common.errors import ServiceError
 
 log = logging.getLogger(__name__)
 GENERIC_ERROR = "Erro ao fazer login. Tente novamente."
@@ -37,7 +37,7 @@ async def login(request: Request) -> JSONResponse:
 
     A successful login rotates the session: the session of the cookie the browser arrived with
     (another account's, or a token planted by someone else) is revoked, and a new token is set.
-    It also (re)sets the trusted-device cookie (services/devices.py), sent back only to /api/auth,
+    It also (re)sets the trusted-device cookie (services/accounts/devices.py), sent back only to /api/auth,
     so the next login from this browser is not locked out by strangers' failures.
 
     Answers {"ok": true, "redirect": url} or {"ok": false, "message": ..., "errors": {...}}.

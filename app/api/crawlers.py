@@ -1,4 +1,4 @@
-"""/robots.txt and the sitemaps, built from the database (services/sitemap.py).
+"""/robots.txt and the sitemaps, built from the database (services/jobs/sitemap.py).
 
 /sitemap.xml is an index: /sitemap-paginas.xml (fixed pages and categories) and
 /sitemap-vagas-{n}.xml (open vagas, URLS_PER_FILE each). Addresses are absolute, on SITE_URL.
@@ -15,7 +15,7 @@ from core import routes, seo
 from core.db import session_scope
 from core.ids import valid_id
 from core.settings import get_settings
-from services import sitemap
+from services.jobs import sitemap
 
 XML = "application/xml; charset=utf-8"
 NAMESPACE = "http://www.sitemaps.org/schemas/sitemap/0.9"

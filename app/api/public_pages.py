@@ -36,8 +36,9 @@ from core.catalog import CATEGORIES, canonical_category
 from core.db import session_scope
 from core.ids import id_from_text
 from core.settings import get_settings
-from services import jobs, session_cache
-from services.jobs import JobDetail
+from services.accounts import session_cache
+from services.jobs import jobs
+from services.jobs.jobs import JobDetail
 from states.job_search import JobFilters
 
 SHELL_FILE = "__spa-fallback.html"

@@ -8,7 +8,7 @@
   shows, and answers a page the network cannot fetch with it ('Você está sem conexão'), and those
   icons from its cache when the network cannot fetch them (the offline page's logo loads offline).
   It never stores anything else: every other request goes to the network untouched, so no page, answer or
-  private data of anyone is ever kept on the device. It also shows the pushes services/push.py
+  private data of anyone is ever kept on the device. It also shows the pushes services/reach/push.py
   sends (title, text, the page to open; not when that page is already in front of the person)
   and opens that page, on this site only, when the notification is clicked.
 - `/offline` is that page: plain HTML, no script, the product's name and a 'Tentar novamente' link.
@@ -27,7 +27,7 @@ from core import routes
 from core.db import session_scope
 from core.settings import get_settings
 from models import Role
-from services import sessions
+from services.accounts import sessions
 
 THEME_COLOR = "#3e63dd"
 BACKGROUND_COLOR = "#ffffff"
@@ -126,7 +126,7 @@ self.addEventListener("fetch", (event) => {{
   );
 }});
 
-// Web Push (services/push.py): the payload is {{title, body, url}}. Nothing of it is stored.
+// Web Push (services/reach/push.py): the payload is {{title, body, url}}. Nothing of it is stored.
 const samePage = (url) => {{
   const target = new URL(url || "/", self.location.origin);
   return new URL(target.pathname + target.search + target.hash, self.location.origin).href;  // our own origin only

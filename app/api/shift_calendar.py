@@ -11,7 +11,8 @@ from core.client_address import client_address
 from core.db import session_scope
 from core.ids import valid_id
 from core.settings import get_settings
-from services import sessions, shift_views
+from services.accounts import sessions
+from services.screens import shift_views
 
 log = logging.getLogger(__name__)
 NOT_FOUND = "Turno não encontrado."

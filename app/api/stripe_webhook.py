@@ -8,7 +8,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from core.db import session_scope
-from services import billing, protected_payments
+from services.money import billing, protected_payments
 
 log = logging.getLogger(__name__)
 MAX_BODY_BYTES = 1_000_000

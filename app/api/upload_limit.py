@@ -10,7 +10,7 @@ and the frontend):
 - a body without a length (chunked) or one longer than declared is counted as it arrives and the
   request ends with 413 as soon as the count passes the cap, so at most `cap` bytes are read.
 
-The cap (6 MB) leaves room for the largest photo the app accepts (5 MB, services/photos.py) plus
+The cap (6 MB) leaves room for the largest photo the app accepts (5 MB, services/accounts/photos.py) plus
 the multipart framing. Websockets are not touched (Reflex's event channel has its own limit).
 """
 

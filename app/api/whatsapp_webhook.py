@@ -1,4 +1,4 @@
-"""/api/whatsapp/webhook: the WhatsApp Cloud API's callbacks (services/whatsapp.py).
+"""/api/whatsapp/webhook: the WhatsApp Cloud API's callbacks (services/reach/whatsapp.py).
 
 GET answers Meta's subscription check (`hub.mode=subscribe`, our verify token, echo the
 challenge). POST carries delivery statuses and the messages people send to our number; it is
@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse
 
 from core.db import session_scope
-from services import whatsapp
+from services.reach import whatsapp
 
 MAX_BODY_BYTES = 256 * 1024
 

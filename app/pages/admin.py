@@ -2,14 +2,14 @@
 
 Only role 'admin' (created by `python -m scripts.create_admin`) sees anything here. The page guard
 sends visitors to /login and the other roles to their dashboards; every handler resolves the caller
-from the session cookie again, and services/admin_reviews.py checks the role in the database too.
+from the session cookie again, and services/shifts/admin_reviews.py checks the role in the database too.
 """
 
 import reflex as rx
 
 from app.layout import public_page
 from components.forms import field_error
-from components.pager import PagerLink, pager, pager_fields
+from components.pager import pager
 from components.ui import empty_state, page_heading
 from core import routes
 from core.db import session_scope
@@ -17,9 +17,10 @@ from core.ids import id_from_text
 from core.text import positive_int
 from core.types import utcnow
 from models import Role
-from services import admin_reviews
-from services.admin_reviews import DecidedReview, OpenReview
-from services.errors import ServiceError
+from services.common.errors import ServiceError
+from services.common.paging import PagerLink, pager_fields
+from services.shifts import admin_reviews
+from services.shifts.admin_reviews import DecidedReview, OpenReview
 from states.auth import AuthState
 from states.failures import recovers
 

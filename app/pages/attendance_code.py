@@ -19,8 +19,8 @@ from core.ids import id_from_text
 from core.qr import qr_svg_data_uri
 from core.types import utcnow
 from models import Role
-from services import shift_views
-from services.errors import ServiceError
+from services.common.errors import ServiceError
+from services.screens import shift_views
 from states.auth import AuthState
 from states.failures import recovers
 from states.protected_payments import PayShiftMixin

@@ -6,14 +6,15 @@ import reflex as rx
 
 from app.layout import first_title, page_title, public_page
 from components.links import link_button
-from components.pager import PagerLink, pager, pager_fields
+from components.pager import pager
 from components.punctuality import punctual_details
 from components.ui import empty_state
 from core import routes, seo
 from core.catalog import CATEGORIES, canonical_category
 from core.db import session_scope
 from core.text import positive_int
-from services import jobs, visibility
+from services.common.paging import PagerLink, pager_fields
+from services.jobs import jobs, visibility
 from states.auth import freelancer_viewer
 from states.failures import recovers
 
@@ -29,7 +30,7 @@ class CompanyCard(TypedDict):
     photo: str
     jobs_text: str
     href: str
-    punctual: bool  # 'Empresa Pontual' (services/punctuality.py)
+    punctual: bool  # 'Empresa Pontual' (services/trust/punctuality.py)
     punctual_summary: str  # its figures in one line ('' without the badge)
 
 

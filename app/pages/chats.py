@@ -12,16 +12,17 @@ from reflex.experimental.client_state import ClientStateVar
 from app.layout import dashboard_page
 from components.chat_list import chat_list
 from components.dashboard import avatar, loading, tab_heading
-from components.pager import PagerLink, pager, pager_fields
+from components.pager import pager
 from components.ui import empty_state
 from core import routes
 from core.db import session_scope
 from core.presence import chat_place, get_presence
 from core.text import positive_int
 from models import Role
-from services import chats
-from services.chats import ChatMessage, ChatSummary
-from services.errors import NotAllowed, ServiceError
+from services.common.errors import NotAllowed, ServiceError
+from services.common.paging import PagerLink, pager_fields
+from services.reach import chats
+from services.reach.chats import ChatMessage, ChatSummary
 from states import live
 from states.auth import DRAFT_KEY_PREFIX, AuthState
 from states.failures import failed, recovers

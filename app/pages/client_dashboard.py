@@ -33,8 +33,9 @@ from components.ui import empty_state
 from core import routes
 from core.db import session_scope
 from models import Role
-from services import dashboard, punctuality
-from services.dashboard import FreelancerRow, HiringRow, JobRow
+from services.screens import dashboard
+from services.screens.dashboard import FreelancerRow, HiringRow, JobRow
+from services.trust import punctuality
 from states import live
 from states.auth import AuthState
 from states.billing import BillingState
@@ -180,7 +181,7 @@ def _hiring_line(hiring: rx.Var) -> rx.Component:
 
 
 def _hiring_badge(hiring: rx.Var) -> rx.Component:
-    """The state the hiring is in (services/application_status.py): 'Confirmado', 'Cancelada pelo profissional' ..."""
+    """The state the hiring is in (services/jobs/application_status.py): 'Confirmado', 'Cancelada pelo profissional' ..."""
     return status_badge(hiring["tone"], hiring["status_label"], TONE_COLORS)
 
 

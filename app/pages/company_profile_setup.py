@@ -1,4 +1,4 @@
-"""/company-profile-setup: the company completes its profile (validated in services/profiles.py)."""
+"""/company-profile-setup: the company completes its profile (validated in services/accounts/profiles.py)."""
 
 import reflex as rx
 

@@ -1,4 +1,4 @@
-"""/contact: the contact form (stored by services.contact), contact details, hours and location."""
+"""/contact: the contact form (stored by services.accounts.contact), contact details, hours and location."""
 
 import asyncio
 
@@ -13,8 +13,8 @@ from core import routes
 from core.catalog import CONTACT_SUBJECTS, CONTACT_SUCCESS_SECONDS
 from core.db import session_scope
 from core.settings import get_settings
-from services import contact
-from services.errors import ServiceError
+from services.accounts import contact
+from services.common.errors import ServiceError
 from states.auth import AuthState
 from states.failures import recovers
 

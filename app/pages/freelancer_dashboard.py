@@ -24,7 +24,7 @@ from components.job_filters import job_filters, no_jobs
 from components.links import link_button
 from components.next_shift import next_shift_card
 from components.notification_list import notifications_panel
-from components.pager import PagerLink, pager, pager_fields
+from components.pager import pager
 from components.privacy import privacy_section
 from components.profile_forms import freelancer_profile_form
 from components.rating import company_rating, rating_control, rating_dialog
@@ -34,9 +34,12 @@ from components.ui import empty_state
 from core import routes
 from core.db import session_scope
 from models import Role
-from services import applications, dashboard, jobs, visibility
-from services.dashboard import ApplicationRow, ChecklistItem
-from services.jobs import JobListItem
+from services.common.paging import PagerLink, pager_fields
+from services.jobs import jobs, visibility
+from services.jobs.jobs import JobListItem
+from services.screens import dashboard
+from services.screens.dashboard import ApplicationRow, ChecklistItem
+from services.shifts import applications
 from states import live
 from states.apply import ApplyState
 from states.blocks import FreelancerBlocksMixin
@@ -94,7 +97,7 @@ class FreelancerDashboardState(
     job_next_href: str = ""
     applications: list[ApplicationRow] = []
     applications_total: int = 0
-    team_job_results: list[JobListItem] = []  # 'Primeiro para a sua equipe' (services/team_first.py)
+    team_job_results: list[JobListItem] = []  # 'Primeiro para a sua equipe' (services/jobs/team_first.py)
 
     def _load_tab(self, db, user_id: int) -> None:
         if self.tab == "overview":

@@ -2,7 +2,7 @@
 
 The freelancer sees the same page as a preview of their own. Everyone else, and any id that is not
 an existing freelancer's, reads 'Perfil não encontrado' with nothing of the profile in the state:
-`services.public_profiles.freelancer_profile` loads the freelancer and checks the relationship in
+`services.screens.public_profiles.freelancer_profile` loads the freelancer and checks the relationship in
 one query, for the user resolved from the session cookie.
 """
 
@@ -13,7 +13,7 @@ import reflex as rx
 from app.layout import public_page
 from components.dashboard import APPLICATION_STATUS_COLORS, avatar, section_card, status_badge
 from components.links import link_button
-from components.pager import PagerLink, load_more, pager, pager_links
+from components.pager import load_more, pager
 from components.rating import STAR_COLOR
 from components.ui import empty_state
 from core import routes
@@ -22,9 +22,10 @@ from core.ids import id_from_text
 from core.presence import SITE, get_presence
 from core.text import positive_int
 from models import Role
-from services import public_profiles
-from services.errors import NotAllowed
-from services.public_profiles import FreelancerPublicProfile
+from services.common.errors import NotAllowed
+from services.common.paging import PagerLink, pager_links
+from services.screens import public_profiles
+from services.screens.public_profiles import FreelancerPublicProfile
 from states.auth import AuthState
 from states.failures import recovers
 

@@ -9,8 +9,8 @@ from core import routes
 from core.catalog import CATEGORIES
 from core.db import session_scope
 from core.settings import get_settings
-from services import site_counts
-from services.site_counts import SiteFigure
+from services.jobs import site_counts
+from services.jobs.site_counts import SiteFigure
 from states.shell import ShellState
 
 PILLS = [("Hotelaria", "hotel"), ("Gastronomia", "gastronomia"), ("Restaurante", "restaurante"), ("Eventos", "eventos")]
@@ -44,7 +44,7 @@ STEPS = [
 
 
 class HomeState(rx.State):
-    """The home's real figures (services/site_counts.py): empty until they are worth showing."""
+    """The home's real figures (services/jobs/site_counts.py): empty until they are worth showing."""
 
     figures: list[SiteFigure] = []
 

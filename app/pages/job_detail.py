@@ -18,9 +18,11 @@ from core.db import session_scope
 from core.settings import get_settings
 from core.types import utcnow
 from models import Role
-from services import applications, blocks, jobs, visibility
-from services.errors import ServiceError
-from services.jobs import JobDetail, JobListItem
+from services.common.errors import ServiceError
+from services.jobs import jobs, visibility
+from services.jobs.jobs import JobDetail, JobListItem
+from services.shifts import applications
+from services.trust import blocks
 from states.apply import ApplyState
 from states.auth import AuthState, viewer_id
 from states.blocks import BLOCK_ERROR
@@ -87,7 +89,7 @@ class JobDetailState(rx.State):
     async def load(self):
         """Load the job of the URL; a closed one shows similar open jobs, a missing one 'Vaga não encontrada'.
 
-        What the viewer may see decides (services/jobs.py `job_for_viewer`): a team member sees a
+        What the viewer may see decides (services/jobs/jobs.py `job_for_viewer`): a team member sees a
         team-first vaga, nobody sees a vaga of a company a block stands between them and.
         """
         job_id = routes.job_id_from_path(self.router.url.path)

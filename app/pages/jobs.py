@@ -8,15 +8,16 @@ import reflex as rx
 from app.layout import first_title, page_title, public_page
 from components.job_filters import job_filters, no_jobs
 from components.links import link_button
-from components.pager import PagerLink, pager, pager_fields
+from components.pager import pager
 from components.punctuality import punctual_details
 from components.rating import company_rating
 from core import routes
 from core.catalog import CATEGORIES, CATEGORY_ALIASES, CITIES, PAYMENT_GUARANTEED_BADGE
 from core.db import session_scope
 from core.settings import get_settings
-from services import jobs, visibility
-from services.jobs import JobListItem
+from services.common.paging import PagerLink, pager_fields
+from services.jobs import jobs, visibility
+from services.jobs.jobs import JobListItem
 from states.auth import freelancer_viewer
 from states.failures import recovers
 from states.job_search import JobFilters, chosen_category, typed_search

@@ -10,8 +10,9 @@ from components.links import link_button
 from components.ui import auth_card
 from core import background, routes
 from core.db import session_scope
-from services import accounts, rate_limits
-from services.errors import ServiceError
+from services.accounts import accounts
+from services.common import rate_limits
+from services.common.errors import ServiceError
 from states.auth import client_address_of, flash_then_go
 from states.failures import recovers
 from states.messages import TRY_AGAIN

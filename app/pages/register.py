@@ -13,8 +13,9 @@ from components.ui import auth_card
 from core import background, routes
 from core.catalog import INDUSTRIES
 from core.db import session_scope
-from services import accounts, rate_limits
-from services.errors import ServiceError
+from services.accounts import accounts
+from services.common import rate_limits
+from services.common.errors import ServiceError
 from states.auth import AuthState, client_address_of
 
 COMPANY_FIELDS = ("name", "email", "password", "confirmPassword", "company", "industry", "location", "description")
@@ -121,7 +122,7 @@ class RegisterState(rx.State):
         yield rx.redirect(routes.LOGIN)
 
     def _allowed_from_here(self) -> bool:
-        """Whether this connection's address may register once more this hour (services/rate_limits.py).
+        """Whether this connection's address may register once more this hour (services/common/rate_limits.py).
 
         Keyed on the address, never the e-mail typed: the answer cannot tell whether an e-mail has an account.
         """

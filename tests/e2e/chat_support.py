@@ -12,7 +12,9 @@ from sqlmodel import select
 from core.db import session_scope
 from core.types import utcnow
 from models import User
-from services import accounts, applications, company_jobs
+from services.accounts import accounts
+from services.jobs import company_jobs
+from services.shifts import applications
 from tests.e2e.conftest import PASSWORD, login, unique_email
 from tests.shift_form import shift_fields
 

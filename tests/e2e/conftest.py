@@ -260,7 +260,7 @@ def unique_email(prefix: str) -> str:
 def make_account(base_url):
     """Create a confirmed account directly through the services; returns its e-mail."""
     from core.db import session_scope
-    from services import accounts
+    from services.accounts import accounts
 
     def _make(role: str = "client", confirmed: bool = True, name: str = "Pessoa Teste") -> str:
         email = unique_email(role)

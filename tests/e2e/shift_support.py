@@ -10,7 +10,7 @@ from sqlmodel import select
 from core.db import session_scope
 from core.types import utcnow
 from models import Application, Hiring, HiringEvent, Job, User
-from services import attendance_code
+from services.jobs import attendance_code
 from tests.e2e.conftest import toast
 from tests.shift_form import shift_fields
 

@@ -16,7 +16,7 @@ from core.db import session_scope
 from core.types import utcnow
 from models import Hiring, ReviewRequest, User
 from scripts.create_admin import create_admin
-from services import applications, shifts
+from services.shifts import applications, shifts
 from tests.e2e.conftest import login, toast, unique_email
 from tests.unit.factories import make_application, make_job
 

@@ -15,7 +15,8 @@ from sqlmodel import select
 
 from core.db import session_scope
 from models import Subscription, User
-from services import billing, company_jobs, plans
+from services.jobs import company_jobs, plans
+from services.money import billing
 from tests.e2e.conftest import login
 from tests.e2e.shift_support import fill_shift
 from tests.shift_form import shift_fields

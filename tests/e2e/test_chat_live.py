@@ -11,7 +11,10 @@ from sqlmodel import select
 
 from core.db import session_scope
 from models import Message
-from services import applications, chats, company_jobs, privacy
+from services.jobs import company_jobs
+from services.privacy import privacy
+from services.reach import chats
+from services.shifts import applications
 from tests.e2e.chat_support import (
     JOB_FORM,
     account,

@@ -9,7 +9,7 @@ from sqlmodel import select
 from core.db import session_scope
 from core.types import utcnow
 from models import Job, Profile, User
-from services.validation import CITY_AMBIGUOUS
+from services.common.validation import CITY_AMBIGUOUS
 from tests.e2e.conftest import PASSWORD, login, unique_email
 from tests.e2e.shift_support import fill_shift
 from tests.e2e.test_auth_flows import fill_common

@@ -8,8 +8,9 @@ from sqlmodel import func, select
 from core.db import session_scope
 from core.shift_format import map_url, shift_text
 from models import Application, Chat, Job, Profile, Role, Subscription, User
-from services import applications, company_jobs
-from services.validation import JobForm, parse
+from services.common.validation import JobForm, parse
+from services.jobs import company_jobs
+from services.shifts import applications
 from tests.e2e.conftest import login
 from tests.e2e.shift_support import fill_shift
 from tests.shift_form import shift_day, shift_fields

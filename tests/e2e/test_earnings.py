@@ -10,7 +10,7 @@ from sqlmodel import select
 from core.db import session_scope
 from core.types import utcnow
 from models import Application, ApplicationStatus, Hiring, HiringState, Job, PayoutAccount, User
-from services import company_jobs
+from services.jobs import company_jobs
 from tests.e2e.conftest import login
 from tests.shift_form import shift_fields
 from tests.support.fake_stripe import FakeStripe

@@ -13,7 +13,7 @@ from sqlmodel import select
 
 from core.db import session_scope
 from models import Profile, User
-from services import company_jobs
+from services.jobs import company_jobs
 from tests.e2e.conftest import login
 from tests.e2e.shift_support import fill_shift
 from tests.shift_form import shift_fields

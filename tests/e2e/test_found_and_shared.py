@@ -20,7 +20,7 @@ from playwright.sync_api import Page, expect
 from core.db import session_scope
 from core.formatting import LOCAL_TZ
 from models import Job
-from services import company_jobs
+from services.jobs import company_jobs
 from tests.e2e.conftest import goto_ready, wait_hydrated
 from tests.e2e.test_job_browsing import _add_jobs, _company
 

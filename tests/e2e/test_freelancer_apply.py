@@ -8,7 +8,8 @@ from sqlmodel import select
 
 from core.db import session_scope
 from models import Application, User
-from services import applications, company_jobs
+from services.jobs import company_jobs
+from services.shifts import applications
 from tests.e2e.conftest import login
 from tests.shift_form import shift_fields
 

@@ -8,7 +8,8 @@ from sqlmodel import select
 
 from core.db import session_scope
 from models import Application, Profile
-from services import applications, company_jobs, ratings
+from services.jobs import company_jobs
+from services.shifts import applications, ratings
 from tests.e2e.chat_support import JOB_FORM, account, hire, open_chat, person, user_id
 from tests.shift_form import shift_fields
 

@@ -16,7 +16,8 @@ from core.formatting import LOCAL_TZ, long_date
 from core.shift_format import shift_text
 from core.types import utcnow
 from models import Application, Job, Rating
-from services import accounts, company_jobs
+from services.accounts import accounts
+from services.jobs import company_jobs
 from tests.e2e.conftest import PASSWORD, goto_ready, wait_hydrated
 
 PAGE_SIZE = 10

@@ -15,7 +15,8 @@ from core.db import session_scope
 from core.formatting import local
 from core.types import utcnow
 from models import Application, Hiring, Job, User
-from services import applications, attendance_code
+from services.jobs import attendance_code
+from services.shifts import applications
 from tests.e2e.conftest import signed_in, toast
 from tests.e2e.shift_support import bar_job
 

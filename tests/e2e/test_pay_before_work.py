@@ -14,7 +14,7 @@ from sqlmodel import select
 from core.db import session_scope
 from core.shift_format import shift_when
 from models import Application, Job, User
-from services import applications
+from services.shifts import applications
 from tests.e2e.conftest import login
 from tests.e2e.shift_support import bar_job, my_shifts
 

@@ -9,7 +9,8 @@ from PIL import Image
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from core.db import session_scope
-from services import applications, company_jobs
+from services.jobs import company_jobs
+from services.shifts import applications
 from tests.e2e.chat_support import JOB_FORM, account, draft_keys, hire, open_chat, person, type_draft, user_id
 from tests.e2e.conftest import PASSWORD, login
 

@@ -19,7 +19,8 @@ from sqlmodel import select
 from core.db import session_scope
 from core.types import utcnow
 from models import Application, Hiring, Profile, User
-from services import applications, protected_payments, shifts
+from services.money import protected_payments
+from services.shifts import applications, shifts
 from tests.e2e.conftest import signed_in, toast
 from tests.e2e.shift_support import bar_job, begin_now, leave_and_send_hours, my_shifts
 from tests.support.fake_stripe import FakeStripe

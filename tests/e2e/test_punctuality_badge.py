@@ -12,7 +12,9 @@ from core import routes
 from core.db import session_scope
 from core.types import utcnow
 from models import Profile, User
-from services import jobs, punctuality, trust_timer
+from services.jobs import jobs
+from services.timer import trust_steps
+from services.trust import punctuality
 from tests.e2e.conftest import signed_in
 from tests.e2e.shift_support import bar_job, past_shifts
 
@@ -27,12 +29,12 @@ def _well_run_shifts(company_email: str, freelancer_email: str, count: int) -> N
 
 
 def _run_timer(company_email: str) -> None:
-    """The timer's steps (services/trust_timer.py), tick after tick, until this company's score has read
+    """The timer's steps (services/timer/trust_steps.py), tick after tick, until this company's score has read
     the shifts just written (the server's own timer may get there first; the database holds other
     companies, a batch of them per tick)."""
     written = utcnow()
     for _ in range(50):
-        trust_timer.run(utcnow(), session_scope)
+        trust_steps.run(utcnow(), session_scope)
         with session_scope() as db:
             computed = db.exec(
                 select(Profile.selo_em).join(User, User.id == Profile.user_id).where(User.email == company_email)

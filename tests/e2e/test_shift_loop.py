@@ -178,7 +178,7 @@ def test_late_cancellations_state_their_consequence(browser: Browser, base_url: 
     freelancer_email = make_account("freelancer", name=f"Duda Cancela {token}")
     first, second = f"Recepção tardia {token}", f"Cozinha tardia {token}"
     first_id = bar_job(company_email, first, timedelta(hours=10), ponto_lat=VENUE[0], ponto_lng=VENUE[1])
-    # After the first one ends (+16 h): a freelancer holds one shift at a time (services/overlaps.py).
+    # After the first one ends (+16 h): a freelancer holds one shift at a time (services/shifts/overlaps.py).
     second_id = bar_job(company_email, second, timedelta(hours=17), hours=3, ponto_lat=VENUE[0], ponto_lng=VENUE[1])
     company_ctx, company = signed_in(browser, base_url, company_email)
     freelancer_ctx, freelancer = signed_in(browser, base_url, freelancer_email, viewport={"width": 375, "height": 812})

@@ -21,7 +21,7 @@ from sqlmodel import select
 from core.db import session_scope
 from core.types import utcnow
 from models import Job, TeamMember, User
-from services import team_first
+from services.jobs import team_first
 from tests.e2e.chat_support import person
 from tests.e2e.conftest import signed_in, toast
 from tests.e2e.shift_support import bar_job, fill_shift, paid_shift

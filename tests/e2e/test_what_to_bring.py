@@ -14,7 +14,7 @@ from sqlmodel import select
 from core.catalog import BRING_LABEL
 from core.db import session_scope
 from models import Job, User
-from services import applications
+from services.shifts import applications
 from tests.e2e.conftest import login, signed_in, toast
 from tests.e2e.shift_support import bar_job, fill_shift, my_shifts
 

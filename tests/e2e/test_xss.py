@@ -28,8 +28,11 @@ from core.catalog import JOBS_PAGE_SIZE
 from core.db import session_scope
 from core.types import utcnow
 from models import Application, Chat, Job, Message, Profile
-from services import accounts, applications, chats, jobs
-from services.paging import DASHBOARD_PAGE_SIZE
+from services.accounts import accounts
+from services.common.paging import DASHBOARD_PAGE_SIZE
+from services.jobs import jobs
+from services.reach import chats
+from services.shifts import applications
 from tests.e2e.conftest import PASSWORD, login
 
 PAYLOADS_FILE = Path(__file__).parent / "data" / "xss_payloads.txt"

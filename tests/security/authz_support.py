@@ -39,7 +39,7 @@ from models import (
     User,
     UserPreferences,
 )
-from services import sessions
+from services.accounts import sessions
 from tests.unit.factories import make_application, make_job
 
 SHELL = f"{STATE}.states___shell____shell_state"
@@ -337,8 +337,8 @@ Snapshot = dict[tuple[str, object], Row]
 
 
 # Columns the server writes in the background, not a handler on the caller's behalf: a company's
-# 'Selo Empresa Pontual', recomputed on the profile by the timer (services/punctuality.py), and a
-# session's `last_seen_at`, touched at most once a minute after a use (services/sessions.py
+# 'Selo Empresa Pontual', recomputed on the profile by the timer (services/trust/punctuality.py), and a
+# session's `last_seen_at`, touched at most once a minute after a use (services/accounts/sessions.py
 # `touch_soon`): on a slow run a touch of one user's session lands during another caller's batch.
 TIMER_COLUMNS = {
     "profiles": frozenset({"selo_pontual", "selo_resumo", "selo_dados", "selo_em"}),

@@ -106,7 +106,7 @@ def users(db: Session, role: Role, names: list[str]) -> list[int]:
 def open_jobs(db: Session, company_ids: list[int], title: str) -> list[int]:
     """One open job per company id, each with its own 8-hour shift 9 hours after the previous one.
 
-    Distinct shifts: the rounds reuse their freelancers, who hold one shift at a time (services/overlaps.py).
+    Distinct shifts: the rounds reuse their freelancers, who hold one shift at a time (services/shifts/overlaps.py).
     """
     now = utcnow()
     first = now.replace(minute=0, second=0, microsecond=0) + timedelta(days=1)

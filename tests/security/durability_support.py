@@ -69,7 +69,7 @@ class Seeded:
 
 def _person(db: Session, role: str, index: int, tag: str):
     from core.types import utcnow
-    from services import accounts
+    from services.accounts import accounts
 
     common = {"password": PASSWORD, "confirmPassword": PASSWORD, "location": "Recife"}
     email = f"{role[0]}{index}-{tag}@durable.turno.com.br"
@@ -87,7 +87,7 @@ def _person(db: Session, role: str, index: int, tag: str):
 
 def _cookie(db: Session, user_id: int) -> str:
     from core.settings import get_settings
-    from services import sessions
+    from services.accounts import sessions
 
     token, _ = sessions.create(db, user_id, remember=True)
     return f"{get_settings().session_cookie_name}={token}"
@@ -95,7 +95,7 @@ def _cookie(db: Session, user_id: int) -> str:
 
 def _job(db: Session, company_id: int, positions: int, title: str, day: int) -> int:
     """A vaga of `company_id` on its own day (`day` days ahead): a freelancer holds one shift at a time."""
-    from services import company_jobs
+    from services.jobs import company_jobs
 
     data = {
         "titulo": title,
@@ -124,7 +124,7 @@ def seed(database_url: str, trials: int, companies_per_trial: int, applicants: i
     """
     harness.use_database(database_url)
     from core.db import get_engine, session_scope
-    from services import applications
+    from services.shifts import applications
 
     tag = uuid.uuid4().hex[:6]
     seeded = Seeded()

@@ -40,11 +40,13 @@ from sqlmodel import Session
 
 import core.db
 from models import TokenPurpose
-from services import accounts, applications, company_jobs
-from services.accounts import INVALID_LINK
-from services.applications import ALREADY_APPLIED, POSITIONS_FILLED
-from services.errors import ServiceError
-from services.plans import PlanLimitReached
+from services.accounts import accounts
+from services.accounts.accounts import INVALID_LINK
+from services.common.errors import ServiceError
+from services.jobs import company_jobs
+from services.jobs.plans import PlanLimitReached
+from services.shifts import applications
+from services.shifts.applications import ALREADY_APPLIED, POSITIONS_FILLED
 from tests.security.contested import (
     ENGINES,
     FREE_LIMIT_MESSAGE,

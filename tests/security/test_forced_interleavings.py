@@ -21,10 +21,12 @@ from sqlalchemy import Engine, text
 from sqlmodel import Session
 
 from models import Application, ApplicationStatus, Job
-from services import accounts, applications, company_jobs, plans
-from services.accounts import INVALID_LINK
-from services.applications import ALREADY_APPLIED, POSITIONS_FILLED
-from services.errors import ServiceError
+from services.accounts import accounts
+from services.accounts.accounts import INVALID_LINK
+from services.common.errors import ServiceError
+from services.jobs import company_jobs, plans
+from services.shifts import applications
+from services.shifts.applications import ALREADY_APPLIED, POSITIONS_FILLED
 from tests.security.contested import (
     ENGINES,
     JOB_FORM,

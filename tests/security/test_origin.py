@@ -29,7 +29,7 @@ from core.security import hash_password
 from core.settings import get_settings
 from core.types import utcnow
 from models import Profile, Role, User
-from services import sessions
+from services.accounts import sessions
 
 TIMEOUT = 30
 REFUSED = {"foreign": "https://evil.example", "null": "null", "missing": None}

@@ -28,7 +28,7 @@ from core.security import hash_password
 from core.settings import get_settings
 from core.types import utcnow
 from models import Profile, Role, User
-from services import sessions
+from services.accounts import sessions
 from tests.unit.factories import make_application, make_chat, make_hiring, make_job, make_message
 
 SHIFT_ADDRESS = "Rua do Turno Secreto, 77"

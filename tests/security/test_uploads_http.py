@@ -59,7 +59,7 @@ def server(tmp_path_factory) -> Server:
     saved = os.environ.get("DATABASE_URL")
     use_database(database_url)
     from core.db import session_scope
-    from services import sessions
+    from services.accounts import sessions
     from tests.unit.factories import make_freelancer
 
     with session_scope() as db:

@@ -32,9 +32,9 @@ from sqlmodel import Session, SQLModel
 
 import core.db
 from alembic import command
-from core import list_version, session_version
 from core.settings import Settings, get_settings
-from services import sessions
+from services.accounts import session_version, sessions
+from services.jobs import list_version
 
 if TYPE_CHECKING:
     from starlette.testclient import TestClient
@@ -103,7 +103,7 @@ def redis_throttle(db, monkeypatch) -> Iterator[str]:
     """Login throttle counters in the Redis of TEST_REDIS_URL under a prefix of this test's own; yields the prefix."""
     import redis
 
-    from services import throttle
+    from services.common import throttle
 
     monkeypatch.setenv("REFLEX_REDIS_URL", TEST_REDIS_URL)
     prefix = f"turno:test-throttle:{uuid.uuid4().hex[:8]}"

@@ -26,12 +26,12 @@ from models import (
     User,
     UserPreferences,
 )
-from services import accounts
+from services.accounts import accounts
 
 _emails = count(1)
 
 
-# Valid profile forms as the 'Meu Perfil' dialogs send them (services/validation.py).
+# Valid profile forms as the 'Meu Perfil' dialogs send them (services/common/validation.py).
 FREELANCER_PROFILE_FORM = {
     "nome": "João Pedro Silva",
     "telefone": "(11) 98765-4321",
@@ -101,7 +101,7 @@ def register_confirmed_company(db: Session, email: str, password: str) -> User:
 def make_job(db: Session, company: User, title: str = "Garçom", hours_ago: int = 0, **fields) -> Job:
     """A job of `company`, created `hours_ago` hours ago (other columns in `fields`).
 
-    A `status` alone is spelled out into the three state columns as services/job_lifecycle.py keeps
+    A `status` alone is spelled out into the three state columns as services/jobs/job_lifecycle.py keeps
     them (an archived job keeps the open stage unless `vaga_status` says otherwise).
     """
     status = fields.get("status", JobStatus.OPEN)
@@ -142,7 +142,7 @@ def make_chat(db: Session, application: Application, company: User, freelancer: 
 
 
 def make_message(db: Session, chat: Chat, sender: User, content: str, minutes_ago: int = 0) -> Message:
-    """A message in `chat`; the chat's last activity moves to it, as services.chats.post does."""
+    """A message in `chat`; the chat's last activity moves to it, as services.reach.chats.post does."""
     message = Message(
         chat_id=chat.id, sender_id=sender.id, content=content, created_at=utcnow() - timedelta(minutes=minutes_ago)
     )

@@ -1,4 +1,4 @@
-"""A real hiring for the shift-loop tests: a vaga, an application accepted through services.applications.
+"""A real hiring for the shift-loop tests: a vaga, an application accepted through services.shifts.applications.
 
 Times are explicit (a fake clock): every action and tick gets its `now`. The shift starts three days
 after the real time of the acceptance (the hire time, `Hiring.created_at`, is real), on a whole minute.
@@ -12,8 +12,9 @@ from sqlmodel import Session, select
 
 from core.types import utcnow
 from models import Hiring, HiringEvent, Notification, User
-from services import applications, attendance_code, hiring_lifecycle, shifts
-from services.shifts import Outcome
+from services.jobs import attendance_code
+from services.shifts import applications, hiring_lifecycle, shifts
+from services.shifts.shifts import Outcome
 from tests.unit.factories import make_application, make_company, make_freelancer, make_job, make_user
 
 H = timedelta(hours=1)
@@ -46,7 +47,7 @@ class Shift:
 
 
 def run(db: Session, user_id: int, role: str, hiring_id: object, action: str, now: datetime, **data) -> Outcome:
-    """services.shifts.act as a request does it: commit what it did, roll back a refusal."""
+    """services.shifts.shifts.act as a request does it: commit what it did, roll back a refusal."""
     try:
         outcome = shifts.act(db, user_id, role, hiring_id, action, data, now)
     except BaseException:
@@ -81,7 +82,7 @@ def hire(
     point: tuple[float, float] | None = None,
     title: str = "Garçom",
 ) -> Shift:
-    """A vaga of `company`, `freelancer`'s application and its acceptance (services.applications.accept); commits."""
+    """A vaga of `company`, `freelancer`'s application and its acceptance (services.shifts.applications.accept); commits."""
     company = company or make_company(db)
     freelancer = freelancer or make_freelancer(db)
     start = start or shift_start()

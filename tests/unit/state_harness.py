@@ -22,7 +22,7 @@ from sqlmodel import Session
 
 from core.settings import get_settings
 from models import User
-from services import sessions
+from services.accounts import sessions
 
 
 def cookie_for(db: Session, user: User | None) -> str:

@@ -1,4 +1,4 @@
-"""Registration, e-mail confirmation, login and password recovery (services/accounts.py)."""
+"""Registration, e-mail confirmation, login and password recovery (services/accounts/accounts.py)."""
 
 import re
 from datetime import timedelta
@@ -8,8 +8,8 @@ from sqlmodel import func, select
 
 from core.types import utcnow
 from models import AuthSession, EmailToken, OutboxEmail, Profile, Role, TokenPurpose, User, UserPreferences
-from services import accounts, sessions
-from services.errors import ServiceError, ValidationFailed
+from services.accounts import accounts, sessions
+from services.common.errors import ServiceError, ValidationFailed
 
 PASSWORD = "Segura123"
 NEW_PASSWORD = "NovaSenha456"

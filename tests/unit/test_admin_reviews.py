@@ -16,8 +16,9 @@ from core import routes
 from core import shift_rules as rules
 from core.types import utcnow
 from models import Chat, Falta, Hiring, HiringEvent, HiringState, Notification, ReviewRequest, Role, User
-from services import accounts, admin_reviews, applications, faltas, shifts
-from services.errors import NotAllowed, ServiceError
+from services.accounts import accounts
+from services.common.errors import NotAllowed, ServiceError
+from services.shifts import admin_reviews, applications, faltas, shifts
 from states.auth import AuthState
 from tests.unit.factories import (
     Cast,
@@ -91,7 +92,7 @@ def world(db) -> World:
     _act(db, cast.company, worked, "ajustar", start + timedelta(hours=9), hours="6:00", reason=ADJUST_REASON)
     _act(db, cast.other, worked, "contestar_ajuste", start + timedelta(hours=10), reason=HOURS_REASON)
 
-    later = start + timedelta(hours=9)  # after the first shift: one place at a time (services/overlaps.py)
+    later = start + timedelta(hours=9)  # after the first shift: one place at a time (services/shifts/overlaps.py)
     missed = _hire(db, cast.rival, cast.freelancer, "Recepcionista de hotel", later)
     _act(db, cast.rival, missed, "nao_compareceu", later + timedelta(hours=3))
     falta = db.exec(select(Falta).where(Falta.hiring_id == missed.id)).one()

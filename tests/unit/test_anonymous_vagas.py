@@ -5,7 +5,7 @@ rest) and hid the company's anonymous vagas too, so avoiding half of the compani
 who published a 'Confidencial' vaga in log2(n) steps. Now a freelancer avoids a company only
 through what already shows its name to them (a named vaga, a shift of theirs), their own block
 leaves the company's anonymous vagas alone, and an anonymous vaga is hidden by itself with 'Não
-quero ver esta vaga' (services/blocks.py, services/visibility.py, docs/product.md "Bloqueios").
+quero ver esta vaga' (services/trust/blocks.py, services/jobs/visibility.py, docs/product.md "Bloqueios").
 """
 
 from datetime import timedelta
@@ -18,8 +18,11 @@ from app.pages.freelancer_dashboard import FreelancerDashboardState
 from app.pages.job_detail import JobDetailState
 from core.types import utcnow
 from models import Application, Block, Job, User
-from services import applications, blocks, jobs, privacy, visibility
-from services.errors import NotAllowed
+from services.common.errors import NotAllowed
+from services.jobs import jobs, visibility
+from services.privacy import privacy
+from services.shifts import applications
+from services.trust import blocks
 from tests.unit.factories import (
     make_application,
     make_company,

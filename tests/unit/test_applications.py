@@ -1,4 +1,4 @@
-"""services/applications.py: apply, withdraw, the company's applicant list, accept, reject, profiles."""
+"""services/shifts/applications.py: apply, withdraw, the company's applicant list, accept, reject, profiles."""
 
 import json
 from datetime import timedelta
@@ -10,8 +10,11 @@ from sqlmodel import select
 from core.formatting import long_date
 from core.types import utcnow
 from models import Application, Chat, Job, JobStatus, Message, Notification, Profile
-from services import applications, bond, jobs
-from services.applications import (
+from services.common.errors import NotAllowed, ServiceError, ValidationFailed
+from services.jobs import jobs
+from services.jobs.company_jobs import JOB_NOT_FOUND
+from services.shifts import applications, bond
+from services.shifts.applications import (
     ALREADY_APPLIED,
     JOB_UNAVAILABLE,
     NOT_FOUND,
@@ -20,8 +23,6 @@ from services.applications import (
     POSITIONS_FILLED,
     PROFILE_NOT_FOUND,
 )
-from services.company_jobs import JOB_NOT_FOUND
-from services.errors import NotAllowed, ServiceError, ValidationFailed
 from tests.unit.factories import (
     make_application,
     make_cast,

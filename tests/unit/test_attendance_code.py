@@ -4,8 +4,8 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from services import attendance_code
-from services.attendance_code import code_at, new_secret, seconds_left, verify
+from services.jobs import attendance_code
+from services.jobs.attendance_code import code_at, new_secret, seconds_left, verify
 
 RFC_SECRET = b"12345678901234567890".hex()
 # RFC 6238 Appendix B, SHA1 column.

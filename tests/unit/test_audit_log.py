@@ -18,7 +18,7 @@ from core import audit
 from core.security import hash_password
 from core.settings import get_settings
 from core.types import utcnow
-from services import throttle
+from services.common import throttle
 from states.auth import AuthState
 from states.profile import ProfileEditState
 from tests.unit.factories import make_company, make_freelancer, make_job

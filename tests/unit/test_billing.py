@@ -1,4 +1,4 @@
-"""services/billing.py and POST /api/stripe/webhook against a local fake of Stripe's API.
+"""services/money/billing.py and POST /api/stripe/webhook against a local fake of Stripe's API.
 
 The real `stripe` library talks to tests/support/fake_stripe.py (STRIPE_API_BASE), so request
 parameters, response parsing and Stripe's error handling are exercised for real; webhooks are
@@ -15,7 +15,8 @@ from sqlmodel import Session, func, select
 from core.settings import get_settings
 from core.types import utcnow
 from models import Role, StripeEvent, Subscription, User
-from services import billing, plans
+from services.jobs import plans
+from services.money import billing
 from tests.support import fake_stripe
 from tests.support.fake_stripe import ENTERPRISE_PRICE, PREMIUM_PRICE, FakeStripe, event, invoice_failed, sign
 from tests.unit.factories import make_job, make_user

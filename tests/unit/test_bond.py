@@ -1,4 +1,4 @@
-"""The 'Termômetro de vínculo' on real hirings (services/bond.py) and on accept (both databases).
+"""The 'Termômetro de vínculo' on real hirings (services/shifts/bond.py) and on accept (both databases).
 
 Which shifts count, one statement for a page of applicants, the red box checked on the server, and
 the accept handler's cost (one statement more than without the thermometer).
@@ -13,8 +13,8 @@ from app.pages.company_jobs.state import CompanyJobsState
 from core.bond_guard import RED, YELLOW
 from core.types import utcnow
 from models import Application, Job, User
-from services import applications, bond
-from services.errors import ServiceError
+from services.common.errors import ServiceError
+from services.shifts import applications, bond
 from tests.unit.factories import make_application, make_company, make_freelancer, make_hiring, make_job
 from tests.unit.sql_log import sent_statements
 from tests.unit.state_harness import cookie_for, run, state_for, toasts

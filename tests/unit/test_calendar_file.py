@@ -4,7 +4,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from services.calendar_file import shift_ics
+from services.shifts.calendar_file import shift_ics
 
 BRASILIA = timezone(timedelta(hours=-3))
 START = datetime(2025, 7, 5, 18, 0, tzinfo=BRASILIA)

@@ -9,8 +9,8 @@ from core import signals
 from core.signals import Ping
 from core.types import utcnow
 from models import Chat, Message, Notification, NotificationType, Profile, Role, User
-from services import chats
-from services.errors import NotAllowed, ServiceError
+from services.common.errors import NotAllowed, ServiceError
+from services.reach import chats
 from tests.unit.factories import make_application, make_chat, make_job, make_message, make_user, snapshot
 from tests.unit.sql_log import sent_statements
 

@@ -18,7 +18,8 @@ from core.routes import NoticeTarget
 from core.signals import Ping
 from core.types import utcnow
 from models import Chat, Message, Notification, NotificationType, Profile, User
-from services import chats, notifications
+from services.jobs import job_alerts
+from services.reach import chats, notifications
 from states import live
 from states.auth import AuthState
 from states.dashboard import DashboardState
@@ -428,7 +429,7 @@ def test_a_new_job_alert_raises_the_bell_without_reloading_the_open_dashboard_ta
     )
 
     with session_scope() as session:
-        assert notifications.alert_new_job(session, job.id, job.titulo, "recife", cast.company.id) == 1
+        assert job_alerts.alert_new_job(session, job.id, job.titulo, "recife", cast.company.id) == 1
         pings = signals.pending(session)
     assert asyncio.run(live.deliver(pings)) == 1
 

@@ -6,8 +6,8 @@ from hypothesis import strategies as st
 
 from core.types import utcnow
 from models import Chat, Profile, Role
-from services import chats
-from services.errors import NotAllowed, ServiceError
+from services.common.errors import NotAllowed, ServiceError
+from services.reach import chats
 from tests.unit.factories import (
     make_application,
     make_chat,

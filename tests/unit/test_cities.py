@@ -9,9 +9,9 @@ from sqlalchemy.pool import NullPool
 from alembic import command
 from core import cities
 from models import Job, Profile
-from services import profiles
-from services.errors import ValidationFailed
-from services.validation import CITY_AMBIGUOUS, CITY_UNKNOWN, FreelancerProfileForm, JobForm, parse
+from services.accounts import profiles
+from services.common.errors import ValidationFailed
+from services.common.validation import CITY_AMBIGUOUS, CITY_UNKNOWN, FreelancerProfileForm, JobForm, parse
 from states.city_picker import CityPickerState
 from tests.unit.factories import make_company, make_freelancer, make_job
 

@@ -1,4 +1,4 @@
-"""services/company_jobs.py: a company publishes, archives, restores, duplicates, closes and deletes its jobs."""
+"""services/jobs/company_jobs.py: a company publishes, archives, restores, duplicates, closes and deletes its jobs."""
 
 from datetime import timedelta
 from decimal import Decimal
@@ -8,9 +8,9 @@ from sqlmodel import select
 
 from core.types import utcnow
 from models import Application, Chat, Job, JobStatus, Message, Notification, Rating
-from services import company_jobs, jobs
-from services.company_jobs import JOB_NOT_FOUND, ONLY_COMPANIES
-from services.errors import NotAllowed, ServiceError, ValidationFailed
+from services.common.errors import NotAllowed, ServiceError, ValidationFailed
+from services.jobs import company_jobs, jobs
+from services.jobs.company_jobs import JOB_NOT_FOUND, ONLY_COMPANIES
 from tests.shift_form import ADDRESS, shift_day, shift_fields
 from tests.unit.factories import (
     MISSING_ID,

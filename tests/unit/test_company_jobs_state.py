@@ -13,7 +13,7 @@ from sqlmodel import select
 from app.pages.client_dashboard import ClientDashboardState
 from app.pages.company_jobs.state import POINT_FAILED, CompanyJobsState
 from models import Application, Chat, Job
-from services import company_jobs
+from services.jobs import company_jobs
 from tests.shift_form import shift_day, shift_fields
 from tests.unit.factories import (
     MISSING_ID,
@@ -524,7 +524,7 @@ def test_an_unexpected_failure_while_listing_shows_the_error_state(db, cast, hir
     def explode(*_args):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("services.applications.list_for_job", explode)
+    monkeypatch.setattr("services.shifts.applications.list_for_job", explode)
     state, shown = _open(db, cast.company, job.id)
     assert shown == ["error: Erro ao carregar candidaturas | Ocorreu um erro inesperado ao carregar as candidaturas."]
     assert state.applications_error == "Ocorreu um erro inesperado ao carregar as candidaturas."

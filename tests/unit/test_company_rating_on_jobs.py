@@ -1,7 +1,7 @@
 """A company's rating shows on its vagas: the list, the job page and the first paint (issue 24 #9)."""
 
 from app.api.first_paint import job_article
-from services import job_list_cache, jobs
+from services.jobs import job_list_cache, jobs
 from tests.unit.factories import make_application, make_company, make_freelancer, make_job, make_rating
 
 

@@ -1,11 +1,11 @@
-"""services/contact.py: the contact form is validated with the messages of docs/product.md §3 and stored."""
+"""services/accounts/contact.py: the contact form is validated with the messages of docs/product.md §3 and stored."""
 
 import pytest
 from sqlmodel import Session, select
 
 from models import ContactMessage
-from services import contact
-from services.errors import ValidationFailed
+from services.accounts import contact
+from services.common.errors import ValidationFailed
 
 VALID = {
     "name": "Maria Souza",

@@ -1,4 +1,4 @@
-"""A CPF cannot be probed or squatted (issue 41, point 4): services/payouts.py against the local Stripe fake.
+"""A CPF cannot be probed or squatted (issue 41, point 4): services/money/payouts.py against the local Stripe fake.
 
 Saving a CPF answers the same whether or not another account has it; saves are limited per account
 and per client address; Stripe's verification of the connected account's individual decides whose
@@ -15,8 +15,8 @@ from sqlmodel import Session
 from app.pages.freelancer_dashboard import FreelancerDashboardState
 from core.settings import get_settings
 from models import PayoutAccount
-from services import payouts, protected_payments
-from services.payouts import PayoutError
+from services.money import payouts, protected_payments
+from services.money.payouts import PayoutError
 from tests.support.fake_stripe import CONNECT_WEBHOOK_SECRET, event, sign
 from tests.unit.factories import make_freelancer, snapshot
 from tests.unit.state_harness import cookie_for, run, state_for, toasts

@@ -8,8 +8,8 @@ from sqlmodel import func, select
 from core.security import verify_password
 from models import AuthSession, Profile, Role, User
 from scripts import create_admin as script
-from services import accounts, sessions
-from services.errors import ServiceError, ValidationFailed
+from services.accounts import accounts, sessions
+from services.common.errors import ServiceError, ValidationFailed
 from states.auth import AuthState
 from tests.unit.factories import make_company, make_freelancer, snapshot
 from tests.unit.state_harness import cookie_for, run, state_for, toasts

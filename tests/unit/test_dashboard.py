@@ -1,7 +1,8 @@
 import pytest
 
 from models import Rating, Role, Subscription
-from services import dashboard, plans
+from services.jobs import plans
+from services.screens import dashboard
 from tests.unit.factories import make_application, make_chat, make_job, make_user
 
 

@@ -1,8 +1,8 @@
-"""services/documents.py: CPF and CNPJ (numeric and the alphanumeric CNPJ of July 2026)."""
+"""services/common/documents.py: CPF and CNPJ (numeric and the alphanumeric CNPJ of July 2026)."""
 
 import pytest
 
-from services import documents
+from services.common import documents
 
 
 @pytest.mark.parametrize("typed", ["529.982.247-25", "52998224725", " 529 982 247 25 ", "529982247-25"])

@@ -1,4 +1,4 @@
-"""services/earnings.py: 'Meus ganhos' per shift, the year's totals and the MEI limit."""
+"""services/money/earnings.py: 'Meus ganhos' per shift, the year's totals and the MEI limit."""
 
 from datetime import UTC, datetime, timedelta
 
@@ -6,7 +6,7 @@ import pytest
 
 from core.shift_rules import MEI_ANNUAL_LIMIT_CENTAVOS
 from models import Hiring, HiringState, PayoutAccount
-from services import earnings
+from services.money import earnings
 from tests.unit.factories import make_application, make_cast, make_job
 
 NOW = datetime(2026, 11, 28, 15, 0, tzinfo=UTC)

@@ -12,8 +12,8 @@ import logging
 import pytest
 
 from app.errors import handler_name, unexpected_error
-from services import profiles
-from services.errors import ServiceError
+from services.accounts import profiles
+from services.common.errors import ServiceError
 from states.failures import recovers
 from states.messages import UNEXPECTED_MESSAGE, UNEXPECTED_TITLE
 from states.settings import SAVE_FAILED, SettingsState

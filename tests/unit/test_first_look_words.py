@@ -9,8 +9,8 @@ from app.pages.jobs import JobsState, job_table, results
 from components.job_filters import NO_OPEN_JOBS_TEXT
 from components.shell import navbar
 from models import Role
-from services import profiles
-from services.validation import JobForm, parse
+from services.accounts import profiles
+from services.common.validation import JobForm, parse
 from tests.shift_form import ADDRESS, local_input
 from tests.unit.factories import make_company, make_user
 from tests.unit.state_harness import state_for

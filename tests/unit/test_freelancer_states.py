@@ -13,7 +13,7 @@ from sqlmodel import select
 from app.pages.freelancer_dashboard import FreelancerDashboardState
 from app.pages.jobs import JobsState
 from models import Application, Job, JobStatus
-from services import applications
+from services.shifts import applications
 from states.apply import SENT, SIGN_IN_FIRST, ApplyState
 from tests.unit.factories import (
     MISSING_ID,

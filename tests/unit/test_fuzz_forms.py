@@ -71,9 +71,9 @@ from models import (
     User,
     UserPreferences,
 )
-from services import accounts, chats
-from services.profiles import THEME_LABELS, _switches_for
-from services.validation import (
+from services.accounts import accounts
+from services.accounts.profiles import THEME_LABELS, _switches_for
+from services.common.validation import (
     JOB_SKILLS_MAX,
     PROFILE_SKILLS_MAX,
     ApplicationForm,
@@ -89,6 +89,7 @@ from services.validation import (
     normalize_email,
     parse,
 )
+from services.reach import chats
 from states import apply as apply_state
 from states import profile as profile_state
 from states import ratings as rating_state
@@ -1067,7 +1068,7 @@ def ended_shift(db: Session) -> Scene:
 
     from core.types import utcnow
     from models import Actor, Hiring
-    from services import applications, hiring_lifecycle
+    from services.shifts import applications, hiring_lifecycle
 
     company_user, freelancer_user = make_company(db), make_freelancer(db)
     start = utcnow() - timedelta(hours=3)

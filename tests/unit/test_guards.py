@@ -2,7 +2,7 @@
 
 import pytest
 
-from services.accounts import GuardDecision, dashboard_for, guard
+from services.accounts.accounts import GuardDecision, dashboard_for, guard
 
 
 @pytest.mark.parametrize("required", ["client", "freelancer", None])

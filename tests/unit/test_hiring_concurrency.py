@@ -11,10 +11,11 @@ from sqlmodel import Session, func, select
 
 import core.db
 from models import Application, Chat, Job, JobStatus, Message, Notification
-from services import applications, company_jobs, plans
-from services.applications import NOT_FOUND, NOT_PENDING, POSITIONS_FILLED
-from services.errors import ServiceError
-from services.plans import PlanLimitReached
+from services.common.errors import ServiceError
+from services.jobs import company_jobs, plans
+from services.jobs.plans import PlanLimitReached
+from services.shifts import applications
+from services.shifts.applications import NOT_FOUND, NOT_PENDING, POSITIONS_FILLED
 from tests.shift_form import shift_fields
 from tests.support.threads import at_once
 from tests.unit.factories import make_application, make_cast, make_freelancer, make_job, make_subscription

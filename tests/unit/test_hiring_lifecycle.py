@@ -1,4 +1,4 @@
-"""The state table of a hiring (services/hiring_lifecycle.py): every allowed move, every refused one.
+"""The state table of a hiring (services/shifts/hiring_lifecycle.py): every allowed move, every refused one.
 
 Hirings are written in a given state straight into the table (as the migration or an earlier step
 would have left them) and moved with `hiring_lifecycle.move` at explicit times (a fake clock). Each
@@ -18,8 +18,8 @@ from sqlmodel import Session, func, select
 
 import core.db
 from models import Actor, Hiring, HiringEvent, HiringState
-from services import hiring_lifecycle
-from services.hiring_lifecycle import RULES, STALE, TIMER_ACTIONS, HiringMoveRefused, move
+from services.shifts import hiring_lifecycle
+from services.shifts.hiring_lifecycle import RULES, STALE, TIMER_ACTIONS, HiringMoveRefused, move
 from tests.unit.factories import make_application, make_company, make_freelancer, make_job
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -99,7 +99,7 @@ REACHED = {
 
 
 def step_values(action: str, now: datetime) -> dict:
-    """The columns services/shifts.py and services/shift_timer.py record with each step."""
+    """The columns services/shifts/shifts.py and services/shifts/shift_timer.py record with each step."""
     return {
         "confirmar": {"confirmed_at": now},
         "cancelar": {"terminou_em": now},
@@ -119,7 +119,7 @@ def step_values(action: str, now: datetime) -> dict:
 
 
 def new_hiring_values(application, job) -> dict:
-    """What services/applications.py passes to `hiring_lifecycle.create` for an accepted application."""
+    """What services/shifts/applications.py passes to `hiring_lifecycle.create` for an accepted application."""
     return {
         "application_id": application.id,
         "job_id": job.id,
@@ -604,7 +604,7 @@ def python_files() -> list[Path]:
         if relative.parts[:1] == ("bench",):  # bulk seeding, and the bare UPDATE the tick is measured against
             continue
         found += [Path(folder) / name for name in files if name.endswith(".py")]
-    return [path for path in found if path != ROOT / "services" / "hiring_lifecycle.py"]
+    return [path for path in found if path != ROOT / "services" / "shifts" / "hiring_lifecycle.py"]
 
 
 def test_only_the_lifecycle_writes_a_hiring_state():
@@ -623,5 +623,5 @@ def test_only_the_lifecycle_writes_a_hiring_state():
 
 def test_the_lifecycle_itself_is_seen_writing_the_state():
     # the scan would see the one legitimate writer: it is skipped, not invisible
-    text = (ROOT / "services" / "hiring_lifecycle.py").read_text(encoding="utf-8")
+    text = (ROOT / "services" / "shifts" / "hiring_lifecycle.py").read_text(encoding="utf-8")
     assert state_writes(text)

@@ -6,8 +6,8 @@ import pytest
 from pydantic_core import PydanticCustomError
 
 from core.catalog import CATEGORIES
-from services.errors import ValidationFailed
-from services.validation import ApplicationForm, JobForm, RatingForm, comma_list, parse, parse_money
+from services.common.errors import ValidationFailed
+from services.common.validation import ApplicationForm, JobForm, RatingForm, comma_list, parse, parse_money
 from tests.shift_form import shift_day, shift_fields
 
 TITLE_SHORT = "Título deve ter pelo menos 2 caracteres."

@@ -14,8 +14,10 @@ from sqlalchemy import update
 from sqlmodel import select
 
 from models import Hiring, HiringEvent
-from services import hiring_lifecycle, protected_payments, shift_views
-from services.shift_timer import tick
+from services.money import protected_payments
+from services.screens import shift_views
+from services.shifts import hiring_lifecycle
+from services.timer.clock import tick
 from tests.unit.factories import make_cast
 from tests.unit.shift_helpers import MIN, H, by_company, by_freelancer, hire, hiring, notices
 from tests.unit.test_protected_payments import _accept, _checkout, _ledger, _pay, _settle

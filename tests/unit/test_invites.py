@@ -1,4 +1,4 @@
-"""'Contratar novamente' (services/invites.py and its handlers), on both databases.
+"""'Contratar novamente' (services/trust/invites.py and its handlers), on both databases.
 
 Who may invite, the private vaga and its checks, the expiry, each answer moving once (32 racing
 answers make one hiring), strangers refused, the timer, the export.
@@ -17,8 +17,12 @@ from app.pages.freelancer_dashboard import FreelancerDashboardState
 from core.shift_rules import LOCAL_TZ
 from core.types import utcnow
 from models import Application, Block, Falta, Hiring, Invite, Job, Profile, Role, TeamMember, User
-from services import applications, bond, invites, jobs, privacy, trust_timer
-from services.errors import NotAllowed, ServiceError, ValidationFailed
+from services.common.errors import NotAllowed, ServiceError, ValidationFailed
+from services.jobs import jobs
+from services.privacy import privacy
+from services.shifts import applications, bond
+from services.timer import trust_steps
+from services.trust import invites
 from tests.unit.factories import (
     make_application,
     make_company,
@@ -206,7 +210,7 @@ def test_declining_cancelling_and_expiring_close_the_private_vaga(db):
     db.commit()
     scope = _scope(db)
     assert invites.expire_due(expiring.expires_at - timedelta(seconds=1), scope) == 0
-    assert trust_timer.run(expiring.expires_at, scope) >= 1
+    assert trust_steps.run(expiring.expires_at, scope) >= 1
     assert invites.expire_due(expiring.expires_at, scope) == 0
     db.expire_all()
     statuses = {db.get(Invite, i.id).status for i in (declined, cancelled, expiring)}

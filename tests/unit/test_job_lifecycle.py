@@ -1,4 +1,4 @@
-"""A job's states and transitions live in services/job_lifecycle.py, and every service asks it."""
+"""A job's states and transitions live in services/jobs/job_lifecycle.py, and every service asks it."""
 
 import re
 from pathlib import Path
@@ -10,8 +10,11 @@ from sqlmodel import select
 
 from alembic import command
 from models import Application, Job, JobStatus, Notification
-from services import company_jobs, dashboard, job_lifecycle, plans, privacy, ratings
-from services.errors import ServiceError
+from services.common.errors import ServiceError
+from services.jobs import company_jobs, job_lifecycle, plans
+from services.privacy import privacy
+from services.screens import dashboard
+from services.shifts import ratings
 from tests.unit.factories import (
     make_application,
     make_company,

@@ -8,7 +8,7 @@ from sqlmodel import Session
 
 from core.types import utcnow
 from models import Job, JobStatus, Profile, Role, User
-from services import jobs
+from services.jobs import jobs
 
 _sequence = count(1)
 

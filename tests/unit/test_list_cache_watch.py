@@ -1,7 +1,7 @@
 """The job list cache cannot go stale silently: its statements read only what the list token watches.
 
-services/job_list_cache.py keeps counts, pages and job pages until the list token
-(core/list_version.py) changes, and database triggers change the token only on writes to the
+services/jobs/job_list_cache.py keeps counts, pages and job pages until the list token
+(services/jobs/list_version.py) changes, and database triggers change the token only on writes to the
 columns in `WATCHED_COLUMNS`. A cached statement that reads any other column would serve an old
 answer after that column changes; this test fails as soon as one does.
 """
@@ -11,9 +11,9 @@ from sqlalchemy import select
 from sqlalchemy.sql import visitors
 from sqlalchemy.sql.elements import ColumnClause
 
-from core.list_version import WATCHED_COLUMNS
 from models import Job, Profile, User
-from services import jobs
+from services.jobs import jobs
+from services.jobs.list_version import WATCHED_COLUMNS
 
 
 def columns_read(statement) -> set[tuple[str, str]]:

@@ -1,4 +1,4 @@
-"""The job list's token (core/list_version.py) and the cache keyed on it (services/job_list_cache.py).
+"""The job list's token (services/jobs/list_version.py) and the cache keyed on it (services/jobs/job_list_cache.py).
 
 The cache is only as right as the token: every write the list shows must move it, in the same
 commit, whoever writes; nothing else should (or the cache would be useless). Each case runs on
@@ -14,13 +14,12 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 import core.db
-from core import list_version
-from core.bulk_load import jobs_loading
 from core.token_cache import TokenCache
 from core.types import utcnow
 from models import Job, Profile
-from services import job_list_cache
-from services.jobs import get_public_job, list_public_jobs
+from services.jobs import job_list_cache, list_version
+from services.jobs.bulk_load import jobs_loading
+from services.jobs.jobs import get_public_job, list_public_jobs
 from tests.unit.factories import make_application, make_company, make_freelancer, make_job, make_rating
 from tests.unit.sql_log import sent_statements
 

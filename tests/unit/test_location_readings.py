@@ -15,8 +15,8 @@ from sqlmodel import select
 
 from core import geo
 from models import HiringEvent, Notification
-from services import shift_views
-from services.errors import ServiceError
+from services.common.errors import ServiceError
+from services.screens import shift_views
 from tests.unit.factories import make_cast
 from tests.unit.shift_helpers import MIN, by_freelancer, hire, hiring
 

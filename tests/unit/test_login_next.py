@@ -3,7 +3,7 @@
 import pytest
 
 from core import routes
-from services import accounts
+from services.accounts import accounts
 from states.auth import AuthState
 from tests.unit.factories import make_company, make_freelancer
 from tests.unit.state_harness import cookie_for, run, state_for

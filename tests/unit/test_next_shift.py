@@ -1,4 +1,4 @@
-"""Issue 42 point 11 on the server: the 'Próximo turno' card of both overviews (services/next_shift.py).
+"""Issue 42 point 11 on the server: the 'Próximo turno' card of both overviews (services/screens/next_shift.py).
 
 Which shift it is (the soonest one still to work, never a cancelled or an ended one, only the
 viewer's own), what it says (when, where, pay, who) and its one large button at each moment:
@@ -13,7 +13,8 @@ from sqlmodel import select
 
 from core.formatting import local
 from models import Hiring, Job
-from services import applications, next_shift, shift_views
+from services.screens import next_shift, shift_views
+from services.shifts import applications
 from tests.unit.factories import make_application, make_cast, make_freelancer
 from tests.unit.shift_helpers import MIN, H, by_company, by_freelancer, hire, shift_start
 

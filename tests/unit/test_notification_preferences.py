@@ -1,6 +1,6 @@
-"""Notification settings honoured: e-mail copies, new-job alerts and push pop-ups (services/notifications.py).
+"""Notification settings honoured: e-mail copies, new-job alerts and push pop-ups (services/reach/notifications.py).
 
-E-mail copies land in the OutboxEmail table (no SMTP in the test settings, core.email).
+E-mail copies land in the OutboxEmail table (no SMTP in the test settings, services.common.email).
 """
 
 import smtplib
@@ -9,13 +9,15 @@ from typing import ClassVar
 import pytest
 from sqlmodel import select
 
-from core import email
 from core.routes import NoticeTarget
 from core.settings import get_settings
 from core.types import utcnow
 from models import Message, Notification, NotificationType, OutboxEmail, Profile, Role, User, UserPreferences
-from services import applications, chats, company_jobs, notifications
-from services.errors import NotAllowed
+from services.common import email
+from services.common.errors import NotAllowed
+from services.jobs import company_jobs, job_alerts
+from services.reach import chats, notifications
+from services.shifts import applications
 from tests.shift_form import shift_fields
 from tests.unit.factories import (
     make_application,
@@ -348,7 +350,7 @@ def test_publishing_alerts_only_matching_freelancers_with_alerts_on(db, city):
 
 @pytest.mark.parametrize("typed", ["são paulo", "SÃO PAULO", "  Sao Paulo  ", "São paulo, SP", "São Paulo - SP"])
 def test_the_jobs_city_is_compared_ignoring_case_accents_blanks_and_state(db, city, typed):
-    count = notifications.alert_new_job(db, 1, "Garçom", typed, city["publisher"].id)
+    count = job_alerts.alert_new_job(db, 1, "Garçom", typed, city["publisher"].id)
 
     assert count == 4
 
@@ -356,7 +358,7 @@ def test_the_jobs_city_is_compared_ignoring_case_accents_blanks_and_state(db, ci
 def test_alert_new_job_returns_how_many_were_alerted(db, city):
     job = make_job(db, city["publisher"], "Copeiro", localizacao="Rio de Janeiro")
 
-    assert notifications.alert_new_job(db, job.id, job.titulo, job.localizacao, city["publisher"].id) == 1
+    assert job_alerts.alert_new_job(db, job.id, job.titulo, job.localizacao, city["publisher"].id) == 1
     db.flush()
 
     [notice] = alerts_of(db, city["other_city"])
@@ -366,7 +368,7 @@ def test_alert_new_job_returns_how_many_were_alerted(db, city):
 
 @pytest.mark.parametrize("where", ["", "   ", None, "Curitiba"])
 def test_no_city_or_an_empty_city_alerts_nobody(db, city, where):
-    assert notifications.alert_new_job(db, 1, "Garçom", where, city["publisher"].id) == 0
+    assert job_alerts.alert_new_job(db, 1, "Garçom", where, city["publisher"].id) == 0
     db.flush()
 
     assert db.exec(select(Notification).where(Notification.type == NotificationType.JOB_ALERT)).all() == []
@@ -379,7 +381,7 @@ def test_a_freelancer_without_saved_settings_gets_the_alert_and_the_email(db, ci
     db.add(Profile(user_id=user.id, tipo_usuario=Role.FREELANCER, nome="Novo", localizacao="São Paulo"))
     db.flush()
 
-    assert notifications.alert_new_job(db, 1, "Garçom", "São Paulo", city["publisher"].id) == 5
+    assert job_alerts.alert_new_job(db, 1, "Garçom", "São Paulo", city["publisher"].id) == 5
     db.flush()
 
     assert len(alerts_of(db, user)) == 1
@@ -391,7 +393,7 @@ def test_a_user_with_a_freelancer_profile_but_the_company_role_is_not_alerted(db
     db.get(Profile, odd.id).tipo_usuario = Role.FREELANCER
     db.flush()
 
-    notifications.alert_new_job(db, 1, "Garçom", "São Paulo", city["publisher"].id)
+    job_alerts.alert_new_job(db, 1, "Garçom", "São Paulo", city["publisher"].id)
     db.flush()
 
     assert alerts_of(db, odd) == []
@@ -541,7 +543,7 @@ def test_a_profile_city_typed_in_capitals_with_accents_matches(db, profile_city,
     company = make_company(db)
     freelancer = make_freelancer(db, localizacao=profile_city)
 
-    assert notifications.alert_new_job(db, 1, "Garçom", job_city, company.id) == 1
+    assert job_alerts.alert_new_job(db, 1, "Garçom", job_city, company.id) == 1
     db.flush()
 
     assert len(alerts_of(db, freelancer)) == 1
@@ -649,7 +651,7 @@ def test_a_job_alert_goes_to_the_same_municipality_not_a_namesake(db):
     assert db.get(Profile, uncoded.id).cidade_ibge is None
 
     job = make_job(db, publisher, "Guia de flutuação", localizacao="Bonito, MS")
-    count = notifications.alert_new_job(db, job.id, job.titulo, job.localizacao, publisher.id)
+    count = job_alerts.alert_new_job(db, job.id, job.titulo, job.localizacao, publisher.id)
     db.flush()
 
     assert count == 2

@@ -4,8 +4,8 @@ import pytest
 
 from core.types import utcnow
 from models import Notification, Role
-from services import notifications
-from services.errors import NotAllowed
+from services.common.errors import NotAllowed
+from services.reach import notifications
 from tests.unit.factories import make_notification, make_user
 from tests.unit.sql_log import sent_statements
 

@@ -1,6 +1,6 @@
 """The pager: at most five page numbers, ellipses, hidden for a single page."""
 
-from components.pager import page_numbers, pager_links
+from services.common.paging import page_numbers, pager_links
 
 
 def test_every_page_when_five_or_fewer():

@@ -17,7 +17,10 @@ from app.pages.freelancer_dashboard import FreelancerDashboardState
 from core.db import session_scope
 from core.types import utcnow
 from models import Chat, Job, Notification, Profile, Role, User
-from services import chats, dashboard, jobs, paging
+from services.common import paging
+from services.jobs import jobs
+from services.reach import chats
+from services.screens import dashboard
 from states.dashboard import DashboardState
 from tests.unit.factories import make_application, make_cast, make_company, make_job
 from tests.unit.state_harness import cookie_for, run, state_for, toasts

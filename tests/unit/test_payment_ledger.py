@@ -22,7 +22,8 @@ from sqlmodel import Session
 from core.db import session_scope
 from core.types import utcnow
 from models import Application, Hiring, Job, MoneyMovement, ProtectedPayment
-from services import protected_payments, shift_pay
+from services.jobs import pricing, shift_pay
+from services.money import protected_payments
 from tests.support.payouts import ready_payout_account
 from tests.unit.factories import make_company, make_freelancer, make_job, make_subscription
 
@@ -75,7 +76,7 @@ def _people(db: Session, fake) -> tuple[list, list, list[Job]]:
 def _generate(db: Session, fake, rng: random.Random) -> list[Case]:
     """Insert the hirings, their paid payments and charge ledger lines; what each one is owed."""
     companies, freelancers, jobs = _people(db, fake)
-    percent_of = {c.id: protected_payments.fee_percent(db, c.id) for c in companies}
+    percent_of = {c.id: pricing.fee_percent(db, c.id) for c in companies}
     now = utcnow()
     cases = []
     for n in range(HIRINGS):
@@ -134,7 +135,7 @@ def _generate(db: Session, fake, rng: random.Random) -> list[Case]:
 
 
 def _pay(db: Session, fake, hiring_id: int, company_id: int, kind: str, part: int, percent: int) -> None:
-    fee = protected_payments.fee(part, percent)
+    fee = pricing.fee(part, percent)
     intent_id, charge_id = fake.paid_charge(part + fee, f"turno-contratacao-{hiring_id}")
     now = utcnow()
     payment_id = db.execute(
@@ -213,7 +214,7 @@ def test_every_hiring_balances_and_stripe_agrees_with_the_ledger(db, fake):
     for payment in db.exec(select(ProtectedPayment)).scalars():
         got = lines[payment.id]
         assert got["cobranca"] == got["repasse"] + got["estorno"] + got["taxa"], payment
-        assert got["taxa"] == min(protected_payments.fee(got["repasse"], payment.fee_percent), payment.fee_centavos)
+        assert got["taxa"] == min(pricing.fee(got["repasse"], payment.fee_percent), payment.fee_centavos)
     states = dict(db.exec(select(Hiring.id, Hiring.state)).all())
     for case in cases:
         totals = protected_payments.ledger_totals(db, case.hiring_id)

@@ -2,7 +2,7 @@
 
 A vaga's `pagamento` is 'direto' or 'garantido' (alembic 0019). Its page, the apply form and the
 server's first paint say 'Pagamento garantido pelo Turno' or 'Pagamento direto pela empresa — sem
-garantia do Turno'; /jobs?garantido=1 lists only the guaranteed ones (services/jobs.py,
+garantia do Turno'; /jobs?garantido=1 lists only the guaranteed ones (services/jobs/jobs.py,
 states/job_search.py, core/routes.py `jobs`, app/pages/jobs.py).
 """
 
@@ -21,7 +21,7 @@ from core.catalog import (
     PAYMENT_GUARANTEED_NOTE,
 )
 from models import Job, JobStatus
-from services import jobs
+from services.jobs import jobs
 from states.job_search import JobFilters
 from tests.unit.factories import make_company, make_job
 from tests.unit.state_harness import run, state_for

@@ -1,4 +1,4 @@
-"""services/payouts.py, its webhook and the 'Meus Ganhos' handlers, against the local Stripe fake.
+"""services/money/payouts.py, its webhook and the 'Meus Ganhos' handlers, against the local Stripe fake.
 
 The real `stripe` library talks to tests/support/fake_stripe.py, so the connected account's
 parameters (Brazil, `controller` properties), the idempotency key and the account link are checked
@@ -14,8 +14,9 @@ from sqlmodel import Session, select
 from app.pages.freelancer_dashboard import FreelancerDashboardState
 from core.security import hash_password
 from models import FiscalRegime, PayoutAccount
-from services import payouts, privacy
-from services.payouts import PayoutError
+from services.money import payouts
+from services.money.payouts import PayoutError
+from services.privacy import privacy
 from tests.support.fake_stripe import CONNECT_WEBHOOK_SECRET, event, sign
 from tests.unit.factories import make_company, make_freelancer, snapshot
 from tests.unit.state_harness import cookie_for, run, state_for, toasts

@@ -1,4 +1,4 @@
-"""Profile photos (services/photos.py): checked by content, re-encoded to WebP, stored under random names."""
+"""Profile photos (services/accounts/photos.py): checked by content, re-encoded to WebP, stored under random names."""
 
 import re
 import struct
@@ -10,8 +10,8 @@ from PIL import Image
 
 from core.types import utcnow
 from models import Profile
-from services import photos
-from services.errors import NotAllowed
+from services.accounts import photos
+from services.common.errors import NotAllowed
 from tests.unit.factories import make_company, make_freelancer
 
 WRONG_TYPE = ("Tipo de arquivo inválido", "Por favor, selecione apenas arquivos JPEG, PNG ou WebP.")

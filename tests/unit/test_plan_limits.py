@@ -1,4 +1,4 @@
-"""services/plans.py: which plan a company is on and the publishing limits of docs/product.md §4.
+"""services/jobs/plans.py: which plan a company is on and the publishing limits of docs/product.md §4.
 
 Gratuito: at most 2 active (open or in_progress) jobs. Premium: 15 and Enterprise: 30 jobs created
 per calendar month in São Paulo time. Anything but an active or trialing, unexpired subscription is
@@ -11,8 +11,8 @@ import pytest
 
 from core.types import utcnow
 from models import JobStatus
-from services import company_jobs, plans
-from services.plans import PlanLimitReached
+from services.jobs import company_jobs, plans
+from services.jobs.plans import PlanLimitReached
 from tests.shift_form import shift_day, shift_fields
 from tests.unit.factories import make_cast, make_job, make_subscription, snapshot
 

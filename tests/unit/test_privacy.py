@@ -1,4 +1,4 @@
-"""LGPD self-service (services/privacy.py): data export and account deletion, with its route and handler."""
+"""LGPD self-service (services/privacy/privacy.py): data export and account deletion, with its route and handler."""
 
 import asyncio
 import json
@@ -39,8 +39,13 @@ from models import (
     User,
     UserPreferences,
 )
-from services import accounts, applications, chats, dashboard, jobs, photos, privacy, sessions
-from services.errors import NotAllowed, ServiceError
+from services.accounts import accounts, photos, sessions
+from services.common.errors import NotAllowed, ServiceError
+from services.jobs import jobs
+from services.privacy import privacy
+from services.reach import chats
+from services.screens import dashboard
+from services.shifts import applications
 from states.auth import AuthState
 from states.privacy import SIGN_IN_AGAIN, TRY_AGAIN, PrivacyState
 from tests.unit.factories import (
@@ -819,7 +824,7 @@ def test_the_section_renders_with_its_stable_ids():
 
 def test_the_export_holds_the_shifts_with_their_timeline_and_the_freelancers_faltas(db):
     from models import Hiring
-    from services import faltas
+    from services.shifts import faltas
     from tests.unit.factories import make_application, make_company, make_freelancer, make_job
 
     company, freelancer = make_company(db), make_freelancer(db)

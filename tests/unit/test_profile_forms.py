@@ -1,13 +1,13 @@
-"""The profile forms (services/validation.py) and saving them (services/profiles.py)."""
+"""The profile forms (services/common/validation.py) and saving them (services/accounts/profiles.py)."""
 
 import pytest
 from sqlmodel import select
 
 from core.types import utcnow
 from models import Profile, User
-from services import profiles
-from services.errors import NotAllowed, ValidationFailed
-from services.validation import CompanyProfileForm, FreelancerProfileForm, parse
+from services.accounts import profiles
+from services.common.errors import NotAllowed, ValidationFailed
+from services.common.validation import CompanyProfileForm, FreelancerProfileForm, parse
 from tests.unit.factories import COMPANY_PROFILE_FORM as COMPANY
 from tests.unit.factories import FREELANCER_PROFILE_FORM as FREELANCER
 from tests.unit.factories import make_company, make_freelancer

@@ -25,7 +25,9 @@ from core.security import hash_password, verify_password
 from core.signals import Ping
 from core.types import utcnow
 from models import AuthSession, LoginAttempt, Notification, NotificationType, Profile, User, UserPreferences
-from services import notifications, photos, profiles, sessions
+from services.accounts import photos, profiles, sessions
+from services.jobs import job_alerts
+from services.reach import notifications
 from states import live
 from states.dashboard import DashboardState, apply_theme_script
 from states.profile import ProfileEditState
@@ -820,7 +822,7 @@ def alert_city(db, company, city: str, count: int, live_app) -> tuple[list[Dashb
     db.commit()
     tabs = [open_dashboard(db, live_app, person, f"tab-{person.id}") for person in people]
     with session_scope() as fresh:
-        notifications.alert_new_job(fresh, 77, "Garçom para casamento", city, company.id)
+        job_alerts.alert_new_job(fresh, 77, "Garçom para casamento", city, company.id)
         pings = signals.pending(fresh)
     assert len(pings) == count
     with sent_statements(core.db.get_engine()) as seen:

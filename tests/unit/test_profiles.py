@@ -1,8 +1,8 @@
 import pytest
 
 from models import Profile, Role, UserPreferences
-from services import profiles
-from services.errors import NotAllowed, ValidationFailed
+from services.accounts import profiles
+from services.common.errors import NotAllowed, ValidationFailed
 from tests.unit.factories import make_user
 
 VALID = {

@@ -17,7 +17,10 @@ from app.pages.freelancer_dashboard import FreelancerDashboardState
 from core.formatting import local, money
 from core.types import utcnow
 from models import Application, Hiring, Job, Profile, ProtectedPayment, User
-from services import applications, documents, protected_payments, shift_pay
+from services.common import documents
+from services.jobs import pricing, shift_pay
+from services.money import protected_payments
+from services.shifts import applications
 from tests.shift_form import shift_fields
 from tests.unit.factories import make_application, make_company, make_freelancer, make_job, snapshot
 from tests.unit.state_harness import cookie_for, run, state_for, toasts
@@ -136,7 +139,7 @@ def test_only_a_company_saves_a_cnpj(db, who):
 
     events = run(state, ClientDashboardState.save_company_cnpj, {"cnpj": CNPJ})
 
-    assert toasts(events) == [f"error: Não foi possível salvar o CNPJ | {protected_payments.COMPANIES_ONLY}"]
+    assert toasts(events) == [f"error: Não foi possível salvar o CNPJ | {pricing.COMPANIES_ONLY}"]
     assert snapshot(db, Profile) == before
 
 
@@ -194,7 +197,7 @@ def test_a_guaranteed_vagas_cards_read_aceitar_e_pagar_with_the_quote_of_each_ra
     (direct_card,) = applications.list_for_job(db, company.id, direct_job.id).cards
 
     def label(rate: int | None) -> str:
-        total = protected_payments.job_quote(db, job, rate).total_centavos
+        total = pricing.job_quote(db, job, rate).total_centavos
         return f"Aceitar e pagar {money(Decimal(total) / 100)}"
 
     assert cards[plain.id]["accept_label"] == label(None) == "Aceitar e pagar R$ 235,20"
@@ -287,7 +290,7 @@ def test_aceitar_e_pagar_without_a_cnpj_is_refused_and_changes_nothing(db, fake)
 
     events = run(_jobs(db, company), CompanyJobsState.accept_and_pay, application.id)
 
-    assert toasts(events) == [f"error: Erro | {protected_payments.CNPJ_FIRST}"]
+    assert toasts(events) == [f"error: Erro | {pricing.CNPJ_FIRST}"]
     assert _money_tables(db) == before and not fake.calls("/v1/checkout/sessions")
 
 
@@ -371,7 +374,7 @@ def test_a_stranger_cannot_pay_someone_elses_hiring(db, fake, who):
 
     expected = REFUSED
     if who in ("freelancer", "visitor"):
-        expected = f"error: {protected_payments.PAY_ERROR} | {protected_payments.COMPANIES_ONLY}"
+        expected = f"error: {protected_payments.PAY_ERROR} | {pricing.COMPANIES_ONLY}"
     assert toasts(events) == [expected] and _redirect(events) == ""
     assert _money_tables(db) == before and not fake.calls("/v1/checkout/sessions")
 
@@ -507,7 +510,7 @@ def test_without_stripe_garantido_is_off_and_refused_under_its_field(db):
     events = run(state, CompanyJobsState.publish, {**JOB_FORM, "pagamento": "garantido"})
 
     assert toasts(events) == []
-    assert state.form_errors["pagamento"] == protected_payments.NOT_CONFIGURED
+    assert state.form_errors["pagamento"] == pricing.NOT_CONFIGURED
     assert db.exec(select(Job).where(Job.cliente_id == company.id)).all() == []
 
 

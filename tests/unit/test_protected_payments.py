@@ -1,8 +1,8 @@
-"""'Pagamento garantido pelo Turno' (services/protected_payments.py) against the local Stripe fake.
+"""'Pagamento garantido pelo Turno' (services/money/protected_payments.py) against the local Stripe fake.
 
 The real `stripe` library talks to tests/support/fake_stripe.py: the Checkout's parameters, the
 transfer's `source_transaction` and `transfer_group`, the refunds and every idempotency key are
-checked as Stripe receives them, and webhooks arrive signed through services.billing.handle_event.
+checked as Stripe receives them, and webhooks arrive signed through services.money.billing.handle_event.
 Times are explicit (the hiring's shift is three days ahead); the settlement runs as the timer does.
 """
 
@@ -24,8 +24,11 @@ from models import (
     Profile,
     ProtectedPayment,
 )
-from services import applications, billing, hiring_lifecycle, protected_payments, shift_timer
-from services.errors import ServiceError
+from services.common.errors import ServiceError
+from services.jobs import pricing
+from services.money import billing, protected_payments
+from services.shifts import applications, hiring_lifecycle
+from services.timer import clock
 from tests.support.fake_stripe import event, sign
 from tests.support.payouts import ready_payout_account
 from tests.unit.factories import make_application, make_company, make_freelancer, make_job, make_subscription
@@ -85,7 +88,7 @@ def _checkout(db: Session, shift: Shift, now=None) -> tuple[str, ProtectedPaymen
 
 
 def deliver(db: Session, event_type: str, obj: dict, event_id: str | None = None) -> str:
-    """A signed webhook through services.billing.handle_event, committed as the endpoint does."""
+    """A signed webhook through services.money.billing.handle_event, committed as the endpoint does."""
     body = event(event_type, obj, event_id)
     result = billing.handle_event(db, body.encode(), sign(body))
     db.commit()
@@ -125,19 +128,19 @@ def _adds_up(totals: dict[str, int]) -> bool:
 
 def test_the_quote_is_hours_times_rate_plus_the_plan_fee(db, fake):
     company = _company(db)
-    assert protected_payments.quote(db, company.id, 7 * 60, 3000) == protected_payments.Quote(21000, 12, 2520)
+    assert pricing.quote(db, company.id, 7 * 60, 3000) == pricing.Quote(21000, 12, 2520)
     make_subscription(db, company, tier="premium")
-    assert protected_payments.quote(db, company.id, 7 * 60, 3000).fee_centavos == 2100
-    assert protected_payments.fee(333, 12) == 40  # 39.96 half-up
+    assert pricing.quote(db, company.id, 7 * 60, 3000).fee_centavos == 2100
+    assert pricing.fee(333, 12) == 40  # 39.96 half-up
 
 
 def test_a_company_cnpj_is_validated_and_kept_bare(db):
     company = make_company(db)
-    assert protected_payments.save_cnpj(db, company.id, CNPJ) == CNPJ
+    assert pricing.save_cnpj(db, company.id, CNPJ) == CNPJ
     db.commit()
     assert db.get(Profile, company.id).cnpj == "12ABC34501DE35"
     with pytest.raises(ServiceError) as refused:
-        protected_payments.save_cnpj(db, company.id, "12ABC34501DE36")
+        pricing.save_cnpj(db, company.id, "12ABC34501DE36")
     db.rollback()
     assert refused.value.message == "CNPJ inválido. Confira letras e números — o novo CNPJ pode ter letras."
     assert db.get(Profile, company.id).cnpj == "12ABC34501DE35"
@@ -147,7 +150,7 @@ def test_a_company_cnpj_is_validated_and_kept_bare(db):
 def test_a_protected_acceptance_is_refused_and_writes_nothing(db, fake, monkeypatch, missing):
     company = _company(db, cnpj="" if missing == "cnpj" else "12ABC34501DE35")
     if missing == "stripe":
-        monkeypatch.setattr(protected_payments, "configured", lambda: False)
+        monkeypatch.setattr(pricing, "configured", lambda: False)
     if missing == "dispute":
         earlier = _accept(db, fake, company)
         payment = _pay(db, fake, earlier)
@@ -156,9 +159,9 @@ def test_a_protected_acceptance_is_refused_and_writes_nothing(db, fake, monkeypa
     application = make_application(db, job, make_freelancer(db))
     db.commit()
     expected = {
-        "cnpj": protected_payments.CNPJ_FIRST,
-        "stripe": protected_payments.NOT_CONFIGURED,
-        "dispute": protected_payments.DISPUTE_BLOCKS,
+        "cnpj": pricing.CNPJ_FIRST,
+        "stripe": pricing.NOT_CONFIGURED,
+        "dispute": pricing.DISPUTE_BLOCKS,
     }[missing]
     with pytest.raises(ServiceError) as refused:
         applications.accept(db, company.id, application.id)
@@ -175,9 +178,9 @@ def test_a_closed_dispute_lifts_the_block_and_the_freelancer_keeps_the_transfer(
     _settle(db, shift)
     dispute = fake.dispute(payment.charge_id)
     deliver(db, "charge.dispute.created", dispute)
-    assert protected_payments.has_open_dispute(db, shift.company.id)
+    assert pricing.has_open_dispute(db, shift.company.id)
     deliver(db, "charge.dispute.closed", fake.close_dispute(dispute["id"], "lost"))
-    assert not protected_payments.has_open_dispute(db, shift.company.id)
+    assert not pricing.has_open_dispute(db, shift.company.id)
     assert [t["reversed"] for t in fake.transfers.values()] == [False]
     assert hiring(db, shift.hiring_id).state == "paga"
 
@@ -291,8 +294,8 @@ def test_unpaid_after_60_minutes_the_timer_returns_the_application_and_a_second_
     assert job.vaga_status == "in_progress"  # its one position is held while the company pays
     _url, first = _checkout(db, shift)
     accepted_at = hiring(db, shift.hiring_id).updated_at
-    assert shift_timer.tick(accepted_at + 59 * MIN).moved == 0
-    assert shift_timer.tick(accepted_at + 60 * MIN).moved == 1
+    assert clock.tick(accepted_at + 59 * MIN).moved == 0
+    assert clock.tick(accepted_at + 60 * MIN).moved == 1
     db.expire_all()
     assert hiring(db, shift.hiring_id).state == "expirada"
     assert db.get(Application, shift.application_id).status == "pending"
@@ -313,7 +316,7 @@ def test_money_arriving_after_the_expiry_is_refunded_in_full(db, fake):
     shift = _accept(db, fake)
     _url, payment = _checkout(db, shift)
     paid = fake.complete_payment(payment.checkout_session_id, "card")  # paid at the last second...
-    shift_timer.tick(hiring(db, shift.hiring_id).updated_at + 61 * MIN)
+    clock.tick(hiring(db, shift.hiring_id).updated_at + 61 * MIN)
     deliver(db, "checkout.session.completed", paid)  # ...but Stripe's word arrives after the expiry
     assert _settle(db, shift) == "acertado"
     totals = _ledger(db, shift.hiring_id)
@@ -401,8 +404,8 @@ def test_a_failed_transfer_stays_pending_and_the_timer_retries_it(db, fake):
     assert h.repasse_erro == "O Stripe recusou o repasse. Nova tentativa em breve."
     assert h.repasse_em == approved_at + timedelta(minutes=1)
     assert not fake.transfers and not fake.refunds  # nothing moved: the refund waits for the transfer
-    assert shift_timer.tick(approved_at + 30 * timedelta(seconds=1)).settled == 0  # not due yet
-    assert shift_timer.tick(approved_at + 2 * MIN).settled == 1
+    assert clock.tick(approved_at + 30 * timedelta(seconds=1)).settled == 0  # not due yet
+    assert clock.tick(approved_at + 2 * MIN).settled == 1
     assert hiring(db, shift.hiring_id).state == "paga"
     assert len(fake.transfers) == 1
 
@@ -428,7 +431,7 @@ def test_a_freelancer_without_a_payout_account_waits_with_the_reason(db, fake):
 
 
 def test_a_timeout_is_retried_with_the_same_key_and_pays_once(db, fake, monkeypatch):
-    from services import stripe_api
+    from services.money import stripe_api
 
     monkeypatch.setattr(stripe_api, "REQUEST_TIMEOUT_SECONDS", 0.5)
     shift = _accept(db, fake)
@@ -509,14 +512,14 @@ def test_a_reversed_transfer_is_marked_in_the_ledger(db, fake):
 
 def test_rates_with_centavos_round_half_up(db, fake):
     company = _company(db)
-    quote = protected_payments.quote(db, company.id, 7 * 60 + 25, 2755)
+    quote = pricing.quote(db, company.id, 7 * 60 + 25, 2755)
     assert quote.freelancer_centavos == 20433  # 445 min x 2755 / 60 = 20432,92
     assert quote.fee_centavos == 2452  # 12 % = 2451,96
     assert quote.total_centavos == 22885
 
 
 def test_meus_ganhos_says_where_a_protected_payment_is(db, fake):
-    from services import earnings
+    from services.money import earnings
 
     freelancer = _freelancer(db, fake, ready=False)
     shift = _accept(db, fake, freelancer=freelancer)
@@ -540,7 +543,7 @@ def test_meus_ganhos_says_where_a_protected_payment_is(db, fake):
 
 
 def test_a_late_cancellation_fee_paid_through_turno_counts_as_received(db, fake):
-    from services import earnings
+    from services.money import earnings
 
     start = (utcnow() + timedelta(days=4)).replace(second=0, microsecond=0)
     shift = _accept(db, fake, start=start)
@@ -553,7 +556,7 @@ def test_a_late_cancellation_fee_paid_through_turno_counts_as_received(db, fake)
 
 
 def test_the_company_data_export_lists_its_payments_and_cnpj_without_stripe_ids(db, fake):
-    from services import privacy
+    from services.privacy import privacy
 
     shift = _accept(db, fake)
     payment = _pay(db, fake, shift)

@@ -10,7 +10,7 @@ from app.api import crawlers, public_pages
 from app.api.first_paint import ELEMENT_ID, job_article
 from core import routes
 from models import JobStatus
-from services import jobs, sitemap
+from services.jobs import jobs, sitemap
 from tests.unit.factories import make_company, make_job
 
 SHELL = (

@@ -1,4 +1,4 @@
-"""services/public_profiles.py: a freelancer's profile for the companies they applied to, and for themself."""
+"""services/screens/public_profiles.py: a freelancer's profile for the companies they applied to, and for themself."""
 
 import json
 import re
@@ -6,12 +6,13 @@ from datetime import timedelta
 
 import pytest
 
-from core.formatting import short_date
+from core.formatting import safe_website, short_date
 from core.types import utcnow
 from models import Application, Job, Profile, Rating
-from services import privacy, public_profiles
-from services.errors import NotAllowed
-from services.public_profiles import PROFILE_NOT_FOUND, REVIEWS_PAGE_SIZE, safe_website
+from services.common.errors import NotAllowed
+from services.privacy import privacy
+from services.screens import public_profiles
+from services.screens.public_profiles import PROFILE_NOT_FOUND, REVIEWS_PAGE_SIZE
 from tests.unit.factories import (
     MISSING_ID,
     make_application,

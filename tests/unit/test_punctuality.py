@@ -1,5 +1,5 @@
 """'Selo Empresa Pontual': the rule at every edge (core/punctuality.py) and on real hirings
-(services/punctuality.py, both databases): the figures, the badge, the timer's refresh and what the
+(services/trust/punctuality.py, both databases): the figures, the badge, the timer's refresh and what the
 list and the job page show without an extra query."""
 
 from datetime import timedelta
@@ -8,11 +8,11 @@ import pytest
 from sqlalchemy import update
 from sqlmodel import Session, select
 
-from core import list_version
 from core.punctuality import HiringFacts, score
 from core.types import utcnow
 from models import HiringEvent, Profile, User
-from services import job_list_cache, jobs, punctuality
+from services.jobs import job_list_cache, jobs, list_version
+from services.trust import punctuality
 from tests.unit.factories import make_company, make_freelancer, make_hiring, make_job
 from tests.unit.sql_log import sent_statements
 from tests.unit.test_trust_visibility import _scope

@@ -1,4 +1,4 @@
-"""Notifications on the device (services/push.py, services/consents.py and their handlers), on both databases.
+"""Notifications on the device (services/reach/push.py, services/reach/consents.py and their handlers), on both databases.
 
 Pushes go to tests/support/fake_push.py, which checks VAPID and decrypts each payload with the
 test subscription's keys, as a browser's push service and the browser would.
@@ -16,8 +16,11 @@ from core.settings import get_settings
 from core.types import utcnow
 from models import AuthSession, ChannelConsent, Notification, NotificationType, PushDevice, PushMessage, User
 from models.user import UserPreferences
-from services import chats, consents, notifications, privacy, push, sessions
-from services.errors import NotAllowed, ValidationFailed
+from services.accounts import sessions
+from services.common.errors import NotAllowed, ValidationFailed
+from services.privacy import privacy
+from services.reach import chats, consents, notifications, push
+from services.timer import clock
 from states.settings import SettingsState
 from tests.support.fake_push import FakePushService
 from tests.unit.factories import make_application, make_chat, make_company, make_freelancer, make_job
@@ -492,7 +495,7 @@ def test_one_bad_address_among_good_ones_fails_alone_and_the_good_ones_are_sent_
     good += _good_devices(db, fake, 2)
     now = utcnow()
 
-    with caplog.at_level(logging.WARNING, logger="services.push"):
+    with caplog.at_level(logging.WARNING, logger="services.reach.push"):
         report = push.send_due(now, pace=0)
         again = push.send_due(now + timedelta(hours=2), pace=0)
 
@@ -521,7 +524,7 @@ def test_a_push_that_fails_in_any_way_is_retried_alone_then_dropped_after_the_bo
 
     monkeypatch.setattr(push.WebPusher, "encode", encode_or_fail)
     now = utcnow()
-    with caplog.at_level(logging.WARNING, logger="services.push"):
+    with caplog.at_level(logging.WARNING, logger="services.reach.push"):
         first = push.send_due(now, pace=0)
         assert (first.sent, first.retried) == (2, 1)
         for delay in push.RETRY_DELAYS[:-1]:
@@ -541,7 +544,7 @@ def test_a_push_that_fails_in_any_way_is_retried_alone_then_dropped_after_the_bo
 def test_each_round_with_failures_logs_one_line_naming_the_statuses_and_errors(db, fake, no_sender_thread, caplog):
     _reminder_to_failing_device(db, fake, 500)
     now = utcnow()
-    with caplog.at_level(logging.WARNING, logger="services.push"):
+    with caplog.at_level(logging.WARNING, logger="services.reach.push"):
         assert push.send_due(now).retried == 1
         fake.close()  # the push service stops answering
         assert push.send_due(now + push.RETRY_DELAYS[0]).retried == 1
@@ -664,7 +667,6 @@ def test_the_settings_handlers_register_list_and_remove_for_the_caller_only(db, 
 
 
 def test_the_timer_tick_sends_the_pushes_due_again(db, fake, no_sender_thread):
-    from services import shift_timer
 
     freelancer = make_freelancer(db)
     _token, subscription = _device(db, fake, freelancer)
@@ -672,9 +674,9 @@ def test_the_timer_tick_sends_the_pushes_due_again(db, fake, no_sender_thread):
     notifications.notify(db, freelancer.id, NotificationType.SHIFT, "Seu turno começa amanhã")
     db.commit()
     now = utcnow()
-    shift_timer.tick(now)
+    clock.tick(now)
     assert fake.deliveries() == [] and _queued(db)[0].attempts == 1  # refused once, waiting its retry
-    shift_timer.tick(now + push.RETRY_DELAYS[0])
+    clock.tick(now + push.RETRY_DELAYS[0])
     assert [d.payload["body"] for d in fake.deliveries()] == ["Seu turno começa amanhã"]
     assert _queued(db) == []
 
@@ -682,7 +684,10 @@ def test_the_timer_tick_sends_the_pushes_due_again(db, fake, no_sender_thread):
 @pytest.mark.parametrize("failing", ["drain", "settle_due", "trust", "push"])
 def test_a_tick_step_that_raises_is_logged_and_the_others_still_run(db, monkeypatch, caplog, failing):
     """Issue 41: a push round that raised ended the tick before the WhatsApp retries."""
-    from services import protected_payments, shift_timer, trust_timer, whatsapp
+    from services.money import protected_payments
+    from services.reach import whatsapp
+    from services.shifts import shift_timer
+    from services.timer import trust_steps
 
     ran: list[str] = []
 
@@ -697,14 +702,14 @@ def test_a_tick_step_that_raises_is_logged_and_the_others_still_run(db, monkeypa
 
     monkeypatch.setattr(shift_timer, "_drain", step("drain", 0))
     monkeypatch.setattr(protected_payments, "settle_due", step("settle_due", 0))
-    monkeypatch.setattr(trust_timer, "run", step("trust", None))
+    monkeypatch.setattr(trust_steps, "run", step("trust", None))
     monkeypatch.setattr(push, "send_due", step("push", push.SendReport()))
     monkeypatch.setattr(whatsapp, "send_due", step("whatsapp", None))
 
-    with caplog.at_level(logging.ERROR, logger="services.shift_timer"):
-        report = shift_timer.tick(utcnow())
+    with caplog.at_level(logging.ERROR, logger="services.timer.clock"):
+        report = clock.tick(utcnow())
 
     assert ran == ["drain", "drain", "settle_due", "trust", "push", "whatsapp"]
-    assert report == shift_timer.TickReport(0, 0, 0)
+    assert report == clock.TickReport(0, 0, 0)
     assert len(caplog.records) == (2 if failing == "drain" else 1)
     assert all("failed; the tick's other steps go on" in r.getMessage() for r in caplog.records)

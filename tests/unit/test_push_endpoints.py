@@ -1,4 +1,4 @@
-"""Which addresses the push sender may POST to, and where it really connects (services/push.py `_push_target`).
+"""Which addresses the push sender may POST to, and where it really connects (services/reach/push.py `_push_target`).
 
 A browser chooses its push address, so the server POSTs to a URL it did not choose: every address
 below is read by the rules of production and of development (where the tests' local fake push
@@ -16,8 +16,9 @@ from sqlmodel import Session, select
 from core import vapid
 from core.settings import get_settings
 from models import NotificationType, PushDevice, User
-from services import notifications, push, sessions
-from services.errors import ValidationFailed
+from services.accounts import sessions
+from services.common.errors import ValidationFailed
+from services.reach import notifications, push
 from tests.support.fake_push import FakePushService
 from tests.unit.factories import make_freelancer
 

@@ -29,7 +29,8 @@ from core import bond_guard
 from core.presence import get_presence
 from core.types import utcnow
 from models import Application, Chat, Hiring, Job, Message, Notification, Profile, Rating, Role, User
-from services import bond, job_list_cache
+from services.jobs import job_list_cache
+from services.shifts import bond
 from states.apply import ApplyState
 from states.dashboard import DashboardState
 from tests.unit.factories import make_application, make_company, make_freelancer, make_hiring, make_job
@@ -39,7 +40,7 @@ from tests.unit.state_harness import cookie_for, run, state_for
 QUERY_BUDGET = 5
 # 'Aceitar' (the company_jobs.accept case) is a write followed by reads: measured 30 statements on
 # both engines. The session 1; the acceptance 21 on SQLite (its BEGIN IMMEDIATE, the thermometer's
-# guard and the overlap check among them: services/overlaps.py, one statement) and 21 on PostgreSQL
+# guard and the overlap check among them: services/shifts/overlaps.py, one statement) and 21 on PostgreSQL
 # (the freelancer's advisory lock and the overlap check instead of BEGIN IMMEDIATE); the dialog's
 # cards read again 3 (the thermometer's badge among them); the job lists 4. Each of the thermometer's
 # two reads is one statement whatever the pair's history.
@@ -210,7 +211,7 @@ def bond_pair(db, world: World, earlier: int = 4, freelancer: User | None = None
 def coming_shifts(db, world: World) -> dict:
     """Shifts still to work: the company's soonest vaga with three people coming, one of them the world's freelancer.
 
-    What the overviews' 'Próximo turno' reads (services/next_shift.py).
+    What the overviews' 'Próximo turno' reads (services/screens/next_shift.py).
     """
     soon = utcnow() + timedelta(days=2)
     people = [world.freelancer, make_freelancer(db, nome="Pessoa A"), make_freelancer(db, nome="Pessoa B")]
@@ -276,7 +277,7 @@ CASES = {
         "who": "freelancer",
         "path": "/freelancer-dashboard",
     },
-    # 'Próximo turno' (services/next_shift.py) adds one statement whatever the number of people coming.
+    # 'Próximo turno' (services/screens/next_shift.py) adds one statement whatever the number of people coming.
     "company.overview": {**_dashboard("company", "overview"), "setup": coming_shifts, "budget": QUERY_BUDGET + 1},
     "company.jobs_tab": _dashboard("company", "jobs"),
     "company.hirings": _dashboard("company", "hirings"),
@@ -298,10 +299,10 @@ CASES = {
         "path": "/client-dashboard",
         "args": ("{job}",),
     },
-    # The overview also lists open 'Contratar novamente' invites, and 'Próximo turno' (services/next_shift.py):
+    # The overview also lists open 'Contratar novamente' invites, and 'Próximo turno' (services/screens/next_shift.py):
     # one statement each whatever their number.
     "freelancer.overview": {**_dashboard("freelancer", "overview"), "setup": coming_shifts, "budget": QUERY_BUDGET + 2},
-    # 'Buscar Vagas' reads the freelancer's blocks and teams first (services/visibility.py, one
+    # 'Buscar Vagas' reads the freelancer's blocks and teams first (services/jobs/visibility.py, one
     # statement whatever their number), then the list, then which results they applied to: one more
     # than the pages that show no per-viewer list. A team member's team-first vagas add one more.
     "freelancer.jobs": {**_dashboard("freelancer", "jobs"), "budget": QUERY_BUDGET + 1},
@@ -478,7 +479,7 @@ def _measure(db, world: World, spec: dict) -> list[str]:
 
 
 def _thermometer_reads(statements: list[str]) -> list[str]:
-    """The statements that read a pair's shifts for the 'Termômetro de vínculo' (services/bond.py `_starts`)."""
+    """The statements that read a pair's shifts for the 'Termômetro de vínculo' (services/shifts/bond.py `_starts`)."""
     return [sql for sql in statements if sql.startswith("SELECT hirings.freelancer_id, hirings.inicio_em FROM hirings")]
 
 

@@ -32,7 +32,10 @@ from core.types import utcnow
 from models import Application, Chat, Job, Message, Notification, Profile, Rating, Role, User, UserPreferences
 from models.job import SEARCH_SEPARATOR
 from scripts.seed_large import BUSINESS, FIRST, LAST, MESSAGES, ROLES
-from services import applications, chats, dashboard, job_list_cache, jobs, notifications, public_profiles
+from services.jobs import job_list_cache, jobs
+from services.reach import chats, notifications
+from services.screens import dashboard, public_profiles
+from services.shifts import applications
 from tests.unit.conftest import TEST_DATABASE_URL, alembic_config, empty_database
 
 pytestmark = [
@@ -295,7 +298,7 @@ def _explain(engine: Engine, statement: str, parameters: object) -> dict:
 
 
 # case: (the call, given the session and the subjects; positions of the list statements among its SELECTs)
-# The job list's statements: 0 the list token (core/list_version.py), 1 the count, 2 the page.
+# The job list's statements: 0 the list token (services/jobs/list_version.py), 1 the count, 2 the page.
 CASES: dict[str, tuple[Callable[[Session, Subjects], object], tuple[int, ...]]] = {
     "jobs.list_public_jobs": (lambda db, s: jobs.list_public_jobs(db), (2,)),
     "jobs.list_public_jobs page 5": (lambda db, s: jobs.list_public_jobs(db, page=5), (2,)),

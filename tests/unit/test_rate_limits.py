@@ -1,4 +1,4 @@
-"""Limits on what a visitor repeats without signing in (services/rate_limits.py), and the bounded work after the answer (core/background.py)."""
+"""Limits on what a visitor repeats without signing in (services/common/rate_limits.py), and the bounded work after the answer (core/background.py)."""
 
 import threading
 from datetime import timedelta
@@ -13,8 +13,8 @@ from core import background
 from core.settings import get_settings
 from core.types import utcnow
 from models import OutboxEmail, RateEvent, User
-from services import rate_limits
-from services.rate_limits import TOO_MANY_REQUESTS, Kind
+from services.common import rate_limits
+from services.common.rate_limits import TOO_MANY_REQUESTS, Kind
 from tests.unit.state_harness import run, state_for, toasts
 
 PASSWORD = "Segura123"

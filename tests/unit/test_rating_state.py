@@ -5,8 +5,9 @@ from sqlmodel import select
 
 from app.pages.client_dashboard import ClientDashboardState
 from models import JobStatus, Notification, Rating
-from services import dashboard, ratings
-from services.errors import NotAllowed, ServiceError
+from services.common.errors import NotAllowed, ServiceError
+from services.screens import dashboard
+from services.shifts import ratings
 from tests.unit.factories import make_application, make_cast, make_job, snapshot, unusable_ids
 from tests.unit.state_harness import cookie_for, run, state_for, toasts
 

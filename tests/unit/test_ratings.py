@@ -1,4 +1,4 @@
-"""services/ratings.py: both sides of an accepted application rate each other once after the job closes."""
+"""services/shifts/ratings.py: both sides of an accepted application rate each other once after the job closes."""
 
 from decimal import Decimal
 
@@ -6,9 +6,10 @@ import pytest
 from sqlmodel import select
 
 from models import JobStatus, Rating
-from services import company_jobs, ratings
-from services.errors import NotAllowed, ServiceError, ValidationFailed
-from services.ratings import ALREADY_RATED, CANNOT_RATE, RatingSummary
+from services.common.errors import NotAllowed, ServiceError, ValidationFailed
+from services.jobs import company_jobs
+from services.shifts import ratings
+from services.shifts.ratings import ALREADY_RATED, CANNOT_RATE, RatingSummary
 from tests.unit.factories import (
     make_application,
     make_cast,

@@ -7,7 +7,8 @@ from sqlmodel import select
 from app.pages.freelancer_dashboard import FreelancerDashboardState
 from core.types import utcnow
 from models import Falta, Hiring, ReviewRequest
-from services import faltas, reliability
+from services.shifts import faltas
+from services.trust import reliability
 from tests.unit.factories import make_application, make_cast, make_job, snapshot
 from tests.unit.state_harness import cookie_for, run, state_for, toasts
 

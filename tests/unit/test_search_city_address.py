@@ -6,7 +6,7 @@ from sqlalchemy.pool import NullPool
 
 from alembic import command
 from models.job import search_text
-from services import jobs
+from services.jobs import jobs
 from states.job_search import JobFilters
 from tests.unit.factories import make_company, make_job
 

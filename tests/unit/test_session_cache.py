@@ -1,4 +1,4 @@
-"""Who is calling, from the session cache (services/session_cache.py) and its token (core/session_version.py).
+"""Who is calling, from the session cache (services/accounts/session_cache.py) and its token (services/accounts/session_version.py).
 
 The cache is only as right as the token: every write that ends a session or changes who it
 belongs to must move it, in the same commit, whichever engine or process writes; a login and the
@@ -15,11 +15,10 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.pool import NullPool
 from sqlmodel import Session, select, update
 
-from core import session_version
 from core.security import token_digest
 from core.types import utcnow
 from models import AuthSession, Profile, Role, User
-from services import session_cache, sessions
+from services.accounts import session_cache, session_version, sessions
 from tests.unit.factories import make_company, make_freelancer
 from tests.unit.sql_log import sent_statements
 

@@ -26,7 +26,7 @@ from core.presence import get_presence
 from core.signals import Ping
 from core.types import utcnow
 from models import NotificationType, OutboxEmail, Profile, Role
-from services import chats, notifications
+from services.reach import chats, notifications
 from states import live
 from states.auth import AuthState
 from states.dashboard import DashboardState

@@ -1,4 +1,4 @@
-"""Server-side login sessions (services/sessions.py): tokens, idle and absolute expiry, revocation.
+"""Server-side login sessions (services/accounts/sessions.py): tokens, idle and absolute expiry, revocation.
 
 The end-to-end part takes an old session cookie through each way a session ends (logout, login
 rotation, password change, reset, account deletion, idle and absolute expiry) and then uses it
@@ -23,7 +23,8 @@ from core.security import hash_password
 from core.settings import get_settings
 from core.types import utcnow
 from models import AuthSession, OutboxEmail, Profile, Role, User
-from services import accounts, privacy, sessions
+from services.accounts import accounts, sessions
+from services.privacy import privacy
 from states.auth import AuthState
 from states.settings import SettingsState
 from tests.unit.state_harness import cookie_for, run, state_for, toasts

@@ -1,5 +1,5 @@
-"""Settings services: theme, notification switches (services/profiles.py) and the password change
-(services/accounts.py with services/sessions.py and services/throttle.py)."""
+"""Settings services: theme, notification switches (services/accounts/profiles.py) and the password change
+(services/accounts/accounts.py with services/accounts/sessions.py and services/common/throttle.py)."""
 
 import pytest
 from sqlmodel import func, select
@@ -8,8 +8,8 @@ from core.security import hash_password, verify_password
 from core.settings import get_settings
 from core.types import utcnow
 from models import AuthSession, LoginAttempt, Profile, Role, User, UserPreferences
-from services import accounts, profiles, sessions
-from services.errors import NotAllowed, ServiceError, ValidationFailed
+from services.accounts import accounts, profiles, sessions
+from services.common.errors import NotAllowed, ServiceError, ValidationFailed
 from tests.unit.factories import make_company, make_freelancer
 
 CURRENT = "Atual1234"

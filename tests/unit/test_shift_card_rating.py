@@ -1,8 +1,8 @@
 """Issue 42 point 14: the shift card asks each side to rate once the shift reads 'Concluída', once.
 
 The card carries the hiring's application (the rating is tied to it, as the 'Avaliar' of
-'Contratações' and 'Minhas Candidaturas' is), whether its viewer may rate now (services/ratings.py
-decides, with services/application_status.py's `rating_open`) and the stars they gave.
+'Contratações' and 'Minhas Candidaturas' is), whether its viewer may rate now (services/shifts/ratings.py
+decides, with services/jobs/application_status.py's `rating_open`) and the stars they gave.
 """
 
 import pytest
@@ -12,7 +12,8 @@ from app.pages.client_dashboard import ClientDashboardState
 from app.pages.freelancer_dashboard import FreelancerDashboardState
 from core.types import utcnow
 from models import User
-from services import ratings, shift_views
+from services.screens import shift_views
+from services.shifts import ratings
 from tests.unit.factories import make_cast
 from tests.unit.shift_helpers import H, Shift, by_company, by_freelancer, hire
 from tests.unit.state_harness import cookie_for, run, state_for, toasts
@@ -82,7 +83,7 @@ def test_a_shift_still_moving_or_cancelled_offers_no_rating(db, cast):
 
 
 def test_an_approved_shift_can_be_rated_as_the_rating_rules_say(db, cast):
-    """'Concluída' (services/application_status.py) opens ratings: approved hours already read so."""
+    """'Concluída' (services/jobs/application_status.py) opens ratings: approved hours already read so."""
     s = hire(db, cast.company, cast.freelancer)
     _worked(db, s)
     by_company(db, s, "aprovar", s.end + 2 * H)

@@ -2,7 +2,7 @@
 
 As in tests/unit/test_hiring_concurrency.py, 32 threads line up on a barrier, each in its own
 session (`session_scope` on an engine with a connection for every thread), then act together. The
-`version` condition of services/hiring_lifecycle.py lets exactly one of them move the hiring; the
+`version` condition of services/shifts/hiring_lifecycle.py lets exactly one of them move the hiring; the
 others are refused (or find nothing left to do) and leave no event, notice or falta behind.
 """
 
@@ -16,10 +16,11 @@ from sqlmodel import Session, select
 
 import core.db
 from models import Falta, Notification
-from services import shift_timer, shifts
-from services.errors import ServiceError
-from services.hiring_lifecycle import STALE
-from services.shifts import Outcome
+from services.common.errors import ServiceError
+from services.shifts import shifts
+from services.shifts.hiring_lifecycle import STALE
+from services.shifts.shifts import Outcome
+from services.timer import clock
 from tests.unit.factories import make_cast, make_freelancer
 from tests.unit.shift_helpers import MIN, H, by_freelancer, events, hire, hiring, notices, shift_start
 
@@ -94,7 +95,7 @@ def test_the_company_approving_while_the_timer_approves_at_the_deadline_approves
     deadline = s.end + H + 48 * H
 
     def ticker(session):
-        return shift_timer.tick(deadline, scope=lambda: core.db.session_scope(wide))
+        return clock.tick(deadline, scope=lambda: core.db.session_scope(wide))
 
     calls = [act(cast.company.id, "client", s.hiring_id, "aprovar", deadline), ticker] * (THREADS // 2)
     results = at_once(wide, calls)
@@ -103,9 +104,9 @@ def test_the_company_approving_while_the_timer_approves_at_the_deadline_approves
     assert len(approvals) == 1
     assert approvals[0][0] in ("aprovar", "aprovacao_automatica")
     company_wins = [r for r in results if isinstance(r, Outcome)]
-    timer_moves = sum(r.moved for r in results if isinstance(r, shift_timer.TickReport))
+    timer_moves = sum(r.moved for r in results if isinstance(r, clock.TickReport))
     assert len(company_wins) + timer_moves == 1
-    assert all(isinstance(r, ServiceError | shift_timer.TickReport) for r in refusals(results)), results
+    assert all(isinstance(r, ServiceError | clock.TickReport) for r in refusals(results)), results
     h = hiring(db, s.hiring_id)
     assert (h.state, h.minutos_aprovados, h.valor_centavos, h.version) == ("aprovada", 420, 21000, 5)
     assert [n for n in notices(db, cast.freelancer.id) if "aprovadas" in n] == [
@@ -154,11 +155,11 @@ def test_thirty_two_ticks_at_once_move_each_due_hiring_once(db, cast, wide):
     before = {s.hiring_id: len(events(db, s.hiring_id)) for s in (missed, forgotten, sent, later)}
 
     def ticker(session):
-        return shift_timer.tick(now, scope=lambda: core.db.session_scope(wide))
+        return clock.tick(now, scope=lambda: core.db.session_scope(wide))
 
     results = at_once(wide, [ticker] * THREADS)
 
-    assert all(isinstance(r, shift_timer.TickReport) for r in results), results
+    assert all(isinstance(r, clock.TickReport) for r in results), results
     assert sum(r.moved for r in results) == 6
     assert sum(r.reminded for r in results) == 1
     added = {
@@ -181,4 +182,4 @@ def test_thirty_two_ticks_at_once_move_each_due_hiring_once(db, cast, wide):
     messages = db.exec(select(Notification.user_id, Notification.message).where(Notification.type == "shift")).all()
     assert [m for m, n in Counter(messages).items() if n > 1] == []
     assert hiring(db, forgotten.hiring_id).minutos_aprovados == 420
-    assert shift_timer.tick(now) == shift_timer.TickReport(0, 0)
+    assert clock.tick(now) == clock.TickReport(0, 0)

@@ -9,8 +9,8 @@ shift; after Turno staff decides, the card shows the decided hours and the reaso
 import pytest
 
 from core.types import utcnow
-from services import shift_views
-from services.errors import ServiceError
+from services.common.errors import ServiceError
+from services.screens import shift_views
 from tests.unit.factories import make_cast
 from tests.unit.shift_helpers import MIN, H, by_company, by_freelancer, hire, hiring, make_staff, run
 

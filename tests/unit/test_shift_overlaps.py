@@ -1,4 +1,4 @@
-"""One freelancer, one place at a time (services/overlaps.py), on SQLite and PostgreSQL.
+"""One freelancer, one place at a time (services/shifts/overlaps.py), on SQLite and PostgreSQL.
 
 Accepting ('Aceitar', 'Aceitar e pagar', 'Aceitar convite') and sending 'Contratar novamente' refuse a
 shift that overlaps one the freelancer holds, naming the held shift's time and never its company.
@@ -15,8 +15,9 @@ from sqlmodel import Session, func, select
 from core.shift_rules import LOCAL_TZ
 from core.types import utcnow
 from models import Actor, Application, Hiring, Invite, Job, Profile, User
-from services import applications, hiring_lifecycle, invites, protected_payments
-from services.errors import ServiceError
+from services.common.errors import ServiceError
+from services.shifts import applications, hiring_lifecycle
+from services.trust import invites
 from tests.support.payouts import ready_payout_account
 from tests.support.threads import at_once
 from tests.unit.factories import make_application, make_company, make_freelancer, make_job
@@ -128,10 +129,9 @@ def test_aceitar_e_pagar_is_refused_while_an_unpaid_shift_holds_the_time_and_aft
     assert refusal.message == f"Este profissional já tem um turno das 10:57 às 16:57 em {day:%d/%m}."
 
     # Unpaid, it expires (the time is free again); the other company hires; accepting again is refused.
-    moved = hiring_lifecycle.move(
+    hiring_lifecycle.move(  # money hears the move and returns the application to pending (money/expiry.py)
         db, hiring_lifecycle.reread(db, waiting.id), "pagamento_nao_concluido", hiring_lifecycle.TIMER, utcnow()
     )
-    protected_payments.after_expiry(db, moved.hiring)
     db.commit()
     applications.accept(db, other.id, direct_application.id)
     db.commit()

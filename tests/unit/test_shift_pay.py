@@ -1,7 +1,7 @@
-"""What a shift pays and what cancelling costs (services/shift_pay.py), in integer centavos.
+"""What a shift pays and what cancelling costs (services/jobs/shift_pay.py), in integer centavos.
 
 The examples of docs/product.md "Turnos" §4 as tables. No database is involved: these are the pure
-rules services/shifts.py and services/shift_timer.py apply.
+rules services/shifts/shifts.py and services/shifts/shift_timer.py apply.
 """
 
 from datetime import UTC, datetime, timedelta
@@ -10,9 +10,9 @@ from decimal import Decimal
 import pytest
 
 from models import Hiring
-from services import shift_pay
-from services.shift_pay import HOURS_FORMAT
-from services.shifts import approved_values, prefilled_minutes
+from services.jobs import shift_pay
+from services.jobs.shift_pay import HOURS_FORMAT
+from services.shifts.shifts import approved_values, prefilled_minutes
 
 H = timedelta(hours=1)
 MIN = timedelta(minutes=1)

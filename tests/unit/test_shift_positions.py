@@ -2,7 +2,7 @@
 
 - A cancelled shift (either side) reopens its vaga when the start is at least 2 hours away; closer
   than that the vaga closes itself (nothing left to work) and 'Reabrir vaga' is offered until the start.
-- One table (services/application_status.py) says how an application reads and what it counts in,
+- One table (services/jobs/application_status.py) says how an application reads and what it counts in,
   for every hiring state and vaga stage; the dashboards' SQL counts agree with it.
 - A vaga whose every hiring has ended (paid, cancelled, no-show) closes itself: it leaves the plan's
   active count, so a free company can publish or rebook without closing it by hand.
@@ -17,16 +17,10 @@ from sqlmodel import select
 
 from core.types import utcnow
 from models import Actor, Hiring, HiringState, Job, JobStatus
-from services import (
-    application_status,
-    applications,
-    company_jobs,
-    dashboard,
-    hiring_lifecycle,
-    hiring_positions,
-    plans,
-)
-from services.errors import ServiceError
+from services.common.errors import ServiceError
+from services.jobs import application_status, company_jobs, hiring_positions, plans
+from services.screens import dashboard
+from services.shifts import applications, hiring_lifecycle
 from tests.unit.factories import make_application, make_company, make_freelancer, make_job
 from tests.unit.shift_helpers import MIN, H, by_company, by_freelancer, hire, shift_start
 

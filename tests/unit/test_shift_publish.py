@@ -7,16 +7,8 @@ from sqlmodel import select
 
 from core.shift_format import duration_text, map_url, shift_text
 from models import Hiring, Job, JobStatus
-from services import applications, company_jobs, jobs
-from services.company_jobs import (
-    JOB_NOT_FOUND,
-    NO_DATES,
-    REPEATED_DATES,
-    TOO_MANY_DATES,
-)
-from services.errors import NotAllowed, ValidationFailed
-from services.plans import PlanLimitReached
-from services.validation import (
+from services.common.errors import NotAllowed, ValidationFailed
+from services.common.validation import (
     SHIFT_ADDRESS,
     SHIFT_BREAK,
     SHIFT_END_MISSING,
@@ -28,6 +20,15 @@ from services.validation import (
     JobForm,
     parse,
 )
+from services.jobs import company_jobs, jobs
+from services.jobs.company_jobs import (
+    JOB_NOT_FOUND,
+    NO_DATES,
+    REPEATED_DATES,
+    TOO_MANY_DATES,
+)
+from services.jobs.plans import PlanLimitReached
+from services.shifts import applications
 from tests.shift_form import ADDRESS, local_input, shift_day, shift_fields
 from tests.unit.factories import make_application, make_cast, make_job, snapshot
 

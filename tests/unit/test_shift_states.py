@@ -14,7 +14,8 @@ from app.pages.client_dashboard import ClientDashboardState
 from app.pages.freelancer_dashboard import FreelancerDashboardState
 from core.types import utcnow
 from models import Hiring, HiringEvent, Notification
-from services import applications, attendance_code
+from services.jobs import attendance_code
+from services.shifts import applications
 from tests.unit.factories import make_application, make_cast, make_job, snapshot, unusable_ids
 from tests.unit.state_harness import cookie_for, run, state_for, toasts
 

@@ -1,6 +1,6 @@
-"""The shift loop's timer (services/shift_timer.py `tick`) with a fake clock, on SQLite and PostgreSQL.
+"""The shift loop's timer (services/shifts/shift_timer.py `tick`) with a fake clock, on SQLite and PostgreSQL.
 
-Each hiring comes from services.applications.accept; the clock is the `now` passed to each tick
+Each hiring comes from services.shifts.applications.accept; the clock is the `now` passed to each tick
 (never a sleep). A deadline is met at its exact second, not one before; a second tick at the same
 moment does nothing; a tick after a downtime takes every missed step at its own deadline.
 """
@@ -11,11 +11,13 @@ import pytest
 from sqlalchemy import text
 from sqlmodel import select
 
+import core.db
 from core.db import get_engine
 from models import Falta
-from services import trust_timer
-from services.shift_timer import CHUNK, SQLITE_CHUNK, TIMER_LOCK_KEY, TickReport, tick, tick_alone
-from services.shifts import when
+from services.shifts.shift_timer import CHUNK, SQLITE_CHUNK
+from services.shifts.shifts import when
+from services.timer import trust_steps
+from services.timer.clock import TIMER_LOCK_KEY, TickReport, tick, tick_alone
 from tests.unit.factories import make_cast, make_freelancer
 from tests.unit.shift_helpers import (
     MIN,
@@ -276,7 +278,7 @@ def test_an_approval_before_the_reminder_cancels_it(db, cast):
 
 
 def test_a_paced_tick_rests_after_each_chunk_as_long_as_it_took(db, cast, monkeypatch):
-    monkeypatch.setattr(trust_timer, "STEPS", ())  # their rests are the next test's
+    monkeypatch.setattr(trust_steps, "STEPS", ())  # their rests are the next test's
     start = shift_start()
     shifts = [hire(db, cast.company, make_freelancer(db), start=start) for _ in range(8)]  # one shift each
     per_chunk = CHUNK if db.get_bind().dialect.name == "postgresql" else SQLITE_CHUNK
@@ -297,7 +299,7 @@ def test_a_paced_tick_rests_after_each_transaction_of_the_trust_steps(db, cast, 
                 session.execute(text("SELECT 1"))
         return 3
 
-    monkeypatch.setattr(trust_timer, "STEPS", (three_transactions,))
+    monkeypatch.setattr(trust_steps, "STEPS", (three_transactions,))
     db.commit()  # the cast's rows: the tick's own transactions write beside this session
     rests: list[float] = []
 
@@ -338,7 +340,7 @@ def test_a_hiring_that_meets_a_busy_database_waits_for_the_next_tick_with_a_one_
     """SQLite answers 'database is locked' to a write while a request writes: the timer yields, no traceback."""
     from sqlalchemy.exc import OperationalError
 
-    from services import shift_timer
+    from services.shifts import shift_timer
 
     def step(_db, hiring_id, _now, _titles) -> bool:
         if hiring_id == 1:
@@ -348,8 +350,8 @@ def test_a_hiring_that_meets_a_busy_database_waits_for_the_next_tick_with_a_one_
         return True
 
     db.commit()
-    with caplog.at_level("WARNING", logger="services.shift_timer"):
-        outcome = shift_timer._chunk(shift_timer.session_scope, [1, 2, 3], shift_start(), shift_timer._each(step))
+    with caplog.at_level("WARNING", logger="services.shifts.shift_timer"):
+        outcome = shift_timer._chunk(core.db.session_scope, [1, 2, 3], shift_start(), shift_timer._each(step))
 
     assert outcome == {1: False, 2: False, 3: True}
     busy, failed = caplog.records
@@ -365,7 +367,7 @@ def test_a_hiring_that_meets_a_busy_database_waits_for_the_next_tick_with_a_one_
 def _due_reminders(db, cast, count: int) -> list:
     """`count` hirings of `count` freelancers (the cast's two first) whose I - 24 h reminder is due at start - 24 h.
 
-    One hiring each: a freelancer holds one shift at a time (services/overlaps.py).
+    One hiring each: a freelancer holds one shift at a time (services/shifts/overlaps.py).
     """
     start = shift_start()
     people = [cast.freelancer, cast.other, *(make_freelancer(db) for _ in range(count - 2))]
@@ -375,14 +377,14 @@ def _due_reminders(db, cast, count: int) -> list:
 @pytest.mark.parametrize("count", [2, 8])
 def test_a_chunk_of_reminders_takes_the_same_statements_whatever_its_size(db, cast, count):
     """Read, claim and notices: a chunk of 8 sends what a chunk of 2 sends (not a savepoint and 8 statements each)."""
-    from services import shift_timer
+    from services.shifts import shift_timer
     from tests.unit.sql_log import sent_statements
 
     shifts = _due_reminders(db, cast, count)
     db.commit()
     with sent_statements(db.get_bind()) as sent:
         outcome = shift_timer._chunk(
-            shift_timer.session_scope,
+            core.db.session_scope,
             [s.hiring_id for s in shifts],
             shifts[0].start - 24 * H,
             shift_timer._remind_chunk,
@@ -401,7 +403,7 @@ def test_a_chunk_of_reminders_takes_the_same_statements_whatever_its_size(db, ca
 
 
 def test_a_reminder_that_fails_is_retried_alone_and_the_chunk_s_others_go(db, cast, monkeypatch, caplog):
-    from services import shift_timer
+    from services.shifts import shift_timer
 
     shifts = _due_reminders(db, cast, 4)
     broken = shifts[1].hiring_id
@@ -413,7 +415,7 @@ def test_a_reminder_that_fails_is_retried_alone_and_the_chunk_s_others_go(db, ca
         return made(h, now, title)
 
     monkeypatch.setattr(shift_timer, "_reminder", reminder)
-    with caplog.at_level("WARNING", logger="services.shift_timer"):
+    with caplog.at_level("WARNING", logger="services.shifts.shift_timer"):
         report = tick(shifts[0].start - 24 * H, workers=1)
 
     assert report.reminded == 3
@@ -432,7 +434,7 @@ def test_a_hiring_changed_after_the_chunk_read_it_is_not_claimed_nor_reminded(db
     from sqlalchemy.orm import object_session
 
     from models import Hiring
-    from services import shift_timer
+    from services.shifts import shift_timer
 
     shifts = _due_reminders(db, cast, 2)
     moved, kept = shifts[0].hiring_id, shifts[1].hiring_id
@@ -451,7 +453,7 @@ def test_a_hiring_changed_after_the_chunk_read_it_is_not_claimed_nor_reminded(db
 
     monkeypatch.setattr(shift_timer, "_next_reminder", next_reminder)
     db.commit()
-    outcome = shift_timer._chunk(shift_timer.session_scope, [moved, kept], now, shift_timer._remind_chunk)
+    outcome = shift_timer._chunk(core.db.session_scope, [moved, kept], now, shift_timer._remind_chunk)
 
     assert outcome == {moved: False, kept: True}
     assert (hiring(db, moved).reminders_sent, hiring(db, moved).remind_at) == (0, now + MIN)

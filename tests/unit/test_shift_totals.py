@@ -1,7 +1,7 @@
 """'R$ 165,00 pelo turno' before work (issue 42, point 9): the estimate and where each screen carries it.
 
-The estimate is services.shift_pay.shift_total_text: (end - start - break) x rate, half-up to the
-centavo; a guaranteed vaga's fee (services.protected_payments.fee at the plan's percent) is shown to
+The estimate is services.jobs.shift_pay.shift_total_text: (end - start - break) x rate, half-up to the
+centavo; a guaranteed vaga's fee (services.pricing.fee at the plan's percent) is shown to
 the company only.
 """
 
@@ -11,7 +11,8 @@ from types import SimpleNamespace
 
 from app.api.first_paint import job_article
 from core.types import utcnow
-from services import dashboard, jobs, protected_payments, shift_pay, shift_views
+from services.jobs import jobs, pricing, shift_pay
+from services.screens import dashboard, shift_views
 from tests.unit.factories import make_company, make_freelancer, make_hiring, make_job
 
 START = datetime(2026, 12, 12, 21, 0, tzinfo=UTC)  # sáb., 12/12 18:00 in São Paulo
@@ -65,9 +66,9 @@ def test_a_hiring_uses_its_own_rate_in_centavos():
 
 def test_the_fee_line_uses_the_turno_fee():
     vaga = _vaga(5 * 60 + 30, 30, "33.00")
-    assert protected_payments.estimate_fee_text(vaga, 12) == "+ R$ 19,80 de taxa do Turno"
-    assert protected_payments.estimate_fee_text(vaga, 12) == shift_pay.fee_text(protected_payments.fee(16500, 12))
-    assert protected_payments.estimate_fee_text(_vaga(60, 0, None), 12) == ""
+    assert pricing.estimate_fee_text(vaga, 12) == "+ R$ 19,80 de taxa do Turno"
+    assert pricing.estimate_fee_text(vaga, 12) == shift_pay.fee_text(pricing.fee(16500, 12))
+    assert pricing.estimate_fee_text(_vaga(60, 0, None), 12) == ""
 
 
 def _public_vaga(db, **fields):

@@ -1,6 +1,6 @@
 """What each side does with a hiring, through services.shifts.act (docs/product.md "Turnos").
 
-Every hiring here comes from services.applications.accept, as in production, and every action gets
+Every hiring here comes from services.shifts.applications.accept, as in production, and every action gets
 an explicit `now` (a fake clock; the shift starts three days after the real time of the acceptance).
 Each test runs on SQLite and on PostgreSQL.
 """
@@ -16,9 +16,11 @@ from sqlmodel import SQLModel, func
 
 from core.formatting import local
 from models import Falta, Hiring, HiringEvent, Job, Notification, ReviewRequest
-from services import applications, hiring_lifecycle, ratings, shift_timer, shift_views, shifts
-from services.errors import NotAllowed, ServiceError
-from services.shifts import Outcome, when
+from services.common.errors import NotAllowed, ServiceError
+from services.screens import shift_views
+from services.shifts import applications, hiring_lifecycle, ratings, shifts
+from services.shifts.shifts import Outcome, when
+from services.timer import clock
 from tests.unit.factories import make_application, make_cast, make_company, make_job, unusable_ids
 from tests.unit.shift_helpers import (
     MIN,
@@ -508,7 +510,7 @@ def test_an_unconfirmed_shift_is_cancelled_at_no_cost_with_one_falta(db, cast):
     s = hire(db, cast.company, cast.freelancer)
     with pytest.raises(ServiceError):
         by_company(db, s, "cancelar_sem_custo", s.start - 13 * H)  # still 'agendada'
-    shift_timer.tick(s.start - 12 * H)
+    clock.tick(s.start - 12 * H)
     by_company(db, s, "cancelar_sem_custo", s.start - 11 * H)
 
     h = hiring(db, s.hiring_id)

@@ -13,7 +13,7 @@ from core.presence import MemoryPresence, RedisPresence, chat_place, get_presenc
 from core.settings import get_settings
 from core.signals import Ping
 from models import Role
-from services import notifications
+from services.reach import notifications
 from tests.unit.factories import make_user
 
 TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL", "")

@@ -1,10 +1,10 @@
-"""A closed vaga's page offers similar open ones (services/jobs.py `similar_to_unavailable`)."""
+"""A closed vaga's page offers similar open ones (services/jobs/jobs.py `similar_to_unavailable`)."""
 
 from datetime import timedelta
 
 from core.types import utcnow
 from models import JobStatus
-from services import jobs
+from services.jobs import jobs
 from tests.unit.factories import make_company, make_job
 
 

@@ -5,7 +5,7 @@ from datetime import timedelta
 import pytest
 
 from core.types import utcnow
-from services import site_counts
+from services.jobs import site_counts
 from tests.unit.factories import make_company, make_freelancer, make_job
 
 

@@ -8,7 +8,7 @@ from sqlmodel import select
 
 from core.settings import Settings, get_settings
 from models import OutboxEmail
-from services import accounts
+from services.accounts import accounts
 from tests.unit.factories import make_freelancer
 
 

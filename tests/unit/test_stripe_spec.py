@@ -14,7 +14,7 @@ from sqlmodel import Session
 
 from models import Role
 from scripts import trim_stripe_spec
-from services import billing, stripe_api
+from services.money import billing, stripe_api
 from tests.support import fake_stripe
 from tests.support.fake_stripe import FakeStripe
 from tests.support.stripe_spec import validate

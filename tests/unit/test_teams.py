@@ -1,4 +1,4 @@
-"""'Minha equipe' (services/teams.py and its handlers): who may be added, the plan's size, the tab.
+"""'Minha equipe' (services/trust/teams.py and its handlers): who may be added, the plan's size, the tab.
 
 Paid shifts are fixture rows (`Hiring(state='paga')`): the steps that lead there are tested in the
 shift-loop tests. Both databases.
@@ -13,8 +13,9 @@ from sqlmodel import Session, select
 from app.pages.client_dashboard import ClientDashboardState
 from core.types import utcnow
 from models import Hiring, Rating, TeamMember, User
-from services import privacy, reliability, teams
-from services.errors import NotAllowed, ServiceError
+from services.common.errors import NotAllowed, ServiceError
+from services.privacy import privacy
+from services.trust import reliability, teams
 from tests.unit.factories import (
     make_application,
     make_company,

@@ -1,4 +1,4 @@
-"""Login throttling per account and per client address (services/throttle.py).
+"""Login throttling per account and per client address (services/common/throttle.py).
 
 Counting is tested on both stores: the database (no Redis) and Redis (TEST_REDIS_URL; skipped
 without it), each with two independent clients standing for two workers.
@@ -20,8 +20,9 @@ from core.security import hash_password
 from core.settings import get_settings
 from core.types import utcnow
 from models import LoginAttempt, Role, User
-from services import accounts, throttle
-from services.errors import ServiceError
+from services.accounts import accounts
+from services.common import throttle
+from services.common.errors import ServiceError
 from tests.unit.conftest import TEST_REDIS_URL, needs_redis
 
 EMAIL = "ana@hotel.com.br"

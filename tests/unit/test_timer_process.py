@@ -16,7 +16,7 @@ from app import timer
 from core import shift_rules
 from core.types import utcnow
 from scripts import tick as tick_script
-from services.shift_timer import TickReport
+from services.timer.clock import TickReport
 from tests.support.polling import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,7 +1,7 @@
 """Team-first vagas and blocks: who sees and may apply to what, through every path (both databases).
 
-'Oferecer primeiro à minha equipe' (services/team_first.py) and 'Bloquear profissional' / 'Não
-quero trabalhar com esta empresa' (services/blocks.py); the rule itself is services/visibility.py.
+'Oferecer primeiro à minha equipe' (services/jobs/team_first.py) and 'Bloquear profissional' / 'Não
+quero trabalhar com esta empresa' (services/trust/blocks.py); the rule itself is services/jobs/visibility.py.
 Every path a vaga reaches a person by is checked: the cached list and search, the category's
 companies, the company filter, the job page (app and first paint), the sitemap, the apply handler,
 the team-first list and the new-vaga alerts.
@@ -18,8 +18,12 @@ from app.pages.freelancer_dashboard import FreelancerDashboardState
 from app.pages.job_detail import JobDetailState
 from core.types import utcnow
 from models import Application, Block, Invite, Job, Notification, NotificationType, OutboxEmail, TeamMember, User
-from services import applications, blocks, company_jobs, jobs, privacy, sitemap, team_first, trust_timer, visibility
-from services.errors import NotAllowed, ServiceError
+from services.common.errors import NotAllowed, ServiceError
+from services.jobs import company_jobs, jobs, sitemap, team_first, visibility
+from services.privacy import privacy
+from services.shifts import applications
+from services.timer import trust_steps
+from services.trust import blocks
 from tests.security.policies import JOB_FORM
 from tests.unit.factories import (
     make_application,
@@ -126,7 +130,7 @@ def test_a_team_first_vaga_is_seen_by_the_team_alone_until_the_timer_opens_it(db
     # The timer opens it when the window ends (not before), once.
     scope = _scope(db)
     assert team_first.open_due(job.equipe_ate - timedelta(seconds=1), scope) == 0
-    assert trust_timer.run(job.equipe_ate, scope) >= 1
+    assert trust_steps.run(job.equipe_ate, scope) >= 1
     assert team_first.open_due(job.equipe_ate, scope) == 0
     db.expire_all()
     assert db.get(Job, job.id).equipe_ate is None

@@ -1,4 +1,4 @@
-"""Trusted devices (services/devices.py): strangers' failures cannot lock out a browser that signed in before.
+"""Trusted devices (services/accounts/devices.py): strangers' failures cannot lock out a browser that signed in before.
 
 Each lockout a stranger can trigger (five failures on the account, thirty from one shared address)
 is first shown to refuse an unknown browser with the right password (the control), and then shown
@@ -18,8 +18,10 @@ from core.db import session_scope
 from core.settings import get_settings
 from core.types import utcnow
 from models import LoginAttempt, TokenPurpose, TrustedDevice, User
-from services import accounts, devices, privacy, throttle
-from services.errors import ServiceError, ValidationFailed
+from services.accounts import accounts, devices
+from services.common import throttle
+from services.common.errors import ServiceError, ValidationFailed
+from services.privacy import privacy
 from tests.unit.conftest import needs_redis
 from tests.unit.factories import register_confirmed_company
 

@@ -1,4 +1,4 @@
-"""Hostile uploads against services/photos.py and ProfileEditState.upload_photo, with real rx.UploadFile objects.
+"""Hostile uploads against services/accounts/photos.py and ProfileEditState.upload_photo, with real rx.UploadFile objects.
 
 Each vector is sent the way Reflex hands a file to the handler (an rx.UploadFile built from the
 multipart part, with the client's file name and declared type). What the attacker must never get:
@@ -22,7 +22,7 @@ from starlette.datastructures import Headers
 
 from core.db import session_scope
 from models import Profile
-from services import photos
+from services.accounts import photos
 from states.profile import ProfileEditState
 from tests.unit.factories import make_freelancer
 from tests.unit.state_harness import cookie_for, run, state_for, toasts

@@ -2,8 +2,8 @@
 
 import pytest
 
-from services.errors import ValidationFailed
-from services.validation import (
+from services.common.errors import ValidationFailed
+from services.common.validation import (
     CITY_AMBIGUOUS,
     CITY_UNKNOWN,
     CompanyRegistration,

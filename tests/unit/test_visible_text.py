@@ -1,4 +1,4 @@
-"""Free-text minimums count what a reader sees (services/validation.py `visible_length`).
+"""Free-text minimums count what a reader sees (services/common/validation.py `visible_length`).
 
 A reason of zero-width spaces, or a short word padded with no-break spaces, word joiners, BOMs,
 direction marks, combining marks alone or Hangul fillers, showed up blank for staff and the other
@@ -13,8 +13,10 @@ from sqlalchemy import func
 from sqlmodel import select
 
 from models import Falta, Hiring, HiringEvent, ReviewRequest
-from services import admin_reviews, chats, faltas, validation
-from services.errors import ServiceError, ValidationFailed
+from services.common import validation
+from services.common.errors import ServiceError, ValidationFailed
+from services.reach import chats
+from services.shifts import admin_reviews, faltas
 from tests.unit.factories import make_cast
 from tests.unit.shift_helpers import MIN, H, by_company, by_freelancer, hire, make_staff, run
 

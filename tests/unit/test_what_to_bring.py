@@ -1,6 +1,6 @@
 """'Traje e o que levar' (`Job.o_que_levar`, alembic 0027): said on publishing, kept, copied and shown.
 
-A company can dismiss a freelancer for 'Traje inadequado' (services/shift_pay.py DISMISS_REASONS), so
+A company can dismiss a freelancer for 'Traje inadequado' (services/jobs/shift_pay.py DISMISS_REASONS), so
 the vaga says beforehand what to wear and bring: the form validates it, an edit keeps or changes it,
 'Duplicar' and 'Contratar novamente' copy it, and the job page, its first paint, the apply dialog,
 both sides' shift cards and the data export carry it.
@@ -20,9 +20,12 @@ from core.types import utcnow
 from models import Hiring, Invite, Job
 from models.job import BRING_MAX
 from scripts import seed as demo
-from services import company_jobs, invites, jobs, privacy, shift_views
-from services.errors import ValidationFailed
-from services.validation import BRING_TOO_LONG, JobForm, parse
+from services.common.errors import ValidationFailed
+from services.common.validation import BRING_TOO_LONG, JobForm, parse
+from services.jobs import company_jobs, jobs
+from services.privacy import privacy
+from services.screens import shift_views
+from services.trust import invites
 from tests.shift_form import shift_day, shift_fields
 from tests.unit.factories import (
     make_cast,

@@ -1,4 +1,4 @@
-"""WhatsApp confirmations and reminders (services/whatsapp.py, its webhook and handlers), on both databases.
+"""WhatsApp confirmations and reminders (services/reach/whatsapp.py, its webhook and handlers), on both databases.
 
 Messages go to tests/support/fake_whatsapp.py, which checks the token, the template, pt_BR and
 the parameters as the Cloud API does.
@@ -20,8 +20,9 @@ from core.db import session_scope
 from core.settings import get_settings
 from core.types import utcnow
 from models import ChannelConsent, NotificationType, User, WhatsAppContact, WhatsAppMessage
-from services import notifications, privacy, whatsapp
-from services.errors import NotAllowed, ValidationFailed
+from services.common.errors import NotAllowed, ValidationFailed
+from services.privacy import privacy
+from services.reach import notifications, whatsapp
 from states.settings import SettingsState
 from tests.support.fake_whatsapp import (
     APP_SECRET,

@@ -10,7 +10,7 @@ from core.catalog import BRING_LABEL, CATEGORIES
 from core.formatting import PROFESSIONAL
 from core.shift_rules import MAX_BREAK_MIN
 from models.job import BRING_MAX
-from services.protected_payments import DIRECT, GUARANTEED
+from services.jobs.pricing import DIRECT, GUARANTEED
 
 BRING_HINT = f"Opcional, até {BRING_MAX} caracteres. Aparece na vaga e no turno do profissional."
 PROTECTED_UNAVAILABLE = "O pagamento garantido pelo Turno não está disponível neste ambiente."
@@ -46,7 +46,7 @@ def _checkbox(label: str, name: str) -> rx.Component:
 def _break_checkbox() -> rx.Component:
     """'Possui intervalo': ticked exactly when 'Intervalo (minutos)' has minutes, and ticking it fills 60.
 
-    It sends nothing: the server reads the minutes (services/validation.py JobForm.job_values).
+    It sends nothing: the server reads the minutes (services/common/validation.py JobForm.job_values).
     """
     return rx.text(
         rx.hstack(
@@ -270,7 +270,7 @@ def _publish_limit() -> rx.Component:
 
 
 def _team_first_field() -> rx.Component:
-    """'Oferecer primeiro à minha equipe' (only for a company with a team; services/team_first.py)."""
+    """'Oferecer primeiro à minha equipe' (only for a company with a team; services/jobs/team_first.py)."""
     state = CompanyJobsState
     # '1 profissional', '3 profissionais' (core.formatting.counted, in the browser)
     team_size = state.publish_team_size.to(str) + " " + rx.cond(state.publish_team_size == 1, *PROFESSIONAL)

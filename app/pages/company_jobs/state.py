@@ -18,12 +18,16 @@ from core.geo import valid_point
 from core.ids import valid_id
 from core.shift_rules import MAX_COPIES
 from models import Role
-from services import applications, company_jobs, dashboard, profiles, protected_payments, team_first, teams
-from services.applications import ApplicantCard, FreelancerProfileView
-from services.company_jobs import JOB_NOT_FOUND
-from services.dashboard import JobRow
-from services.errors import ServiceError
-from services.plans import PlanLimitReached
+from services.accounts import profiles
+from services.common.errors import ServiceError
+from services.jobs import company_jobs, pricing, team_first
+from services.jobs.company_jobs import JOB_NOT_FOUND
+from services.jobs.plans import PlanLimitReached
+from services.screens import dashboard
+from services.screens.dashboard import JobRow
+from services.shifts import applications
+from services.shifts.applications import ApplicantCard, FreelancerProfileView
+from services.trust import teams
 from states.auth import AuthState
 from states.blocks import CompanyBlocksMixin
 from states.failures import failed, recovers
@@ -48,7 +52,7 @@ JOB_FIELDS = (
     "pagamento",
     "o_que_levar",
 )
-PAYMENT_MODES = (protected_payments.DIRECT, protected_payments.GUARANTEED)
+PAYMENT_MODES = (pricing.DIRECT, pricing.GUARANTEED)
 POINT_FAILED = "Não foi possível ler sua localização. Verifique a permissão de localização do navegador."
 # One location reading ('Marcar local do turno'), never a watch: resolves {lat, lng} or {error}.
 READ_POINT_SCRIPT = """new Promise((resolve) => {
@@ -118,7 +122,7 @@ class CompanyJobsState(CompanyBlocksMixin, AuthState):
     point_lat: str = ""
     point_lng: str = ""
     protected_available: bool = False
-    publish_payment: str = protected_payments.DIRECT
+    publish_payment: str = pricing.DIRECT
     publish_team_size: int = 0  # 'Oferecer primeiro à minha equipe' shows for a company with a team
     publish_city: str = ""  # the form starts with the company profile's city and address
     publish_address: str = ""
@@ -239,7 +243,7 @@ class CompanyJobsState(CompanyBlocksMixin, AuthState):
         if company_id is None:
             return None
         self.plan_message = ""
-        self.protected_available = protected_payments.configured()
+        self.protected_available = pricing.configured()
         self.paying_application = 0  # a page load: any trip to Stripe Checkout is over (or was given up)
         self._close_confirm()
         self.applications_open = False
@@ -269,8 +273,8 @@ class CompanyJobsState(CompanyBlocksMixin, AuthState):
         self.form_errors = _blank_errors()
         self.publish_error = ""
         self.point_lat = self.point_lng = ""
-        self.protected_available = protected_payments.configured()
-        self.publish_payment = protected_payments.DIRECT
+        self.protected_available = pricing.configured()
+        self.publish_payment = pricing.DIRECT
         self.publish_break = "0"
         company_id = self._company_id()
         if company_id is not None:
@@ -300,9 +304,9 @@ class CompanyJobsState(CompanyBlocksMixin, AuthState):
     @rx.event
     def choose_payment(self, value: str):
         """'Forma de pagamento' in the form: the note of the chosen one shows (the server checks again on publish)."""
-        chosen = value if value in PAYMENT_MODES else protected_payments.DIRECT
-        if chosen == protected_payments.GUARANTEED and not self.protected_available:
-            chosen = protected_payments.DIRECT
+        chosen = value if value in PAYMENT_MODES else pricing.DIRECT
+        if chosen == pricing.GUARANTEED and not self.protected_available:
+            chosen = pricing.DIRECT
         self.publish_payment = chosen
 
     @rx.event

@@ -1,0 +1,1 @@
+"""What every domain uses: typed errors, form validation, paging, rate limits, throttles, CPF/CNPJ and social links."""

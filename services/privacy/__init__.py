@@ -1,0 +1,1 @@
+"""What a person may take or erase: the data export and account deletion across every domain."""

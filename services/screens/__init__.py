@@ -1,0 +1,1 @@
+"""Read models of the screens that gather several domains: shift cards, 'Próximo turno', dashboards, public profiles."""

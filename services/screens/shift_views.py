@@ -1,0 +1,644 @@
+"""What the shift screens show: cards for 'Meus Turnos' and the company's 'Turnos', each with its timeline.
+
+Read-only; every list is filtered by the caller's id from the server-side session. Actions offered on
+a card are exactly the ones services/shifts/hiring_lifecycle.py would accept from that side at that moment,
+so a button is never shown for a step the server would refuse (the server checks again anyway).
+"""
+
+from datetime import datetime, timedelta
+from typing import NamedTuple, TypedDict
+
+from babel.dates import format_date
+from sqlalchemy import and_
+from sqlmodel import Session, select
+
+from core import geo, routes
+from core import shift_rules as rules
+from core.formatting import local
+from core.shift_format import map_url
+from models import Actor, Chat, Hiring, HiringEvent, HiringState, Job, Profile
+from services.common.errors import NotAllowed
+from services.jobs import application_status, attendance_code, pricing, shift_pay
+from services.money import protected_payments
+from services.shifts import hiring_lifecycle, ratings, shifts
+from services.shifts.calendar_file import shift_ics
+from services.shifts.shifts import (
+    METHODS,
+    NOT_FOUND,
+    STATE_LABELS,
+    approved_values,
+    cancel_consequence,
+    money_cents,
+    prefilled_minutes,
+)
+from services.trust import teams
+
+HISTORY_SIZE = 20
+ACTION_LABELS = {
+    "confirmar": "Confirmar presença",
+    "chegada": "Registrar chegada",
+    "saida": "Registrar saída",
+    "enviar_horas": "Enviar horas",
+    "aceitar_ajuste": "Aceitar ajuste",
+    "contestar_ajuste": "Contestar ajuste",
+    "contestar_falta": "Contestar ausência",
+    "confirmar_recebimento": "Confirmar recebimento",
+    "aprovar": "Aprovar horas",
+    "ajustar": "Ajustar horas",
+    "dispensar": "Dispensar agora",
+    "nao_compareceu": "Não compareceu",
+    "marcar_pago": "Marcar como pago",
+    "cancelar_sem_custo": "Cancelar sem custo",
+    "cancelar": "Cancelar turno",
+    "desistir": "Desistir",
+}
+TONES = {
+    "aguardando_pagamento": "amber",
+    "agendada": "blue",
+    "confirmada": "green",
+    "nao_confirmada": "amber",
+    "em_andamento": "green",
+    "encerrada": "blue",
+    "horas_enviadas": "amber",
+    "ajuste_proposto": "amber",
+    "em_disputa": "red",
+    "aprovada": "green",
+    "paga": "gray",
+    "cancelada_freelancer": "gray",
+    "cancelada_empresa": "gray",
+    "nao_compareceu": "red",
+    "expirada": "gray",
+}
+WHO = {
+    Actor.COMPANY: "Empresa",
+    Actor.FREELANCER: "Profissional",
+    Actor.TIMER: "Turno (automático)",
+    Actor.STAFF: "Equipe Turno",
+}
+EVENT_TEXT = {
+    "aceitar": "Candidatura aceita: turno agendado",
+    "migracao": "Registro criado a partir de uma contratação anterior",
+    "codigo_incorreto": "Código de presença incorreto",
+    "revisao": "Revisão humana",
+    "pagamento_confirmado": "Pagamento confirmado: turno agendado",
+    "pagamento_expirado": "Pagamento não concluído em 60 minutos",
+    "pagamento_nao_concluido": "Pagamento não concluído",
+    "aceitar_novamente": "Candidatura aceita de novo: aguardando pagamento",
+    "repasse": "Pagamento enviado ao profissional",
+}
+GUARANTEED_LINE = "Pagamento garantido pelo Turno"
+# A location reading is what the freelancer's device said (a script can say anything within the
+# rules of core/geo.py): the cards name it so, and the company is told it counts for less than the code.
+DEVICE_LOCATION = "localização informada pelo aparelho"
+CARD_METHODS = {**METHODS, "local": DEVICE_LOCATION}
+LOCATION_NOTE = "A localização é informada pelo aparelho do profissional e vale menos que o código de presença."
+NO_PAYOUT_ACCOUNT_LINE = "Pagamento pendente: configure seu recebimento em Meus Ganhos"
+# Hours the timer never approves (services/shifts/hiring_lifecycle.py `hours_need_company`), as each side reads it.
+HOURS_ABOVE = {"agendado": "Horas acima do agendado", "registros": "Horas acima dos registros de chegada e saída"}
+HOURS_TO_COMPANY = "{what}: aprove ou ajuste"
+HOURS_TO_FREELANCER = "{what}: aguardando aprovação da empresa"
+NO_RECORD = "sem registro"
+HOURS_ABOVE_RECORDS = "As horas enviadas ({sent}) são maiores que o registrado ({records})."
+HOURS_BELOW_RECORDS = "As horas enviadas ({sent}) são menores que o registrado ({records})."
+DECIDED_HOURS = "Decisão da equipe Turno: {hours} aprovadas. Motivo: {reason}"
+DECIDED_ABSENCE = "Decisão da equipe Turno: ausência mantida. Motivo: {reason}"
+DECISION_ACTIONS = ("decidir_aprovar", "decidir_falta")
+# The proposed adjustment is shown while it is the question (proposed, or disputed); once decided, the
+# approved hours and, after a dispute, staff's decision say what holds.
+ADJUSTMENT_SHOWN = frozenset({HiringState.ADJUSTMENT, HiringState.DISPUTED})
+
+
+class ShiftEvent(TypedDict):
+    """One line of the 'Linha do tempo'."""
+
+    at: str
+    who: str
+    text: str
+    reason: str
+
+
+class ShiftAction(TypedDict):
+    """A button on a card: the action key and its label."""
+
+    action: str
+    label: str
+
+
+class ApprovalLine(TypedDict):
+    """One line of the 'Aprovar horas' dialog: what it is and its value."""
+
+    label: str
+    value: str
+
+
+class ShiftCard(TypedDict):
+    """One hiring as one side sees it."""
+
+    id: int
+    job_id: int
+    title: str
+    other: str
+    day: str
+    time: str
+    address: str
+    map_url: str
+    bring: str  # the vaga's 'Traje e o que levar' (`Job.o_que_levar`; '' when it says nothing)
+    state: str
+    state_label: str
+    tone: str
+    actions: list[ShiftAction]
+    arrival: str
+    departure: str
+    manual: bool
+    location_note: str  # the company's reminder that a location record is the device's word ('' otherwise)
+    hours: str
+    adjustment: str
+    hours_note: str  # hours only a person approves: what the company does, or why the freelancer waits
+    amount: str
+    fee: str
+    estimate: str  # 'R$ 165,00 pelo turno' as scheduled (services.jobs.shift_pay.shift_total_text)
+    estimate_fee: str  # the company's guaranteed shift: '+ R$ 19,80 de taxa do Turno' ('' otherwise)
+    prefill: str
+    cancel_text: str
+    cancel_money: str  # a guaranteed payment's cancel dialog: what goes back to the company, what is kept
+    subject: str  # the shift as its dialogs name it: 'Garçom · sáb., 28/11 · 10:57–16:57'
+    decision: str  # Turno staff's decision on a dispute and its reason ('' when none)
+    approval: list[ApprovalLine]  # the 'Aprovar horas' dialog: hours, amount, money, records ([] otherwise)
+    approval_flag: str  # hours sent that differ from the records, in plain words ('' otherwise)
+    chat_id: int
+    has_point: bool
+    timeline: list[ShiftEvent]
+    guaranteed: bool
+    payment_status: str
+    pay_label: str
+    team: str  # the company's paid shift: 'add' ('Adicionar à equipe'), 'member' or ''
+    rebook: int  # the company's paid shift: the freelancer's id for 'Contratar novamente', else 0
+    application_id: int  # what a rating is tied to (services/shifts/ratings.py)
+    can_rate: bool  # 'Avaliar profissional' / 'Avaliar empresa': the viewer may rate this shift now
+    my_stars: int  # the stars the viewer gave this shift (0: not rated)
+
+
+class PaymentView(NamedTuple):
+    """What a card says about a guaranteed payment: where the money is, and the 'Pagar' button's label."""
+
+    status: str = ""
+    pay_label: str = ""
+
+
+def day_text(value: datetime) -> str:
+    """'sáb., 28/11' in São Paulo time."""
+    return format_date(local(value).date(), "EEE, dd/MM", locale="pt_BR")
+
+
+def time_text(start: datetime, end: datetime) -> str:
+    """'18:00–02:00' in São Paulo time."""
+    return f"{local(start):%H:%M}–{local(end):%H:%M}"
+
+
+def _record(at: datetime | None, method: str, distance: str) -> str:
+    if at is None:
+        return ""
+    parts = [f"{local(at):%d/%m %H:%M}", CARD_METHODS.get(method, method)]
+    if distance and distance != "sem_leitura":
+        parts.append(geo.bucket_label(distance))
+    return " · ".join(part for part in parts if part)
+
+
+def _event(event: HiringEvent) -> ShiftEvent:
+    text = EVENT_TEXT.get(event.action)
+    if event.action == "aceitar" and event.to_state == HiringState.AWAITING_PAYMENT:
+        text = "Candidatura aceita: aguardando pagamento"
+    if text is None:
+        text = ACTION_LABELS.get(event.action) or STATE_LABELS.get(event.to_state, event.action)
+        if event.to_state and event.to_state != event.from_state:
+            text = f"{text} → {STATE_LABELS.get(event.to_state, event.to_state)}"
+    return ShiftEvent(at=f"{local(event.at):%d/%m %H:%M}", who=WHO.get(event.actor, ""), text=text, reason=event.reason)
+
+
+def _timelines(session: Session, ids: list[int]) -> tuple[dict[int, list[ShiftEvent]], dict[int, HiringEvent]]:
+    """Each hiring's timeline, and staff's last decision on it (one query)."""
+    if not ids:
+        return {}, {}
+    events = session.exec(
+        select(HiringEvent).where(HiringEvent.hiring_id.in_(ids)).order_by(HiringEvent.at, HiringEvent.id)
+    ).all()
+    found: dict[int, list[ShiftEvent]] = {hiring_id: [] for hiring_id in ids}
+    decisions: dict[int, HiringEvent] = {}
+    for event in events:
+        found[event.hiring_id].append(_event(event))
+        if event.action in DECISION_ACTIONS:
+            decisions[event.hiring_id] = event
+    return found, decisions
+
+
+def decision_text(h: Hiring, event: HiringEvent | None) -> str:
+    """Staff's decision as the card shows it: the decided hours (or the absence kept) and the reason."""
+    if event is None:
+        return ""
+    if event.action == "decidir_falta":
+        return DECIDED_ABSENCE.format(reason=event.reason)
+    return DECIDED_HOURS.format(hours=shift_pay.hours_text(h.minutos_aprovados), reason=event.reason)
+
+
+def payment_view(session: Session, h: Hiring, actor: str) -> PaymentView:
+    """The guaranteed payment's line on a card, for the company or the freelancer (empty for a direct one)."""
+    if h.payment_mode != pricing.GUARANTEED:
+        return PaymentView()
+    if actor == Actor.COMPANY:
+        return _company_payment(session, h)
+    return PaymentView(_freelancer_payment(h))
+
+
+def _company_payment(session: Session, h: Hiring) -> PaymentView:
+    if h.state == HiringState.AWAITING_PAYMENT:
+        until = local(h.updated_at + rules.PAYMENT_WINDOW)
+        return PaymentView(f"Aguardando pagamento (até {until:%H:%M})", _pay_label(session, h, "Pagar"))
+    if h.state == HiringState.APPROVED:
+        if h.repasse_erro == protected_payments.TOP_UP_WAITING:
+            return PaymentView("Horas aprovadas acima do valor pago", _pay_label(session, h, "Pagar complemento"))
+        if h.repasse_erro:
+            return PaymentView(f"Pagamento pendente: {h.repasse_erro}")
+        return PaymentView("Pagamento a caminho")
+    return PaymentView(_paid_on(h))
+
+
+def _freelancer_payment(h: Hiring) -> str:
+    if h.state == HiringState.AWAITING_PAYMENT:
+        return "Aguardando pagamento da empresa"
+    if h.state == HiringState.APPROVED:
+        if h.repasse_erro == protected_payments.NO_PAYOUT_ACCOUNT:
+            return NO_PAYOUT_ACCOUNT_LINE
+        return "Pagamento a caminho"
+    return _paid_on(h)
+
+
+def _paid_on(h: Hiring) -> str:
+    if h.state != HiringState.PAID:
+        return ""
+    return f"Pago em {local(h.pago_em or h.updated_at):%d/%m}"
+
+
+def _pay_label(session: Session, h: Hiring, verb: str) -> str:
+    """'Pagar R$ X' / 'Pagar complemento R$ X' for what the company owes now ('' when nothing)."""
+    due = protected_payments.amount_due(session, h)
+    return f"{verb} {money_cents(due.total_centavos)}" if due is not None else ""
+
+
+def _card(
+    h: Hiring,
+    job: Job,
+    other: str,
+    chat_id: int | None,
+    actor: str,
+    now: datetime,
+    timeline: list[ShiftEvent],
+    payment: PaymentView,
+) -> ShiftCard:
+    allowed = [
+        a for a in hiring_lifecycle.allowed_actions(h, actor, now) if a in ACTION_LABELS and not _done_already(h, a)
+    ]
+    allowed.sort(key=lambda action: action.startswith("cancelar"))  # the step forward first, cancelling last
+    actions = [ShiftAction(action=action, label=ACTION_LABELS[action]) for action in allowed]
+    hours = h.minutos_aprovados if h.minutos_aprovados is not None else h.minutos_enviados
+    return ShiftCard(
+        id=h.id,
+        job_id=h.job_id,
+        title=job.titulo,
+        other=other,
+        day=day_text(h.inicio_em),
+        time=time_text(h.inicio_em, h.fim_em),
+        address=job.endereco or job.localizacao,
+        map_url=map_url(job.endereco or job.localizacao, job.ponto_lat, job.ponto_lng),
+        bring=job.o_que_levar or "",
+        state=h.state,
+        state_label=shifts.state_label(h, actor),
+        tone=TONES.get(h.state, "gray"),
+        actions=actions,
+        arrival=_record(h.chegada_em, h.chegada_metodo, h.chegada_distancia),
+        departure=_record(h.saida_em, h.saida_metodo, h.saida_distancia),
+        manual="manual" in (h.chegada_metodo, h.saida_metodo),
+        location_note=LOCATION_NOTE if actor == Actor.COMPANY and "local" in (h.chegada_metodo, h.saida_metodo) else "",
+        hours=shift_pay.hours_text(hours) if hours is not None else "",
+        adjustment=f"{shift_pay.hours_text(h.minutos_ajuste)}: {h.ajuste_motivo}"
+        if h.minutos_ajuste is not None and h.state in ADJUSTMENT_SHOWN
+        else "",
+        hours_note=hours_note(h, actor),
+        amount=money_cents(h.valor_centavos) if h.valor_centavos is not None else "",
+        fee=money_cents(h.taxa_cancelamento_centavos) if h.taxa_cancelamento_centavos else "",
+        estimate=shift_pay.shift_total_text(h),
+        estimate_fee="",
+        prefill=shift_pay.hours_text(prefilled_minutes(h)).replace("h", ":"),
+        cancel_text=cancel_consequence(h, actor, now) if "cancelar" in [a["action"] for a in actions] else "",
+        cancel_money="",
+        subject=f"{job.titulo} · {day_text(h.inicio_em)} · {time_text(h.inicio_em, h.fim_em)}",
+        decision="",
+        approval=[],
+        approval_flag="",
+        chat_id=chat_id or 0,
+        has_point=job.ponto_lat is not None,
+        timeline=timeline,
+        guaranteed=h.payment_mode == pricing.GUARANTEED,
+        payment_status=payment.status,
+        pay_label=payment.pay_label,
+        team="",
+        rebook=0,
+        application_id=h.application_id,
+        can_rate=False,
+        my_stars=0,
+    )
+
+
+def hours_note(h: Hiring, actor: str) -> str:
+    """What a card says about hours sent that no timer approves ('' for any other hiring).
+
+    The company reads 'Horas acima do agendado: aprove ou ajuste'; the freelancer, why they wait
+    ('Horas acima do agendado: aguardando aprovação da empresa').
+    """
+    if h.state != HiringState.HOURS_SENT or not (why := hiring_lifecycle.hours_need_company(h)):
+        return ""
+    template = HOURS_TO_COMPANY if actor == Actor.COMPANY else HOURS_TO_FREELANCER
+    return template.format(what=HOURS_ABOVE[why])
+
+
+def _done_already(h: Hiring, action: str) -> bool:
+    """Each side's record of a payment (a shift's, or a late cancellation's fee) is offered only until given."""
+    return (action == "marcar_pago" and h.pago_em is not None) or (
+        action == "confirmar_recebimento" and h.recebido_em is not None
+    )
+
+
+def _rows(session: Session, where, other_id, limit: int):
+    return session.exec(
+        select(Hiring, Job, Profile.nome, Profile.empresa, Chat.id)
+        .join(Job, Job.id == Hiring.job_id)
+        .join(Profile, Profile.user_id == other_id, isouter=True)
+        .join(Chat, Chat.application_id == Hiring.application_id, isouter=True)
+        .where(*where)
+        .order_by(Hiring.inicio_em, Hiring.id)
+        .limit(limit)
+    ).all()
+
+
+def _cards(session: Session, rows, actor: str, now: datetime) -> list[ShiftCard]:
+    timelines, decisions = _timelines(session, [row[0].id for row in rows])
+    team = _team_marks(session, [row[0] for row in rows]) if actor == Actor.COMPANY else {}
+    percent = _fee_percent(session, [row[0] for row in rows], actor)
+    cards = []
+    for h, job, name, empresa, chat_id in rows:
+        other = _other_name(actor, name, empresa)
+        card = _card(h, job, other, chat_id, actor, now, timelines[h.id], payment_view(session, h, actor))
+        card["team"] = team.get(h.id, "")
+        card["rebook"] = h.freelancer_id if h.id in team else 0
+        card["decision"] = decision_text(h, decisions.get(h.id))
+        if percent is not None and h.payment_mode == pricing.GUARANTEED:
+            card["estimate_fee"] = pricing.estimate_fee_text(h, percent)
+        _dialog_fields(session, card, h, actor, now)
+        cards.append(card)
+    _mark_ratings(session, cards, rows, actor)
+    return cards
+
+
+def _other_name(actor: str, name: str | None, empresa: str | None) -> str:
+    """The other side's name on a card: the company's (or its person's) for the freelancer, the professional's."""
+    return (empresa or name or "Empresa") if actor == Actor.FREELANCER else (name or "Profissional")
+
+
+def _fee_percent(session: Session, hirings: list[Hiring], actor: str) -> int | None:
+    """The company's plan fee, read once for its list when a guaranteed shift is in it (None otherwise)."""
+    if actor != Actor.COMPANY or not any(h.payment_mode == pricing.GUARANTEED for h in hirings):
+        return None
+    return pricing.fee_percent(session, hirings[0].company_id)
+
+
+def _mark_ratings(session: Session, cards: list[ShiftCard], rows, actor: str) -> None:
+    """Fill each card's `can_rate` and `my_stars` for its viewer (one query, none without a finished shift).
+
+    Ratings open as services/shifts/ratings.py opens them (`application_status.rating_open`: the shift reads
+    'Concluída'), once per side.
+    """
+    finished = {
+        h.id: h.company_id if actor == Actor.COMPANY else h.freelancer_id
+        for h, job, *_rest in rows
+        if h.application_id is not None and application_status.rating_open(h.state, job.vaga_status)
+    }
+    if not finished:
+        return
+    viewer = next(iter(finished.values()))  # every card of a list is its viewer's
+    given = ratings.given(session, viewer, [card["application_id"] for card in cards if card["id"] in finished])
+    for card in cards:
+        if card["id"] in finished:
+            card["my_stars"] = given.get(card["application_id"], 0)
+            card["can_rate"] = not card["my_stars"]
+
+
+def _dialog_fields(session: Session, card: ShiftCard, h: Hiring, actor: str, now: datetime) -> None:
+    """What the 'Aprovar horas' and 'Cancelar turno' dialogs show beyond the card (money needs queries)."""
+    offered = {item["action"] for item in card["actions"]}
+    if "aprovar" in offered:
+        card["approval"], card["approval_flag"] = approval_lines(session, h), records_flag(h)
+    if "cancelar" in offered and h.payment_mode == pricing.GUARANTEED:
+        card["cancel_money"] = cancel_money(session, h, actor, now)
+
+
+def approval_lines(session: Session, h: Hiring) -> list[ApprovalLine]:
+    """What the 'Aprovar horas' dialog shows before the company confirms.
+
+    The hours sent, what they pay (services.shifts.approved_values, as the approval writes it), a
+    guaranteed payment's transfer and refund (protected_payments.settlement_preview, as `settle` moves
+    them) and the attendance records.
+    """
+    minutes = h.minutos_enviados or 0
+    amount = approved_values(h, minutes)["valor_centavos"]
+    lines = [
+        ApprovalLine(label="Horas enviadas", value=shift_pay.hours_text(minutes)),
+        ApprovalLine(
+            label="Valor",
+            value=f"{money_cents(amount)} ({shift_pay.hours_text(minutes)} × {money_cents(h.valor_hora_centavos)})",
+        ),
+    ]
+    if h.payment_mode == pricing.GUARANTEED:
+        money = protected_payments.settlement_preview(session, h, HiringState.APPROVED, amount)
+        lines.append(ApprovalLine(label="Repasse ao profissional", value=money_cents(money.transfer)))
+        lines.append(ApprovalLine(label="Reembolso à empresa", value=money_cents(money.refund)))
+        if money.top_up:
+            lines.append(ApprovalLine(label="Complemento a pagar", value=money_cents(money.top_up)))
+    lines.append(ApprovalLine(label="Chegada", value=_record(h.chegada_em, h.chegada_metodo, "") or NO_RECORD))
+    lines.append(ApprovalLine(label="Saída", value=_record(h.saida_em, h.saida_metodo, "") or NO_RECORD))
+    return lines
+
+
+def records_flag(h: Hiring) -> str:
+    """Hours sent that differ from what the records pay by more than HOURS_RECORDS_TOLERANCE, in words."""
+    records = hiring_lifecycle.recorded_minutes(h)
+    if records is None or h.minutos_enviados is None:
+        return ""
+    tolerance = int(rules.HOURS_RECORDS_TOLERANCE / timedelta(minutes=1))
+    if abs(h.minutos_enviados - records) <= tolerance:
+        return ""
+    template = HOURS_ABOVE_RECORDS if h.minutos_enviados > records else HOURS_BELOW_RECORDS
+    return template.format(sent=shift_pay.hours_text(h.minutos_enviados), records=shift_pay.hours_text(records))
+
+
+def cancel_money(session: Session, h: Hiring, actor: str, now: datetime) -> str:
+    """A guaranteed payment's cancel dialog: what the company gets back and what is kept, if cancelled now."""
+    if actor == Actor.COMPANY:
+        fee = shift_pay.company_cancel_fee(
+            h.inicio_em, hiring_lifecycle.scheduled_minutes(h), h.valor_hora_centavos, now
+        )
+        money = protected_payments.settlement_preview(session, h, HiringState.CANCELLED_BY_COMPANY, fee)
+    else:
+        money = protected_payments.settlement_preview(session, h, HiringState.CANCELLED_BY_FREELANCER, 0)
+    if not money.charged:
+        return ""
+    back = f"Pagamento garantido: {money_cents(money.refund)} voltam para a empresa"
+    if not money.transfer:
+        return f"{back} (o valor pago inteiro)."
+    return (
+        f"{back}; ficam {money_cents(money.transfer + money.fee)}: {money_cents(money.transfer)} para o profissional"
+        f" e {money_cents(money.fee)} de taxa do Turno."
+    )
+
+
+def _team_marks(session: Session, hirings: list[Hiring]) -> dict[int, str]:
+    """For the company's paid shifts: 'add' ('Adicionar à equipe') or 'member' (one query, none without paid shifts)."""
+    paid = [h for h in hirings if h.state == HiringState.PAID]
+    if not paid:
+        return {}
+    members = teams.member_ids(session, paid[0].company_id, sorted({h.freelancer_id for h in paid}))
+    return {h.id: "member" if h.freelancer_id in members else "add" for h in paid}
+
+
+def _still_open(confirmation):
+    """Hirings a side still has to act on: not finished, or money whose payment that side has not recorded.
+
+    Only a direct payment is recorded by the sides; Turno moves a guaranteed one, so once finished
+    it goes to the history.
+
+    Args:
+        confirmation: That side's record of the payment (`Hiring.pago_em` for the company,
+            `Hiring.recebido_em` for the freelancer).
+    """
+    unconfirmed = and_(confirmation.is_(None), Hiring.payment_mode != pricing.GUARANTEED)
+    return (
+        ~Hiring.state.in_(hiring_lifecycle.TERMINAL)
+        | and_(Hiring.state == HiringState.PAID, unconfirmed)
+        | and_(Hiring.state == HiringState.CANCELLED_BY_COMPANY, Hiring.taxa_cancelamento_centavos > 0, unconfirmed)
+    )
+
+
+def freelancer_shifts(session: Session, freelancer_id: int, now: datetime) -> tuple[list[ShiftCard], list[ShiftCard]]:
+    """The freelancer's 'Próximos turnos' (every hiring still moving, soonest first) and the last finished ones."""
+    mine = Hiring.freelancer_id == freelancer_id
+    live = _still_open(Hiring.recebido_em)
+    upcoming = _rows(session, [mine, live], Hiring.company_id, 200)
+    done = session.exec(
+        select(Hiring.id).where(mine, ~live).order_by(Hiring.inicio_em.desc()).limit(HISTORY_SIZE)
+    ).all()
+    history = _rows(session, [Hiring.id.in_(done)], Hiring.company_id, HISTORY_SIZE) if done else []
+    return _cards(session, upcoming, Actor.FREELANCER, now), list(
+        reversed(_cards(session, history, Actor.FREELANCER, now))
+    )
+
+
+def company_shifts(session: Session, company_id: int, now: datetime) -> tuple[list[ShiftCard], list[ShiftCard]]:
+    """The company's hirings still moving (soonest first) and the last finished ones."""
+    mine = Hiring.company_id == company_id
+    live = _still_open(Hiring.pago_em)
+    upcoming = _rows(session, [mine, live], Hiring.freelancer_id, 200)
+    done = session.exec(
+        select(Hiring.id).where(mine, ~live).order_by(Hiring.inicio_em.desc()).limit(HISTORY_SIZE)
+    ).all()
+    history = _rows(session, [Hiring.id.in_(done)], Hiring.freelancer_id, HISTORY_SIZE) if done else []
+    return _cards(session, upcoming, Actor.COMPANY, now), list(reversed(_cards(session, history, Actor.COMPANY, now)))
+
+
+def calendar_file(session: Session, user_id: int, hiring_id: int, site_url: str) -> str | None:
+    """'Adicionar à agenda': the .ics of one of the caller's shifts (None when it is not theirs)."""
+    row = session.exec(select(Hiring, Job).join(Job, Job.id == Hiring.job_id).where(Hiring.id == hiring_id)).first()
+    if row is None or user_id not in (row[0].company_id, row[0].freelancer_id):
+        return None
+    h, job = row
+    link = f"{site_url.rstrip('/')}{routes.dashboard_tab('freelancer', 'shifts')}"
+    return calendar_file_text(h, job, link)
+
+
+def calendar_file_text(h: Hiring, job: Job, link: str) -> str:
+    """The .ics text of a hiring's shift."""
+    address = job.endereco or job.localizacao
+    return shift_ics(
+        uid=f"turno-{h.id}@turno",
+        start=h.inicio_em,
+        end=h.fim_em,
+        summary=f"Turno: {job.titulo}",
+        location=address,
+        description=f"Intervalo: {h.intervalo_min} min. Endereço: {address}. Registre chegada e saída no app.",
+        url=link,
+        stamp=h.updated_at,
+    )
+
+
+class AttendanceScreen(TypedDict):
+    """The company's 'Código de presença' screen of one vaga."""
+
+    title: str
+    day: str
+    time: str
+    code: str
+    seconds_left: int
+    link: str
+
+
+def attendance_screen(session: Session, company_id: int, job_id: int, now: datetime, origin: str) -> AttendanceScreen:
+    """The rotating code of one of the company's vagas and the link its QR opens.
+
+    Raises:
+        NotAllowed: Not the company's vaga.
+    """
+    job = session.get(Job, job_id)
+    if job is None or job.cliente_id != company_id or not job.codigo_segredo:
+        raise NotAllowed(NOT_FOUND, target=f"attendance code of job {job_id}")
+    code = attendance_code.code_at(job.codigo_segredo, now)
+    start, end = job.inicio_em or now, job.fim_em or now
+    return AttendanceScreen(
+        title=job.titulo,
+        day=day_text(start),
+        time=time_text(start, end),
+        code=code,
+        seconds_left=attendance_code.seconds_left(now),
+        link=f"{origin.rstrip('/')}{routes.shift_check_in(job.id, code)}",
+    )
+
+
+def brief_cards(session: Session, where: list, actor: str, now: datetime, limit: int) -> list[tuple[ShiftCard, Hiring]]:
+    """The cards of the hirings matching `where` without their timeline, ratings, team marks or dialog money.
+
+    What 'Próximo turno' (services/screens/next_shift.py) shows, and what the dialog of its one step reads:
+    one statement, and one more for a company's plan fee when a guaranteed shift is among them.
+
+    Args:
+        session: An open session.
+        where: Filters on Hiring/Job; they must include the viewer's own id (the caller's side).
+        actor: Actor.COMPANY or Actor.FREELANCER: whose view, and whose name is the other side's.
+        now: The instant the actions are judged at.
+        limit: At most this many cards.
+
+    Returns:
+        (card, hiring) pairs, soonest first.
+    """
+    rows = _rows(session, where, Hiring.company_id if actor == Actor.FREELANCER else Hiring.freelancer_id, limit)
+    percent = _fee_percent(session, [row[0] for row in rows], actor)
+    found = []
+    for h, job, name, empresa, chat_id in rows:
+        card = _card(
+            h, job, _other_name(actor, name, empresa), chat_id, actor, now, [], payment_view(session, h, actor)
+        )
+        if percent is not None and h.payment_mode == pricing.GUARANTEED:
+            card["estimate_fee"] = pricing.estimate_fee_text(h, percent)
+        found.append((card, h))
+    return found
+
+
+def job_shifts(session: Session, company_id: int, job_id: int, now: datetime) -> list[ShiftCard]:
+    """The company's hirings of one vaga that are still moving (for the code screen)."""
+    mine = (Hiring.company_id == company_id, Hiring.job_id == job_id, ~Hiring.state.in_(hiring_lifecycle.TERMINAL))
+    return _cards(session, _rows(session, mine, Hiring.freelancer_id, 200), Actor.COMPANY, now)
