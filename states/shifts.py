@@ -22,6 +22,7 @@ from services.screens import next_shift, shift_views
 from services.screens.next_shift import NextShift
 from services.screens.shift_views import ShiftCard
 from services.shifts import faltas, shifts
+from services.shifts.hiring_actions import BUTTONS
 from states.auth import AuthState
 from states.failures import recovers
 from states.messages import UNEXPECTED_MESSAGE
@@ -115,7 +116,7 @@ class ShiftsMixin(AuthState, mixin=True):
     def open_shift_action(self, hiring_id: int, action: str):
         """A card's button: run a one-click action, or open the dialog the action needs."""
         checked = valid_id(hiring_id)
-        if checked is None or not isinstance(action, str) or action not in shift_views.ACTION_LABELS:
+        if checked is None or not isinstance(action, str) or action not in BUTTONS:
             return rx.toast.error(SHIFT_ERROR, description=shifts.NOT_FOUND)
         if action in DIRECT:
             return self._act(checked, action, {})
@@ -125,7 +126,7 @@ class ShiftsMixin(AuthState, mixin=True):
     def _open(self, checked: int, action: str) -> None:
         card = self._card(checked)
         self.shift_hiring, self.shift_action, self.shift_error = checked, action, ""
-        self.shift_title = shift_views.ACTION_LABELS[action]
+        self.shift_title = BUTTONS[action]
         self.shift_text = card["cancel_text"] if card else ""
         self.shift_money = card["cancel_money"] if card else ""
         self.shift_subject = card["subject"] if card else ""

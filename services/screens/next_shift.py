@@ -19,6 +19,7 @@ from models import Actor, Hiring, HiringState
 from services.jobs import pricing, shift_pay
 from services.screens import shift_views
 from services.screens.shift_views import ShiftCard
+from services.shifts.hiring_actions import BUTTONS
 from services.shifts.shifts import money_cents
 
 # A shift still to work: hired and not started, or started and not checked out.
@@ -49,7 +50,7 @@ class NextShift(TypedDict):
     map_url: str
     pay: str  # 'R$ 165,00 pelo turno' (the company's: every hired professional's, with the fee)
     bring: str  # the vaga's 'Traje e o que levar' ('' when the company said nothing)
-    action: str  # a services.screens.shift_views.ACTION_LABELS key, CODE_ACTION, or '' (nothing to do yet)
+    action: str  # a services.shifts.hiring_actions.BUTTONS key, CODE_ACTION, or '' (nothing to do yet)
     action_label: str
     hint: str  # when the step opens, if it has not yet
 
@@ -77,7 +78,7 @@ def _freelancer_step(card: ShiftCard, start: datetime, now: datetime) -> tuple[s
     offered = {item["action"] for item in card["actions"]}
     step = next((action for action in FREELANCER_STEPS if action in offered), "")
     if step:
-        return step, shift_views.ACTION_LABELS[step], ""
+        return step, BUTTONS[step], ""
     opens = start - rules.CHECK_IN_FROM
     if local(opens).date() == local(now).date():
         return "", "", CHECK_IN_OPENS.format(time=f"{local(opens):%H:%M}")

@@ -22,6 +22,7 @@ from services.jobs import application_status, attendance_code, pricing, shift_pa
 from services.money import protected_payments
 from services.shifts import hiring_lifecycle, ratings, shifts
 from services.shifts.calendar_file import shift_ics
+from services.shifts.hiring_actions import BUTTONS, WHO, done_text
 from services.shifts.shifts import (
     METHODS,
     NOT_FOUND,
@@ -34,24 +35,6 @@ from services.shifts.shifts import (
 from services.trust import teams
 
 HISTORY_SIZE = 20
-ACTION_LABELS = {
-    "confirmar": "Confirmar presença",
-    "chegada": "Registrar chegada",
-    "saida": "Registrar saída",
-    "enviar_horas": "Enviar horas",
-    "aceitar_ajuste": "Aceitar ajuste",
-    "contestar_ajuste": "Contestar ajuste",
-    "contestar_falta": "Contestar ausência",
-    "confirmar_recebimento": "Confirmar recebimento",
-    "aprovar": "Aprovar horas",
-    "ajustar": "Ajustar horas",
-    "dispensar": "Dispensar agora",
-    "nao_compareceu": "Não compareceu",
-    "marcar_pago": "Marcar como pago",
-    "cancelar_sem_custo": "Cancelar sem custo",
-    "cancelar": "Cancelar turno",
-    "desistir": "Desistir",
-}
 TONES = {
     "aguardando_pagamento": "amber",
     "agendada": "blue",
@@ -68,23 +51,6 @@ TONES = {
     "cancelada_empresa": "gray",
     "nao_compareceu": "red",
     "expirada": "gray",
-}
-WHO = {
-    Actor.COMPANY: "Empresa",
-    Actor.FREELANCER: "Profissional",
-    Actor.TIMER: "Turno (automático)",
-    Actor.STAFF: "Equipe Turno",
-}
-EVENT_TEXT = {
-    "aceitar": "Candidatura aceita: turno agendado",
-    "migracao": "Registro criado a partir de uma contratação anterior",
-    "codigo_incorreto": "Código de presença incorreto",
-    "revisao": "Revisão humana",
-    "pagamento_confirmado": "Pagamento confirmado: turno agendado",
-    "pagamento_expirado": "Pagamento não concluído em 60 minutos",
-    "pagamento_nao_concluido": "Pagamento não concluído",
-    "aceitar_novamente": "Candidatura aceita de novo: aguardando pagamento",
-    "repasse": "Pagamento enviado ao profissional",
 }
 GUARANTEED_LINE = "Pagamento garantido pelo Turno"
 # A location reading is what the freelancer's device said (a script can say anything within the
@@ -205,13 +171,7 @@ def _record(at: datetime | None, method: str, distance: str) -> str:
 
 
 def _event(event: HiringEvent) -> ShiftEvent:
-    text = EVENT_TEXT.get(event.action)
-    if event.action == "aceitar" and event.to_state == HiringState.AWAITING_PAYMENT:
-        text = "Candidatura aceita: aguardando pagamento"
-    if text is None:
-        text = ACTION_LABELS.get(event.action) or STATE_LABELS.get(event.to_state, event.action)
-        if event.to_state and event.to_state != event.from_state:
-            text = f"{text} → {STATE_LABELS.get(event.to_state, event.to_state)}"
+    text = done_text(event.action, event.to_state) or STATE_LABELS.get(event.to_state, event.action)
     return ShiftEvent(at=f"{local(event.at):%d/%m %H:%M}", who=WHO.get(event.actor, ""), text=text, reason=event.reason)
 
 
@@ -294,11 +254,9 @@ def _card(
     timeline: list[ShiftEvent],
     payment: PaymentView,
 ) -> ShiftCard:
-    allowed = [
-        a for a in hiring_lifecycle.allowed_actions(h, actor, now) if a in ACTION_LABELS and not _done_already(h, a)
-    ]
+    allowed = [a for a in hiring_lifecycle.allowed_actions(h, actor, now) if a in BUTTONS and not _done_already(h, a)]
     allowed.sort(key=lambda action: action.startswith("cancelar"))  # the step forward first, cancelling last
-    actions = [ShiftAction(action=action, label=ACTION_LABELS[action]) for action in allowed]
+    actions = [ShiftAction(action=action, label=BUTTONS[action]) for action in allowed]
     hours = h.minutos_aprovados if h.minutos_aprovados is not None else h.minutos_enviados
     return ShiftCard(
         id=h.id,

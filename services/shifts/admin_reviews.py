@@ -25,7 +25,6 @@ from core import geo, routes
 from core import shift_rules as rules
 from core.formatting import date_time, local
 from models import (
-    Actor,
     Chat,
     Falta,
     Hiring,
@@ -44,6 +43,7 @@ from services.common.validation import visible_length
 from services.jobs import shift_pay
 from services.reach.notifications import notify
 from services.shifts import faltas, hiring_lifecycle, shifts
+from services.shifts.hiring_actions import WHO, done_text
 
 PAGE_SIZE = 10
 RECENT_DECISIONS = 20
@@ -64,40 +64,6 @@ DECISION_LABELS = {
     "falta": "Ausência mantida",
     "falta_removida": "Falta removida",
     "falta_mantida": "Falta mantida",
-}
-ACTOR_LABELS = {
-    Actor.COMPANY: "Empresa",
-    Actor.FREELANCER: "Profissional",
-    Actor.TIMER: "Sistema",
-    Actor.STAFF: "Equipe Turno",
-}
-ACTION_LABELS = {
-    "aceitar": "Candidatura aceita",
-    "confirmar": "Presença confirmada",
-    "nao_confirmou": "Presença não confirmada a tempo",
-    "cancelar": "Turno cancelado",
-    "cancelar_sem_custo": "Cancelado sem custo",
-    "chegada": "Chegada registrada",
-    "saida": "Saída registrada",
-    "dispensar": "Profissional dispensado",
-    "saida_nao_registrada": "Saída não registrada",
-    "enviar_horas": "Horas enviadas",
-    "horas_pelos_registros": "Horas enviadas a partir dos registros",
-    "aprovar": "Horas aprovadas",
-    "aprovacao_automatica": "Horas aprovadas automaticamente",
-    "ajustar": "Ajuste de horas proposto",
-    "aceitar_ajuste": "Ajuste aceito",
-    "contestar_ajuste": "Ajuste contestado",
-    "ajuste_aceito_automaticamente": "Ajuste aceito automaticamente",
-    "nao_compareceu": "Não compareceu",
-    "sem_registro": "Sem registro de presença",
-    "contestar_falta": "Ausência contestada",
-    "decidir_aprovar": "Decisão: horas aprovadas",
-    "decidir_falta": "Decisão: ausência mantida",
-    "marcar_pago": "Marcado como pago",
-    "confirmar_recebimento": "Recebimento confirmado",
-    "codigo_incorreto": "Código de presença incorreto",
-    "revisao": "Revisão de falta",
 }
 _CONTESTS = {"contestar_falta": ABSENCE, "contestar_ajuste": HOURS}
 
@@ -357,8 +323,8 @@ def _timeline(events: list[HiringEvent]) -> list[TimelineEntry]:
         entries.append(
             TimelineEntry(
                 at=date_time(event.at),
-                who=ACTOR_LABELS.get(event.actor, event.actor),
-                what=ACTION_LABELS.get(event.action, event.action),
+                who=WHO.get(event.actor, event.actor),
+                what=done_text(event.action, event.to_state) or event.action,
                 change=change,
                 reason=event.reason,
             )

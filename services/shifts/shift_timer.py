@@ -29,6 +29,7 @@ from models import Actor, Hiring, HiringState, Job, NotificationType
 from services.jobs import shift_pay
 from services.reach.notifications import Notice, notify, notify_many
 from services.shifts import faltas, hiring_lifecycle
+from services.shifts.hiring_actions import CATALOG, HOURS_APPROVED
 from services.shifts.hiring_lifecycle import HiringMoveRefused
 from services.shifts.shifts import approved_values, money_cents, prefilled_minutes, when
 
@@ -150,7 +151,7 @@ def _advance(db: Session, hiring_id: int, now: datetime, titles: dict[int, str])
         return False
     at = h.due_at
     moved = hiring_lifecycle.move(
-        db, h, action, Actor.TIMER, at, reason=_REASONS[action], values=_values(h, action, at)
+        db, h, action, Actor.TIMER, at, reason=CATALOG[action].timer_reason, values=_values(h, action, at)
     )
     _after(db, moved.hiring, action, at, titles)
     return True
@@ -164,17 +165,6 @@ def _forget_due(db: Session, h: Hiring) -> None:
         .values(due_at=None)
         .execution_options(synchronize_session=False)
     )
-
-
-_REASONS = {
-    "pagamento_expirado": "Pagamento não concluído em 60 minutos: a candidatura voltou para pendente.",
-    "nao_confirmou": "Presença não confirmada até 12 horas antes do início.",
-    "sem_registro": "Nenhum registro de chegada até 12 horas após o fim do turno.",
-    "saida_nao_registrada": "Saída não registrada até 4 horas após o fim do turno.",
-    "horas_pelos_registros": "Horas enviadas automaticamente a partir dos registros.",
-    "aprovacao_automatica": "Horas aprovadas automaticamente após 48 horas.",
-    "ajuste_aceito_automaticamente": "Ajuste aceito automaticamente após 48 horas.",
-}
 
 
 def _values(h: Hiring, action: str, at: datetime) -> dict:
@@ -199,29 +189,31 @@ def _title(db: Session, h: Hiring, titles: dict[int, str]) -> str:
 
 
 def _after(db: Session, h: Hiring, action: str, at: datetime, titles: dict[int, str]) -> None:
-    """The falta and the notices of a timer step."""
-    title, start = _title(db, h, titles), when(h)
-    to_company = to_freelancer = None
-    if action == "nao_confirmou":  # 'pagamento_expirado': services/money/expiry.py hears the move
-        to_company = f'O turno "{title}" de {start} ainda não foi confirmado. Você pode cancelar sem custo.'
-        to_freelancer = f'Confirme sua presença no turno "{title}" de {start}.'
-    elif action == "sem_registro":
+    """The falta and the notices of a timer step (their texts: services/shifts/hiring_actions.py)."""
+    if action == "sem_registro":
         faltas.add(db, h.freelancer_id, h.id, rules.FALTAS_FOR_NO_SHOW, "nao_compareceu", at)
-        to_company = f'Nenhum registro de chegada no turno "{title}": marcado como não compareceu.'
-        to_freelancer = f'Sem registro de chegada no turno "{title}": marcado como não compareceu. Você pode contestar em até 48 horas.'
-    elif action == "saida_nao_registrada":
-        to_freelancer = f'Sua saída do turno "{title}" não foi registrada. Envie suas horas.'
-    elif action == "horas_pelos_registros":
-        to_company = (
-            f'Horas do turno "{title}" enviadas a partir dos registros: {shift_pay.hours_text(h.minutos_enviados)}.'
+    row = CATALOG[action]  # 'pagamento_expirado': services/money/expiry.py hears the move and tells the company
+    if not (row.to_company or row.to_freelancer):
+        return
+    hours = h.minutos_aprovados if row.to_freelancer == HOURS_APPROVED else h.minutos_enviados
+    words = {
+        "titulo": _title(db, h, titles),
+        "quando": when(h),
+        "horas": shift_pay.hours_text(hours),
+        "valor": money_cents(h.valor_centavos),
+    }
+    if row.to_company:
+        notify(
+            db, h.company_id, NotificationType.SHIFT, row.to_company.format(**words), routes.NoticeTarget.COMPANY_SHIFTS
         )
-    elif action in ("aprovacao_automatica", "ajuste_aceito_automaticamente"):
-        to_freelancer = f'Horas do turno "{title}" aprovadas: {shift_pay.hours_text(h.minutos_aprovados)} = {money_cents(h.valor_centavos)}.'
-        to_company = f'As horas do turno "{title}" foram aprovadas automaticamente: {money_cents(h.valor_centavos)}.'
-    if to_company:
-        notify(db, h.company_id, NotificationType.SHIFT, to_company, routes.NoticeTarget.COMPANY_SHIFTS)
-    if to_freelancer:
-        notify(db, h.freelancer_id, NotificationType.SHIFT, to_freelancer, routes.NoticeTarget.FREELANCER_SHIFTS)
+    if row.to_freelancer:
+        notify(
+            db,
+            h.freelancer_id,
+            NotificationType.SHIFT,
+            row.to_freelancer.format(**words),
+            routes.NoticeTarget.FREELANCER_SHIFTS,
+        )
 
 
 def _remind_chunk(db: Session, ids: list[int], now: datetime, titles: dict[int, str]) -> dict[int, bool]:

@@ -22,6 +22,7 @@ from services.common.validation import visible_length
 from services.jobs import attendance_code, pricing, shift_pay
 from services.reach.notifications import notify
 from services.shifts import faltas, hiring_lifecycle
+from services.shifts.hiring_actions import CATALOG
 from services.shifts.hiring_lifecycle import HiringMoveRefused
 
 NOT_FOUND = "Turno não encontrado."
@@ -69,27 +70,6 @@ def state_label(h: Hiring, actor: str) -> str:
     if h.state == HiringState.PAID and actor == Actor.FREELANCER and unconfirmed:
         return MARKED_PAID_BY_COMPANY
     return STATE_LABELS.get(h.state, h.state)
-
-
-DONE = {
-    "confirmar": "Presença confirmada",
-    "cancelar": "Turno cancelado",
-    "cancelar_sem_custo": "Turno cancelado sem custo",
-    "chegada": "Chegada registrada",
-    "saida": "Saída registrada",
-    "dispensar": "Profissional dispensado",
-    "enviar_horas": "Horas enviadas",
-    "aprovar": "Horas aprovadas",
-    "ajustar": "Ajuste enviado",
-    "aceitar_ajuste": "Ajuste aceito",
-    "contestar_ajuste": "Contestação enviada",
-    "nao_compareceu": "Ausência registrada",
-    "contestar_falta": "Contestação enviada",
-    "marcar_pago": "Pagamento marcado como feito",
-    "confirmar_recebimento": "Recebimento confirmado",
-    "decidir": "Decisão registrada",
-    "desistir": "Contratação desfeita",
-}
 
 
 class Outcome(NamedTuple):
@@ -151,7 +131,7 @@ def act(
         user_id: The caller (from the server-side session).
         role: The caller's role ('client', 'freelancer' or 'admin').
         hiring_id: The hiring (any value; validated here).
-        action: One of DONE's keys.
+        action: One of `_HANDLERS`' keys (services/shifts/hiring_actions.py has its texts).
         data: The action's input (method, code, reading, hours, reason, decision).
         now: The time of the action.
 
@@ -174,7 +154,7 @@ def act(
     if isinstance(result, Outcome):
         return result
     _notify(session, party, action, result, data or {})
-    return Outcome(True, DONE[action])
+    return Outcome(True, CATALOG[action].success)
 
 
 def _move(session, party: _Party, action: str, user_id: int, now: datetime, reason: str = "", **values) -> Hiring:
@@ -465,29 +445,6 @@ def money_cents(value: int | None) -> str:
 
 # --- notices to the other side -----------------------------------------------------------------
 
-_TO_COMPANY = {
-    "confirmar": '{freelancer} confirmou presença no turno "{titulo}" de {quando}.',
-    "cancelar": '{freelancer} cancelou o turno "{titulo}" de {quando}.',
-    "chegada": '{freelancer} registrou chegada no turno "{titulo}".',
-    "saida": '{freelancer} registrou saída do turno "{titulo}". Aguarde o envio das horas.',
-    "enviar_horas": 'Horas do turno "{titulo}" enviadas para aprovação: {horas}.',
-    "aceitar_ajuste": 'O ajuste de horas do turno "{titulo}" foi aceito: {valor}.',
-    "contestar_ajuste": 'O ajuste de horas do turno "{titulo}" foi contestado. A equipe Turno vai analisar.',
-    "contestar_falta": 'A ausência no turno "{titulo}" foi contestada. A equipe Turno vai analisar.',
-    "confirmar_recebimento": '{freelancer} confirmou o recebimento do pagamento do turno "{titulo}".',
-    "decidir": 'A equipe Turno decidiu a disputa do turno "{titulo}": {decisao}. Motivo: {motivo}',
-}
-_TO_FREELANCER = {
-    "cancelar": 'A empresa cancelou o turno "{titulo}" de {quando}.{taxa}',
-    "cancelar_sem_custo": 'A empresa cancelou o turno "{titulo}" de {quando}, que não foi confirmado. Isso conta 1 falta.',
-    "chegada": 'A empresa registrou sua chegada no turno "{titulo}".',
-    "dispensar": 'A empresa encerrou seu turno "{titulo}" ({motivo}). Envie suas horas.',
-    "aprovar": 'Horas do turno "{titulo}" aprovadas: {horas} = {valor}.',
-    "ajustar": 'A empresa propôs {horas} para o turno "{titulo}": "{motivo}". Aceite ou conteste em até 48 horas.',
-    "nao_compareceu": 'A empresa registrou que você não compareceu ao turno "{titulo}". Você pode contestar em até 48 horas.',
-    "marcar_pago": 'A empresa marcou como pago o turno "{titulo}" ({valor}). Confirme o recebimento.',
-    "decidir": 'A equipe Turno decidiu a disputa do turno "{titulo}": {decisao}. Motivo: {motivo}',
-}
 DECISIONS = {"aprovar": "horas aprovadas", "falta": "ausência mantida"}
 
 
@@ -508,19 +465,20 @@ def _notify(session: Session, party: _Party, action: str, h: Hiring, data: dict)
         if h.taxa_cancelamento_centavos
         else "",
     }
-    if party.actor != Actor.COMPANY and action in _TO_COMPANY:
+    row = CATALOG[action]
+    if party.actor != Actor.COMPANY and row.to_company:
         notify(
             session,
             h.company_id,
             NotificationType.SHIFT,
-            _TO_COMPANY[action].format(**words),
+            row.to_company.format(**words),
             routes.NoticeTarget.COMPANY_SHIFTS,
         )
-    if party.actor != Actor.FREELANCER and action in _TO_FREELANCER:
+    if party.actor != Actor.FREELANCER and row.to_freelancer:
         notify(
             session,
             h.freelancer_id,
             NotificationType.SHIFT,
-            _TO_FREELANCER[action].format(**words),
+            row.to_freelancer.format(**words),
             routes.NoticeTarget.FREELANCER_SHIFTS,
         )

@@ -135,7 +135,7 @@ def test_the_open_requests_come_oldest_first_with_their_evidence(db, world):
         ("Saída", "Não registrada"),
     ]
     assert [(e["who"], e["what"], e["change"], e["reason"]) for e in absence["timeline"]] == [
-        ("Empresa", "Candidatura aceita", "Agendado", ""),
+        ("Empresa", "Candidatura aceita: turno agendado", "Agendado", ""),
         ("Empresa", "Não compareceu", "Agendado → Não compareceu", ""),
         ("Profissional", "Ausência contestada", "Não compareceu → Em disputa", ABSENCE_REASON),
     ]
