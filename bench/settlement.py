@@ -6,7 +6,7 @@ tests/support/fake_stripe.py, which plays Stripe over HTTP) and its charge's led
 thirds approved fewer hours than paid (a transfer and a refund each), one third exactly the hours
 paid (a transfer only). Measured in the same run, against the same fake:
 
-- **settle**: `services.money.protected_payments.settle_due(now)` until nothing is due — per hiring a
+- **settle**: `services.money.settlement.settle_due(now)` until nothing is due — per hiring a
   lease (conditional UPDATE), one read, the transfer and the refund through the real `stripe`
   library (idempotency keys, source_transaction), a ledger line per step, and the move to 'paga'
   with its event and notification.
@@ -41,7 +41,7 @@ from core.settings import get_settings
 from core.types import utcnow
 from models import Application, Hiring, Job, MoneyMovement, ProtectedPayment, User
 from services.jobs import pricing, shift_pay
-from services.money import protected_payments, stripe_api
+from services.money import settlement, stripe_api
 from tests.support.fake_stripe import FakeStripe, stripe_env
 from tests.support.payouts import ready_payout_account
 
@@ -212,7 +212,7 @@ def measure(engine_name: str, engine: Engine, fake: FakeStripe) -> Result:
     transfers_before, refunds_before = len(fake.transfers), len(fake.refunds)
     started = time.perf_counter()
     now = utcnow()
-    while protected_payments.settle_due(now, scope, limit=500):
+    while settlement.settle_due(now, scope, limit=500):
         pass
     settle_s = time.perf_counter() - started
     transfers, refunds = len(fake.transfers) - transfers_before, len(fake.refunds) - refunds_before

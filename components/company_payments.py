@@ -6,13 +6,13 @@ from components.dashboard import section_card, status_badge, tab_heading
 from components.forms import text_field
 from models import PaymentStatus
 from services.jobs import pricing
-from services.money import protected_payments
+from services.money import payments
 
 MUTED = rx.color("gray", 11)
 CNPJ_HINT = "Necessário antes do primeiro pagamento garantido. Aceita só números ou o novo formato, com letras."
 EMPTY = "Nenhum pagamento garantido ainda."
 STATUS_COLORS = tuple(
-    (protected_payments.LABELS[status], color)
+    (payments.LABELS[status], color)
     for status, color in (
         (PaymentStatus.PAID, "green"),
         (PaymentStatus.OPEN, "amber"),

@@ -164,7 +164,7 @@ TRIAL_DAYS = 7
 # How a vaga is paid, stated before anyone applies (docs/product.md "Pagamento"), from its `jobs.pagamento`
 # (alembic 0019): 'direto' (the company pays the freelancer itself) or 'garantido' (the company pays
 # when it accepts, the money waits on the Turno and goes to the freelancer once the hours are approved:
-# services/money/protected_payments.py). Its page, its apply form and its first paint say which.
+# services/money/). Its page, its apply form and its first paint say which.
 PAYMENT_DIRECT = "Pagamento direto pela empresa — sem garantia do Turno"
 PAYMENT_DIRECT_NOTE = "O Turno registra as horas e o valor; a empresa paga você diretamente, como combinado no chat."
 PAYMENT_GUARANTEED = "Pagamento garantido pelo Turno"

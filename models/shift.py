@@ -94,7 +94,7 @@ class Hiring(SQLModel, table=True):
     pago_em: datetime | None = optional_datetime_field()
     recebido_em: datetime | None = optional_datetime_field()
     terminou_em: datetime | None = optional_datetime_field()
-    # 'Pagamento garantido' (services/money/protected_payments.py): when the settlement (transfer to the
+    # 'Pagamento garantido' (services/money/): when the settlement (transfer to the
     # freelancer, refund of the rest) next runs, how many tries failed and the last failure.
     repasse_em: datetime | None = optional_datetime_field()
     repasse_tentativas: int = 0

@@ -81,7 +81,7 @@ OPERATIONS = (
 )
 
 # Objects kept whole: the event, the objects of the events the product handles (services/money/billing.py
-# and services/money/protected_payments.py `HANDLERS`), the objects answered above and those the fake nests.
+# and services/money/ `HANDLERS`), the objects answered above and those the fake nests.
 OBJECTS = {
     "event": "stripe._event.Event",
     "account": "stripe._account.Account",

@@ -4,7 +4,7 @@
 button (the dashboard's 'Turnos' and the code screen, next to `ShiftsMixin`);
 `CompanyPaymentsMixin` is the dashboard's 'Pagamentos' tab and the greeting back from Stripe
 Checkout. Every handler resolves the company from the server-side session, and
-services/money/protected_payments.py loads the hiring by id AND company, so another company's hiring and
+services/money/ loads the hiring by id AND company, so another company's hiring and
 a missing one get the same refusal. Whether a payment arrived comes from Stripe's verified webhook,
 never from the address the browser returns with: the greeting only says what happens next.
 """
@@ -21,8 +21,9 @@ from models import Role
 from services.common import documents
 from services.common.errors import ServiceError
 from services.jobs import pricing
-from services.money import protected_payments
-from services.money.protected_payments import PAY_ERROR, Receipt
+from services.money import checkout, payments, receipts
+from services.money.payments import PAY_ERROR
+from services.money.receipts import Receipt
 from states.auth import AuthState
 from states.failures import recovers
 
@@ -50,7 +51,7 @@ def checkout_url(company_id: int, hiring_id: int) -> str:
         PaymentError: Nothing to pay, Stripe off, or Stripe refused.
     """
     with session_scope() as db:
-        return protected_payments.open_checkout(db, company_id, hiring_id, get_settings().site_url, utcnow())
+        return checkout.open_checkout(db, company_id, hiring_id, get_settings().site_url, utcnow())
 
 
 def refusal_toast(exc: ServiceError) -> EventSpec:
@@ -72,7 +73,7 @@ class PayShiftMixin(AuthState, mixin=True):
         self.paying_hiring = 0
 
     @rx.event
-    @recovers(PAY_ERROR, protected_payments.PAY_FAILED, reset={"paying_hiring": 0})
+    @recovers(PAY_ERROR, payments.PAY_FAILED, reset={"paying_hiring": 0})
     async def pay_shift(self, hiring_id: int):
         """'Pagar R$ X' / 'Pagar complemento R$ X': send the company to the hiring's Stripe Checkout in this tab."""
         if self.paying_hiring:
@@ -83,7 +84,7 @@ class PayShiftMixin(AuthState, mixin=True):
             return
         checked = valid_id(hiring_id)
         if checked is None:
-            yield rx.toast.error(PAY_ERROR, description=protected_payments.NOTHING_TO_PAY)
+            yield rx.toast.error(PAY_ERROR, description=payments.NOTHING_TO_PAY)
             return
         self.paying_hiring = checked
         yield
@@ -110,7 +111,7 @@ class CompanyPaymentsMixin(AuthState, mixin=True):
         bare = pricing.company_cnpj(db, company_id)
         self.company_cnpj = documents.formatted_cnpj(bare) if bare else ""
         self.cnpj_error = ""
-        self.payment_receipts = protected_payments.receipts(db, company_id)
+        self.payment_receipts = receipts.receipts(db, company_id)
 
     def _back_from_checkout(self) -> list | None:
         """Back from Stripe Checkout (?pagamento=ok|voltou): greet once, then drop the query from the address."""

@@ -17,7 +17,7 @@ from core.types import utcnow
 from models import Role
 from services.common.errors import ServiceError
 from services.jobs.shift_pay import DISMISS_REASONS
-from services.money import protected_payments
+from services.money import settlement
 from services.screens import next_shift, shift_views
 from services.screens.next_shift import NextShift
 from services.screens.shift_views import ShiftCard
@@ -208,7 +208,7 @@ class ShiftsMixin(AuthState, mixin=True):
             self.shift_error = outcome.message
             return None
         self.shift_dialog_open, self.shift_error, self.shift_code = False, "", ""
-        protected_payments.settle_soon(hiring_id)  # an approval or a cancellation moves the money now
+        settlement.settle_soon(hiring_id)  # an approval or a cancellation moves the money now
         self.shift_hiring = hiring_id
         with session_scope() as db:
             self._reload_after_action(db, user.id)

@@ -8,7 +8,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from core.db import session_scope
-from services.money import billing, protected_payments
+from services.money import billing, settlement
 
 log = logging.getLogger(__name__)
 MAX_BODY_BYTES = 1_000_000
@@ -42,5 +42,5 @@ async def stripe_webhook(request: Request) -> JSONResponse:
         log.exception("Stripe webhook failed")
         return JSONResponse({"error": "processing failed"}, status_code=500)
     if result == "processed":  # a top-up or a late payment just asked for a settlement: do it now
-        protected_payments.settle_due_soon()
+        settlement.settle_due_soon()
     return JSONResponse({"received": True, "result": result})

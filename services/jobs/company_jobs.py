@@ -186,7 +186,7 @@ def update_job(session: Session, company_id: int, job_id: object, data: dict) ->
 
 
 def _check_payment_mode(mode: str) -> None:
-    """'Pagamento garantido' only where Stripe is configured (services/money/protected_payments.py)."""
+    """'Pagamento garantido' only where Stripe is configured (services/money/)."""
     if mode == pricing.GUARANTEED and not pricing.configured():
         raise ValidationFailed({"pagamento": pricing.NOT_CONFIGURED})
 

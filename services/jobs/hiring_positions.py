@@ -67,7 +67,7 @@ def hiring_ended(session: Session, hiring: Hiring, now: datetime) -> None:
         hiring: The hiring, already in its new state.
         now: The time of the move.
     """
-    if hiring.state not in ENDED or hiring.state == S.EXPIRED:  # expiry reopens in protected_payments
+    if hiring.state not in ENDED or hiring.state == S.EXPIRED:  # expiry reopens in services/money/expiry.py
         return
     job = session.get(Job, hiring.job_id, populate_existing=True)
     if job is None or job.vaga_status not in job_lifecycle.LIVE_STAGES:

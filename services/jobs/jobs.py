@@ -39,7 +39,7 @@ SEARCH_MAX_LENGTH = 100
 _SEARCH_INDEX = table(SEARCH_INDEX_TABLE, column("rowid"))
 _JOBS, _PROFILES = Job.__table__, Profile.__table__  # type: ignore[attr-defined]
 COMPANIES_PAGE_SIZE = paging.DASHBOARD_PAGE_SIZE
-GUARANTEED = "garantido"  # `Job.pagamento` of a vaga paid through the Turno (services/money/protected_payments.py)
+GUARANTEED = "garantido"  # `Job.pagamento` of a vaga paid through the Turno (services/money/)
 
 
 class JobListItem(TypedDict):

@@ -22,7 +22,7 @@ from core.types import utcnow
 from models import Role, StripeEvent, Subscription, User
 from services.common.errors import ServiceError
 from services.jobs import plans
-from services.money import payouts, protected_payments, stripe_api
+from services.money import payouts, stripe_api, stripe_events
 
 log = logging.getLogger(__name__)
 
@@ -409,9 +409,9 @@ def _apply_subscription(session: Session, row: Subscription, subscription: dict)
 def _on_checkout_completed(session: Session, checkout: dict) -> None:
     """Link the Stripe customer and subscription to the company that started the checkout.
 
-    A payment-mode Checkout is a protected payment of a hiring (services/money/protected_payments.py).
+    A payment-mode Checkout is a protected payment of a hiring (services/money/).
     """
-    if protected_payments.on_checkout_completed(session, checkout):
+    if stripe_events.on_checkout_completed(session, checkout):
         return
     if checkout.get("mode") != "subscription":
         return
@@ -484,5 +484,5 @@ _HANDLERS = {
     "customer.subscription.deleted": _on_subscription_deleted,
     "invoice.payment_failed": _on_payment_failed,
     "account.updated": payouts.on_account_updated,
-    **protected_payments.HANDLERS,
+    **stripe_events.HANDLERS,
 }

@@ -16,7 +16,7 @@ from core.formatting import local
 from core.shift_rules import LOCAL_TZ, MEI_ANNUAL_LIMIT_CENTAVOS, MEI_WARNING_PERCENT
 from models import FiscalRegime, Hiring, HiringState, Job, PayoutAccount, Profile
 from services.jobs.shift_pay import pay
-from services.money.protected_payments import NO_PAYOUT_ACCOUNT, TOP_UP_WAITING
+from services.money.payments import NO_PAYOUT_ACCOUNT, TOP_UP_WAITING
 from services.shifts.shifts import money_cents, prefilled_minutes
 
 S = HiringState
@@ -89,7 +89,7 @@ def _status(h: Hiring) -> tuple[str, str]:
 
 
 def _guaranteed_status(h: Hiring) -> tuple[str, str]:
-    """Where an approved shift's protected payment is (services/money/protected_payments.py)."""
+    """Where an approved shift's protected payment is (services/money/)."""
     if h.repasse_erro == NO_PAYOUT_ACCOUNT:
         return "Pagamento pendente: configure seu recebimento", "amber"
     if h.repasse_erro == TOP_UP_WAITING:

@@ -49,7 +49,7 @@ from services.accounts import devices
 from services.common import throttle
 from services.common.errors import ServiceError
 from services.jobs import company_jobs, job_lifecycle
-from services.money import payouts, protected_payments
+from services.money import payouts, receipts
 from services.money.billing import _is_live, _subscription_of
 from services.reach import consents, push, whatsapp
 from services.shifts import hiring_lifecycle, shifts
@@ -159,7 +159,7 @@ def export_user_data(session: Session, user_id: int) -> dict[str, Any]:
         "faltas": _export_faltas(session, user_id) if user.role == Role.FREELANCER else [],
         "assinatura": _export_subscription(session, user_id),
         "recebimento": payouts.export(session, user_id),
-        "pagamentos_garantidos": [asdict(r) for r in protected_payments.receipts(session, user_id, limit=10_000)],
+        "pagamentos_garantidos": [asdict(r) for r in receipts.receipts(session, user_id, limit=10_000)],
         "equipe": teams.export(session, user_id) if user.role == Role.CLIENT else [],
         "bloqueios": blocks.export(session, user_id),
         "vagas_ocultas": blocks.export_hidden_jobs(session, user_id),

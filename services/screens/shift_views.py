@@ -19,7 +19,7 @@ from core.shift_format import map_url
 from models import Actor, Chat, Hiring, HiringEvent, HiringState, Job, Profile
 from services.common.errors import NotAllowed
 from services.jobs import application_status, attendance_code, pricing, shift_pay
-from services.money import protected_payments
+from services.money import payments, receipts
 from services.shifts import hiring_lifecycle, ratings, shifts
 from services.shifts.calendar_file import shift_ics
 from services.shifts.hiring_actions import BUTTONS, WHO, done_text
@@ -214,7 +214,7 @@ def _company_payment(session: Session, h: Hiring) -> PaymentView:
         until = local(h.updated_at + rules.PAYMENT_WINDOW)
         return PaymentView(f"Aguardando pagamento (até {until:%H:%M})", _pay_label(session, h, "Pagar"))
     if h.state == HiringState.APPROVED:
-        if h.repasse_erro == protected_payments.TOP_UP_WAITING:
+        if h.repasse_erro == payments.TOP_UP_WAITING:
             return PaymentView("Horas aprovadas acima do valor pago", _pay_label(session, h, "Pagar complemento"))
         if h.repasse_erro:
             return PaymentView(f"Pagamento pendente: {h.repasse_erro}")
@@ -226,7 +226,7 @@ def _freelancer_payment(h: Hiring) -> str:
     if h.state == HiringState.AWAITING_PAYMENT:
         return "Aguardando pagamento da empresa"
     if h.state == HiringState.APPROVED:
-        if h.repasse_erro == protected_payments.NO_PAYOUT_ACCOUNT:
+        if h.repasse_erro == payments.NO_PAYOUT_ACCOUNT:
             return NO_PAYOUT_ACCOUNT_LINE
         return "Pagamento a caminho"
     return _paid_on(h)
@@ -240,7 +240,7 @@ def _paid_on(h: Hiring) -> str:
 
 def _pay_label(session: Session, h: Hiring, verb: str) -> str:
     """'Pagar R$ X' / 'Pagar complemento R$ X' for what the company owes now ('' when nothing)."""
-    due = protected_payments.amount_due(session, h)
+    due = payments.amount_due(session, h)
     return f"{verb} {money_cents(due.total_centavos)}" if due is not None else ""
 
 
@@ -402,7 +402,7 @@ def approval_lines(session: Session, h: Hiring) -> list[ApprovalLine]:
     """What the 'Aprovar horas' dialog shows before the company confirms.
 
     The hours sent, what they pay (services.shifts.approved_values, as the approval writes it), a
-    guaranteed payment's transfer and refund (protected_payments.settlement_preview, as `settle` moves
+    guaranteed payment's transfer and refund (receipts.settlement_preview, as `settle` moves
     them) and the attendance records.
     """
     minutes = h.minutos_enviados or 0
@@ -415,7 +415,7 @@ def approval_lines(session: Session, h: Hiring) -> list[ApprovalLine]:
         ),
     ]
     if h.payment_mode == pricing.GUARANTEED:
-        money = protected_payments.settlement_preview(session, h, HiringState.APPROVED, amount)
+        money = receipts.settlement_preview(session, h, HiringState.APPROVED, amount)
         lines.append(ApprovalLine(label="Repasse ao profissional", value=money_cents(money.transfer)))
         lines.append(ApprovalLine(label="Reembolso à empresa", value=money_cents(money.refund)))
         if money.top_up:
@@ -443,9 +443,9 @@ def cancel_money(session: Session, h: Hiring, actor: str, now: datetime) -> str:
         fee = shift_pay.company_cancel_fee(
             h.inicio_em, hiring_lifecycle.scheduled_minutes(h), h.valor_hora_centavos, now
         )
-        money = protected_payments.settlement_preview(session, h, HiringState.CANCELLED_BY_COMPANY, fee)
+        money = receipts.settlement_preview(session, h, HiringState.CANCELLED_BY_COMPANY, fee)
     else:
-        money = protected_payments.settlement_preview(session, h, HiringState.CANCELLED_BY_FREELANCER, 0)
+        money = receipts.settlement_preview(session, h, HiringState.CANCELLED_BY_FREELANCER, 0)
     if not money.charged:
         return ""
     back = f"Pagamento garantido: {money_cents(money.refund)} voltam para a empresa"

@@ -477,7 +477,7 @@ def accept(session: Session, company_id: int, application_id: object, bond_ack: 
         job_lifecycle.fill(job)
         session.add(job)
     if job.pagamento == pricing.GUARANTEED:
-        return chat_id  # the freelancer hears of it when the payment arrives (services/money/protected_payments.py)
+        return chat_id  # the freelancer hears of it when the payment arrives (services/money/)
     notify(
         session,
         application.freelancer_id,

@@ -154,7 +154,7 @@ _BEFORE_START = Window(closes=_start, late=SHIFT_STARTED)
 _DIRECT = Window(needs=_direct)
 _FEE_OWED = Window(needs=lambda h: h.taxa_cancelamento_centavos > 0 and _direct(h))
 RULES: tuple[Rule, ...] = (
-    # 'Pagamento garantido' (services/money/protected_payments.py): the Checkout's outcome moves the hiring.
+    # 'Pagamento garantido' (services/money/): the Checkout's outcome moves the hiring.
     Rule("pagamento_confirmado", frozenset({S.AWAITING_PAYMENT}), S.SCHEDULED, frozenset({TIMER})),
     Rule(
         "pagamento_expirado",
@@ -360,7 +360,7 @@ def remind_at(state: str, h: Hiring) -> datetime | None:
     return None
 
 
-# Where a protected payment's money goes once the hiring is here (services/money/protected_payments.py).
+# Where a protected payment's money goes once the hiring is here (services/money/).
 SETTLES = frozenset({S.APPROVED, S.CANCELLED_BY_FREELANCER, S.CANCELLED_BY_COMPANY, S.NO_SHOW, S.EXPIRED})
 
 

@@ -16,7 +16,7 @@ from sqlalchemy import text
 
 from core import shift_rules as rules
 from core.db import session_scope
-from services.money import protected_payments
+from services.money import settlement
 from services.reach import push, whatsapp
 from services.shifts import shift_timer
 from services.shifts.shift_timer import CHUNK, SQLITE_CHUNK, Pace, paced
@@ -32,7 +32,7 @@ class TickReport(NamedTuple):
 
     moved: int
     reminded: int
-    settled: int = 0  # protected payments paid out or refunded (services/money/protected_payments.py)
+    settled: int = 0  # protected payments paid out or refunded (services/money/)
 
 
 def tick(
@@ -71,7 +71,7 @@ def tick(
     how = Pace(workers, CHUNK if postgres else SQLITE_CHUNK, pace, sleep)
     moved = _step("moving hirings", lambda: shift_timer.move_due(now, scope, batch, how), 0)
     reminded = _step("reminders", lambda: shift_timer.remind_due(now, scope, batch, how), 0)
-    settled = _step("protected payments", lambda: protected_payments.settle_due(now, scope), 0)
+    settled = _step("protected payments", lambda: settlement.settle_due(now, scope), 0)
     # team-first windows, invites, badges: their own rows and counts
     _step("trust", lambda: trust_steps.run(now, paced(scope, how)), None)
     # pushes due again (retries) and any a sender thread has not taken yet

@@ -19,7 +19,7 @@ from sqlmodel import select
 from core.db import session_scope
 from core.types import utcnow
 from models import Application, Hiring, Profile, User
-from services.money import protected_payments
+from services.money import checkout, payments, receipts, settlement, stripe_events
 from services.shifts import applications, shifts
 from tests.e2e.conftest import signed_in, toast
 from tests.e2e.shift_support import bar_job, begin_now, leave_and_send_hours, my_shifts
@@ -52,7 +52,7 @@ def _pay_on_stripe(page: Page, amount: str) -> None:
 def _ledger(job_id: int) -> dict[str, int]:
     with session_scope() as db:
         hiring_id = db.exec(select(Hiring.id).where(Hiring.job_id == job_id)).one()
-        return protected_payments.ledger_totals(db, hiring_id)
+        return receipts.ledger_totals(db, hiring_id)
 
 
 def _paid_hiring(fake: FakeStripe, company_email: str, freelancer_email: str, job_id: int) -> int:
@@ -67,11 +67,11 @@ def _paid_hiring(fake: FakeStripe, company_email: str, freelancer_email: str, jo
         applications.accept(db, company_id, application_id)
     with session_scope() as db:
         hiring_id = db.exec(select(Hiring.id).where(Hiring.application_id == application_id)).one()
-        protected_payments.open_checkout(db, company_id, hiring_id, "http://turno.test", utcnow())
+        checkout.open_checkout(db, company_id, hiring_id, "http://turno.test", utcnow())
     with session_scope() as db:
-        payment = protected_payments._latest(db, hiring_id, "aceite")
+        payment = payments.latest_payment(db, hiring_id, "aceite")
         completed = fake.complete_payment(payment.checkout_session_id, "card")
-        protected_payments.on_checkout_completed(db, completed)
+        stripe_events.on_checkout_completed(db, completed)
     return hiring_id
 
 
@@ -217,7 +217,7 @@ def test_hours_above_what_was_paid_are_topped_up_on_a_phone(
         ):
             shifts.act(db, freelancer_id, "freelancer", hiring_id, action, data, now)
         shifts.act(db, company_id, "client", hiring_id, "aprovar", {}, now)
-    assert protected_payments.settle(hiring_id) == "complemento"
+    assert settlement.settle(hiring_id) == "complemento"
 
     context, company = signed_in(browser, base_url, company_email, viewport={"width": 375, "height": 812})
     try:

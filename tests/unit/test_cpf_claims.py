@@ -15,7 +15,7 @@ from sqlmodel import Session
 from app.pages.freelancer_dashboard import FreelancerDashboardState
 from core.settings import get_settings
 from models import PayoutAccount
-from services.money import payouts, protected_payments
+from services.money import payouts, settlement
 from services.money.payouts import PayoutError
 from tests.support.fake_stripe import CONNECT_WEBHOOK_SECRET, event, sign
 from tests.unit.factories import make_freelancer, snapshot
@@ -162,7 +162,7 @@ def test_the_owners_verification_releases_the_squatters_claim(db, fake, api_clie
 
     assert (_status(db, owner.id), _status(db, squatter.id)) == (VERIFIED, RELEASED)
     assert payouts.setup_for(db, owner.id).status_label == "Pronto para receber"
-    assert protected_payments._destination(db, owner.id) == owner_account
+    assert settlement.payout_destination(db, owner.id) == owner_account
     released = payouts.setup_for(db, squatter.id)
     assert released.status_label == "CPF precisa ser verificado de novo"
     assert "O Stripe confirmou este CPF na conta de outra pessoa" in released.notice
@@ -173,7 +173,7 @@ def test_the_owners_verification_releases_the_squatters_claim(db, fake, api_clie
     # form), the released claim stays released and receives nothing.
     _webhook(api_client, fake.complete_onboarding(squatter_account))
     assert _status(db, squatter.id) == RELEASED
-    assert protected_payments._destination(db, squatter.id) == ""
+    assert settlement.payout_destination(db, squatter.id) == ""
 
 
 def test_a_released_claim_without_a_stripe_account_may_save_the_right_cpf(db, fake, api_client):
@@ -197,7 +197,7 @@ def test_until_stripe_verifies_the_individual_nobody_receives(db, fake, api_clie
 
     assert _status(db, freelancer.id) == PENDING
     assert payouts.setup_for(db, freelancer.id).status_label == "Em análise pelo Stripe"
-    assert protected_payments._destination(db, freelancer.id) == ""
+    assert settlement.payout_destination(db, freelancer.id) == ""
 
 
 def test_a_second_verified_identity_on_a_held_cpf_goes_to_support_and_support_can_settle_it(db, fake, api_client):
@@ -213,14 +213,14 @@ def test_a_second_verified_identity_on_a_held_cpf_goes_to_support_and_support_ca
     conflict = payouts.setup_for(db, second.id)
     assert conflict.status_label == "CPF em análise pelo suporte"
     assert "este CPF já está confirmado em outra conta do Turno. Fale com o suporte" in conflict.notice
-    assert protected_payments._destination(db, second.id) == ""
+    assert settlement.payout_destination(db, second.id) == ""
 
     # Support checked the documents: the first account was the squatter.
     assert payouts.release_claim(db, first.id)
     payouts.refresh_account(db, second.id)
     db.commit()
     assert (_status(db, first.id), _status(db, second.id)) == (RELEASED, VERIFIED)
-    assert protected_payments._destination(db, second.id) == second_account
+    assert settlement.payout_destination(db, second.id) == second_account
 
 
 def test_two_accounts_can_claim_a_cpf_but_only_one_can_hold_it_verified(db):

@@ -2,7 +2,7 @@
 
 Payment-mode Checkout, PaymentIntents and Charges made by paying, separate transfers to a connected
 account, refunds, idempotency keys (replays, mismatches, a retry after a timeout) and the stand-in
-payment page with its signed webhooks: what services/money/protected_payments.py relies on.
+payment page with its signed webhooks: what services/money/ relies on.
 """
 
 import json

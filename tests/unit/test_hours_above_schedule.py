@@ -14,7 +14,7 @@ from sqlalchemy import update
 from sqlmodel import select
 
 from models import Hiring, HiringEvent
-from services.money import protected_payments
+from services.money import payments
 from services.screens import shift_views
 from services.shifts import hiring_lifecycle
 from services.timer.clock import tick
@@ -144,8 +144,8 @@ def test_no_money_moves_for_unapproved_hours_and_the_company_s_approval_pays_as_
     h = hiring(db, shift.hiring_id)
     assert (h.state, h.repasse_em, h.valor_centavos) == ("horas_enviadas", None, None)
     assert not fake.transfers and not fake.refunds
-    assert protected_payments.top_up_due(db, h) is None
-    with pytest.raises(protected_payments.PaymentError):
+    assert payments.top_up_due(db, h) is None
+    with pytest.raises(payments.PaymentError):
         _checkout(db, shift)  # no 'Pagar complemento' before the company approved
     (card,) = shift_views.company_shifts(db, shift.company.id, sent + 49 * H)[0]
     assert (card["pay_label"], card["hours_note"]) == ("", COMPANY_NOTE)
@@ -156,7 +156,7 @@ def test_no_money_moves_for_unapproved_hours_and_the_company_s_approval_pays_as_
     assert _settle(db, shift) == "complemento"
     (transfer,) = fake.transfers.values()
     assert (transfer["amount"], transfer["source_transaction"]) == (21000, payment.charge_id)
-    due = protected_payments.top_up_due(db, hiring(db, shift.hiring_id))
+    due = payments.top_up_due(db, hiring(db, shift.hiring_id))
     assert (due.freelancer_centavos, due.fee_centavos) == (48000 - 21000, 3240)
 
 

@@ -84,11 +84,11 @@ def test_domains_import_only_those_below_them():
 
 
 def test_the_checker_refuses_a_deliberately_wrong_import():
-    shifts_reaching_money = "from services.money import protected_payments\nfrom services.jobs import plans\n"
+    shifts_reaching_money = "from services.money import settlement\nfrom services.jobs import plans\n"
     money_reaching_shifts = "from services.shifts.hiring_lifecycle import move\n"
 
     assert domain_offences("shifts", shifts_reaching_money) == [
         "services.money",
-        "services.money.protected_payments",
+        "services.money.settlement",
     ]
     assert domain_offences("money", money_reaching_shifts) == []

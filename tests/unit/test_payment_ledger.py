@@ -23,7 +23,7 @@ from core.db import session_scope
 from core.types import utcnow
 from models import Application, Hiring, Job, MoneyMovement, ProtectedPayment
 from services.jobs import pricing, shift_pay
-from services.money import protected_payments
+from services.money import receipts, settlement
 from tests.support.payouts import ready_payout_account
 from tests.unit.factories import make_company, make_freelancer, make_job, make_subscription
 
@@ -181,7 +181,7 @@ def _settle_all(fake, rng: random.Random) -> int:
         while True:
             for _ in range(rng.randrange(0, 3)):
                 fake.fail(rng.choice(("/v1/transfers", "/v1/refunds")), rng.choice((402, 500)), "Falha simulada.")
-            if not protected_payments.settle_due(now, limit=100) and not _due(now):
+            if not settlement.settle_due(now, limit=100) and not _due(now):
                 break
         now += timedelta(hours=7)  # past the longest backoff
         if not _due(now):
@@ -191,7 +191,7 @@ def _settle_all(fake, rng: random.Random) -> int:
 
 def _due(now) -> bool:
     with session_scope() as db:
-        return bool(protected_payments.due_hirings(db, now, 1))
+        return bool(settlement.due_hirings(db, now, 1))
 
 
 def test_every_hiring_balances_and_stripe_agrees_with_the_ledger(db, fake):
@@ -217,7 +217,7 @@ def test_every_hiring_balances_and_stripe_agrees_with_the_ledger(db, fake):
         assert got["taxa"] == min(pricing.fee(got["repasse"], payment.fee_percent), payment.fee_centavos)
     states = dict(db.exec(select(Hiring.id, Hiring.state)).all())
     for case in cases:
-        totals = protected_payments.ledger_totals(db, case.hiring_id)
+        totals = receipts.ledger_totals(db, case.hiring_id)
         assert totals["cobranca"] == totals["repasse"] + totals["estorno"] + totals["taxa"], case
         assert at_stripe[case.hiring_id]["repasse"] == totals["repasse"], case
         assert at_stripe[case.hiring_id]["estorno"] == totals["estorno"], case

@@ -19,7 +19,7 @@ from core.types import utcnow
 from models import Application, Hiring, Job, Profile, ProtectedPayment, User
 from services.common import documents
 from services.jobs import pricing, shift_pay
-from services.money import protected_payments
+from services.money import checkout, payments
 from services.shifts import applications
 from tests.shift_form import shift_fields
 from tests.unit.factories import make_application, make_company, make_freelancer, make_job, snapshot
@@ -27,7 +27,7 @@ from tests.unit.state_harness import cookie_for, run, state_for, toasts
 
 CNPJ = "12.ABC.345/01DE-35"
 CNPJ_BARE = "12ABC34501DE35"
-REFUSED = f"error: {protected_payments.PAY_ERROR} | {protected_payments.NOTHING_TO_PAY}"
+REFUSED = f"error: {payments.PAY_ERROR} | {payments.NOTHING_TO_PAY}"
 
 
 def _company(db: Session, cnpj: str = CNPJ_BARE, **profile) -> User:
@@ -151,7 +151,7 @@ def test_the_payments_tab_lists_the_companys_payments_with_refunds_and_receipts(
     job, _application, h = _accepted(db, company)
     _accepted(db, rival)  # another company's payment is not listed
     for owner, hiring_id in ((company, h.id), (rival, _last_hiring(db, rival))):
-        protected_payments.open_checkout(db, owner.id, hiring_id, "http://turno.test", utcnow())
+        checkout.open_checkout(db, owner.id, hiring_id, "http://turno.test", utcnow())
         db.commit()
     payment = db.exec(select(ProtectedPayment).where(ProtectedPayment.company_id == company.id)).one()
     state = _dashboard(db, company, tab="payments")
@@ -273,7 +273,7 @@ def test_when_the_checkout_fails_the_acceptance_stays_waiting_for_payment(db, fa
 
     events = run(state, CompanyJobsState.accept_and_pay, application.id)
 
-    assert toasts(events)[0] == f"error: {protected_payments.PAY_ERROR} | {protected_payments.PAY_FAILED}"
+    assert toasts(events)[0] == f"error: {payments.PAY_ERROR} | {payments.PAY_FAILED}"
     assert _redirect(events) == "" and state.paying_application == 0
     assert db.exec(select(Hiring.state).where(Hiring.application_id == application.id)).one() == (
         "aguardando_pagamento"
@@ -374,7 +374,7 @@ def test_a_stranger_cannot_pay_someone_elses_hiring(db, fake, who):
 
     expected = REFUSED
     if who in ("freelancer", "visitor"):
-        expected = f"error: {protected_payments.PAY_ERROR} | {pricing.COMPANIES_ONLY}"
+        expected = f"error: {payments.PAY_ERROR} | {pricing.COMPANIES_ONLY}"
     assert toasts(events) == [expected] and _redirect(events) == ""
     assert _money_tables(db) == before and not fake.calls("/v1/checkout/sessions")
 
@@ -421,11 +421,11 @@ def test_the_freelancer_cannot_desistir(db, fake):
         ("aprovada", "", "Pagamento a caminho", "Pagamento a caminho"),
         (
             "aprovada",
-            protected_payments.NO_PAYOUT_ACCOUNT,
-            f"Pagamento pendente: {protected_payments.NO_PAYOUT_ACCOUNT}",
+            payments.NO_PAYOUT_ACCOUNT,
+            f"Pagamento pendente: {payments.NO_PAYOUT_ACCOUNT}",
             "Pagamento pendente: configure seu recebimento em Meus Ganhos",
         ),
-        ("aprovada", protected_payments.TOP_UP_WAITING, "Horas aprovadas acima do valor pago", "Pagamento a caminho"),
+        ("aprovada", payments.TOP_UP_WAITING, "Horas aprovadas acima do valor pago", "Pagamento a caminho"),
     ],
 )
 def test_the_cards_say_where_the_money_is(db, fake, state, error, company_line, freelancer_line):
@@ -443,7 +443,7 @@ def test_the_cards_say_where_the_money_is(db, fake, state, error, company_line, 
     assert card["payment_status"] == company_line
     assert mine.shifts_upcoming[0]["payment_status"] == freelancer_line
     # Nothing was paid in this test, so the top-up is the whole approved amount plus the fee.
-    expected = "Pagar complemento R$ 268,80" if error == protected_payments.TOP_UP_WAITING else ""
+    expected = "Pagar complemento R$ 268,80" if error == payments.TOP_UP_WAITING else ""
     assert card["pay_label"] == expected
 
 

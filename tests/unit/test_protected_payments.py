@@ -1,4 +1,4 @@
-"""'Pagamento garantido pelo Turno' (services/money/protected_payments.py) against the local Stripe fake.
+"""'Pagamento garantido pelo Turno' (services/money/) against the local Stripe fake.
 
 The real `stripe` library talks to tests/support/fake_stripe.py: the Checkout's parameters, the
 transfer's `source_transaction` and `transfer_group`, the refunds and every idempotency key are
@@ -26,7 +26,7 @@ from models import (
 )
 from services.common.errors import ServiceError
 from services.jobs import pricing
-from services.money import billing, protected_payments
+from services.money import billing, checkout, payments, receipts, settlement
 from services.shifts import applications, hiring_lifecycle
 from services.timer import clock
 from tests.support.fake_stripe import event, sign
@@ -77,7 +77,7 @@ def _accept(db: Session, fake, company=None, freelancer=None, *, hours: int = 8,
 
 
 def _checkout(db: Session, shift: Shift, now=None) -> tuple[str, ProtectedPayment]:
-    url = protected_payments.open_checkout(db, shift.company.id, shift.hiring_id, BASE_URL, now or utcnow())
+    url = checkout.open_checkout(db, shift.company.id, shift.hiring_id, BASE_URL, now or utcnow())
     db.commit()
     payment = db.exec(
         select(ProtectedPayment)
@@ -112,11 +112,11 @@ def _work(db: Session, shift: Shift, hours: str = "7:00") -> None:
 def _settle(db: Session, shift: Shift) -> str:
     """Settle as the timer does when the settlement falls due (the hiring's clock is days ahead)."""
     due = hiring(db, shift.hiring_id).repasse_em
-    return protected_payments.settle(shift.hiring_id, due or utcnow())
+    return settlement.settle(shift.hiring_id, due or utcnow())
 
 
 def _ledger(db: Session, hiring_id: int) -> dict[str, int]:
-    return protected_payments.ledger_totals(db, hiring_id)
+    return receipts.ledger_totals(db, hiring_id)
 
 
 def _adds_up(totals: dict[str, int]) -> bool:
@@ -218,7 +218,7 @@ def test_a_stranger_cannot_open_the_checkout_of_someone_elses_hiring(db, fake):
     shift = _accept(db, fake)
     stranger = _company(db)
     with pytest.raises(Exception) as refused:
-        protected_payments.open_checkout(db, stranger.id, shift.hiring_id, BASE_URL, utcnow())
+        checkout.open_checkout(db, stranger.id, shift.hiring_id, BASE_URL, utcnow())
     db.rollback()
     assert type(refused.value).__name__ == "NotAllowed"
     assert not fake.calls("/v1/checkout/sessions")
@@ -228,10 +228,10 @@ def test_a_stranger_cannot_open_the_checkout_of_someone_elses_hiring(db, fake):
 def test_stripe_refusing_the_checkout_leaves_no_payment_row(db, fake):
     shift = _accept(db, fake)
     fake.fail("/v1/checkout/sessions", 500, "boom")
-    with pytest.raises(protected_payments.PaymentError) as refused:
-        protected_payments.open_checkout(db, shift.company.id, shift.hiring_id, BASE_URL, utcnow())
+    with pytest.raises(payments.PaymentError) as refused:
+        checkout.open_checkout(db, shift.company.id, shift.hiring_id, BASE_URL, utcnow())
     db.rollback()
-    assert refused.value.message == protected_payments.PAY_FAILED
+    assert refused.value.message == payments.PAY_FAILED
     assert not db.exec(select(ProtectedPayment)).all()
     assert hiring(db, shift.hiring_id).state == "aguardando_pagamento"
 
@@ -376,7 +376,7 @@ def test_a_cancellation_settles_by_the_rules(db, fake, who, before, transferred,
     _pay(db, fake, shift)
     act = by_company if who == "company" else by_freelancer
     act(db, shift, "cancelar", start - before, reason="Mudança de planos no evento.")
-    assert protected_payments.settle(shift.hiring_id, start - before) == "acertado"
+    assert settlement.settle(shift.hiring_id, start - before) == "acertado"
     totals = _ledger(db, shift.hiring_id)
     assert (totals["repasse"], totals["estorno"]) == (transferred, refunded) and _adds_up(totals)
 
@@ -387,8 +387,8 @@ def test_a_no_show_is_refunded_only_after_the_contest_window(db, fake):
     by_company(db, shift, "nao_compareceu", shift.start + 31 * MIN)
     h = hiring(db, shift.hiring_id)
     assert h.repasse_em == shift.start + 31 * MIN + timedelta(hours=48) or h.repasse_em >= shift.start + 48 * H
-    assert protected_payments.settle(shift.hiring_id, shift.start + 40 * MIN) == ""
-    assert protected_payments.settle(shift.hiring_id, h.repasse_em) == "acertado"
+    assert settlement.settle(shift.hiring_id, shift.start + 40 * MIN) == ""
+    assert settlement.settle(shift.hiring_id, h.repasse_em) == "acertado"
     assert _ledger(db, shift.hiring_id)["estorno"] == 23520
 
 
@@ -398,7 +398,7 @@ def test_a_failed_transfer_stays_pending_and_the_timer_retries_it(db, fake):
     _work(db, shift)
     approved_at = hiring(db, shift.hiring_id).repasse_em
     fake.fail("/v1/transfers", 402, "Insufficient funds in Stripe account.")
-    assert protected_payments.settle(shift.hiring_id, approved_at) == "pendente"
+    assert settlement.settle(shift.hiring_id, approved_at) == "pendente"
     h = hiring(db, shift.hiring_id)
     assert (h.state, h.repasse_tentativas) == ("aprovada", 1)
     assert h.repasse_erro == "O Stripe recusou o repasse. Nova tentativa em breve."
@@ -416,7 +416,7 @@ def test_a_freelancer_without_a_payout_account_waits_with_the_reason(db, fake):
     _pay(db, fake, shift)
     _work(db, shift)
     assert _settle(db, shift) == "pendente"
-    assert hiring(db, shift.hiring_id).repasse_erro == protected_payments.NO_PAYOUT_ACCOUNT
+    assert hiring(db, shift.hiring_id).repasse_erro == payments.NO_PAYOUT_ACCOUNT
     assert not fake.calls("/v1/transfers")
     assert _settle(db, shift) == "pendente"  # the timer tries again later: the freelancer is told once
     messages = db.exec(
@@ -427,7 +427,7 @@ def test_a_freelancer_without_a_payout_account_waits_with_the_reason(db, fake):
         'Sua candidatura para a vaga "Garçom" foi aceita! O pagamento de R$ 210,00 está garantido pelo Turno. '
         "Configure seu recebimento em Meus Ganhos para receber."
     ]
-    assert messages.count(protected_payments.PAYOUT_WAITING) == 1
+    assert messages.count(payments.PAYOUT_WAITING) == 1
 
 
 def test_a_timeout_is_retried_with_the_same_key_and_pays_once(db, fake, monkeypatch):
@@ -457,7 +457,7 @@ def test_32_concurrent_settlements_make_exactly_one_transfer(db, fake):
 
     def worker() -> None:
         barrier.wait()
-        results.append(protected_payments.settle(shift.hiring_id, now))
+        results.append(settlement.settle(shift.hiring_id, now))
 
     threads = [threading.Thread(target=worker) for _ in range(32)]
     for t in threads:
@@ -475,8 +475,8 @@ def test_more_approved_hours_than_paid_wait_for_a_top_up(db, fake):
     _work(db, shift, hours="9:00")  # 2 h more than the 7 paid
     assert _settle(db, shift) == "complemento"
     h = hiring(db, shift.hiring_id)
-    assert (h.state, h.repasse_erro) == ("aprovada", protected_payments.TOP_UP_WAITING)
-    due = protected_payments.top_up_due(db, h)
+    assert (h.state, h.repasse_erro) == ("aprovada", payments.TOP_UP_WAITING)
+    due = payments.top_up_due(db, h)
     assert (due.freelancer_centavos, due.fee_centavos) == (6000, 720)
     _url, top_up = _checkout(db, shift)
     assert (top_up.kind, top_up.amount_centavos) == ("complemento", 6720)
@@ -549,7 +549,7 @@ def test_a_late_cancellation_fee_paid_through_turno_counts_as_received(db, fake)
     shift = _accept(db, fake, start=start)
     _pay(db, fake, shift)
     by_company(db, shift, "cancelar", start - 10 * H, reason="Evento cancelado pelo cliente.")
-    protected_payments.settle(shift.hiring_id, start - 10 * H)
+    settlement.settle(shift.hiring_id, start - 10 * H)
     (row,) = earnings.for_freelancer(db, shift.freelancer.id, start)["rows"]
     assert row["status"].startswith("Taxa de cancelamento paga em")
     assert row["amount"] == "R$ 120,00"

@@ -684,7 +684,7 @@ def test_the_timer_tick_sends_the_pushes_due_again(db, fake, no_sender_thread):
 @pytest.mark.parametrize("failing", ["drain", "settle_due", "trust", "push"])
 def test_a_tick_step_that_raises_is_logged_and_the_others_still_run(db, monkeypatch, caplog, failing):
     """Issue 41: a push round that raised ended the tick before the WhatsApp retries."""
-    from services.money import protected_payments
+    from services.money import settlement
     from services.reach import whatsapp
     from services.shifts import shift_timer
     from services.timer import trust_steps
@@ -701,7 +701,7 @@ def test_a_tick_step_that_raises_is_logged_and_the_others_still_run(db, monkeypa
         return run
 
     monkeypatch.setattr(shift_timer, "_drain", step("drain", 0))
-    monkeypatch.setattr(protected_payments, "settle_due", step("settle_due", 0))
+    monkeypatch.setattr(settlement, "settle_due", step("settle_due", 0))
     monkeypatch.setattr(trust_steps, "run", step("trust", None))
     monkeypatch.setattr(push, "send_due", step("push", push.SendReport()))
     monkeypatch.setattr(whatsapp, "send_due", step("whatsapp", None))
