@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 ENDS_UNPAID = {"desistir": False, "pagamento_expirado": True, "pagamento_nao_concluido": True}
 
 
-def on_hiring_moved(session: Session, moved: Moved, action: str) -> None:
+def on_hiring_moved(session: Session, moved: Moved, action: str, actor: str) -> None:
     """The listener: an unpaid acceptance that ended returns its application to pending (`after_expiry`)."""
     if action in ENDS_UNPAID:
         after_expiry(session, moved.hiring, tell_company=ENDS_UNPAID[action])

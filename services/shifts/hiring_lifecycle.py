@@ -384,12 +384,12 @@ class Moved(NamedTuple):
     from_state: str
 
 
-MoveListener = Callable[[Session, Moved, str], None]
+MoveListener = Callable[[Session, Moved, str, str], None]
 _LISTENERS: list[MoveListener] = []
 
 
 def listen(listener: MoveListener) -> None:
-    """Hear every move: `listener(session, moved, action)` runs at the end of each, in its transaction.
+    """Hear every move: `listener(session, moved, action, actor)` runs at the end of each, in its transaction.
 
     The domains above the shift loop (money: services/money/expiry.py) subscribe here, so the shift
     loop never calls them; services/__init__.py connects them for every process that imports a service.
@@ -461,7 +461,7 @@ def move(
         hiring_positions.hiring_ended(session, written, now)
     moved = Moved(written, from_state)
     for listener in _LISTENERS:
-        listener(session, moved, action)
+        listener(session, moved, action, actor)
     return moved
 
 
