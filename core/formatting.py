@@ -19,6 +19,11 @@ def money(value: Decimal | None) -> str:
     return format_currency(value, "BRL", locale="pt_BR").replace("\xa0", " ")
 
 
+def money_cents(centavos: int | None) -> str:
+    """Centavos as 'R$ 1.234,56' (None reads as zero)."""
+    return money(Decimal(centavos or 0) / 100)
+
+
 def hourly_pay(value: Decimal | None) -> str:
     """Format an hourly rate: 'R$ 25,00/hora', or 'A combinar' when absent."""
     if value is None:

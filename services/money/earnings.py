@@ -12,12 +12,12 @@ from typing import TypedDict
 
 from sqlmodel import Session, or_, select
 
-from core.formatting import local
+from core.formatting import local, money_cents
 from core.shift_rules import LOCAL_TZ, MEI_ANNUAL_LIMIT_CENTAVOS, MEI_WARNING_PERCENT
 from models import FiscalRegime, Hiring, HiringState, Job, PayoutAccount, Profile
 from services.jobs.shift_pay import pay
 from services.money.payments import NO_PAYOUT_ACCOUNT, TOP_UP_WAITING
-from services.shifts.shifts import money_cents, prefilled_minutes
+from services.shifts.shifts import prefilled_minutes
 
 S = HiringState
 WAITING = frozenset({S.ENDED, S.HOURS_SENT, S.ADJUSTMENT, S.DISPUTED})

@@ -24,13 +24,11 @@ docs/product.md "Pagamento garantido" is the rule book; in short:
 """
 
 import logging
-from decimal import Decimal
 from typing import Any
 
 import stripe
 from sqlmodel import Session, select
 
-from core.formatting import money
 from models import (
     Hiring,
     HiringState,
@@ -141,11 +139,6 @@ def amount_due(session: Session, h: Hiring) -> Quote | None:
 def transfer_group(hiring_id: int) -> str:
     """The Stripe transfer group of a hiring: its charges and its transfers."""
     return f"turno-contratacao-{hiring_id}"
-
-
-def money_text(centavos: int) -> str:
-    """Centavos as 'R$ 1.234,56'."""
-    return money(Decimal(centavos) / 100)
 
 
 def stripe_id_of(value: Any) -> str:

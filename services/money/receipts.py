@@ -7,7 +7,7 @@ from types import SimpleNamespace
 from sqlalchemy import func
 from sqlmodel import Session, select
 
-from core.formatting import short_date
+from core.formatting import money_cents, short_date
 from models import (
     Hiring,
     Job,
@@ -18,7 +18,7 @@ from models import (
     ProtectedPayment,
 )
 from services.jobs.pricing import Quote, fee, fee_percent
-from services.money.payments import KIND_LABELS, LABELS, latest_payment, money_text, paid_payments
+from services.money.payments import KIND_LABELS, LABELS, latest_payment, paid_payments
 from services.money.settlement import plan_steps
 
 log = logging.getLogger(__name__)
@@ -112,8 +112,8 @@ def receipts(session: Session, company_id: int, limit: int = 100) -> list[Receip
             job_title=title,
             freelancer=name or "Freelancer",
             kind=KIND_LABELS.get(p.kind, p.kind),
-            amount=money_text(p.amount_centavos),
-            refunded=money_text(int(refunded[p.id])) if refunded.get(p.id) else "",
+            amount=money_cents(p.amount_centavos),
+            refunded=money_cents(int(refunded[p.id])) if refunded.get(p.id) else "",
             status=LABELS.get(p.status, p.status),
             receipt_url=p.receipt_url,
         )

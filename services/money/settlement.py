@@ -14,6 +14,7 @@ from sqlmodel import Session, select
 from core import background, routes
 from core import shift_rules as rules
 from core.db import session_scope
+from core.formatting import money_cents
 from core.types import utcnow
 from models import (
     Actor,
@@ -37,7 +38,6 @@ from services.money.payments import (
     _counted_ids,
     charge_of,
     latest_payment,
-    money_text,
     paid_payments,
     transfer_group,
 )
@@ -62,14 +62,12 @@ class Step:
 
 
 def owed(h: Hiring) -> int | None:
-    """What the freelancer is owed once the hiring ended (None while it has not)."""
+    """What the freelancer is owed once the hiring ended (None while it has not: hiring_lifecycle.SETTLES)."""
+    if h.state not in hiring_lifecycle.SETTLES and h.state != S.PAID:
+        return None
     if h.state in (S.APPROVED, S.PAID):
         return h.valor_centavos or 0
-    if h.state == S.CANCELLED_BY_COMPANY:
-        return h.taxa_cancelamento_centavos
-    if h.state in (S.CANCELLED_BY_FREELANCER, S.NO_SHOW, S.EXPIRED):
-        return 0
-    return None
+    return h.taxa_cancelamento_centavos if h.state == S.CANCELLED_BY_COMPANY else 0
 
 
 def plan_steps(h: Hiring, payments: list[ProtectedPayment], current: ProtectedPayment | None) -> tuple[list[Step], int]:
@@ -252,7 +250,7 @@ def _tell_transferred(session: Session, h: Hiring) -> None:
         session,
         h.freelancer_id,
         NotificationType.SHIFT,
-        f'Pagamento de {money_text(h.valor_centavos or 0)} do turno "{title}" enviado para sua conta de recebimento.',
+        f'Pagamento de {money_cents(h.valor_centavos or 0)} do turno "{title}" enviado para sua conta de recebimento.',
         routes.NoticeTarget.FREELANCER_SHIFTS,
     )
 

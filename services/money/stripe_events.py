@@ -7,6 +7,7 @@ from typing import Any
 from sqlmodel import Session, select
 
 from core import routes
+from core.formatting import money_cents
 from core.types import utcnow
 from models import (
     Actor,
@@ -21,7 +22,7 @@ from models import (
 )
 from services.jobs.pricing import DISPUTE_BLOCKS
 from services.money import settlement
-from services.money.payments import SET_UP_PAYOUTS, S, charge_of, latest_payment, money_text, stripe_id_of
+from services.money.payments import SET_UP_PAYOUTS, S, charge_of, latest_payment, stripe_id_of
 from services.reach.notifications import notify
 from services.shifts import hiring_lifecycle
 from services.shifts.hiring_lifecycle import HiringMoveRefused
@@ -133,7 +134,7 @@ def _tell_paid(session: Session, h: Hiring, payment: ProtectedPayment) -> None:
     job = session.get(Job, h.job_id)
     title = job.titulo if job else ""
     message = (
-        f'Sua candidatura para a vaga "{title}" foi aceita! O pagamento de {money_text(payment.freelancer_centavos)} '
+        f'Sua candidatura para a vaga "{title}" foi aceita! O pagamento de {money_cents(payment.freelancer_centavos)} '
         "está garantido pelo Turno."
     )
     if not settlement.payout_destination(session, h.freelancer_id):
@@ -145,7 +146,7 @@ def _tell_paid(session: Session, h: Hiring, payment: ProtectedPayment) -> None:
         session,
         h.company_id,
         NotificationType.SHIFT,
-        f'Pagamento de {money_text(payment.amount_centavos)} recebido: o turno "{title}" está agendado.',
+        f'Pagamento de {money_cents(payment.amount_centavos)} recebido: o turno "{title}" está agendado.',
         routes.NoticeTarget.COMPANY_SHIFTS,
     )
 

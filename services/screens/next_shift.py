@@ -14,13 +14,12 @@ from sqlalchemy import and_, or_
 from sqlmodel import Session, select
 
 from core import shift_rules as rules
-from core.formatting import local
+from core.formatting import local, money_cents
 from models import Actor, Hiring, HiringState
 from services.jobs import pricing, shift_pay
 from services.screens import shift_views
 from services.screens.shift_views import ShiftCard
 from services.shifts.hiring_actions import BUTTONS
-from services.shifts.shifts import money_cents
 
 # A shift still to work: hired and not started, or started and not checked out.
 NOT_STARTED = (HiringState.SCHEDULED, HiringState.CONFIRMED, HiringState.UNCONFIRMED)

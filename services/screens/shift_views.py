@@ -14,7 +14,7 @@ from sqlmodel import Session, select
 
 from core import geo, routes
 from core import shift_rules as rules
-from core.formatting import local
+from core.formatting import local, money_cents
 from core.shift_format import map_url
 from models import Actor, Chat, Hiring, HiringEvent, HiringState, Job, Profile
 from services.common.errors import NotAllowed
@@ -29,7 +29,6 @@ from services.shifts.shifts import (
     STATE_LABELS,
     approved_values,
     cancel_consequence,
-    money_cents,
     prefilled_minutes,
 )
 from services.trust import teams

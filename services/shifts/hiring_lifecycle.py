@@ -345,6 +345,18 @@ def due_at(state: str, h: Hiring) -> datetime | None:
     return rule.window.opens(h)
 
 
+def reminders_passed(inicio_em: datetime, sent: int, now: datetime) -> int:
+    """How many of the freelancer's reminders are gone by `now`: the `sent` ones and every later one whose time passed.
+
+    The one place that skips reminders whose time has passed (a shift paid or accepted late, a timer
+    back from a downtime): only what is still ahead of the shift is sent.
+    """
+    passed = sent
+    while passed < len(rules.FREELANCER_REMINDERS) and inicio_em - rules.FREELANCER_REMINDERS[passed] <= now:
+        passed += 1
+    return passed
+
+
 def remind_at(state: str, h: Hiring) -> datetime | None:
     """When the next reminder of a hiring in `state` goes out (None when none is left).
 
@@ -437,9 +449,8 @@ def move(
     fields = dict(values or {})
     after = Hiring.model_construct(**{**hiring.model_dump(), **fields, "state": rule.target, "updated_at": now})
     if action == "pagamento_confirmado":  # reminders whose time passed while the company paid are skipped
-        left = [r for r in rules.FREELANCER_REMINDERS[after.reminders_sent :] if after.inicio_em - r > now]
-        fields["reminders_sent"] = len(rules.FREELANCER_REMINDERS) - len(left)
-        fields["remind_at"] = after.inicio_em - left[0] if left else None
+        fields["reminders_sent"] = reminders_passed(after.inicio_em, after.reminders_sent, now)
+        fields["remind_at"] = remind_at(rule.target, Hiring.model_construct(**{**after.model_dump(), **fields}))
     elif rule.target != hiring.state or "reminders_sent" in fields:
         fields["remind_at"] = remind_at(rule.target, after)
     fields["due_at"] = due_at(rule.target, after)
@@ -534,10 +545,8 @@ def create(session: Session, values: dict, now: datetime, actor_id: int | None) 
 
 def _next_reminder_after(h: Hiring, now: datetime) -> datetime | None:
     """Skip the reminders whose time has passed already (a shift accepted 10 h before it starts)."""
-    while (
-        (at := remind_at(h.state, h)) is not None and at <= now and h.reminders_sent < len(rules.FREELANCER_REMINDERS)
-    ):
-        h.reminders_sent += 1
+    if h.state in SCHEDULED:
+        h.reminders_sent = reminders_passed(h.inicio_em, h.reminders_sent, now)
     return remind_at(h.state, h)
 
 

@@ -25,13 +25,14 @@ from sqlmodel import Session, select
 
 from core import routes
 from core import shift_rules as rules
+from core.formatting import money_cents
 from models import Actor, Hiring, HiringState, Job, NotificationType
 from services.jobs import shift_pay
 from services.reach.notifications import Notice, notify, notify_many
 from services.shifts import faltas, hiring_lifecycle
 from services.shifts.hiring_actions import CATALOG, HOURS_APPROVED
 from services.shifts.hiring_lifecycle import HiringMoveRefused
-from services.shifts.shifts import approved_values, money_cents, prefilled_minutes, when
+from services.shifts.shifts import approved_values, prefilled_minutes, when
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -294,13 +295,11 @@ def _next_reminder(h: Hiring, now: datetime) -> tuple[int, datetime | None]:
 
     Only the latest reminder due is sent: after a downtime the earlier ones are pointless.
     """
-    sent = h.reminders_sent
     if h.state == HiringState.HOURS_SENT:
-        return sent + 1, None
-    while sent + 1 < len(rules.FREELANCER_REMINDERS) and h.inicio_em - rules.FREELANCER_REMINDERS[sent + 1] <= now:
-        sent += 1
-    after = Hiring.model_construct(**{**h.model_dump(), "reminders_sent": sent + 1})
-    return sent + 1, hiring_lifecycle.remind_at(h.state, after)
+        return h.reminders_sent + 1, None
+    sent = max(h.reminders_sent + 1, hiring_lifecycle.reminders_passed(h.inicio_em, h.reminders_sent, now))
+    after = Hiring.model_construct(**{**h.model_dump(), "reminders_sent": sent})
+    return sent, hiring_lifecycle.remind_at(h.state, after)
 
 
 def _reminder(h: Hiring, now: datetime, title: str) -> Notice | None:

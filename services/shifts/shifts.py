@@ -8,14 +8,13 @@ is notified (live and by e-mail) in the same transaction.
 """
 
 from datetime import datetime
-from decimal import Decimal
 from typing import NamedTuple
 
 from sqlmodel import Session, select
 
 from core import geo, routes
 from core import shift_rules as rules
-from core.formatting import local, money
+from core.formatting import local, money_cents
 from models import Actor, Hiring, HiringState, Job, NotificationType, Profile, ReviewRequest
 from services.common.errors import NotAllowed, ServiceError, require_id
 from services.common.validation import visible_length
@@ -436,11 +435,6 @@ _HANDLERS = {
     "decidir": _decide,
     "desistir": _give_up,
 }
-
-
-def money_cents(value: int | None) -> str:
-    """Centavos as 'R$ 1.234,56'."""
-    return money(Decimal(value or 0) / 100)
 
 
 # --- notices to the other side -----------------------------------------------------------------
