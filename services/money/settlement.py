@@ -43,6 +43,7 @@ from services.money.payments import (
 )
 from services.reach.notifications import notify
 from services.shifts import hiring_lifecycle
+from services.shifts.hiring_actions import HiringAction as A
 
 log = logging.getLogger(__name__)
 
@@ -231,7 +232,7 @@ def _finish(scope: Callable, hiring_id: int, missing: int, now: datetime) -> str
             values["pago_em"] = now  # the late-cancellation fee reached the freelancer
         elif h.state == S.APPROVED:  # the move clears `repasse_em` ('paga' settles nothing more)
             paid = {"pago_em": now, "repasse_tentativas": 0, "repasse_erro": ""}
-            moved = hiring_lifecycle.move(db, h, "repasse", Actor.TIMER, now, values=paid)
+            moved = hiring_lifecycle.move(db, h, A.PAID_OUT, Actor.TIMER, now, values=paid)
             _tell_transferred(db, moved.hiring)
             return "pago"
         db.execute(  # unless a payment that arrived meanwhile asked for another settlement

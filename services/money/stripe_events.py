@@ -25,6 +25,7 @@ from services.money import settlement
 from services.money.payments import SET_UP_PAYOUTS, S, charge_of, latest_payment, stripe_id_of
 from services.reach.notifications import notify
 from services.shifts import hiring_lifecycle
+from services.shifts.hiring_actions import HiringAction as A
 from services.shifts.hiring_lifecycle import HiringMoveRefused
 
 log = logging.getLogger(__name__)
@@ -99,7 +100,7 @@ def _close(session: Session, payment: ProtectedPayment, status: str) -> None:
     h = hiring_lifecycle.reread(session, payment.hiring_id)
     if _awaits(session, h, payment):
         try:
-            hiring_lifecycle.move(session, h, "pagamento_nao_concluido", Actor.TIMER, utcnow())  # money/expiry.py
+            hiring_lifecycle.move(session, h, A.PAYMENT_NOT_COMPLETED, Actor.TIMER, utcnow())  # money/expiry.py
         except HiringMoveRefused:
             return
 
@@ -123,7 +124,7 @@ def _mark_paid(session: Session, payment: ProtectedPayment, checkout: dict) -> N
     )
     h = hiring_lifecycle.reread(session, payment.hiring_id)
     if _awaits(session, h, payment):
-        moved = hiring_lifecycle.move(session, h, "pagamento_confirmado", Actor.TIMER, now)
+        moved = hiring_lifecycle.move(session, h, A.PAYMENT_CONFIRMED, Actor.TIMER, now)
         _tell_paid(session, moved.hiring, payment)
         return
     # A top-up, or money that arrived after the hiring moved on (expired, accepted again): settle it.

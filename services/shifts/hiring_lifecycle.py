@@ -21,6 +21,7 @@ from sqlmodel import Session
 from core import shift_rules as rules
 from models import Actor, Hiring, HiringEvent, HiringState
 from services.jobs import hiring_positions, shift_pay
+from services.shifts.hiring_actions import HiringAction as A
 
 S = HiringState
 E, P, T, TIMER = Actor.COMPANY, Actor.FREELANCER, Actor.STAFF, Actor.TIMER
@@ -155,123 +156,121 @@ _DIRECT = Window(needs=_direct)
 _FEE_OWED = Window(needs=lambda h: h.taxa_cancelamento_centavos > 0 and _direct(h))
 RULES: tuple[Rule, ...] = (
     # 'Pagamento garantido' (services/money/): the Checkout's outcome moves the hiring.
-    Rule("pagamento_confirmado", frozenset({S.AWAITING_PAYMENT}), S.SCHEDULED, frozenset({TIMER})),
+    Rule(A.PAYMENT_CONFIRMED, frozenset({S.AWAITING_PAYMENT}), S.SCHEDULED, frozenset({TIMER})),
     Rule(
-        "pagamento_expirado",
+        A.PAYMENT_EXPIRED,
         frozenset({S.AWAITING_PAYMENT}),
         S.EXPIRED,
         frozenset({TIMER}),
         Window(lambda h: _awaiting_since(h) + rules.PAYMENT_WINDOW),
     ),
-    Rule("pagamento_nao_concluido", frozenset({S.AWAITING_PAYMENT}), S.EXPIRED, frozenset({TIMER})),
-    Rule("desistir", frozenset({S.AWAITING_PAYMENT}), S.EXPIRED, frozenset({E})),
-    Rule("aceitar_novamente", frozenset({S.EXPIRED}), S.AWAITING_PAYMENT, frozenset({E})),
-    Rule("repasse", frozenset({S.APPROVED}), S.PAID, frozenset({TIMER})),
+    Rule(A.PAYMENT_NOT_COMPLETED, frozenset({S.AWAITING_PAYMENT}), S.EXPIRED, frozenset({TIMER})),
+    Rule(A.GIVE_UP, frozenset({S.AWAITING_PAYMENT}), S.EXPIRED, frozenset({E})),
+    Rule(A.ACCEPT_AGAIN, frozenset({S.EXPIRED}), S.AWAITING_PAYMENT, frozenset({E})),
+    Rule(A.PAID_OUT, frozenset({S.APPROVED}), S.PAID, frozenset({TIMER})),
     Rule(
-        "confirmar",
+        A.CONFIRM,
         frozenset({S.SCHEDULED, S.UNCONFIRMED}),
         S.CONFIRMED,
         frozenset({P}),
         Window(lambda h: h.inicio_em - rules.CONFIRM_FROM, _start, CONFIRM_EARLY, SHIFT_STARTED),
     ),
     Rule(
-        "nao_confirmou",
+        A.NOT_CONFIRMED,
         frozenset({S.SCHEDULED}),
         S.UNCONFIRMED,
         frozenset({TIMER}),
         Window(lambda h: h.inicio_em - rules.UNCONFIRMED_AT),
     ),
-    Rule("cancelar_sem_custo", frozenset({S.UNCONFIRMED}), S.CANCELLED_BY_COMPANY, frozenset({E}), _BEFORE_START),
-    Rule("cancelar", SCHEDULED, S.CANCELLED_BY_FREELANCER, frozenset({P}), _BEFORE_START),
-    Rule("cancelar", SCHEDULED, S.CANCELLED_BY_COMPANY, frozenset({E}), _BEFORE_START),
+    Rule(A.CANCEL_FREE, frozenset({S.UNCONFIRMED}), S.CANCELLED_BY_COMPANY, frozenset({E}), _BEFORE_START),
+    Rule(A.CANCEL, SCHEDULED, S.CANCELLED_BY_FREELANCER, frozenset({P}), _BEFORE_START),
+    Rule(A.CANCEL, SCHEDULED, S.CANCELLED_BY_COMPANY, frozenset({E}), _BEFORE_START),
     Rule(
-        "chegada",
+        A.CHECK_IN,
         SCHEDULED,
         S.IN_PROGRESS,
         frozenset({P, E}),
         Window(lambda h: h.inicio_em - rules.CHECK_IN_FROM, _end, CHECK_IN_EARLY, CHECK_IN_LATE),
     ),
-    Rule("saida", frozenset({S.IN_PROGRESS}), S.ENDED, frozenset({P})),
-    Rule("dispensar", frozenset({S.IN_PROGRESS}), S.ENDED, frozenset({E})),
+    Rule(A.CHECK_OUT, frozenset({S.IN_PROGRESS}), S.ENDED, frozenset({P})),
+    Rule(A.DISMISS, frozenset({S.IN_PROGRESS}), S.ENDED, frozenset({E})),
     Rule(
-        "saida_nao_registrada",
+        A.EXIT_NOT_RECORDED,
         frozenset({S.IN_PROGRESS}),
         S.ENDED,
         frozenset({TIMER}),
         Window(lambda h: h.fim_em + rules.CHECK_OUT_MISSING),
     ),
     Rule(
-        "enviar_horas",
+        A.SEND_HOURS,
         frozenset({S.ENDED}),
         S.HOURS_SENT,
         frozenset({P}),
         Window(closes=lambda h: h.fim_em + rules.HOURS_DEADLINE, late=HOURS_LATE),
     ),
     Rule(
-        "horas_pelos_registros",
+        A.HOURS_FROM_RECORDS,
         frozenset({S.ENDED}),
         S.HOURS_SENT,
         frozenset({TIMER}),
         Window(lambda h: h.fim_em + rules.HOURS_DEADLINE),
     ),
-    Rule("aprovar", frozenset({S.HOURS_SENT}), S.APPROVED, frozenset({E})),
+    Rule(A.APPROVE, frozenset({S.HOURS_SENT}), S.APPROVED, frozenset({E})),
     Rule(
-        "aprovacao_automatica",
+        A.AUTO_APPROVAL,
         frozenset({S.HOURS_SENT}),
         S.APPROVED,
         frozenset({TIMER}),
         Window(lambda h: _sent(h) + rules.APPROVAL_WINDOW, needs=lambda h: not hours_need_company(h)),
     ),
     Rule(
-        "ajustar",
+        A.ADJUST,
         frozenset({S.HOURS_SENT}),
         S.ADJUSTMENT,
         frozenset({E}),
         Window(closes=_approval_closes, late=ADJUST_LATE),
     ),
-    Rule("aceitar_ajuste", frozenset({S.ADJUSTMENT}), S.APPROVED, frozenset({P})),
+    Rule(A.ACCEPT_ADJUSTMENT, frozenset({S.ADJUSTMENT}), S.APPROVED, frozenset({P})),
     Rule(
-        "contestar_ajuste",
+        A.CONTEST_ADJUSTMENT,
         frozenset({S.ADJUSTMENT}),
         S.DISPUTED,
         frozenset({P}),
         Window(closes=lambda h: _adjusted(h) + rules.ADJUSTMENT_WINDOW, late=CONTEST_LATE),
     ),
     Rule(
-        "ajuste_aceito_automaticamente",
+        A.ADJUSTMENT_AUTO_ACCEPTED,
         frozenset({S.ADJUSTMENT}),
         S.APPROVED,
         frozenset({TIMER}),
         Window(lambda h: _adjusted(h) + rules.ADJUSTMENT_WINDOW),
     ),
     Rule(
-        "nao_compareceu",
+        A.NO_SHOW,
         SCHEDULED,
         S.NO_SHOW,
         frozenset({E}),
         Window(lambda h: h.inicio_em + rules.NO_SHOW_FROM, early=NO_SHOW_EARLY),
     ),
+    Rule(A.NO_RECORD, SCHEDULED, S.NO_SHOW, frozenset({TIMER}), Window(lambda h: h.fim_em + rules.NO_RECORD_NO_SHOW)),
     Rule(
-        "sem_registro", SCHEDULED, S.NO_SHOW, frozenset({TIMER}), Window(lambda h: h.fim_em + rules.NO_RECORD_NO_SHOW)
-    ),
-    Rule(
-        "contestar_falta",
+        A.CONTEST_ABSENCE,
         frozenset({S.NO_SHOW}),
         S.DISPUTED,
         frozenset({P}),
         Window(closes=lambda h: _ended(h) + rules.CONTEST_WINDOW, late=CONTEST_LATE),
     ),
-    Rule("decidir_aprovar", frozenset({S.DISPUTED}), S.APPROVED, frozenset({T})),
-    Rule("decidir_falta", frozenset({S.DISPUTED}), S.NO_SHOW, frozenset({T})),
-    Rule("marcar_pago", frozenset({S.APPROVED}), S.PAID, frozenset({E}), _DIRECT),
-    Rule("confirmar_recebimento", frozenset({S.APPROVED}), S.PAID, frozenset({P}), _DIRECT),
+    Rule(A.DECIDE_APPROVE, frozenset({S.DISPUTED}), S.APPROVED, frozenset({T})),
+    Rule(A.DECIDE_ABSENCE, frozenset({S.DISPUTED}), S.NO_SHOW, frozenset({T})),
+    Rule(A.MARK_PAID, frozenset({S.APPROVED}), S.PAID, frozenset({E}), _DIRECT),
+    Rule(A.CONFIRM_RECEIPT, frozenset({S.APPROVED}), S.PAID, frozenset({P}), _DIRECT),
     # The other side's confirmation of a payment already marked: recorded, the state stays.
-    Rule("marcar_pago", frozenset({S.PAID}), S.PAID, frozenset({E}), _DIRECT),
-    Rule("confirmar_recebimento", frozenset({S.PAID}), S.PAID, frozenset({P}), _DIRECT),
+    Rule(A.MARK_PAID, frozenset({S.PAID}), S.PAID, frozenset({E}), _DIRECT),
+    Rule(A.CONFIRM_RECEIPT, frozenset({S.PAID}), S.PAID, frozenset({P}), _DIRECT),
     # A late cancellation's fee (direct payment): each side records it paid; the state stays.
-    Rule("marcar_pago", frozenset({S.CANCELLED_BY_COMPANY}), S.CANCELLED_BY_COMPANY, frozenset({E}), _FEE_OWED),
+    Rule(A.MARK_PAID, frozenset({S.CANCELLED_BY_COMPANY}), S.CANCELLED_BY_COMPANY, frozenset({E}), _FEE_OWED),
     Rule(
-        "confirmar_recebimento",
+        A.CONFIRM_RECEIPT,
         frozenset({S.CANCELLED_BY_COMPANY}),
         S.CANCELLED_BY_COMPANY,
         frozenset({P}),
@@ -280,14 +279,14 @@ RULES: tuple[Rule, ...] = (
 )
 # What the timer does in each state, and from when (the rules above hold the windows).
 TIMER_ACTIONS = {
-    S.AWAITING_PAYMENT: "pagamento_expirado",
-    S.SCHEDULED: "nao_confirmou",
-    S.CONFIRMED: "sem_registro",
-    S.UNCONFIRMED: "sem_registro",
-    S.IN_PROGRESS: "saida_nao_registrada",
-    S.ENDED: "horas_pelos_registros",
-    S.HOURS_SENT: "aprovacao_automatica",
-    S.ADJUSTMENT: "ajuste_aceito_automaticamente",
+    S.AWAITING_PAYMENT: A.PAYMENT_EXPIRED,
+    S.SCHEDULED: A.NOT_CONFIRMED,
+    S.CONFIRMED: A.NO_RECORD,
+    S.UNCONFIRMED: A.NO_RECORD,
+    S.IN_PROGRESS: A.EXIT_NOT_RECORDED,
+    S.ENDED: A.HOURS_FROM_RECORDS,
+    S.HOURS_SENT: A.AUTO_APPROVAL,
+    S.ADJUSTMENT: A.ADJUSTMENT_AUTO_ACCEPTED,
 }
 
 
@@ -539,7 +538,7 @@ def create(session: Session, values: dict, now: datetime, actor_id: int | None) 
     draft.remind_at = _next_reminder_after(draft, now)
     session.add(draft)
     session.flush()
-    record(session, draft.id, "aceitar", E, now, actor_id, "", state)
+    record(session, draft.id, A.ACCEPT, E, now, actor_id, "", state)
     return draft
 
 

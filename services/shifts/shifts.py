@@ -22,6 +22,7 @@ from services.jobs import attendance_code, pricing, shift_pay
 from services.reach.notifications import notify
 from services.shifts import faltas, hiring_lifecycle
 from services.shifts.hiring_actions import CATALOG
+from services.shifts.hiring_actions import HiringAction as A
 from services.shifts.hiring_lifecycle import HiringMoveRefused
 
 NOT_FOUND = "Turno não encontrado."
@@ -164,7 +165,7 @@ def _move(session, party: _Party, action: str, user_id: int, now: datetime, reas
 
 
 def _confirm(session, party, user_id, data, now):
-    return _move(session, party, "confirmar", user_id, now, confirmed_at=now)
+    return _move(session, party, A.CONFIRM, user_id, now, confirmed_at=now)
 
 
 def _cancel(session, party, user_id, data, now):
@@ -173,7 +174,7 @@ def _cancel(session, party, user_id, data, now):
         minutes = hiring_lifecycle.scheduled_minutes(h)
         fee = shift_pay.company_cancel_fee(h.inicio_em, minutes, h.valor_hora_centavos, now)
         reason = f"Cancelado pela empresa. Valor devido ao profissional: {money_cents(fee)}." if fee else ""
-        return _move(session, party, "cancelar", user_id, now, reason, taxa_cancelamento_centavos=fee, terminou_em=now)
+        return _move(session, party, A.CANCEL, user_id, now, reason, taxa_cancelamento_centavos=fee, terminou_em=now)
     points = shift_pay.freelancer_cancel_faltas(h.inicio_em, h.created_at, now)
     moved = _move(
         session, party, "cancelar", user_id, now, cancel_consequence(h, Actor.FREELANCER, now), terminou_em=now
@@ -201,7 +202,7 @@ def cancel_consequence(h: Hiring, actor: str, now: datetime) -> str:
 
 def _give_up(session, party, user_id, data, now):
     """'Desistir' before paying a guaranteed hiring: it expires and the application returns to pending."""
-    return _move(session, party, "desistir", user_id, now, "A empresa desistiu antes de pagar.")  # money/expiry.py
+    return _move(session, party, A.GIVE_UP, user_id, now, "A empresa desistiu antes de pagar.")  # money/expiry.py
 
 
 def _cancel_free(session, party, user_id, data, now):
@@ -227,7 +228,7 @@ def _reading(party: _Party, session: Session, data: dict, now: datetime, user_id
             return Outcome(False, TOO_MANY_CODES)
         secret = session.exec(select(Job.codigo_segredo).where(Job.id == party.hiring.job_id)).first() or ""
         if not secret or not attendance_code.verify(secret, str(data.get("code") or ""), now):
-            hiring_lifecycle.record(session, party.hiring.id, "codigo_incorreto", party.actor, now, user_id)
+            hiring_lifecycle.record(session, party.hiring.id, A.WRONG_CODE, party.actor, now, user_id)
             return Outcome(False, WRONG_CODE)
         return {"method": "codigo", "distance": "sem_leitura"}
     if method == "local":
@@ -354,7 +355,7 @@ def _adjust(session, party, user_id, data, now):
 
 def _accept_adjustment(session, party, user_id, data, now):
     h = party.hiring
-    return _move(session, party, "aceitar_ajuste", user_id, now, **approved_values(h, h.minutos_ajuste or 0))
+    return _move(session, party, A.ACCEPT_ADJUSTMENT, user_id, now, **approved_values(h, h.minutos_ajuste or 0))
 
 
 def _contest(action: str):
@@ -375,7 +376,7 @@ def _contest(action: str):
 
 
 def _no_show(session, party, user_id, data, now):
-    moved = _move(session, party, "nao_compareceu", user_id, now, terminou_em=now)
+    moved = _move(session, party, A.NO_SHOW, user_id, now, terminou_em=now)
     faltas.add(session, moved.freelancer_id, moved.id, rules.FALTAS_FOR_NO_SHOW, "nao_compareceu", now)
     return moved
 
@@ -396,12 +397,12 @@ def _decide(session, party, user_id, data, now):
     h = party.hiring
     if outcome == "aprovar":
         minutes = _minutes(data) if data.get("hours") else _disputed_minutes(h)
-        moved = _move(session, party, "decidir_aprovar", user_id, now, reason, **approved_values(h, minutes))
+        moved = _move(session, party, A.DECIDE_APPROVE, user_id, now, reason, **approved_values(h, minutes))
         faltas.lift_for_hiring(session, h.id, reason, now)
     elif outcome == "falta":
         if h.chegada_em is not None:  # a dispute about hours: the freelancer came
             raise ServiceError(ARRIVAL_RECORDED)
-        moved = _move(session, party, "decidir_falta", user_id, now, reason)
+        moved = _move(session, party, A.DECIDE_ABSENCE, user_id, now, reason)
     else:
         raise ServiceError(PICK_DECISION)
     faltas.close_reviews(session, h.id, user_id, outcome, reason, now)
@@ -417,23 +418,23 @@ def _disputed_minutes(h: Hiring) -> int:
 
 
 _HANDLERS = {
-    "confirmar": _confirm,
-    "cancelar": _cancel,
-    "cancelar_sem_custo": _cancel_free,
-    "chegada": _attendance("chegada", "chegada", ends=False),
-    "saida": _attendance("saida", "saida", ends=True),
-    "dispensar": _dismiss,
-    "enviar_horas": _send_hours,
-    "aprovar": _approve,
-    "ajustar": _adjust,
-    "aceitar_ajuste": _accept_adjustment,
-    "contestar_ajuste": _contest("contestar_ajuste"),
-    "nao_compareceu": _no_show,
-    "contestar_falta": _contest("contestar_falta"),
-    "marcar_pago": _paid("marcar_pago", "pago_em"),
-    "confirmar_recebimento": _paid("confirmar_recebimento", "recebido_em"),
-    "decidir": _decide,
-    "desistir": _give_up,
+    A.CONFIRM: _confirm,
+    A.CANCEL: _cancel,
+    A.CANCEL_FREE: _cancel_free,
+    A.CHECK_IN: _attendance(A.CHECK_IN, "chegada", ends=False),
+    A.CHECK_OUT: _attendance(A.CHECK_OUT, "saida", ends=True),
+    A.DISMISS: _dismiss,
+    A.SEND_HOURS: _send_hours,
+    A.APPROVE: _approve,
+    A.ADJUST: _adjust,
+    A.ACCEPT_ADJUSTMENT: _accept_adjustment,
+    A.CONTEST_ADJUSTMENT: _contest(A.CONTEST_ADJUSTMENT),
+    A.NO_SHOW: _no_show,
+    A.CONTEST_ABSENCE: _contest(A.CONTEST_ABSENCE),
+    A.MARK_PAID: _paid(A.MARK_PAID, "pago_em"),
+    A.CONFIRM_RECEIPT: _paid(A.CONFIRM_RECEIPT, "recebido_em"),
+    A.DECIDE: _decide,
+    A.GIVE_UP: _give_up,
 }
 
 
