@@ -29,7 +29,8 @@ from components.privacy import privacy_section
 from components.profile_forms import freelancer_profile_form
 from components.rating import company_rating, rating_control, rating_dialog
 from components.settings_panel import settings_panel
-from components.shift_card import shift_dialog, shifts_tab
+from components.shift_dialog import shift_dialog
+from components.shifts_tab import shifts_tab
 from components.ui import empty_state
 from core import routes
 from core.db import session_scope
