@@ -34,7 +34,7 @@ from core.ids import id_from_text
 from services.shifts import applications, overlaps
 
 JOBS = f"{STATE}.app___pages___jobs____jobs_state"
-DETAIL = f"{STATE}.app___pages___job_detail____job_detail_state"
+DETAIL = f"{STATE}.app___pages___job_detail___state____job_detail_state"
 APPLY = f"{AUTH}.states___apply____apply_state"
 FREELANCER_DASHBOARD = f"{APPLY}.app___pages___freelancer_dashboard____freelancer_dashboard_state"
 COMPANY_JOBS = f"{AUTH}.app___pages___company_jobs___state____company_jobs_state"

@@ -276,7 +276,7 @@ def _navigate(root, path: str, query: dict | None = None) -> None:
 def _page_flows(population: Population) -> list[tuple[str, str, list[tuple[str, type, str, tuple]]]]:
     """(page, cookie, [(path, state class, handler name, args)]) for each page the benchmarks reach."""
     from app.pages.freelancer_dashboard import FreelancerDashboardState
-    from app.pages.job_detail import JobDetailState
+    from app.pages.job_detail.state import JobDetailState
     from app.pages.jobs import JobsState
     from states.apply import ApplyState
     from states.auth import AuthState

@@ -181,7 +181,7 @@ def test_state_names_match_the_app() -> None:
     from app.pages.chats import ChatRoomState
     from app.pages.company_jobs.state import CompanyJobsState
     from app.pages.freelancer_dashboard import FreelancerDashboardState
-    from app.pages.job_detail import JobDetailState
+    from app.pages.job_detail.state import JobDetailState
     from app.pages.jobs import JobsState
     from states.apply import ApplyState
 

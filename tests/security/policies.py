@@ -175,15 +175,15 @@ POLICIES: dict[str, Policy] = {
     "app.pages.contact.ContactState.setvar": SETVAR,
     "app.pages.contact.ContactState.submit": Policy(PUBLIC, {"form_data": CONTACT_FORM}, page="/contact"),
     # A closed vaga says so and lists similar open ones (docs/product.md §4); it was public while open.
-    "app.pages.job_detail.JobDetailState.load": Policy(
+    "app.pages.job_detail.state.JobDetailState.load": Policy(
         PUBLIC, page="/jobs/{public_job}", may_differ=("gone", "similar", "page_title")
     ),
-    "app.pages.job_detail.JobDetailState.setvar": SETVAR,
+    "app.pages.job_detail.state.JobDetailState.setvar": SETVAR,
     # 'Não quero trabalhar com esta empresa' on the vaga's page: a freelancer's own preference about
     # the company named on a vaga they can see (an anonymous, closed or archived one finds nothing:
     # nothing written, the same answer). 'Não quero ver esta vaga' hides the page's vaga alone.
-    "app.pages.job_detail.JobDetailState.avoid_company": Policy(FREELANCER, page="/jobs/{public_job}"),
-    "app.pages.job_detail.JobDetailState.hide_job": Policy(FREELANCER, page="/jobs/{public_job}"),
+    "app.pages.job_detail.state.JobDetailState.avoid_company": Policy(FREELANCER, page="/jobs/{public_job}"),
+    "app.pages.job_detail.state.JobDetailState.hide_job": Policy(FREELANCER, page="/jobs/{public_job}"),
     "app.pages.home.HomeState.load": Policy(PUBLIC, page="/"),
     "app.pages.home.HomeState.setvar": SETVAR,
     "app.pages.jobs.JobsState.choose_category": Policy(PUBLIC, {"value": "eventos"}, page="/jobs"),

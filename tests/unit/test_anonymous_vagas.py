@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 
 import models
 from app.pages.freelancer_dashboard import FreelancerDashboardState
-from app.pages.job_detail import JobDetailState
+from app.pages.job_detail.state import JobDetailState
 from core.types import utcnow
 from models import Application, Block, Job, User
 from services.common.errors import NotAllowed
