@@ -443,19 +443,19 @@ POLICIES: dict[str, Policy] = {
     "app.pages.attendance_code.AttendanceCodeState.refresh": Policy(COMPANY, {"_value": 1}, page=CODE_PAGE),
     "app.pages.attendance_code.AttendanceCodeState.setvar": SETVAR,
     # Conversations.
-    "app.pages.chats.ChatListState.load_client": Policy(COMPANY, page="/client-dashboard/chats"),
-    "app.pages.chats.ChatListState.load_freelancer": Policy(FREELANCER, page="/freelancer-dashboard/chats"),
-    "app.pages.chats.ChatListState.setvar": SETVAR,
-    "app.pages.chats.ChatRoomState.load_client": Policy(COMPANY, page=COMPANY_CHAT),
-    "app.pages.chats.ChatRoomState.load_freelancer": Policy(FREELANCER, page=FREELANCER_CHAT),
-    "app.pages.chats.ChatRoomState.load_older": Policy(
+    "app.pages.chats.state.ChatListState.load_client": Policy(COMPANY, page="/client-dashboard/chats"),
+    "app.pages.chats.state.ChatListState.load_freelancer": Policy(FREELANCER, page="/freelancer-dashboard/chats"),
+    "app.pages.chats.state.ChatListState.setvar": SETVAR,
+    "app.pages.chats.state.ChatRoomState.load_client": Policy(COMPANY, page=COMPANY_CHAT),
+    "app.pages.chats.state.ChatRoomState.load_freelancer": Policy(FREELANCER, page=FREELANCER_CHAT),
+    "app.pages.chats.state.ChatRoomState.load_older": Policy(
         SIGNED_IN, page=CHAT_PAGE, before=(("load_client", {}), ("load_freelancer", {}))
     ),
-    "app.pages.chats.ChatRoomState.send_message": Policy(
+    "app.pages.chats.state.ChatRoomState.send_message": Policy(
         SIGNED_IN, {"form_data": {"message": "Bom dia!"}}, page=CHAT_PAGE
     ),
-    "app.pages.chats.ChatRoomState.setvar": SETVAR,
-    "app.pages.chats.ChatRoomState.show_latest": Policy(
+    "app.pages.chats.state.ChatRoomState.setvar": SETVAR,
+    "app.pages.chats.state.ChatRoomState.show_latest": Policy(
         SIGNED_IN, page=CHAT_PAGE, before=(("load_client", {}), ("load_freelancer", {}))
     ),
     # A freelancer's profile page (themselves and the companies they applied to).

@@ -9,7 +9,7 @@ import asyncio
 import pytest
 from reflex.istate.data import RouterData
 
-from app.pages.chats import ChatRoomState
+from app.pages.chats.state import ChatRoomState
 from app.pages.freelancer_profile import EMPTY_PROFILE, FreelancerProfileState, star_kinds
 from core import routes
 from core.presence import SITE, chat_place, get_presence

@@ -40,11 +40,11 @@ from starlette.testclient import TestClient
 from app.api import api
 from app.api.auth import GENERIC_ERROR
 from app.errors import UNEXPECTED_MESSAGE, UNEXPECTED_TITLE
-from app.pages import chats as chat_page
 from app.pages import contact as contact_page
 from app.pages import recovery as recovery_page
 from app.pages import register as register_page
-from app.pages.chats import ChatRoomState
+from app.pages.chats import state as chat_page
+from app.pages.chats.state import ChatRoomState
 from app.pages.client_dashboard import ClientDashboardState
 from app.pages.company_jobs import state as jobs_page
 from app.pages.company_jobs.state import CompanyJobsState

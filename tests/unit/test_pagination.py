@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 
 from app.pages.category import CategoryState
-from app.pages.chats import ChatListState
+from app.pages.chats.state import ChatListState
 from app.pages.client_dashboard import ClientDashboardState
 from app.pages.company_jobs.state import CompanyJobsState
 from app.pages.freelancer_dashboard import FreelancerDashboardState

@@ -18,7 +18,7 @@ from sqlmodel import select
 
 import core.db
 from app.pages.category import CategoryState
-from app.pages.chats import ChatListState, ChatRoomState
+from app.pages.chats.state import ChatListState, ChatRoomState
 from app.pages.client_dashboard import ClientDashboardState
 from app.pages.company_jobs.state import CompanyJobsState
 from app.pages.freelancer_dashboard import FreelancerDashboardState

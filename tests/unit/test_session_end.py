@@ -20,7 +20,7 @@ from sqlmodel import select, update
 from starlette.testclient import TestClient
 
 from app.api import api
-from app.pages.chats import ChatRoomState
+from app.pages.chats.state import ChatRoomState
 from core.db import session_scope
 from core.presence import get_presence
 from core.signals import Ping
