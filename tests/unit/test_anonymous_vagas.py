@@ -14,7 +14,7 @@ import pytest
 from sqlmodel import Session, select
 
 import models
-from app.pages.freelancer_dashboard import FreelancerDashboardState
+from app.pages.freelancer_dashboard.state import FreelancerDashboardState
 from app.pages.job_detail.state import JobDetailState
 from core.types import utcnow
 from models import Application, Block, Job, User

@@ -49,7 +49,7 @@ from app.pages.client_dashboard import ClientDashboardState
 from app.pages.company_jobs import state as jobs_page
 from app.pages.company_jobs.state import CompanyJobsState
 from app.pages.contact import ContactState
-from app.pages.freelancer_dashboard import FreelancerDashboardState
+from app.pages.freelancer_dashboard.state import FreelancerDashboardState
 from app.pages.jobs import JobsState
 from app.pages.login import LoginState
 from app.pages.recovery import ForgotPasswordState, ResetPasswordState
