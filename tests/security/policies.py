@@ -459,11 +459,13 @@ POLICIES: dict[str, Policy] = {
         SIGNED_IN, page=CHAT_PAGE, before=(("load_client", {}), ("load_freelancer", {}))
     ),
     # A freelancer's profile page (themselves and the companies they applied to).
-    "app.pages.freelancer_profile.FreelancerProfileState.load": Policy(SIGNED_IN, page="/freelancers/{freelancer}"),
-    "app.pages.freelancer_profile.FreelancerProfileState.more_applications": Policy(
+    "app.pages.freelancer_profile.state.FreelancerProfileState.load": Policy(
+        SIGNED_IN, page="/freelancers/{freelancer}"
+    ),
+    "app.pages.freelancer_profile.state.FreelancerProfileState.more_applications": Policy(
         SIGNED_IN, page="/freelancers/{freelancer}", before=(("load", {}),)
     ),
-    "app.pages.freelancer_profile.FreelancerProfileState.setvar": SETVAR,
+    "app.pages.freelancer_profile.state.FreelancerProfileState.setvar": SETVAR,
     # Dashboard chrome: profile card, badges, notifications.
     "states.dashboard.DashboardState.close_sheet": Policy(SIGNED_IN),
     "states.dashboard.DashboardState.load_chrome": Policy(SIGNED_IN, page="/client-dashboard"),
