@@ -46,6 +46,7 @@ from app.pages import register as register_page
 from app.pages.chats import state as chat_page
 from app.pages.chats.state import ChatRoomState
 from app.pages.client_dashboard import ClientDashboardState
+from app.pages.company_jobs import publish_state
 from app.pages.company_jobs import state as jobs_page
 from app.pages.company_jobs.state import CompanyJobsState
 from app.pages.contact import ContactState
@@ -725,7 +726,7 @@ def test_job_create(company, submission):
     outcome = Outcome(
         success(events, "Vaga criada com sucesso!"),
         [*toasts(events), *state.form_errors.values(), state.publish_error],
-        (f"error: {jobs_page.CREATE_FAILED_TITLE} | {jobs_page.CREATE_FAILED}",),
+        (f"error: {publish_state.CREATE_FAILED_TITLE} | {publish_state.CREATE_FAILED}",),
     )
     judge(company.world, before, outcome, _jobs_are_valid)
 
