@@ -49,7 +49,7 @@ ROUNDS = 4 if harness.quick() else int(os.environ.get("BENCH_ROUNDS", "40"))
 CONVERSATIONS = (
     [2] if harness.quick() else [int(n) for n in os.environ.get("BENCH_CONVERSATIONS", "1,50,200").split(",") if n]
 )
-ROOM = f"{AUTH}.app___pages___chats____chat_room_state"
+ROOM = f"{AUTH}.app___pages___chats___state____chat_room_state"
 INTERVAL = float(os.environ.get("BENCH_INTERVAL", "0.5"))
 PATTERNS = [(f"paced, 1 message / {INTERVAL:g} s per conversation", INTERVAL), ("burst, all at once", 0.0)]
 

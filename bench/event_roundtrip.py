@@ -74,9 +74,9 @@ from core.catalog import CITIES
 from core.types import utcnow
 
 JOBS = f"{STATE}.app___pages___jobs____jobs_state"
-DETAIL = f"{STATE}.app___pages___job_detail____job_detail_state"
+DETAIL = f"{STATE}.app___pages___job_detail___state____job_detail_state"
 APPLY = f"{AUTH}.states___apply____apply_state"
-DASHBOARD = f"{APPLY}.app___pages___freelancer_dashboard____freelancer_dashboard_state"
+DASHBOARD = f"{APPLY}.app___pages___freelancer_dashboard___state____freelancer_dashboard_state"
 KINDS = ("jobs list page", "search + city + category", "open job", "apply box", "apply", "check-in (code)")
 ROUND = 5  # the page kinds of one round; the check-in comes between rounds
 CHECKINS_PER_SCENARIO = 2 if quick() else int(os.environ.get("BENCH_CHECKINS") or 4)

@@ -34,11 +34,11 @@ from core.ids import id_from_text
 from services.shifts import applications, overlaps
 
 JOBS = f"{STATE}.app___pages___jobs____jobs_state"
-DETAIL = f"{STATE}.app___pages___job_detail____job_detail_state"
+DETAIL = f"{STATE}.app___pages___job_detail___state____job_detail_state"
 APPLY = f"{AUTH}.states___apply____apply_state"
-FREELANCER_DASHBOARD = f"{APPLY}.app___pages___freelancer_dashboard____freelancer_dashboard_state"
+FREELANCER_DASHBOARD = f"{APPLY}.app___pages___freelancer_dashboard___state____freelancer_dashboard_state"
 COMPANY_JOBS = f"{AUTH}.app___pages___company_jobs___state____company_jobs_state"
-ROOM = f"{AUTH}.app___pages___chats____chat_room_state"
+ROOM = f"{AUTH}.app___pages___chats___state____chat_room_state"
 SEARCH_TERMS = ("garcom", "Garçom", "chef", "cozinha", "bar", "recepcionista", "foto", "dj", "seguranca", "barista")
 MESSAGE_PREFIX = "carga"
 TIMED_OUT = "no delta within"

@@ -40,7 +40,7 @@ from bench.harness import app_env, free_port, migrate, pct, quick, serve_app, se
 from bench.population import Population, populate
 from bench.wsclient import AUTH, CHROME, Tab, has
 
-DASHBOARD = f"{APPLY}.app___pages___freelancer_dashboard____freelancer_dashboard_state"
+DASHBOARD = f"{APPLY}.app___pages___freelancer_dashboard___state____freelancer_dashboard_state"
 DASHBOARD_TABS = ("overview", "jobs", "applications", "messages")
 OPEN_AT_ONCE = 20
 GOAL_SESSION_KB, GOAL_STATE_KB, GOAL_DELTA_P95 = 100, 100, 5 * 1024
@@ -275,8 +275,8 @@ def _navigate(root, path: str, query: dict | None = None) -> None:
 
 def _page_flows(population: Population) -> list[tuple[str, str, list[tuple[str, type, str, tuple]]]]:
     """(page, cookie, [(path, state class, handler name, args)]) for each page the benchmarks reach."""
-    from app.pages.freelancer_dashboard import FreelancerDashboardState
-    from app.pages.job_detail import JobDetailState
+    from app.pages.freelancer_dashboard.state import FreelancerDashboardState
+    from app.pages.job_detail.state import JobDetailState
     from app.pages.jobs import JobsState
     from states.apply import ApplyState
     from states.auth import AuthState

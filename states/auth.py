@@ -31,7 +31,7 @@ def flash_then_go(message: str, url: str) -> str:
     return f"sessionStorage.setItem('{FLASH_KEY}', {message!r}); window.location.assign({url!r});"
 
 
-# Unsent chat messages are kept per conversation in the tab (app/pages/chats.py) until sent, or
+# Unsent chat messages are kept per conversation in the tab (app/pages/chats/room.py) until sent, or
 # until the session ends in that tab: `session_over` forgets them.
 DRAFT_KEY_PREFIX = "turno_draft:"
 MIXED = -1  # AuthState._data_owner of a tab that loaded the data of more than one user

@@ -12,7 +12,8 @@ import reflex as rx
 
 from app.layout import dashboard_page
 from components.dashboard import tab_heading
-from components.shift_card import shift_card, shift_dialog
+from components.shift_card import shift_card
+from components.shift_dialog import shift_dialog
 from core import routes
 from core.db import session_scope
 from core.ids import id_from_text

@@ -27,7 +27,7 @@ from components.privacy import privacy_section
 from components.profile_forms import company_profile_form
 from components.rating import rating_control, rating_dialog
 from components.settings_panel import settings_panel
-from components.shift_card import shifts_tab
+from components.shifts_tab import shifts_tab
 from components.team import team_tab
 from components.ui import empty_state
 from core import routes

@@ -178,10 +178,10 @@ def test_a_message_on_screen_must_arrive_live() -> None:
 
 def test_state_names_match_the_app() -> None:
     """The load client addresses handlers by full state name; a renamed state must fail here, clearly."""
-    from app.pages.chats import ChatRoomState
+    from app.pages.chats.state import ChatRoomState
     from app.pages.company_jobs.state import CompanyJobsState
-    from app.pages.freelancer_dashboard import FreelancerDashboardState
-    from app.pages.job_detail import JobDetailState
+    from app.pages.freelancer_dashboard.state import FreelancerDashboardState
+    from app.pages.job_detail.state import JobDetailState
     from app.pages.jobs import JobsState
     from states.apply import ApplyState
 

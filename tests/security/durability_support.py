@@ -29,7 +29,7 @@ from bench import harness
 from bench.wsclient import AUTH, CHROME, TIMEOUT, Delta, Tab
 from tests.shift_form import shift_fields
 
-ROOM = f"{AUTH}.app___pages___chats____chat_room_state"
+ROOM = f"{AUTH}.app___pages___chats___state____chat_room_state"
 COMPANY_JOBS = f"{AUTH}.app___pages___company_jobs___state____company_jobs_state"
 PASSWORD = "Durable1234"
 MESSAGE_TAG = "durável"

@@ -175,15 +175,15 @@ POLICIES: dict[str, Policy] = {
     "app.pages.contact.ContactState.setvar": SETVAR,
     "app.pages.contact.ContactState.submit": Policy(PUBLIC, {"form_data": CONTACT_FORM}, page="/contact"),
     # A closed vaga says so and lists similar open ones (docs/product.md §4); it was public while open.
-    "app.pages.job_detail.JobDetailState.load": Policy(
+    "app.pages.job_detail.state.JobDetailState.load": Policy(
         PUBLIC, page="/jobs/{public_job}", may_differ=("gone", "similar", "page_title")
     ),
-    "app.pages.job_detail.JobDetailState.setvar": SETVAR,
+    "app.pages.job_detail.state.JobDetailState.setvar": SETVAR,
     # 'Não quero trabalhar com esta empresa' on the vaga's page: a freelancer's own preference about
     # the company named on a vaga they can see (an anonymous, closed or archived one finds nothing:
     # nothing written, the same answer). 'Não quero ver esta vaga' hides the page's vaga alone.
-    "app.pages.job_detail.JobDetailState.avoid_company": Policy(FREELANCER, page="/jobs/{public_job}"),
-    "app.pages.job_detail.JobDetailState.hide_job": Policy(FREELANCER, page="/jobs/{public_job}"),
+    "app.pages.job_detail.state.JobDetailState.avoid_company": Policy(FREELANCER, page="/jobs/{public_job}"),
+    "app.pages.job_detail.state.JobDetailState.hide_job": Policy(FREELANCER, page="/jobs/{public_job}"),
     "app.pages.home.HomeState.load": Policy(PUBLIC, page="/"),
     "app.pages.home.HomeState.setvar": SETVAR,
     "app.pages.jobs.JobsState.choose_category": Policy(PUBLIC, {"value": "eventos"}, page="/jobs"),
@@ -256,35 +256,35 @@ POLICIES: dict[str, Policy] = {
         before=(("open_apply_dialog", {"job_id": Id("public_job")}),),
     ),
     # Freelancer dashboard.
-    "app.pages.freelancer_dashboard.FreelancerDashboardState.choose_job_category": Policy(
+    "app.pages.freelancer_dashboard.state.FreelancerDashboardState.choose_job_category": Policy(
         FREELANCER, {"value": "eventos"}, page="/freelancer-dashboard?tab=jobs"
     ),
-    "app.pages.freelancer_dashboard.FreelancerDashboardState.choose_regime": Policy(PUBLIC, {"value": "mei"}),
-    "app.pages.freelancer_dashboard.FreelancerDashboardState.clear_job_filters": Policy(FREELANCER),
-    "app.pages.freelancer_dashboard.FreelancerDashboardState.save_fiscal_data": Policy(
+    "app.pages.freelancer_dashboard.state.FreelancerDashboardState.choose_regime": Policy(PUBLIC, {"value": "mei"}),
+    "app.pages.freelancer_dashboard.state.FreelancerDashboardState.clear_job_filters": Policy(FREELANCER),
+    "app.pages.freelancer_dashboard.state.FreelancerDashboardState.save_fiscal_data": Policy(
         FREELANCER,
         {"form_data": {"cpf": "529.982.247-25", "regime": "autonomo"}},
         page="/freelancer-dashboard?tab=earnings",
     ),
-    "app.pages.freelancer_dashboard.FreelancerDashboardState.start_payout_onboarding": Policy(
+    "app.pages.freelancer_dashboard.state.FreelancerDashboardState.start_payout_onboarding": Policy(
         FREELANCER, page="/freelancer-dashboard?tab=earnings"
     ),
-    "app.pages.freelancer_dashboard.FreelancerDashboardState.close_rating": Policy(SIGNED_IN, {"open_": False}),
-    "app.pages.freelancer_dashboard.FreelancerDashboardState.load": Policy(
+    "app.pages.freelancer_dashboard.state.FreelancerDashboardState.close_rating": Policy(SIGNED_IN, {"open_": False}),
+    "app.pages.freelancer_dashboard.state.FreelancerDashboardState.load": Policy(
         FREELANCER, page="/freelancer-dashboard?tab=applications"
     ),
-    "app.pages.freelancer_dashboard.FreelancerDashboardState.open_rating": Policy(
+    "app.pages.freelancer_dashboard.state.FreelancerDashboardState.open_rating": Policy(
         SIGNED_IN, {"application_id": Id("rating")}, page="/freelancer-dashboard"
     ),
-    "app.pages.freelancer_dashboard.FreelancerDashboardState.pick_stars": Policy(SIGNED_IN, {"stars": 5}),
-    "app.pages.freelancer_dashboard.FreelancerDashboardState.setvar": SETVAR,
-    "app.pages.freelancer_dashboard.FreelancerDashboardState.submit_job_search": Policy(
+    "app.pages.freelancer_dashboard.state.FreelancerDashboardState.pick_stars": Policy(SIGNED_IN, {"stars": 5}),
+    "app.pages.freelancer_dashboard.state.FreelancerDashboardState.setvar": SETVAR,
+    "app.pages.freelancer_dashboard.state.FreelancerDashboardState.submit_job_search": Policy(
         FREELANCER, {"form_data": {"search": "garçom"}}, page="/freelancer-dashboard?tab=jobs"
     ),
-    "app.pages.freelancer_dashboard.FreelancerDashboardState.submit_rating": Policy(
+    "app.pages.freelancer_dashboard.state.FreelancerDashboardState.submit_rating": Policy(
         SIGNED_IN, {"form_data": {"comment": "Ótima empresa."}}, page="/freelancer-dashboard", before=RATING_STEPS
     ),
-    "app.pages.freelancer_dashboard.FreelancerDashboardState.withdraw_application": Policy(
+    "app.pages.freelancer_dashboard.state.FreelancerDashboardState.withdraw_application": Policy(
         FREELANCER, {"application_id": Id("application")}, page="/freelancer-dashboard?tab=applications"
     ),
     # Company dashboard.
@@ -371,7 +371,7 @@ POLICIES: dict[str, Policy] = {
     "app.pages.company_jobs.state.CompanyJobsState.setvar": SETVAR,
     "app.pages.company_jobs.state.CompanyJobsState.view_profile": Policy(COMPANY, {"freelancer_id": Id("freelancer")}),
     # Shift cards (ShiftsMixin): each side acts on its own hirings; the freelancer asks reviews of their faltas.
-    **shift_policies("app.pages.freelancer_dashboard.FreelancerDashboardState", FREELANCER, FREELANCER_SHIFTS),
+    **shift_policies("app.pages.freelancer_dashboard.state.FreelancerDashboardState", FREELANCER, FREELANCER_SHIFTS),
     **shift_policies("app.pages.client_dashboard.ClientDashboardState", COMPANY, COMPANY_SHIFTS),
     **shift_policies("app.pages.attendance_code.AttendanceCodeState", COMPANY, COMPANY_SHIFTS),
     # 'Pagar R$ X' on the company's cards (PayShiftMixin): Stripe Checkout of the company's own hiring only.
@@ -412,10 +412,10 @@ POLICIES: dict[str, Policy] = {
     "app.pages.client_dashboard.ClientDashboardState.cancel_invite": Policy(
         COMPANY, {"invite_id": 987654}, page="/client-dashboard?tab=team"
     ),
-    "app.pages.freelancer_dashboard.FreelancerDashboardState.accept_invite": Policy(
+    "app.pages.freelancer_dashboard.state.FreelancerDashboardState.accept_invite": Policy(
         FREELANCER, {"invite_id": 987654}, page="/freelancer-dashboard"
     ),
-    "app.pages.freelancer_dashboard.FreelancerDashboardState.decline_invite": Policy(
+    "app.pages.freelancer_dashboard.state.FreelancerDashboardState.decline_invite": Policy(
         FREELANCER, {"invite_id": 987654}, page="/freelancer-dashboard"
     ),
     "app.pages.client_dashboard.ClientDashboardState.block_freelancer": Policy(
@@ -427,13 +427,13 @@ POLICIES: dict[str, Policy] = {
     # A freelancer avoids a company named by a shift of theirs, never by a company id (issue 41:
     # bare ids listed the companies and traced anonymous vagas). Undoing takes the caller's own
     # block or hidden vaga only: any id is theirs to try, and an unknown one changes nothing.
-    "app.pages.freelancer_dashboard.FreelancerDashboardState.avoid_worked_company": Policy(
+    "app.pages.freelancer_dashboard.state.FreelancerDashboardState.avoid_worked_company": Policy(
         FREELANCER, {"hiring_id": Id("hiring")}, page="/freelancer-dashboard"
     ),
-    "app.pages.freelancer_dashboard.FreelancerDashboardState.allow_company": Policy(
+    "app.pages.freelancer_dashboard.state.FreelancerDashboardState.allow_company": Policy(
         FREELANCER, {"company_id": 987654}, page="/freelancer-dashboard"
     ),
-    "app.pages.freelancer_dashboard.FreelancerDashboardState.show_job": Policy(
+    "app.pages.freelancer_dashboard.state.FreelancerDashboardState.show_job": Policy(
         FREELANCER, {"job_id": Id("public_job")}, page="/freelancer-dashboard"
     ),
     "app.pages.attendance_code.AttendanceCodeState.pay_shift": Policy(
@@ -443,27 +443,29 @@ POLICIES: dict[str, Policy] = {
     "app.pages.attendance_code.AttendanceCodeState.refresh": Policy(COMPANY, {"_value": 1}, page=CODE_PAGE),
     "app.pages.attendance_code.AttendanceCodeState.setvar": SETVAR,
     # Conversations.
-    "app.pages.chats.ChatListState.load_client": Policy(COMPANY, page="/client-dashboard/chats"),
-    "app.pages.chats.ChatListState.load_freelancer": Policy(FREELANCER, page="/freelancer-dashboard/chats"),
-    "app.pages.chats.ChatListState.setvar": SETVAR,
-    "app.pages.chats.ChatRoomState.load_client": Policy(COMPANY, page=COMPANY_CHAT),
-    "app.pages.chats.ChatRoomState.load_freelancer": Policy(FREELANCER, page=FREELANCER_CHAT),
-    "app.pages.chats.ChatRoomState.load_older": Policy(
+    "app.pages.chats.state.ChatListState.load_client": Policy(COMPANY, page="/client-dashboard/chats"),
+    "app.pages.chats.state.ChatListState.load_freelancer": Policy(FREELANCER, page="/freelancer-dashboard/chats"),
+    "app.pages.chats.state.ChatListState.setvar": SETVAR,
+    "app.pages.chats.state.ChatRoomState.load_client": Policy(COMPANY, page=COMPANY_CHAT),
+    "app.pages.chats.state.ChatRoomState.load_freelancer": Policy(FREELANCER, page=FREELANCER_CHAT),
+    "app.pages.chats.state.ChatRoomState.load_older": Policy(
         SIGNED_IN, page=CHAT_PAGE, before=(("load_client", {}), ("load_freelancer", {}))
     ),
-    "app.pages.chats.ChatRoomState.send_message": Policy(
+    "app.pages.chats.state.ChatRoomState.send_message": Policy(
         SIGNED_IN, {"form_data": {"message": "Bom dia!"}}, page=CHAT_PAGE
     ),
-    "app.pages.chats.ChatRoomState.setvar": SETVAR,
-    "app.pages.chats.ChatRoomState.show_latest": Policy(
+    "app.pages.chats.state.ChatRoomState.setvar": SETVAR,
+    "app.pages.chats.state.ChatRoomState.show_latest": Policy(
         SIGNED_IN, page=CHAT_PAGE, before=(("load_client", {}), ("load_freelancer", {}))
     ),
     # A freelancer's profile page (themselves and the companies they applied to).
-    "app.pages.freelancer_profile.FreelancerProfileState.load": Policy(SIGNED_IN, page="/freelancers/{freelancer}"),
-    "app.pages.freelancer_profile.FreelancerProfileState.more_applications": Policy(
+    "app.pages.freelancer_profile.state.FreelancerProfileState.load": Policy(
+        SIGNED_IN, page="/freelancers/{freelancer}"
+    ),
+    "app.pages.freelancer_profile.state.FreelancerProfileState.more_applications": Policy(
         SIGNED_IN, page="/freelancers/{freelancer}", before=(("load", {}),)
     ),
-    "app.pages.freelancer_profile.FreelancerProfileState.setvar": SETVAR,
+    "app.pages.freelancer_profile.state.FreelancerProfileState.setvar": SETVAR,
     # Dashboard chrome: profile card, badges, notifications.
     "states.dashboard.DashboardState.close_sheet": Policy(SIGNED_IN),
     "states.dashboard.DashboardState.load_chrome": Policy(SIGNED_IN, page="/client-dashboard"),

@@ -93,8 +93,8 @@ def _cookie(user_id: int) -> str:
 def _state_path(dotted: str) -> str:
     """The full state path Reflex names a state by (the same names the compiled frontend uses)."""
     import app.app  # noqa: F401 (registers every page and its states)
-    from app.pages.chats import ChatRoomState
-    from app.pages.freelancer_dashboard import FreelancerDashboardState
+    from app.pages.chats.state import ChatRoomState
+    from app.pages.freelancer_dashboard.state import FreelancerDashboardState
 
     return {"dashboard": FreelancerDashboardState, "room": ChatRoomState}[dotted].get_full_name()
 

@@ -14,8 +14,8 @@ import pytest
 from sqlmodel import Session, select
 
 import models
-from app.pages.freelancer_dashboard import FreelancerDashboardState
-from app.pages.job_detail import JobDetailState
+from app.pages.freelancer_dashboard.state import FreelancerDashboardState
+from app.pages.job_detail.state import JobDetailState
 from core.types import utcnow
 from models import Application, Block, Job, User
 from services.common.errors import NotAllowed

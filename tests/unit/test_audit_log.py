@@ -323,8 +323,8 @@ MEMBER_HANDLERS = [
     ("states.billing", "BillingState", "load_subscription", [], "freelancer"),
     ("app.pages.client_dashboard", "ClientDashboardState", "load", [], "freelancer"),
     ("app.pages.client_dashboard", "ClientDashboardState", "open_rating", [1], None),
-    ("app.pages.freelancer_dashboard", "FreelancerDashboardState", "load", [], "company"),
-    ("app.pages.freelancer_dashboard", "FreelancerDashboardState", "withdraw_application", [1], "company"),
+    ("app.pages.freelancer_dashboard.state", "FreelancerDashboardState", "load", [], "company"),
+    ("app.pages.freelancer_dashboard.state", "FreelancerDashboardState", "withdraw_application", [1], "company"),
 ]
 
 

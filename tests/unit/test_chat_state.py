@@ -9,8 +9,8 @@ import asyncio
 import pytest
 from sqlmodel import select
 
-from app.pages.chats import MAX_SHOWN, OLDER_FAILED, RECENT_FOLD, ChatListState, ChatRoomState
-from app.pages.freelancer_dashboard import FreelancerDashboardState
+from app.pages.chats.state import MAX_SHOWN, OLDER_FAILED, RECENT_FOLD, ChatListState, ChatRoomState
+from app.pages.freelancer_dashboard.state import FreelancerDashboardState
 from core import signals
 from core.db import session_scope
 from core.presence import chat_place, get_presence

@@ -11,7 +11,8 @@ import pytest
 from sqlmodel import select
 
 from app.pages.client_dashboard import ClientDashboardState
-from app.pages.company_jobs.state import POINT_FAILED, CompanyJobsState
+from app.pages.company_jobs.publish_state import POINT_FAILED
+from app.pages.company_jobs.state import CompanyJobsState
 from models import Application, Chat, Job
 from services.jobs import company_jobs
 from tests.shift_form import shift_day, shift_fields

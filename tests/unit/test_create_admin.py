@@ -168,7 +168,7 @@ def test_the_script_refuses_a_company_email(db, monkeypatch, capsys):
     ("state_path", "guard_name", "path"),
     [
         ("app.pages.client_dashboard.ClientDashboardState", "guard_client", "/client-dashboard"),
-        ("app.pages.freelancer_dashboard.FreelancerDashboardState", "guard_freelancer", "/freelancer-dashboard"),
+        ("app.pages.freelancer_dashboard.state.FreelancerDashboardState", "guard_freelancer", "/freelancer-dashboard"),
     ],
 )
 def test_the_dashboards_refuse_staff_like_the_other_role(db, state_path, guard_name, path):

@@ -4,7 +4,7 @@ import pytest
 
 from app.layout import CLIENT_TABS, FREELANCER_TABS
 from app.pages.client_dashboard import ClientDashboardState
-from app.pages.freelancer_dashboard import FreelancerDashboardState
+from app.pages.freelancer_dashboard.state import FreelancerDashboardState
 from app.pages.jobs import JobsState
 from core import routes
 from states.job_search import JobFilters, chosen_category, typed_search

@@ -47,7 +47,7 @@ def test_the_unfiltered_empty_list_says_no_vagas_are_open_and_the_pay_column_is_
 
 
 def test_the_dashboards_job_search_without_filters_does_not_mention_filters():
-    from app.pages.freelancer_dashboard import jobs_tab
+    from app.pages.freelancer_dashboard.job_search import jobs_tab
 
     rendered = str(jobs_tab())
 

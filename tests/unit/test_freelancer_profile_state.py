@@ -9,8 +9,8 @@ import asyncio
 import pytest
 from reflex.istate.data import RouterData
 
-from app.pages.chats import ChatRoomState
-from app.pages.freelancer_profile import EMPTY_PROFILE, FreelancerProfileState, star_kinds
+from app.pages.chats.state import ChatRoomState
+from app.pages.freelancer_profile.state import EMPTY_PROFILE, FreelancerProfileState, star_kinds
 from core import routes
 from core.presence import SITE, chat_place, get_presence
 from tests.unit.factories import make_application, make_cast, make_chat, make_job, make_rating

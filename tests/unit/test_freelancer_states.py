@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 import pytest
 from sqlmodel import select
 
-from app.pages.freelancer_dashboard import FreelancerDashboardState
+from app.pages.freelancer_dashboard.state import FreelancerDashboardState
 from app.pages.jobs import JobsState
 from models import Application, Job, JobStatus
 from services.shifts import applications

@@ -40,16 +40,17 @@ from starlette.testclient import TestClient
 from app.api import api
 from app.api.auth import GENERIC_ERROR
 from app.errors import UNEXPECTED_MESSAGE, UNEXPECTED_TITLE
-from app.pages import chats as chat_page
 from app.pages import contact as contact_page
 from app.pages import recovery as recovery_page
 from app.pages import register as register_page
-from app.pages.chats import ChatRoomState
+from app.pages.chats import state as chat_page
+from app.pages.chats.state import ChatRoomState
 from app.pages.client_dashboard import ClientDashboardState
+from app.pages.company_jobs import publish_state
 from app.pages.company_jobs import state as jobs_page
 from app.pages.company_jobs.state import CompanyJobsState
 from app.pages.contact import ContactState
-from app.pages.freelancer_dashboard import FreelancerDashboardState
+from app.pages.freelancer_dashboard.state import FreelancerDashboardState
 from app.pages.jobs import JobsState
 from app.pages.login import LoginState
 from app.pages.recovery import ForgotPasswordState, ResetPasswordState
@@ -725,7 +726,7 @@ def test_job_create(company, submission):
     outcome = Outcome(
         success(events, "Vaga criada com sucesso!"),
         [*toasts(events), *state.form_errors.values(), state.publish_error],
-        (f"error: {jobs_page.CREATE_FAILED_TITLE} | {jobs_page.CREATE_FAILED}",),
+        (f"error: {publish_state.CREATE_FAILED_TITLE} | {publish_state.CREATE_FAILED}",),
     )
     judge(company.world, before, outcome, _jobs_are_valid)
 

@@ -127,7 +127,7 @@ def _answer(db, cast, key: str, object_id) -> list[str]:
 def test_the_walk_finds_the_handlers_that_take_ids():
     assert len(ID_HANDLERS) >= 40
     assert "app.pages.company_jobs.state.CompanyJobsState.archive" in ID_HANDLERS
-    assert "app.pages.chats.ChatRoomState.load_client" in ID_HANDLERS
+    assert "app.pages.chats.state.ChatRoomState.load_client" in ID_HANDLERS
 
 
 @pytest.mark.parametrize("key", ID_HANDLERS)

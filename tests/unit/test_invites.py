@@ -13,7 +13,7 @@ from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, select
 
 from app.pages.client_dashboard import ClientDashboardState
-from app.pages.freelancer_dashboard import FreelancerDashboardState
+from app.pages.freelancer_dashboard.state import FreelancerDashboardState
 from core.shift_rules import LOCAL_TZ
 from core.types import utcnow
 from models import Application, Block, Falta, Hiring, Invite, Job, Profile, Role, TeamMember, User

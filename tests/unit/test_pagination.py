@@ -10,10 +10,10 @@ from datetime import timedelta
 import pytest
 
 from app.pages.category import CategoryState
-from app.pages.chats import ChatListState
+from app.pages.chats.state import ChatListState
 from app.pages.client_dashboard import ClientDashboardState
 from app.pages.company_jobs.state import CompanyJobsState
-from app.pages.freelancer_dashboard import FreelancerDashboardState
+from app.pages.freelancer_dashboard.state import FreelancerDashboardState
 from core.db import session_scope
 from core.types import utcnow
 from models import Chat, Job, Notification, Profile, Role, User

@@ -11,7 +11,7 @@ import warnings
 import pytest
 from sqlmodel import Session, select
 
-from app.pages.freelancer_dashboard import FreelancerDashboardState
+from app.pages.freelancer_dashboard.state import FreelancerDashboardState
 from core.security import hash_password
 from models import FiscalRegime, PayoutAccount
 from services.money import payouts

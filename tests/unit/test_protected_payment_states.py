@@ -13,7 +13,7 @@ from sqlmodel import Session, select
 
 from app.pages.client_dashboard import ClientDashboardState
 from app.pages.company_jobs.state import CompanyJobsState
-from app.pages.freelancer_dashboard import FreelancerDashboardState
+from app.pages.freelancer_dashboard.state import FreelancerDashboardState
 from core.formatting import local, money
 from core.types import utcnow
 from models import Application, Hiring, Job, Profile, ProtectedPayment, User

@@ -18,12 +18,12 @@ from sqlmodel import select
 
 import core.db
 from app.pages.category import CategoryState
-from app.pages.chats import ChatListState, ChatRoomState
+from app.pages.chats.state import ChatListState, ChatRoomState
 from app.pages.client_dashboard import ClientDashboardState
 from app.pages.company_jobs.state import CompanyJobsState
-from app.pages.freelancer_dashboard import FreelancerDashboardState
-from app.pages.freelancer_profile import FreelancerProfileState
-from app.pages.job_detail import JobDetailState
+from app.pages.freelancer_dashboard.state import FreelancerDashboardState
+from app.pages.freelancer_profile.state import FreelancerProfileState
+from app.pages.job_detail.state import JobDetailState
 from app.pages.jobs import JobsState
 from core import bond_guard
 from core.presence import get_presence

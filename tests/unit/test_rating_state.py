@@ -175,7 +175,7 @@ def test_rating_twice_is_refused_with_a_message(db, cast, hired):
 
 
 def test_freelancer_rates_the_company_from_minhas_candidaturas(db, cast, hired):
-    from app.pages.freelancer_dashboard import FreelancerDashboardState
+    from app.pages.freelancer_dashboard.state import FreelancerDashboardState
 
     cookie = cookie_for(db, cast.freelancer)
     state = state_for(FreelancerDashboardState, cookie, "/freelancer-dashboard", {"tab": "applications"})
@@ -193,7 +193,7 @@ def test_freelancer_rates_the_company_from_minhas_candidaturas(db, cast, hired):
 
 
 def test_another_freelancer_cannot_rate_an_application_that_is_not_theirs(db, cast, hired):
-    from app.pages.freelancer_dashboard import FreelancerDashboardState
+    from app.pages.freelancer_dashboard.state import FreelancerDashboardState
 
     state = state_for(FreelancerDashboardState, cookie_for(db, cast.other), "/freelancer-dashboard")
     before = snapshot(db)

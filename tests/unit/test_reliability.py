@@ -4,7 +4,7 @@ from datetime import timedelta
 
 from sqlmodel import select
 
-from app.pages.freelancer_dashboard import FreelancerDashboardState
+from app.pages.freelancer_dashboard.state import FreelancerDashboardState
 from core.types import utcnow
 from models import Falta, Hiring, ReviewRequest
 from services.shifts import faltas

@@ -20,7 +20,7 @@ from sqlmodel import select, update
 from starlette.testclient import TestClient
 
 from app.api import api
-from app.pages.chats import ChatRoomState
+from app.pages.chats.state import ChatRoomState
 from core.db import session_scope
 from core.presence import get_presence
 from core.signals import Ping
@@ -272,7 +272,7 @@ def test_a_client_that_never_hydrated_hands_nothing_to_the_next_visitor(db, worl
     ends: a visitor's hydrate on the same client token must send none of it. It used to send all of it
     when the session ended outside the tab (the logout route, another device, expiry): the tab's owner
     was recorded at hydrate only, so 'nobody' matched 'nobody'."""
-    from app.pages.freelancer_dashboard import FreelancerDashboardState
+    from app.pages.freelancer_dashboard.state import FreelancerDashboardState
 
     company, freelancer, chat = world
     make_hiring(
@@ -314,7 +314,7 @@ def test_sair_in_the_tab_keeps_whose_data_it_held_for_the_next_hydrate(db, world
 def test_a_tab_that_held_two_users_data_is_reset_at_the_next_hydrate(db, world):
     """The same client token, hydrated for the company, then used without a hydrate with the freelancer's
     cookie: the next hydrate with the company's cookie must not send what the freelancer's session loaded."""
-    from app.pages.freelancer_dashboard import FreelancerDashboardState
+    from app.pages.freelancer_dashboard.state import FreelancerDashboardState
 
     company, freelancer, chat = world
     make_hiring(

@@ -9,7 +9,7 @@ import pytest
 from sqlmodel import Session
 
 from app.pages.client_dashboard import ClientDashboardState
-from app.pages.freelancer_dashboard import FreelancerDashboardState
+from app.pages.freelancer_dashboard.state import FreelancerDashboardState
 from core.types import utcnow
 from models import User
 from services.screens import shift_views

@@ -11,7 +11,7 @@ from sqlmodel import delete
 
 from app.pages.attendance_code import AttendanceCodeState
 from app.pages.client_dashboard import ClientDashboardState
-from app.pages.freelancer_dashboard import FreelancerDashboardState
+from app.pages.freelancer_dashboard.state import FreelancerDashboardState
 from core.types import utcnow
 from models import Hiring, HiringEvent, Notification
 from services.jobs import attendance_code

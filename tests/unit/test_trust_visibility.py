@@ -14,8 +14,8 @@ from sqlmodel import Session, select
 
 from app.api.public_pages import job_page_answer
 from app.pages.client_dashboard import ClientDashboardState
-from app.pages.freelancer_dashboard import FreelancerDashboardState
-from app.pages.job_detail import JobDetailState
+from app.pages.freelancer_dashboard.state import FreelancerDashboardState
+from app.pages.job_detail.state import JobDetailState
 from core.types import utcnow
 from models import Application, Block, Invite, Job, Notification, NotificationType, OutboxEmail, TeamMember, User
 from services.common.errors import NotAllowed, ServiceError

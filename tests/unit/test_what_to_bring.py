@@ -13,7 +13,7 @@ from sqlmodel import select
 
 from app.api.first_paint import job_article
 from app.pages.company_jobs.state import CompanyJobsState
-from app.pages.freelancer_dashboard import FreelancerDashboardState
+from app.pages.freelancer_dashboard.state import FreelancerDashboardState
 from core.catalog import BRING_LABEL
 from core.shift_rules import LOCAL_TZ
 from core.types import utcnow

@@ -2,7 +2,8 @@
 
 import reflex as rx
 
-from app.pages.company_jobs.state import READ_POINT_SCRIPT, CompanyJobsState
+from app.pages.company_jobs.publish_state import READ_POINT_SCRIPT
+from app.pages.company_jobs.state import CompanyJobsState
 from components.city_field import city_field
 from components.forms import dialog_buttons, field_error, select_field, text_area, text_field
 from core import routes
