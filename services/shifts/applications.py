@@ -39,7 +39,8 @@ from models import (
     Profile,
 )
 from services.common.errors import NotAllowed, ServiceError, require_id
-from services.common.validation import ApplicationForm, parse
+from services.common.hiring_forms import ApplicationForm
+from services.common.validation import parse
 from services.jobs import company_jobs, hiring_positions, job_lifecycle, pricing, shift_pay, visibility
 from services.jobs.company_jobs import owned_job
 from services.reach import chats

@@ -3,7 +3,7 @@
 The only writer of `invites`. Sending copies one shift's vaga (the shift card pressed, else the
 pair's latest paid shift) into a private vaga (`jobs.privada`: no one else ever sees it,
 services/jobs/visibility.py) for the new date, validated exactly like 'Publicar Nova Vaga'
-(services/common/validation.py JobForm), and writes the invite, which expires at min(sent + 24 h,
+(services/common/job_forms.py JobForm), and writes the invite, which expires at min(sent + 24 h,
 start − 12 h). 'Aceitar convite' hires through the same accept as any application (services/shifts/applications.py), so the chat, the shift, 'Pagamento garantido' and the
 notices behave as always; 'Recusar', 'Cancelar convite' and expiry close the private vaga. Every
 answer is a conditional update of the invite's status under the vaga's lock: it moves once.
@@ -36,7 +36,8 @@ from models import (
     User,
 )
 from services.common.errors import NotAllowed, ServiceError, ValidationFailed, require_id
-from services.common.validation import JobForm, parse
+from services.common.job_forms import JobForm
+from services.common.validation import parse
 from services.jobs import attendance_code, job_lifecycle, plans, pricing, visibility
 from services.jobs.company_jobs import owned_job
 from services.jobs.jobs import company_name

@@ -31,7 +31,7 @@ from services.accounts import accounts
 _emails = count(1)
 
 
-# Valid profile forms as the 'Meu Perfil' dialogs send them (services/common/validation.py).
+# Valid profile forms as the 'Meu Perfil' dialogs send them (services/common/profile_forms.py).
 FREELANCER_PROFILE_FORM = {
     "nome": "João Pedro Silva",
     "telefone": "(11) 98765-4321",

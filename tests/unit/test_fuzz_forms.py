@@ -73,22 +73,18 @@ from models import (
 )
 from services.accounts import accounts
 from services.accounts.profiles import THEME_LABELS, _switches_for
-from services.common.validation import (
-    JOB_SKILLS_MAX,
-    PROFILE_SKILLS_MAX,
-    ApplicationForm,
-    CompanyProfileForm,
+from services.common.account_forms import (
     CompanyRegistration,
     ContactForm,
-    FreelancerProfileForm,
     FreelancerRegistration,
-    JobForm,
     PasswordChangeForm,
-    RatingForm,
     ResetPasswordForm,
     normalize_email,
-    parse,
 )
+from services.common.hiring_forms import ApplicationForm, RatingForm
+from services.common.job_forms import JobForm
+from services.common.profile_forms import CompanyProfileForm, FreelancerProfileForm
+from services.common.validation import JOB_SKILLS_MAX, PROFILE_SKILLS_MAX, parse
 from services.reach import chats
 from states import apply as apply_state
 from states import profile as profile_state

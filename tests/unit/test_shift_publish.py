@@ -8,7 +8,7 @@ from sqlmodel import select
 from core.shift_format import duration_text, map_url, shift_text
 from models import Hiring, Job, JobStatus
 from services.common.errors import NotAllowed, ValidationFailed
-from services.common.validation import (
+from services.common.job_forms import (
     SHIFT_ADDRESS,
     SHIFT_BREAK,
     SHIFT_END_MISSING,
@@ -18,8 +18,8 @@ from services.common.validation import (
     SHIFT_TOO_LATE,
     SHIFT_TOO_SOON,
     JobForm,
-    parse,
 )
+from services.common.validation import parse
 from services.jobs import company_jobs, jobs
 from services.jobs.company_jobs import (
     JOB_NOT_FOUND,

@@ -21,7 +21,8 @@ from models import Hiring, Invite, Job
 from models.job import BRING_MAX
 from scripts import seed as demo
 from services.common.errors import ValidationFailed
-from services.common.validation import BRING_TOO_LONG, JobForm, parse
+from services.common.job_forms import BRING_TOO_LONG, JobForm
+from services.common.validation import parse
 from services.jobs import company_jobs, jobs
 from services.privacy import privacy
 from services.screens import shift_views
