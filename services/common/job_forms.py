@@ -20,14 +20,6 @@ from models.job import BRING_MAX
 from services.common.validation import city_label, clean, comma_list, fail, min_len, parse_money, visible_length
 
 PAYMENT_MODE_INVALID = "Escolha a forma de pagamento."
-
-
-def _checked(value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    return clean(value).lower() in {"on", "true", "1", "yes", "sim"}
-
-
 SHIFT_START_MISSING = "Informe o início do turno."
 SHIFT_END_MISSING = "Informe o fim do turno."
 SHIFT_LENGTH = "O turno deve durar entre 2 e 12 horas."
@@ -102,6 +94,13 @@ def _coordinate(value: Any) -> float | str | None:
     except (ValueError, OverflowError):
         return "bad"
     return number if math.isfinite(number) else "bad"
+
+
+def _checked(value: Any) -> bool:
+    """A checkbox's value: True for a ticked box however the browser spells it."""
+    if isinstance(value, bool):
+        return value
+    return clean(value).lower() in {"on", "true", "1", "yes", "sim"}
 
 
 class JobForm(BaseModel):
