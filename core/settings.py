@@ -86,7 +86,7 @@ class Settings(BaseSettings):
     stripe_price_enterprise: str | None = None
     stripe_api_base: str = "https://api.stripe.com"
 
-    # Web Push (core/vapid.py, services/reach/push.py): the VAPID key (`python -m scripts.vapid_keys`), the
+    # Web Push (core/vapid.py, services/reach/push_sending.py): the VAPID key (`python -m scripts.vapid_keys`), the
     # contact it names, and the push services' hosts we send to (https only in production).
     vapid_private_key: str | None = None
     vapid_subject: str = ""

@@ -1,7 +1,8 @@
 """Reaching people outside the open tab: push subscriptions, their queue, and consents per channel.
 
-services/reach/push.py is the only writer of `push_devices` and `push_outbox`, services/reach/whatsapp.py of
-`whatsapp_contacts` and `whatsapp_messages`, services/reach/consents.py of `channel_consents`
+services/reach/push_devices.py is the only writer of `push_devices`, services/reach/push.py and
+push_sending.py of `push_outbox`, services/reach/whatsapp.py of `whatsapp_contacts` and
+`whatsapp_messages`, services/reach/consents.py of `channel_consents`
 (docs/product.md "Notificações no aparelho" and "WhatsApp").
 """
 

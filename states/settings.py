@@ -13,8 +13,8 @@ from core.db import session_scope
 from services.accounts import accounts, profiles
 from services.accounts.profiles import SwitchView
 from services.common.errors import ValidationFailed
-from services.reach import push, whatsapp
-from services.reach.push import DeviceView
+from services.reach import push_devices, whatsapp
+from services.reach.push_devices import DeviceView
 from states.auth import AuthState
 from states.failures import recovers
 
@@ -26,10 +26,10 @@ NOTIFICATIONS_SAVED = "Preferências de notificação salvas!"
 PASSWORD_CHANGED = "Senha alterada!"
 PASSWORD_FAILED = ("Erro ao alterar senha", "Não foi possível alterar a senha. Tente novamente.")
 NOT_SIGNED_IN = ("Não autenticado", "Você precisa estar logado para alterar suas configurações.")
-PUSH_FAILED = ("Notificações no aparelho", push.CANNOT_ENABLE)
+PUSH_FAILED = ("Notificações no aparelho", push_devices.CANNOT_ENABLE)
 WHATSAPP_FAILED = ("WhatsApp", "Não foi possível concluir. Tente novamente.")
 # What the browser answered instead of a subscription (assets/pwa.js `turnoPush.enable`).
-PUSH_BROWSER_ERRORS = {"unsupported": push.NOT_SUPPORTED, "denied": push.DENIED}
+PUSH_BROWSER_ERRORS = {"unsupported": push_devices.NOT_SUPPORTED, "denied": push_devices.DENIED}
 
 
 def _blank() -> dict[str, str]:
@@ -101,7 +101,7 @@ class SettingsState(AuthState):
         """The caller's devices with push on, and the key a new one subscribes with."""
         self.push_key = vapid.public_key()
         with session_scope() as db:
-            self.push_devices = push.devices(db, user_id, self._session_token())
+            self.push_devices = push_devices.devices(db, user_id, self._session_token())
         self.push_here = any(device["this_device"] for device in self.push_devices)
 
     @rx.event
@@ -153,17 +153,17 @@ class SettingsState(AuthState):
             return rx.toast.error(NOT_SIGNED_IN[0], description=NOT_SIGNED_IN[1])
         answer = answer if isinstance(answer, dict) else {}
         if "subscription" not in answer:
-            reason = PUSH_BROWSER_ERRORS.get(str(answer.get("error")), push.CANNOT_ENABLE)
+            reason = PUSH_BROWSER_ERRORS.get(str(answer.get("error")), push_devices.CANNOT_ENABLE)
             return rx.toast.error(PUSH_FAILED[0], description=reason)
         try:
             with session_scope() as db:
-                push.register(
+                push_devices.register(
                     db, user.id, self._session_token(), answer["subscription"], self.router.headers.user_agent
                 )
         except ValidationFailed as exc:
             return rx.toast.error(PUSH_FAILED[0], description=exc.field_errors.get("push", exc.message))
         self._load_devices(user.id)
-        return rx.toast.success(push.ENABLED)
+        return rx.toast.success(push_devices.ENABLED)
 
     @rx.event
     @recovers(*SAVE_FAILED)
@@ -174,9 +174,9 @@ class SettingsState(AuthState):
             return rx.toast.error(NOT_SIGNED_IN[0], description=NOT_SIGNED_IN[1])
         here = any(device["id"] == device_id and device["this_device"] for device in self.push_devices)
         with session_scope() as db:
-            push.remove(db, user.id, device_id)
+            push_devices.remove(db, user.id, device_id)
         self._load_devices(user.id)
-        done = rx.toast.success(push.REMOVED)
+        done = rx.toast.success(push_devices.REMOVED)
         return [rx.call_script("window.turnoPush.disable()"), done] if here else done
 
     @rx.event

@@ -51,7 +51,7 @@ from services.common.errors import ServiceError
 from services.jobs import company_jobs, job_lifecycle
 from services.money import payouts, protected_payments
 from services.money.billing import _is_live, _subscription_of
-from services.reach import consents, push, whatsapp
+from services.reach import consents, push_devices, whatsapp
 from services.shifts import hiring_lifecycle, shifts
 from services.trust import blocks, invites, teams
 
@@ -164,7 +164,7 @@ def export_user_data(session: Session, user_id: int) -> dict[str, Any]:
         "bloqueios": blocks.export(session, user_id),
         "vagas_ocultas": blocks.export_hidden_jobs(session, user_id),
         "convites": invites.export(session, user_id),
-        "aparelhos_com_notificacoes": push.export(session, user_id),
+        "aparelhos_com_notificacoes": push_devices.export(session, user_id),
         "whatsapp": whatsapp.export(session, user_id),
         "consentimentos": consents.history(session, user_id),
         "mensagens_de_contato": [

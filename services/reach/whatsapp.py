@@ -9,7 +9,7 @@
   WhatsApp) turns it off and records the withdrawal.
 - `enqueue` is called by services/notifications.notify in the notice's transaction for the kinds
   of CHANNEL_KINDS, only for a confirmed number not stopped: one row in `whatsapp_messages`.
-- `send_due` claims due rows as services/reach/push.py does (a conditional UPDATE with a lease), sends
+- `send_due` claims due rows as services/reach/push_sending.py does (a conditional UPDATE with a lease), sends
   each as a Cloud API template message (language pt_BR, the notice as the body parameter, the
   page as the URL button's suffix), keeps the API's message id, retries server errors with
   backoff and marks client errors failed at once; the person's settings then say 'Não conseguimos
