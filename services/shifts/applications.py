@@ -43,7 +43,7 @@ from services.common.hiring_forms import ApplicationForm
 from services.common.validation import parse
 from services.jobs import company_jobs, hiring_positions, job_lifecycle, pricing, shift_pay, visibility
 from services.jobs.company_jobs import owned_job
-from services.reach import chats
+from services.reach import chat_sending
 from services.reach.notifications import notify
 from services.shifts import bond, faltas, hiring_lifecycle, overlaps, ratings
 from services.shifts.bond import BondNotice
@@ -562,7 +562,7 @@ def _chat_for(session: Session, application: Application, job: Job) -> int:
             session.flush()
     except IntegrityError:
         return _existing_chat(session, application.id)
-    chats.post(
+    chat_sending.post(
         session,
         chat,
         job.cliente_id,

@@ -31,7 +31,7 @@ from models import Application, Chat, Job, Message, Profile
 from services.accounts import accounts
 from services.common.paging import DASHBOARD_PAGE_SIZE
 from services.jobs import jobs
-from services.reach import chats
+from services.reach import chat_sending, chats
 from services.shifts import applications
 from tests.e2e.conftest import PASSWORD, login
 
@@ -196,7 +196,7 @@ def world(base_url) -> World:
         chat_id = applications.accept(db, company_id, hired[0][1])
         chat = db.get(Chat, chat_id)
         for n, payload in enumerate(PAYLOADS):
-            chats.post(db, chat, company_id if n % 2 else hired[0][0], payload)
+            chat_sending.post(db, chat, company_id if n % 2 else hired[0][0], payload)
     return World(company_email, company_id, job_ids, [freelancer_id for freelancer_id, _ in hired], chat_id)
 
 

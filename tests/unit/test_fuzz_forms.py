@@ -85,7 +85,7 @@ from services.common.hiring_forms import ApplicationForm, RatingForm
 from services.common.job_forms import JobForm
 from services.common.profile_forms import CompanyProfileForm, FreelancerProfileForm
 from services.common.validation import JOB_SKILLS_MAX, PROFILE_SKILLS_MAX, parse
-from services.reach import chats
+from services.reach import chat_sending
 from states import apply as apply_state
 from states import profile as profile_state
 from states import ratings as rating_state
@@ -941,7 +941,7 @@ def test_contact_form(visitor, submission):
 
 def _messages_are_valid(session: Session) -> None:
     for message in session.exec(select(Message)).all():
-        assert chats.clean_message(message.content) == message.content
+        assert chat_sending.clean_message(message.content) == message.content
 
 
 @FUZZ

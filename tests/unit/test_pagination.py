@@ -19,7 +19,7 @@ from core.types import utcnow
 from models import Chat, Job, Notification, Profile, Role, User
 from services.common import paging
 from services.jobs import jobs
-from services.reach import chats
+from services.reach import chat_sending, chats
 from services.screens import dashboard
 from states.dashboard import DashboardState
 from tests.unit.factories import make_application, make_cast, make_company, make_job
@@ -92,7 +92,7 @@ def test_a_new_message_moves_its_conversation_to_the_first_page(db, cast):
     rows = _chats(db, cast, SIZE + EXTRA)
     oldest = rows[-1]
 
-    chats.post(db, oldest, cast.freelancer.id, "Ainda estou disponível.")
+    chat_sending.post(db, oldest, cast.freelancer.id, "Ainda estou disponível.")
 
     [top, *_] = chats.list_for(db, cast.company.id).items
     assert (top["id"], top["last_message"], top["unread"]) == (oldest.id, "Ainda estou disponível.", 1)

@@ -43,7 +43,7 @@ from services.accounts import accounts, photos, sessions
 from services.common.errors import NotAllowed, ServiceError
 from services.jobs import jobs
 from services.privacy import privacy
-from services.reach import chats
+from services.reach import chat_sending, chats
 from services.screens import dashboard
 from services.shifts import applications
 from states.auth import AuthState
@@ -541,7 +541,7 @@ def test_nobody_can_write_to_a_deleted_participant(db, world):
     _delete(db, world.company)
 
     with pytest.raises(NotAllowed) as refused:
-        chats.send(db, world.freelancer.id, world.chat.id, "Ainda está aí?")
+        chat_sending.send(db, world.freelancer.id, world.chat.id, "Ainda está aí?")
     db.rollback()
 
     assert refused.value.message == chats.CANNOT_SEND
@@ -569,7 +569,7 @@ def test_deleted_freelancer_leaves_answered_applications_for_the_company(db, wor
     assert hirings[world.hired.id]["freelancer_name"] == "Usuário removido"
     assert jobs.get_public_job(db, world.event_job.id) is not None
     with pytest.raises(NotAllowed):
-        chats.send(db, world.company.id, world.chat.id, "Olá?")
+        chat_sending.send(db, world.company.id, world.chat.id, "Olá?")
     db.rollback()
 
 

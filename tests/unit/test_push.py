@@ -19,7 +19,7 @@ from models.user import UserPreferences
 from services.accounts import sessions
 from services.common.errors import NotAllowed, ValidationFailed
 from services.privacy import privacy
-from services.reach import chats, consents, notifications, push_addresses, push_devices, push_sending
+from services.reach import chat_sending, consents, notifications, push_addresses, push_devices, push_sending
 from services.timer import clock
 from states.settings import SettingsState
 from tests.support.fake_push import FakePushService
@@ -293,10 +293,10 @@ def test_a_message_to_someone_looking_at_the_conversation_is_not_pushed(db, fake
     chat = make_chat(db, application, company, freelancer)
     db.commit()
     _device(db, fake, freelancer)
-    chats.send(db, company.id, chat.id, "Olá, tudo certo para sábado?", recipient_viewing=True)
+    chat_sending.send(db, company.id, chat.id, "Olá, tudo certo para sábado?", recipient_viewing=True)
     db.commit()
     assert _queued(db) == []
-    chats.send(db, company.id, chat.id, "Me confirma o horário?", recipient_viewing=False)
+    chat_sending.send(db, company.id, chat.id, "Me confirma o horário?", recipient_viewing=False)
     db.commit()
     (queued,) = _queued(db)
     assert queued.title == "Nova mensagem" and queued.url.endswith(f"/chats/{chat.id}")

@@ -33,7 +33,7 @@ from models import Application, Chat, Job, Message, Notification, Profile, Ratin
 from models.job import SEARCH_SEPARATOR
 from scripts.seed_large import BUSINESS, FIRST, LAST, MESSAGES, ROLES
 from services.jobs import job_list_cache, jobs
-from services.reach import chats, notifications
+from services.reach import chat_read_marks, chats, notifications
 from services.screens import dashboard, public_profiles
 from services.shifts import applications
 from tests.unit.conftest import TEST_DATABASE_URL, alembic_config, empty_database
@@ -312,7 +312,7 @@ CASES: dict[str, tuple[Callable[[Session, Subjects], object], tuple[int, ...]]] 
     "chats.list_for company": (lambda db, s: chats.list_for(db, s.company), (1,)),
     "chats.list_for freelancer": (lambda db, s: chats.list_for(db, s.freelancer), (1,)),
     "chats.open_chat": (lambda db, s: chats.open_chat(db, s.freelancer, s.chat), (1,)),
-    "chats.unread_total": (lambda db, s: chats.unread_total(db, s.company), ()),
+    "chats.unread_total": (lambda db, s: chat_read_marks.unread_total(db, s.company), ()),
     "notifications.list_for": (lambda db, s: notifications.list_for(db, s.company), (0,)),
     "notifications.list_for older": (
         lambda db, s: notifications.list_for(

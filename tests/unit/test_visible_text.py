@@ -15,7 +15,7 @@ from sqlmodel import select
 from models import Falta, Hiring, HiringEvent, ReviewRequest
 from services.common import account_forms, job_forms, profile_forms, validation
 from services.common.errors import ServiceError, ValidationFailed
-from services.reach import chats
+from services.reach import chat_sending
 from services.shifts import admin_reviews, faltas
 from tests.unit.factories import make_cast
 from tests.unit.shift_helpers import MIN, H, by_company, by_freelancer, hire, make_staff, run
@@ -237,6 +237,6 @@ def test_passwords_still_count_every_character():
 @pytest.mark.parametrize("padding", list(PADDINGS.values()), ids=list(PADDINGS))
 def test_a_chat_message_with_nothing_visible_is_blank(padding):
     with pytest.raises(ServiceError) as refused:
-        chats.clean_message(padding)
-    assert refused.value.message == chats.MESSAGE_BLANK
-    assert chats.clean_message("ok\u200b") == "ok\u200b"
+        chat_sending.clean_message(padding)
+    assert refused.value.message == chat_sending.MESSAGE_BLANK
+    assert chat_sending.clean_message("ok\u200b") == "ok\u200b"
