@@ -19,7 +19,7 @@ from app.pages.job_detail import JobDetailState
 from core.types import utcnow
 from models import Application, Block, Job, User
 from services.common.errors import NotAllowed
-from services.jobs import jobs, visibility
+from services.jobs import job_detail, visibility
 from services.privacy import privacy
 from services.shifts import applications
 from services.trust import blocks
@@ -47,7 +47,7 @@ def _sees(db: Session, freelancer: User, job: Job) -> bool:
     """Whether the freelancer meets the vaga: in the list (their own filters) and on its page."""
     db.expire_all()
     listed = job.id in _listed(db, visibility.viewer_facts(db, freelancer.id).hidden)
-    page = jobs.job_for_viewer(db, job.id, freelancer.id) is not None
+    page = job_detail.job_for_viewer(db, job.id, freelancer.id) is not None
     assert listed == page, "the list and the page must agree"
     return listed
 

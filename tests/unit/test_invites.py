@@ -18,7 +18,7 @@ from core.shift_rules import LOCAL_TZ
 from core.types import utcnow
 from models import Application, Block, Falta, Hiring, Invite, Job, Profile, Role, TeamMember, User
 from services.common.errors import NotAllowed, ServiceError, ValidationFailed
-from services.jobs import jobs
+from services.jobs import job_detail, jobs
 from services.privacy import privacy
 from services.shifts import applications, bond
 from services.timer import trust_steps
@@ -94,7 +94,7 @@ def test_an_invite_makes_a_private_vaga_seen_by_the_invited_freelancer_alone(db)
     assert job.inicio_em.astimezone(LOCAL_TZ).strftime("%H:%M") == "18:00"
     assert 23 * H < invite.expires_at - now <= 24 * H + timedelta(seconds=5)
     assert job.id not in [item["id"] for item in jobs.list_public_jobs(db).items]
-    assert jobs.job_for_viewer(db, job.id, outsider.id) is None
+    assert job_detail.job_for_viewer(db, job.id, outsider.id) is None
     with pytest.raises(NotAllowed):  # nobody applies to a private vaga: it is answered by its invite
         applications.apply(db, freelancer.id, "freelancer", job.id, {})
     db.rollback()

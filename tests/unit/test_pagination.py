@@ -18,7 +18,7 @@ from core.db import session_scope
 from core.types import utcnow
 from models import Chat, Job, Notification, Profile, Role, User
 from services.common import paging
-from services.jobs import jobs
+from services.jobs import category_companies
 from services.reach import chat_sending, chats
 from services.screens import dashboard
 from states.dashboard import DashboardState
@@ -152,8 +152,8 @@ def test_category_companies_come_in_pages_most_jobs_first(db, cast):
         make_job(db, owner, "Garçom", categoria="eventos")
     _jobs(db, cast.company, 2, categoria="eventos")
 
-    first = jobs.companies_in_category(db, "eventos")
-    second = jobs.companies_in_category(db, "eventos", 2)
+    first = category_companies.companies_in_category(db, "eventos")
+    second = category_companies.companies_in_category(db, "eventos", 2)
 
     assert (first.total, first.pages) == (SIZE + EXTRA + 1, 2)
     assert first.items[0] == {

@@ -41,7 +41,7 @@ from models import (
 )
 from services.accounts import accounts, photos, sessions
 from services.common.errors import NotAllowed, ServiceError
-from services.jobs import jobs
+from services.jobs import job_detail, jobs
 from services.privacy import privacy
 from services.reach import chat_sending, chats
 from services.screens import dashboard
@@ -527,14 +527,14 @@ def test_deleted_company_shows_as_removed_and_keeps_the_freelancers_history(db, 
 def test_deleted_company_jobs_leave_the_public_site_and_applicants_are_told(db, world):
     _delete(db, world.company)
 
-    assert jobs.get_public_job(db, world.event_job.id) is None
+    assert job_detail.get_public_job(db, world.event_job.id) is None
     assert all(item["id"] != world.event_job.id for item in jobs.list_public_jobs(db).items)
     assert db.get(Job, world.event_job.id).status == JobStatus.CLOSED
     assert db.get(Application, world.pending_other.id).status == "rejected"
     assert db.get(Application, world.hired.id).status == "accepted"
     closed = db.exec(select(Notification).where(Notification.type == NotificationType.JOB_CLOSED)).all()
     assert {n.user_id for n in closed} == {world.freelancer.id, world.other.id}
-    assert jobs.get_public_job(db, world.rival_job.id) is not None
+    assert job_detail.get_public_job(db, world.rival_job.id) is not None
 
 
 def test_nobody_can_write_to_a_deleted_participant(db, world):
@@ -567,7 +567,7 @@ def test_deleted_freelancer_leaves_answered_applications_for_the_company(db, wor
     assert chats.open_chat(db, world.company.id, world.chat.id)["other_name"] == "Usuário removido"
     hirings = {row["id"]: row for row in dashboard.company_hirings(db, world.company.id).items}
     assert hirings[world.hired.id]["freelancer_name"] == "Usuário removido"
-    assert jobs.get_public_job(db, world.event_job.id) is not None
+    assert job_detail.get_public_job(db, world.event_job.id) is not None
     with pytest.raises(NotAllowed):
         chat_sending.send(db, world.company.id, world.chat.id, "Olá?")
     db.rollback()

@@ -32,7 +32,7 @@ from core.types import utcnow
 from models import Application, Chat, Job, Message, Notification, Profile, Rating, Role, User, UserPreferences
 from models.job import SEARCH_SEPARATOR
 from scripts.seed_large import BUSINESS, FIRST, LAST, MESSAGES, ROLES
-from services.jobs import job_list_cache, jobs
+from services.jobs import category_companies, job_list_cache, jobs
 from services.reach import chat_read_marks, chats, notifications
 from services.screens import dashboard, public_profiles
 from services.shifts import applications
@@ -308,7 +308,7 @@ CASES: dict[str, tuple[Callable[[Session, Subjects], object], tuple[int, ...]]] 
         (2,),
     ),
     "jobs.list_public_jobs company": (lambda db, s: jobs.list_public_jobs(db, company_id=s.company), (2,)),
-    "jobs.companies_in_category": (lambda db, s: jobs.companies_in_category(db, "eventos"), (1,)),
+    "jobs.companies_in_category": (lambda db, s: category_companies.companies_in_category(db, "eventos"), (1,)),
     "chats.list_for company": (lambda db, s: chats.list_for(db, s.company), (1,)),
     "chats.list_for freelancer": (lambda db, s: chats.list_for(db, s.freelancer), (1,)),
     "chats.open_chat": (lambda db, s: chats.open_chat(db, s.freelancer, s.chat), (1,)),

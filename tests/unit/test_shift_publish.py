@@ -20,7 +20,7 @@ from services.common.job_forms import (
     JobForm,
 )
 from services.common.validation import parse
-from services.jobs import company_jobs, jobs
+from services.jobs import company_jobs, job_detail, jobs
 from services.jobs.company_jobs import (
     JOB_NOT_FOUND,
     NO_DATES,
@@ -225,7 +225,7 @@ def test_publishing_stores_the_shift_and_the_job_page_shows_it(db, cast):
     assert (job.endereco, job.intervalo_min, job.ponto_lat, job.ponto_lng) == (ADDRESS, 60, -23.5614, -46.6558)
     assert (job.data_necessaria, job.duracao) == (shift_day(4), "8 horas")
     assert len(job.codigo_segredo) == 40
-    detail = jobs.get_public_job(db, job_id)
+    detail = job_detail.get_public_job(db, job_id)
     assert detail["shift"] == shift_text(job.inicio_em, job.fim_em, 60)
     assert detail["shift"].endswith("· 18:00–02:00 (8h, intervalo 60 min)")
     assert detail["address"] == ADDRESS

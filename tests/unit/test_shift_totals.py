@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 from app.api.first_paint import job_article
 from core.types import utcnow
-from services.jobs import jobs, pricing, shift_pay
+from services.jobs import job_detail, jobs, pricing, shift_pay
 from services.screens import dashboard, shift_views
 from tests.unit.factories import make_company, make_freelancer, make_hiring, make_job
 
@@ -91,10 +91,10 @@ def test_the_public_list_and_the_job_page_carry_the_total(db):
     _company, job = _public_vaga(db)
     items = [item for item in jobs.list_public_jobs(db).items if item["id"] == job.id]
     assert items[0]["total"] == "R$ 165,00 pelo turno"
-    detail = jobs.get_public_job(db, job.id)
+    detail = job_detail.get_public_job(db, job.id)
     assert detail["total"] == "R$ 165,00 pelo turno"
     assert detail["when"] and detail["when"] in detail["shift"]
-    viewer = jobs.job_for_viewer(db, job.id, make_freelancer(db).id)
+    viewer = job_detail.job_for_viewer(db, job.id, make_freelancer(db).id)
     assert (viewer["total"], viewer["when"]) == (detail["total"], detail["when"])
     assert "R$ 165,00 pelo turno" in job_article(detail, "Turno")
 
@@ -103,7 +103,7 @@ def test_a_vaga_a_combinar_has_no_total_on_the_list_or_page(db):
     _company, job = _public_vaga(db, valor_hora=None)
     items = [item for item in jobs.list_public_jobs(db).items if item["id"] == job.id]
     assert items[0]["total"] == ""
-    detail = jobs.get_public_job(db, job.id)
+    detail = job_detail.get_public_job(db, job.id)
     assert detail["total"] == ""
     assert "Total estimado" not in job_article(detail, "Turno")
 

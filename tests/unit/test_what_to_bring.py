@@ -23,7 +23,7 @@ from scripts import seed as demo
 from services.common.errors import ValidationFailed
 from services.common.job_forms import BRING_TOO_LONG, JobForm
 from services.common.validation import parse
-from services.jobs import company_jobs, jobs
+from services.jobs import company_jobs, job_detail
 from services.privacy import privacy
 from services.screens import shift_views
 from services.trust import invites
@@ -185,13 +185,13 @@ def test_the_job_page_its_first_paint_and_the_apply_dialog_carry_it(db, cast):
     silent = make_job(db, cast.company, "Garçom sem traje")
     db.commit()
 
-    detail = jobs.get_public_job(db, said.id)
+    detail = job_detail.get_public_job(db, said.id)
     assert detail["bring"] == ATTIRE
-    assert jobs.job_for_viewer(db, said.id, cast.freelancer.id)["bring"] == ATTIRE
+    assert job_detail.job_for_viewer(db, said.id, cast.freelancer.id)["bring"] == ATTIRE
     article = job_article(detail, "Turno")
     assert f"<dt>{BRING_LABEL}</dt><dd>{ATTIRE}</dd>" in article
-    assert jobs.get_public_job(db, silent.id)["bring"] == ""
-    assert BRING_LABEL not in job_article(jobs.get_public_job(db, silent.id), "Turno")
+    assert job_detail.get_public_job(db, silent.id)["bring"] == ""
+    assert BRING_LABEL not in job_article(job_detail.get_public_job(db, silent.id), "Turno")
 
     tab = state_for(FreelancerDashboardState, cookie_for(db, cast.freelancer), "/freelancer-dashboard")
     run(tab, FreelancerDashboardState.open_apply_dialog, said.id)
@@ -203,12 +203,12 @@ def test_the_job_page_its_first_paint_and_the_apply_dialog_carry_it(db, cast):
 def test_a_changed_vaga_shows_the_new_text_on_its_cached_page(db, cast):
     job_id = company_jobs.create_job(db, cast.company.id, dict(FORM))
     db.commit()
-    assert jobs.get_public_job(db, job_id)["bring"] == ATTIRE
+    assert job_detail.get_public_job(db, job_id)["bring"] == ATTIRE
 
     company_jobs.update_job(db, cast.company.id, job_id, {**FORM, "o_que_levar": "Avental preto"})
     db.commit()
 
-    assert jobs.get_public_job(db, job_id)["bring"] == "Avental preto"
+    assert job_detail.get_public_job(db, job_id)["bring"] == "Avental preto"
 
 
 def test_both_sides_shift_cards_carry_it_as_bring(db):
