@@ -4,7 +4,7 @@ A shift is held by a hiring in any state but the terminal ones (`hiring_lifecycl
 paid, cancelled by either side, no-show, expired): 'Aguardando pagamento' holds its time while the
 company pays. Shifts that only touch (one ends at 16:00, the next starts at 16:00) do not overlap.
 
-Accepting an application (services/shifts/applications.py `accept`, also behind 'Aceitar e pagar' and
+Accepting an application (services/shifts/application_answers.py `accept`, also behind 'Aceitar e pagar' and
 'Aceitar convite') calls `refuse_overlap` inside its transaction, after `hold_freelancer`: two
 accepts of overlapping vagas for the same freelancer, in two companies, at the same instant, decide
 one after the other. On PostgreSQL that is a transaction-scoped advisory lock keyed by the

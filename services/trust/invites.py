@@ -4,7 +4,7 @@ The only writer of `invites`. Sending copies one shift's vaga (the shift card pr
 pair's latest paid shift) into a private vaga (`jobs.privada`: no one else ever sees it,
 services/jobs/visibility.py) for the new date, validated exactly like 'Publicar Nova Vaga'
 (services/common/job_forms.py JobForm), and writes the invite, which expires at min(sent + 24 h,
-start − 12 h). 'Aceitar convite' hires through the same accept as any application (services/shifts/applications.py), so the chat, the shift, 'Pagamento garantido' and the
+start − 12 h). 'Aceitar convite' hires through the same accept as any application (services/shifts/application_answers.py), so the chat, the shift, 'Pagamento garantido' and the
 notices behave as always; 'Recusar', 'Cancelar convite' and expiry close the private vaga. Every
 answer is a conditional update of the invite's status under the vaga's lock: it moves once.
 """
@@ -42,7 +42,7 @@ from services.jobs import attendance_code, job_lifecycle, plans, pricing, visibi
 from services.jobs.company_jobs import owned_job
 from services.jobs.jobs import company_name
 from services.reach.notifications import notify
-from services.shifts import applications, bond, faltas, overlaps
+from services.shifts import application_answers, bond, faltas, overlaps
 from services.trust import teams
 
 EXPIRY_MAX = timedelta(hours=24)
@@ -435,7 +435,7 @@ def accept(session: Session, freelancer_id: int, invite_id: object, now: datetim
         application_id = application.id
     # No bond_ack: the company read the thermometer (and ticked a red one) when it sent the invite.
     try:
-        chat_id = applications.accept(session, invite.company_id, application_id)
+        chat_id = application_answers.accept(session, invite.company_id, application_id)
     except overlaps.ShiftOverlap as exc:  # the caller rolls back: the invite stays open
         raise exc.for_freelancer() from None
     name = session.execute(select(Profile.nome).where(Profile.user_id == freelancer_id)).scalar() or "O profissional"

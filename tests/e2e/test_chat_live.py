@@ -14,7 +14,7 @@ from models import Message
 from services.jobs import company_jobs
 from services.privacy import privacy
 from services.reach import chat_sending, chats
-from services.shifts import applications
+from services.shifts import application_answers, applications
 from tests.e2e.chat_support import (
     JOB_FORM,
     account,
@@ -254,7 +254,7 @@ def _second_chat(freelancer_email: str) -> int:
         job_id = company_jobs.create_job(db, user_id(company), later)
     with session_scope() as db:
         application_id = applications.apply(db, user_id(freelancer_email), "freelancer", job_id, {})
-        return applications.accept(db, user_id(company), application_id)
+        return application_answers.accept(db, user_id(company), application_id)
 
 
 def test_an_unsent_message_waits_in_its_own_conversation_until_sent_or_the_session_ends(browser, base_url):

@@ -1064,14 +1064,14 @@ def ended_shift(db: Session) -> Scene:
 
     from core.types import utcnow
     from models import Actor, Hiring
-    from services.shifts import applications, hiring_lifecycle
+    from services.shifts import application_answers, hiring_lifecycle
 
     company_user, freelancer_user = make_company(db), make_freelancer(db)
     start = utcnow() - timedelta(hours=3)
     job = make_job(db, company_user, "Garçom", inicio_em=start)
     application = make_application(db, job, freelancer_user)
     db.commit()
-    applications.accept(db, company_user.id, application.id)
+    application_answers.accept(db, company_user.id, application.id)
     hiring = db.exec(select(Hiring)).one()
     arrived = {"chegada_em": start, "chegada_metodo": "manual", "chegada_distancia": "sem_leitura"}
     hiring = hiring_lifecycle.move(db, hiring, "chegada", Actor.FREELANCER, start, values=arrived).hiring

@@ -20,7 +20,7 @@ from models import Application, Block, Falta, Hiring, Invite, Job, Profile, Role
 from services.common.errors import NotAllowed, ServiceError, ValidationFailed
 from services.jobs import job_detail, jobs
 from services.privacy import privacy
-from services.shifts import applications, bond
+from services.shifts import application_answers, applications, bond
 from services.timer import trust_steps
 from services.trust import invites
 from tests.unit.factories import (
@@ -325,7 +325,7 @@ def test_32_racing_invite_accepts_and_public_applications_make_one_hiring(db):
     def company_accepts(session: Session) -> str:
         found = session.exec(select(Application.id).where(Application.vaga_id == invite.job_id)).all()
         for application_id in found:
-            chats.append(applications.accept(session, company.id, application_id, True))
+            chats.append(application_answers.accept(session, company.id, application_id, True))
         return "accepted again" if found else "nothing to accept"
 
     def invitee_accepts(session: Session) -> str:
@@ -620,7 +620,7 @@ def test_the_prefilled_date_skips_a_week_the_freelancer_already_holds(db):
     job = make_job(db, company, "Outro turno", inicio_em=held_start, fim_em=held_start + 6 * H, valor_hora=30)
     application = make_application(db, job, freelancer)
     db.commit()
-    applications.accept(db, company.id, application.id)
+    application_answers.accept(db, company.id, application.id)
     db.commit()
     later = invites.draft(db, company.id, freelancer.id, hiring_id=paid.id)
     assert date.fromisoformat(later.data) == date.fromisoformat(first.data) + timedelta(weeks=1)

@@ -17,7 +17,7 @@ from services.common import email
 from services.common.errors import NotAllowed
 from services.jobs import company_jobs, job_alerts
 from services.reach import chat_read_marks, chat_sending, notifications
-from services.shifts import applications
+from services.shifts import application_answers, applications
 from tests.shift_form import shift_fields
 from tests.unit.factories import (
     make_application,
@@ -229,7 +229,7 @@ def test_an_acceptance_emails_the_freelancer_per_its_switches(db, cast, email_on
     application = make_application(db, make_job(db, cast.company, "Garçom"), cast.freelancer)
     set_prefs(db, cast.freelancer, email_notifications=email_on, application_updates=topic_on)
 
-    chat_id = applications.accept(db, cast.company.id, application.id)
+    chat_id = application_answers.accept(db, cast.company.id, application.id)
     db.flush()
 
     assert len(notices_of(db, cast.freelancer, NotificationType.APPLICATION_ACCEPTED)) == 1
@@ -250,7 +250,7 @@ def test_a_rejection_emails_the_freelancer_per_its_switches(db, cast, email_on, 
     application = make_application(db, make_job(db, cast.company, "Garçom"), cast.freelancer)
     set_prefs(db, cast.freelancer, email_notifications=email_on, application_updates=topic_on)
 
-    applications.reject(db, cast.company.id, application.id)
+    application_answers.reject(db, cast.company.id, application.id)
     db.flush()
 
     assert len(notices_of(db, cast.freelancer, NotificationType.APPLICATION_REJECTED)) == 1

@@ -45,7 +45,7 @@ from services.jobs import job_detail, jobs
 from services.privacy import privacy
 from services.reach import chat_sending, chats
 from services.screens import dashboard
-from services.shifts import applications
+from services.shifts import applicant_list, application_answers
 from states.auth import AuthState
 from states.privacy import SIGN_IN_AGAIN, TRY_AGAIN, PrivacyState
 from tests.unit.factories import (
@@ -556,11 +556,11 @@ def test_deleted_freelancer_leaves_answered_applications_for_the_company(db, wor
     assert db.get(Application, world.hired.id).status == "accepted"
     assert db.get(Application, world.closed_hire.id).status == "accepted"
     assert db.get(Application, world.pending_other.id).status == "pending"
-    cards = applications.list_for_job(db, world.company.id, world.event_job.id).cards
+    cards = applicant_list.list_for_job(db, world.company.id, world.event_job.id).cards
     names = {card["id"]: card["name"] for card in cards}
     assert names[world.hired.id] == "Usuário removido"
     assert names[world.pending_other.id] == "Ana Souza"
-    rival_cards = applications.list_for_job(db, world.rival.id, world.rival_job.id).cards
+    rival_cards = applicant_list.list_for_job(db, world.rival.id, world.rival_job.id).cards
     assert rival_cards == []
     [summary] = chats.list_for(db, world.company.id).items
     assert summary["other_name"] == "Usuário removido"
@@ -830,7 +830,7 @@ def test_the_export_holds_the_shifts_with_their_timeline_and_the_freelancers_fal
     company, freelancer = make_company(db), make_freelancer(db)
     job = make_job(db, company, "Garçom de gala")
     application = make_application(db, job, freelancer)
-    applications.accept(db, company.id, application.id)
+    application_answers.accept(db, company.id, application.id)
     hiring_id = db.exec(select(Hiring.id)).one()
     faltas.add(db, freelancer.id, hiring_id, 2, "cancelamento", utcnow())
     db.commit()
@@ -857,7 +857,7 @@ def test_removing_an_account_cancels_its_shifts_ahead_and_tells_the_other_side(d
     soon = make_job(db, company, "Turno amanhã", inicio_em=utcnow() + delta(hours=10))
     later = make_job(db, company, "Turno em uma semana", inicio_em=utcnow() + delta(days=7))
     for job in (soon, later):
-        applications.accept(db, company.id, make_application(db, job, freelancer).id)
+        application_answers.accept(db, company.id, make_application(db, job, freelancer).id)
     db.commit()
 
     privacy._remove(db, db.get(User, company.id))

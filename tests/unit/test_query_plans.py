@@ -35,7 +35,7 @@ from scripts.seed_large import BUSINESS, FIRST, LAST, MESSAGES, ROLES
 from services.jobs import category_companies, job_list_cache, jobs
 from services.reach import chat_read_marks, chats, notifications
 from services.screens import dashboard, public_profiles
-from services.shifts import applications
+from services.shifts import applicant_list
 from tests.unit.conftest import TEST_DATABASE_URL, alembic_config, empty_database
 
 pytestmark = [
@@ -334,7 +334,7 @@ CASES: dict[str, tuple[Callable[[Session, Subjects], object], tuple[int, ...]]] 
     "dashboard.freelancer_applications": (lambda db, s: dashboard.freelancer_applications(db, s.freelancer), (1,)),
     "dashboard.recent_applications": (lambda db, s: dashboard.recent_applications(db, s.freelancer), (0,)),
     "dashboard.freelancer_overview": (lambda db, s: dashboard.freelancer_overview(db, s.freelancer), ()),
-    "applications.list_for_job": (lambda db, s: applications.list_for_job(db, s.company, s.job), (1,)),
+    "applications.list_for_job": (lambda db, s: applicant_list.list_for_job(db, s.company, s.job), (1,)),
     "public_profiles.freelancer_profile": (
         lambda db, s: public_profiles.freelancer_profile(db, s.company, s.freelancer),
         (1, 2),

@@ -20,7 +20,7 @@ from models import Actor, Hiring, HiringState, Job, JobStatus
 from services.common.errors import ServiceError
 from services.jobs import application_status, company_jobs, hiring_positions, plans
 from services.screens import dashboard
-from services.shifts import applications, hiring_lifecycle
+from services.shifts import application_answers, hiring_lifecycle
 from tests.unit.factories import make_application, make_company, make_freelancer, make_job
 from tests.unit.shift_helpers import MIN, H, by_company, by_freelancer, hire, shift_start
 
@@ -70,7 +70,7 @@ def test_a_cancelled_shift_far_ahead_reopens_its_vaga_and_reads_cancelled_everyw
     other = make_freelancer(db, nome="Ana Souza")
     second = make_application(db, job, other)
     db.commit()
-    applications.accept(db, shift.company.id, second.id)
+    application_answers.accept(db, shift.company.id, second.id)
     db.commit()
     assert _job(db, shift.job_id).status == IN_PROGRESS
 
@@ -81,7 +81,7 @@ def test_a_cancellation_close_to_the_start_closes_the_vaga_and_offers_reopen_unt
     job = make_job(db, company, "Garçom", inicio_em=start, fim_em=start + 6 * H)
     application = make_application(db, job, make_freelancer(db))
     db.commit()
-    applications.accept(db, company.id, application.id)
+    application_answers.accept(db, company.id, application.id)
     db.commit()
     hiring = db.exec(select(Hiring).where(Hiring.application_id == application.id)).one()
     shift = type("Shift", (), {"freelancer": db.get(type(company), hiring.freelancer_id), "hiring_id": hiring.id})
@@ -235,7 +235,7 @@ def test_a_vaga_with_a_shift_still_moving_stays_active(db):
     apps = [make_application(db, job, make_freelancer(db)) for _ in range(2)]
     db.commit()
     for app in apps:
-        applications.accept(db, company.id, app.id)
+        application_answers.accept(db, company.id, app.id)
         db.commit()
     first = db.exec(select(Hiring).where(Hiring.application_id == apps[0].id)).one()
     _approve(db, first.id)

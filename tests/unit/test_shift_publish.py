@@ -28,7 +28,7 @@ from services.jobs.company_jobs import (
     TOO_MANY_DATES,
 )
 from services.jobs.plans import PlanLimitReached
-from services.shifts import applications
+from services.shifts import application_answers
 from tests.shift_form import ADDRESS, local_input, shift_day, shift_fields
 from tests.unit.factories import make_application, make_cast, make_job, snapshot
 
@@ -254,7 +254,7 @@ def test_editing_changes_the_job_but_not_the_accepted_hiring(db, cast):
     job_id = company_jobs.create_job(db, cast.company.id, {**BASE, **shift_fields(days=3)})
     job = db.get(Job, job_id)
     application = make_application(db, job, cast.freelancer)
-    applications.accept(db, cast.company.id, application.id)
+    application_answers.accept(db, cast.company.id, application.id)
     db.commit()
     hiring_before = snapshot(db, Hiring)
     secret, status = job.codigo_segredo, job.status
