@@ -53,7 +53,7 @@ from services.money import payouts, protected_payments
 from services.money.billing import _is_live, _subscription_of
 from services.reach import consents, push_devices, whatsapp
 from services.shifts import hiring_lifecycle, shifts
-from services.trust import blocks, invites, teams
+from services.trust import blocks, invite_views, teams
 
 REMOVED_NAME = "Usuário removido"
 WRONG_PASSWORD = "Senha incorreta."
@@ -163,7 +163,7 @@ def export_user_data(session: Session, user_id: int) -> dict[str, Any]:
         "equipe": teams.export(session, user_id) if user.role == Role.CLIENT else [],
         "bloqueios": blocks.export(session, user_id),
         "vagas_ocultas": blocks.export_hidden_jobs(session, user_id),
-        "convites": invites.export(session, user_id),
+        "convites": invite_views.export(session, user_id),
         "aparelhos_com_notificacoes": push_devices.export(session, user_id),
         "whatsapp": whatsapp.export(session, user_id),
         "consentimentos": consents.history(session, user_id),

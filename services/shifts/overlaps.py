@@ -10,7 +10,7 @@ accepts of overlapping vagas for the same freelancer, in two companies, at the s
 one after the other. On PostgreSQL that is a transaction-scoped advisory lock keyed by the
 freelancer (`pg_advisory_xact_lock`); on SQLite the accept already runs as the database's one
 writer (core.db.lock_for_write, taken by `company_jobs.owned_job(lock=True)`).
-'Contratar novamente' checks the new date when the invite is sent (services/trust/invites.py), and again
+'Contratar novamente' checks the new date when the invite is sent (services/trust/invite_sending.py), and again
 when it is accepted.
 """
 

@@ -17,7 +17,7 @@ from core.types import utcnow
 from models import Actor, Application, Hiring, Invite, Job, Profile, User
 from services.common.errors import ServiceError
 from services.shifts import application_answers, hiring_lifecycle
-from services.trust import invites
+from services.trust import invite_sending, invites
 from tests.support.payouts import ready_payout_account
 from tests.support.threads import at_once
 from tests.unit.factories import make_application, make_company, make_freelancer, make_job
@@ -172,14 +172,14 @@ def test_contratar_novamente_is_refused_when_sent_and_when_accepted_over_a_held_
     # Sent over a shift already held: the company reads the held time.
     _hired(db, other, freelancer, _at(day, 10, 57), _at(day, 16, 57))
     refusal = _refused(
-        db, lambda: invites.send(db, company.id, freelancer.id, _invite_form(day, "11:12", "15:12"), False)
+        db, lambda: invite_sending.send(db, company.id, freelancer.id, _invite_form(day, "11:12", "15:12"), False)
     )
     assert refusal.message == f"Este profissional já tem um turno das 10:57 às 16:57 em {day:%d/%m}."
     assert db.exec(select(Invite)).all() == []
 
     # Sent while free, then the time was taken: accepting tells the freelancer, and the invite stays open.
     later = _day(12)
-    invite_id = invites.send(db, company.id, freelancer.id, _invite_form(later, "11:12", "15:12"), False)
+    invite_id = invite_sending.send(db, company.id, freelancer.id, _invite_form(later, "11:12", "15:12"), False)
     db.commit()
     _hired(db, other, freelancer, _at(later, 10, 57), _at(later, 16, 57))
     refusal = _refused(db, lambda: invites.accept(db, freelancer.id, invite_id))

@@ -26,7 +26,7 @@ from services.common.validation import parse
 from services.jobs import company_jobs, job_detail
 from services.privacy import privacy
 from services.screens import shift_views
-from services.trust import invites
+from services.trust import invite_sending
 from tests.shift_form import shift_day, shift_fields
 from tests.unit.factories import (
     make_cast,
@@ -170,7 +170,7 @@ def test_contratar_novamente_copies_it_from_the_cards_vaga(db):
     day = (utcnow().astimezone(LOCAL_TZ) + timedelta(days=5)).date().isoformat()
     form = {"data": day, "inicio": "18:00", "fim": "23:30", "valor_hora": "45,00", "mensagem": ""}
 
-    invite_id = invites.send(db, company.id, freelancer.id, form, False, hiring_id=pressed.id)
+    invite_id = invite_sending.send(db, company.id, freelancer.id, form, False, hiring_id=pressed.id)
     db.commit()
 
     job = db.get(Job, db.get(Invite, invite_id).job_id)
