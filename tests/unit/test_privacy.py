@@ -44,7 +44,7 @@ from services.common.errors import NotAllowed, ServiceError
 from services.jobs import job_detail, jobs
 from services.privacy import privacy
 from services.reach import chat_sending, chats
-from services.screens import dashboard
+from services.screens import company_dashboard, freelancer_dashboard
 from services.shifts import applicant_list, application_answers
 from states.auth import AuthState
 from states.privacy import SIGN_IN_AGAIN, TRY_AGAIN, PrivacyState
@@ -514,7 +514,9 @@ def test_deleted_company_shows_as_removed_and_keeps_the_freelancers_history(db, 
 
     [summary] = chats.list_for(db, world.freelancer.id).items
     detail = chats.open_chat(db, world.freelancer.id, world.chat.id)
-    rows = {row["job_title"]: row for row in dashboard.freelancer_applications(db, world.freelancer.id).items}
+    rows = {
+        row["job_title"]: row for row in freelancer_dashboard.freelancer_applications(db, world.freelancer.id).items
+    }
 
     assert summary["other_name"] == "Usuário removido"
     assert detail["other_name"] == "Usuário removido"
@@ -565,7 +567,7 @@ def test_deleted_freelancer_leaves_answered_applications_for_the_company(db, wor
     [summary] = chats.list_for(db, world.company.id).items
     assert summary["other_name"] == "Usuário removido"
     assert chats.open_chat(db, world.company.id, world.chat.id)["other_name"] == "Usuário removido"
-    hirings = {row["id"]: row for row in dashboard.company_hirings(db, world.company.id).items}
+    hirings = {row["id"]: row for row in company_dashboard.company_hirings(db, world.company.id).items}
     assert hirings[world.hired.id]["freelancer_name"] == "Usuário removido"
     assert job_detail.get_public_job(db, world.event_job.id) is not None
     with pytest.raises(NotAllowed):

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 from app.api.first_paint import job_article
 from core.types import utcnow
 from services.jobs import job_detail, jobs, pricing, shift_pay
-from services.screens import dashboard, shift_views
+from services.screens import company_dashboard, shift_views
 from tests.unit.factories import make_company, make_freelancer, make_hiring, make_job
 
 START = datetime(2026, 12, 12, 21, 0, tzinfo=UTC)  # sáb., 12/12 18:00 in São Paulo
@@ -112,7 +112,7 @@ def test_the_company_sees_its_guaranteed_vaga_total_and_fee(db):
     company, job = _public_vaga(db, pagamento="garantido")
     direct = make_job(db, company, "Direto", valor_hora=Decimal("30.00"))
     db.commit()
-    rows = {row["id"]: row for row in dashboard.company_jobs(db, company.id)}
+    rows = {row["id"]: row for row in company_dashboard.company_jobs(db, company.id)}
     assert rows[job.id]["total"] == "R$ 165,00 pelo turno"
     assert rows[job.id]["fee"] == "+ R$ 19,80 de taxa do Turno"
     assert rows[direct.id]["fee"] == ""

@@ -23,8 +23,8 @@ from services.common.errors import ServiceError
 from services.jobs import company_jobs, pricing, team_first
 from services.jobs.company_jobs import JOB_NOT_FOUND
 from services.jobs.plans import PlanLimitReached
-from services.screens import dashboard
-from services.screens.dashboard import JobRow
+from services.screens import company_dashboard, dashboard
+from services.screens.company_dashboard import JobRow
 from services.shifts import applicant_list, application_answers, applications
 from services.shifts.applicant_list import ApplicantCard, FreelancerProfileView
 from services.trust import teams
@@ -171,13 +171,13 @@ class CompanyJobsState(CompanyBlocksMixin, AuthState):
         """
         sizes = {
             tab: max(dashboard.PAGE_SIZE, len(self._shown(tab))) if keep_shown else dashboard.PAGE_SIZE
-            for tab in dashboard.JOB_TABS
+            for tab in company_dashboard.JOB_TABS
         }
         try:
             with session_scope() as db:
-                totals = dashboard.company_job_totals(db, company_id, self.search)
+                totals = company_dashboard.company_job_totals(db, company_id, self.search)
                 lists = {
-                    tab: dashboard.company_jobs(db, company_id, size, search=self.search, tab=tab)
+                    tab: company_dashboard.company_jobs(db, company_id, size, search=self.search, tab=tab)
                     for tab, size in sizes.items()
                 }
         except Exception:  # runs after actions too: their success toast stands, then this one
@@ -200,7 +200,7 @@ class CompanyJobsState(CompanyBlocksMixin, AuthState):
         yield
         try:
             with session_scope() as db:
-                rows = dashboard.company_jobs(db, company_id, offset=len(shown), search=self.search, tab=tab)
+                rows = company_dashboard.company_jobs(db, company_id, offset=len(shown), search=self.search, tab=tab)
         finally:
             self.loading_more_jobs = False
         ids = {job["id"] for job in shown}
