@@ -19,7 +19,7 @@ from core.types import utcnow
 from models import Application, Block, Falta, Hiring, Invite, Job, Profile, Role, TeamMember, User
 from services.common.errors import NotAllowed, ServiceError, ValidationFailed
 from services.jobs import job_detail, jobs
-from services.privacy import privacy
+from services.privacy import data_export
 from services.shifts import application_answers, applications, bond
 from services.timer import trust_steps
 from services.trust import invite_sending, invite_views, invites
@@ -393,7 +393,7 @@ def test_the_export_holds_the_invites_of_both_sides(db):
     company, freelancer = _pair(db)
     _invite(db, company, freelancer)
     for user in (company, freelancer):
-        (row,) = privacy.export_user_data(db, user.id)["convites"]
+        (row,) = data_export.export_user_data(db, user.id)["convites"]
         assert (row["empresa"], row["profissional"], row["situacao"]) == (
             "Bar do Zé",
             "Rita Souza",

@@ -16,7 +16,7 @@ from core.security import hash_password
 from models import FiscalRegime, PayoutAccount
 from services.money import payouts
 from services.money.payouts import PayoutError
-from services.privacy import privacy
+from services.privacy import data_export, privacy
 from tests.support.fake_stripe import CONNECT_WEBHOOK_SECRET, event, sign
 from tests.unit.factories import make_company, make_freelancer, snapshot
 from tests.unit.state_harness import cookie_for, run, state_for, toasts
@@ -187,7 +187,7 @@ def test_the_data_export_has_the_payout_data_and_deletion_removes_them(db):
     freelancer = make_freelancer(db)
     freelancer.password_hash = hash_password("Segredo123")
     _save(db, freelancer.id)
-    exported = privacy.export_user_data(db, freelancer.id)
+    exported = data_export.export_user_data(db, freelancer.id)
     assert exported["recebimento"]["cpf"] == "52998224725"
     assert exported["recebimento"]["status"] == "Falta o cadastro no Stripe"
     privacy.delete_account(db, freelancer.id, "Segredo123")

@@ -1,4 +1,4 @@
-"""LGPD self-service (services/privacy/privacy.py): data export and account deletion, with its route and handler."""
+"""LGPD self-service (services/privacy/data_export.py and privacy.py): data export and account deletion, with its route and handler."""
 
 import asyncio
 import json
@@ -42,7 +42,7 @@ from models import (
 from services.accounts import accounts, photos, sessions
 from services.common.errors import NotAllowed, ServiceError
 from services.jobs import job_detail, jobs
-from services.privacy import privacy
+from services.privacy import data_export, privacy
 from services.reach import chat_sending, chats
 from services.screens import company_dashboard, freelancer_dashboard
 from services.shifts import applicant_list, application_answers
@@ -189,7 +189,7 @@ def _secrets(db, world: World) -> list[str]:
 
 
 def test_company_export_holds_its_own_rows_and_no_secret(db, world):
-    data = privacy.export_user_data(db, world.company.id)
+    data = data_export.export_user_data(db, world.company.id)
     dump = _dump(data)
 
     assert set(data) == EXPORT_KEYS
@@ -245,7 +245,7 @@ def test_freelancer_export_lists_own_applications_and_default_preferences(db, wo
     make_subscription(db, world.company, status="canceled")
     db.commit()
 
-    data = privacy.export_user_data(db, world.freelancer.id)
+    data = data_export.export_user_data(db, world.freelancer.id)
     dump = _dump(data)
 
     assert set(data) == EXPORT_KEYS
@@ -295,7 +295,7 @@ def test_company_export_includes_its_subscription(db, world):
     make_subscription(db, world.company, tier="premium", status="canceled")
     db.commit()
 
-    subscription = privacy.export_user_data(db, world.company.id)["assinatura"]
+    subscription = data_export.export_user_data(db, world.company.id)["assinatura"]
 
     assert subscription["plano"] == "premium"
     assert subscription["status"] == "canceled"
@@ -331,8 +331,8 @@ def test_the_export_holds_no_stripe_id_of_the_company_or_the_freelancer(db, worl
     )
     db.commit()
 
-    company = _dump(privacy.export_user_data(db, world.company.id))
-    freelancer = privacy.export_user_data(db, world.freelancer.id)
+    company = _dump(data_export.export_user_data(db, world.company.id))
+    freelancer = data_export.export_user_data(db, world.freelancer.id)
 
     assert STRIPE_ID.findall(company) == []
     assert STRIPE_ID.findall(_dump(freelancer)) == []
@@ -345,7 +345,7 @@ def test_export_of_a_deleted_account_is_refused(db, world):
     db.commit()
 
     with pytest.raises(ServiceError):
-        privacy.export_user_data(db, world.freelancer.id)
+        data_export.export_user_data(db, world.freelancer.id)
 
 
 # --- deletion: refusals ----------------------------------------------------------------------
@@ -491,7 +491,7 @@ def test_a_later_account_with_the_same_email_never_receives_the_deleted_ones_con
         },
     )
     db.commit()
-    data = privacy.export_user_data(db, again.id)
+    data = data_export.export_user_data(db, again.id)
     assert data["mensagens_de_contato"] == []
     assert data["tentativas_de_login"] == []
 
@@ -837,8 +837,8 @@ def test_the_export_holds_the_shifts_with_their_timeline_and_the_freelancers_fal
     faltas.add(db, freelancer.id, hiring_id, 2, "cancelamento", utcnow())
     db.commit()
 
-    mine = privacy.export_user_data(db, freelancer.id)
-    theirs = privacy.export_user_data(db, company.id)
+    mine = data_export.export_user_data(db, freelancer.id)
+    theirs = data_export.export_user_data(db, company.id)
 
     [shift] = mine["turnos"]
     assert (shift["vaga_id"], shift["estado"]) == (job.id, "agendada")

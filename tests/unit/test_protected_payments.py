@@ -556,11 +556,11 @@ def test_a_late_cancellation_fee_paid_through_turno_counts_as_received(db, fake)
 
 
 def test_the_company_data_export_lists_its_payments_and_cnpj_without_stripe_ids(db, fake):
-    from services.privacy import privacy
+    from services.privacy import data_export
 
     shift = _accept(db, fake)
     payment = _pay(db, fake, shift)
-    data = privacy.export_user_data(db, shift.company.id)
+    data = data_export.export_user_data(db, shift.company.id)
     (row,) = data["pagamentos_garantidos"]
     assert (row["amount"], row["status"], row["kind"], row["job_title"]) == (
         "R$ 235,20",
@@ -571,4 +571,4 @@ def test_the_company_data_export_lists_its_payments_and_cnpj_without_stripe_ids(
     assert data["perfil"]["cnpj"] == "12ABC34501DE35"
     text = str(data)
     assert payment.charge_id not in text and payment.payment_intent_id not in text
-    assert privacy.export_user_data(db, shift.freelancer.id)["pagamentos_garantidos"] == []
+    assert data_export.export_user_data(db, shift.freelancer.id)["pagamentos_garantidos"] == []

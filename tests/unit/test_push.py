@@ -18,7 +18,7 @@ from models import AuthSession, ChannelConsent, Notification, NotificationType, 
 from models.user import UserPreferences
 from services.accounts import sessions
 from services.common.errors import NotAllowed, ValidationFailed
-from services.privacy import privacy
+from services.privacy import data_export, privacy
 from services.reach import chat_sending, consents, notifications, push_addresses, push_devices, push_sending
 from services.timer import clock
 from states.settings import SettingsState
@@ -185,7 +185,7 @@ def test_the_export_lists_devices_and_consents_and_deleting_the_account_removes_
     freelancer = make_freelancer(db)
     _device(db, fake, freelancer)
     db.commit()
-    data = privacy.export_user_data(db, freelancer.id)
+    data = data_export.export_user_data(db, freelancer.id)
     (device,) = data["aparelhos_com_notificacoes"]
     assert device["aparelho"] == "Chrome no Android" and device["endereco"].startswith(fake.url)
     assert "p256dh" not in str(data) and "auth" not in device

@@ -20,7 +20,7 @@ from core.types import utcnow
 from models import Application, Block, Invite, Job, Notification, NotificationType, OutboxEmail, TeamMember, User
 from services.common.errors import NotAllowed, ServiceError
 from services.jobs import category_companies, company_jobs, job_detail, jobs, sitemap, team_first, visibility
-from services.privacy import privacy
+from services.privacy import data_export
 from services.shifts import applications
 from services.timer import trust_steps
 from services.trust import blocks
@@ -250,7 +250,7 @@ def test_a_freelancer_who_does_not_want_a_company_withdraws_and_stops_seeing_it(
     assert private.vaga_status == "closed"
     assert job_detail.job_for_viewer(db, job.id, freelancer.id) is None
     assert [row.name for row in blocks.blocked_by(db, freelancer.id)] == ["Buffet Alegria"]
-    assert privacy.export_user_data(db, freelancer.id)["bloqueios"][0]["nome"] == "Buffet Alegria"
+    assert data_export.export_user_data(db, freelancer.id)["bloqueios"][0]["nome"] == "Buffet Alegria"
     # A company's own block stays when the freelancer undoes theirs, and the other way round.
     blocks.allow_company(db, freelancer.id, company.id)
     db.commit()

@@ -24,7 +24,7 @@ from services.common.errors import ValidationFailed
 from services.common.job_forms import BRING_TOO_LONG, JobForm
 from services.common.validation import parse
 from services.jobs import company_jobs, job_detail
-from services.privacy import privacy
+from services.privacy import data_export
 from services.screens import shift_views
 from services.trust import invite_sending
 from tests.shift_form import shift_day, shift_fields
@@ -230,7 +230,7 @@ def test_the_companys_export_holds_it(db, cast):
     job = make_job(db, cast.company, "Garçom de gala", o_que_levar=ATTIRE)
     db.commit()
 
-    exported = privacy.export_user_data(db, cast.company.id)
+    exported = data_export.export_user_data(db, cast.company.id)
 
     assert [(row["id"], row["o_que_levar"]) for row in exported["vagas"]] == [(job.id, ATTIRE)]
 

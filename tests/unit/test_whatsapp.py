@@ -21,7 +21,7 @@ from core.settings import get_settings
 from core.types import utcnow
 from models import ChannelConsent, NotificationType, User, WhatsAppContact, WhatsAppMessage
 from services.common.errors import NotAllowed, ValidationFailed
-from services.privacy import privacy
+from services.privacy import data_export, privacy
 from services.reach import notifications, whatsapp
 from states.settings import SettingsState
 from tests.support.fake_whatsapp import (
@@ -271,7 +271,7 @@ def test_without_whatsapp_configured_nothing_exists(db, monkeypatch):
 def test_the_export_has_no_code_and_deletion_forgets_the_number(db, fake, no_sender_thread):
     freelancer = make_freelancer(db)
     _active(db, fake, freelancer)
-    data = privacy.export_user_data(db, freelancer.id)
+    data = data_export.export_user_data(db, freelancer.id)
     assert data["whatsapp"]["numero"] == "(11) 98765-4321" and data["whatsapp"]["confirmado_em"]
     assert "code" not in str(data["whatsapp"]) and [c["canal"] for c in data["consentimentos"]] == ["WhatsApp"]
     privacy._remove(db, db.get(User, freelancer.id))
