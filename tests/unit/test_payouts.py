@@ -1,4 +1,4 @@
-"""services/money/payouts.py, its webhook and the 'Meus Ganhos' handlers, against the local Stripe fake.
+"""services/money/payouts.py, payout_verification.py (its webhook) and the 'Meus Ganhos' handlers, against the local Stripe fake.
 
 The real `stripe` library talks to tests/support/fake_stripe.py, so the connected account's
 parameters (Brazil, `controller` properties), the idempotency key and the account link are checked
@@ -14,7 +14,7 @@ from sqlmodel import Session, select
 from app.pages.freelancer_dashboard import FreelancerDashboardState
 from core.security import hash_password
 from models import FiscalRegime, PayoutAccount
-from services.money import payouts
+from services.money import payout_verification, payouts
 from services.money.payouts import PayoutError
 from services.privacy import data_export, privacy
 from tests.support.fake_stripe import CONNECT_WEBHOOK_SECRET, event, sign
@@ -154,7 +154,7 @@ def test_coming_back_reads_the_account_and_the_webhook_keeps_it(db, fake, api_cl
     account_id = db.get(PayoutAccount, freelancer.id).stripe_account_id
 
     fake.complete_onboarding(account_id, payouts_enabled=False)
-    payouts.refresh_account(db, freelancer.id)
+    payout_verification.refresh_account(db, freelancer.id)
     db.commit()
     assert payouts.setup_for(db, freelancer.id).status == payouts.STATUS_REVIEW
     assert payouts.setup_for(db, freelancer.id).requirements_due == 1
