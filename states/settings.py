@@ -13,7 +13,7 @@ from core.db import session_scope
 from services.accounts import accounts, profiles
 from services.accounts.profiles import SwitchView
 from services.common.errors import ValidationFailed
-from services.reach import push_devices, whatsapp
+from services.reach import push_devices, whatsapp, whatsapp_number
 from services.reach.push_devices import DeviceView
 from states.auth import AuthState
 from states.failures import recovers
@@ -95,7 +95,7 @@ class SettingsState(AuthState):
         self.whatsapp_on = whatsapp.configured()
         if self.whatsapp_on:
             with session_scope() as db:
-                self.whatsapp = dict(whatsapp.status(db, user_id))
+                self.whatsapp = dict(whatsapp_number.status(db, user_id))
 
     def _load_devices(self, user_id: int) -> None:
         """The caller's devices with push on, and the key a new one subscribes with."""
@@ -190,12 +190,12 @@ class SettingsState(AuthState):
         self.whatsapp_errors = {"phone": "", "code": ""}
         try:
             with session_scope() as db:
-                phone = whatsapp.start(db, user.id, data.get("phone"))
+                phone = whatsapp_number.start(db, user.id, data.get("phone"))
         except ValidationFailed as exc:
             self.whatsapp_errors = {"phone": "", "code": "", **exc.field_errors}
             return None
         self._load_whatsapp(user.id)
-        return rx.toast.success(whatsapp.CODE_SENT.format(phone=phone))
+        return rx.toast.success(whatsapp_number.CODE_SENT.format(phone=phone))
 
     @rx.event
     @recovers(*WHATSAPP_FAILED)
@@ -208,7 +208,7 @@ class SettingsState(AuthState):
         self.whatsapp_errors = {"phone": "", "code": ""}
         try:
             with session_scope() as db:
-                problem = whatsapp.confirm(db, user.id, data.get("code"))
+                problem = whatsapp_number.confirm(db, user.id, data.get("code"))
         except ValidationFailed as exc:
             problem = exc.field_errors.get("code", exc.message)
         self._load_whatsapp(user.id)
@@ -216,7 +216,7 @@ class SettingsState(AuthState):
             self.whatsapp_errors = {"phone": "", "code": problem}
             return None
         self.whatsapp_form_key += 1
-        return rx.toast.success(whatsapp.CONFIRMED)
+        return rx.toast.success(whatsapp_number.CONFIRMED)
 
     @rx.event
     @recovers(*WHATSAPP_FAILED)
@@ -226,9 +226,9 @@ class SettingsState(AuthState):
         if user is None:
             return rx.toast.error(NOT_SIGNED_IN[0], description=NOT_SIGNED_IN[1])
         with session_scope() as db:
-            whatsapp.stop(db, user.id)
+            whatsapp_number.stop(db, user.id)
         self._load_whatsapp(user.id)
-        return rx.toast.success(whatsapp.STOPPED)
+        return rx.toast.success(whatsapp_number.STOPPED)
 
     @rx.event
     @recovers(*PASSWORD_FAILED, reset={"changing_password": False})
