@@ -197,7 +197,7 @@ def _create_pairs(database_url: str, count: int) -> list[tuple[str, str, int]]:
     from core.types import utcnow
     from services.accounts import accounts, sessions
     from services.jobs import company_jobs
-    from services.shifts import applications
+    from services.shifts import application_answers, applications
 
     cookie_name = get_settings().session_cookie_name
     result = []
@@ -242,7 +242,7 @@ def _create_pairs(database_url: str, count: int) -> list[tuple[str, str, int]]:
                 },
             )
             application_id = applications.apply(db, freelancer.id, "freelancer", job_id, {})
-            chat_id = applications.accept(db, company.id, application_id)
+            chat_id = application_answers.accept(db, company.id, application_id)
             company_token, _ = sessions.create(db, company.id, remember=True)
             freelancer_token, _ = sessions.create(db, freelancer.id, remember=True)
             result.append((f"{cookie_name}={company_token}", f"{cookie_name}={freelancer_token}", chat_id))

@@ -273,7 +273,7 @@ def summary(samples: list[float]) -> str:
 def shift_fields(days: int = 3, hours: int = 8) -> dict[str, str]:
     """The shift part of a valid 'Publicar Nova Vaga' form: 18:00 (São Paulo) `days` from today, `hours` long.
 
-    The form takes `datetime-local` text in São Paulo time (services/common/validation.py JobForm).
+    The form takes `datetime-local` text in São Paulo time (services/common/job_forms.py JobForm).
     """
     day = datetime.now(LOCAL_TZ).date() + timedelta(days=days)
     start = datetime.combine(day, datetime.min.time(), tzinfo=LOCAL_TZ).replace(hour=18)

@@ -155,7 +155,7 @@ def _bare(engine: Engine, filters: dict) -> Callable[[], None]:
     category's slug before building its conditions; given the raw values, the city's statements
     matched nothing and timed an empty answer.
     """
-    conditions = jobs._filters(
+    conditions = jobs.filters(
         jobs.search_term(filters.get("search", "")),
         city_key(filters.get("city", "")),
         jobs.canonical_category(filters.get("category", "")),

@@ -2,7 +2,7 @@
 
 Everything numerous is bulk-inserted (users, profiles, preferences, jobs, pending applications),
 with the folded search columns computed by the model's own method. The acceptances seeded up
-front go through `services.shifts.applications.accept`, so their chats and welcome messages are exactly
+front go through `services.shifts.application_answers.accept`, so their chats and welcome messages are exactly
 what the app creates, and every simulated signed-in person gets a real session from
 `services.accounts.sessions.create`, sent as the cookie a browser would send.
 """
@@ -208,7 +208,7 @@ def _pending_applications(
 def _accept_some(db: Session, seeded: Seeded, freelancer_ids: list[int], rng: random.Random) -> list:
     """Accept one application of ACCEPTED_SHARE of the freelancers, through the service; their chats."""
     from services.common.errors import ServiceError
-    from services.shifts import applications
+    from services.shifts import application_answers
 
     chats = []
     for fid in rng.sample(freelancer_ids, round(len(freelancer_ids) * ACCEPTED_SHARE)):
@@ -219,7 +219,7 @@ def _accept_some(db: Session, seeded: Seeded, freelancer_ids: list[int], rng: ra
         ).one()
         try:
             with db.begin_nested():
-                chat_id = applications.accept(db, company_id, app_id)
+                chat_id = application_answers.accept(db, company_id, app_id)
         except ServiceError:  # the job is full already
             continue
         chats.append((chat_id, company_id, fid))

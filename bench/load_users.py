@@ -31,7 +31,7 @@ from socketio.exceptions import SocketIOError
 
 from bench.wsclient import AUTH, ON_LOAD, STATE, TIMEOUT, Browser, Delta, Predicate, error_text, hydrated
 from core.ids import id_from_text
-from services.shifts import applications, overlaps
+from services.shifts import application_answers, applications, overlaps
 
 JOBS = f"{STATE}.app___pages___jobs____jobs_state"
 DETAIL = f"{STATE}.app___pages___job_detail___state____job_detail_state"
@@ -58,7 +58,7 @@ def toast_forms(message: str) -> tuple[str, str]:
 # The job filled up (or closed) between the list and the click: expected under load, not a failure.
 JOB_FILLED = toast_forms(applications.JOB_UNAVAILABLE)
 # Two tabs of one company accepting the last position at once: one of them must be told so.
-LAST_POSITION = toast_forms(applications.POSITIONS_FILLED)
+LAST_POSITION = toast_forms(application_answers.POSITIONS_FILLED)
 # The applicant was hired elsewhere for overlapping hours meanwhile (services/shifts/overlaps.py): the
 # company is told the held shift's time, as a real company would be; expected, not a failure.
 ALREADY_HIRED = toast_forms(overlaps.HELD)

@@ -17,7 +17,7 @@ process polls the database and the push service every 0.2 s.
 Every reminded freelancer has also activated push on one device (a live session and a
 subscription of tests/support/fake_push.py, served by a process of its own that checks VAPID and
 decrypts each push as a browser would), so each reminder is also a Web Push, sent by the timer's
-process (services/reach/push.py). BENCH_PUSH=0 gives no one a device: the same bursts without pushes.
+process (services/reach/push_sending.py). BENCH_PUSH=0 gives no one a device: the same bursts without pushes.
 
 Figures: the p50 / p95 / p99 of the events sent in the quiet windows (the baseline: same run, same
 users, interleaved with the bursts so the machine's drift falls on both sides) and of those sent
@@ -82,7 +82,7 @@ GOAL_RATIO = 1.5
 PUSH_GOAL_SECONDS = 60.0
 BURSTS = 2 if QUICK else int(os.environ.get("BENCH_BURSTS", "3"))
 # The longest a burst is watched, quick runs too: a push refused once is retried 30 s later
-# (services/reach/push.py RETRY_DELAYS) and still within the goal. The users stop when the last burst ends.
+# (services/reach/push_sending.py RETRY_DELAYS) and still within the goal. The users stop when the last burst ends.
 BURST_ROOM = PUSH_GOAL_SECONDS + 10
 # A path prefix: bench/burst_trace.py samples the machine into <prefix>-<engine>.jsonl (docs/performance.md).
 TRACE = os.environ.get("BENCH_TRACE", "")
@@ -248,7 +248,7 @@ def _activate_push(database_url: str, freelancer_ids: list[int], subscriptions: 
     """Each freelancer signs in once ('Lembrar de mim') and activates push on that browser."""
     from core.db import make_engine, session_scope
     from services.accounts import sessions
-    from services.reach import push
+    from services.reach import push_devices
 
     engine = make_engine(database_url)
     try:
@@ -256,7 +256,9 @@ def _activate_push(database_url: str, freelancer_ids: list[int], subscriptions: 
             for freelancer_id, subscription in zip(freelancer_ids, subscriptions, strict=True):
                 token, _ = sessions.create(db, freelancer_id, remember=True)
                 db.flush()
-                push.register(db, freelancer_id, token, subscription, "Mozilla/5.0 (Linux; Android 14) Chrome/156.0")
+                push_devices.register(
+                    db, freelancer_id, token, subscription, "Mozilla/5.0 (Linux; Android 14) Chrome/156.0"
+                )
     finally:
         engine.dispose()
 

@@ -1,7 +1,7 @@
 """Real shifts for the benchmarks' freelancers: vagas, applications accepted and presence confirmed.
 
 Each shift is made the way the product makes it: a vaga of a seeded company with its times and a
-'Código de presença' secret, the freelancer's application, `services.shifts.applications.accept` (which
+'Código de presença' secret, the freelancer's application, `services.shifts.application_answers.accept` (which
 creates the hiring, its chat and its notices) and the freelancer's 'Confirmar presença'
 (`services.shifts.shifts.act`). What differs from the product is only the start time: the publish form
 asks for a start at least two hours ahead, and a benchmark needs shifts whose check-in window is
@@ -84,7 +84,7 @@ def _shift(db, company_id: int, freelancer_id: int, start: datetime, end: dateti
     from core.types import utcnow
     from models import Application, Hiring, Job
     from services.jobs import attendance_code
-    from services.shifts import applications, shifts
+    from services.shifts import application_answers, shifts
 
     secret = attendance_code.new_secret()
     job = Job(
@@ -106,7 +106,7 @@ def _shift(db, company_id: int, freelancer_id: int, start: datetime, end: dateti
     application = Application(vaga_id=job.id, freelancer_id=freelancer_id, status="pending")
     db.add(application)
     db.flush()
-    applications.accept(db, company_id, application.id)
+    application_answers.accept(db, company_id, application.id)
     hiring_id = db.exec(select(Hiring.id).where(Hiring.application_id == application.id)).one()
     shifts.act(db, freelancer_id, "freelancer", hiring_id, "confirmar", {}, utcnow())
     return OpenShift(hiring_id, secret)

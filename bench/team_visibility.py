@@ -36,7 +36,7 @@ from bench.job_search import REPEAT, _fill, _migrate, _sizes
 from core.db import make_engine
 from core.types import utcnow
 from models import Block, Job, JobStatus, Role, TeamMember, User
-from services.jobs import job_list_cache, jobs, visibility
+from services.jobs import job_detail, job_list_cache, jobs, visibility
 from services.jobs.bulk_load import settle
 
 HELD_SHARE = 50  # one open vaga in 50 is team-first
@@ -168,13 +168,13 @@ def _measure(engine_name: str, engine: Engine, count: int, setup: dict) -> list[
 
     scenarios = {
         "before (bare SQL, open and not archived)": bare_before,
-        "now (bare SQL, public())": bare(jobs._filters("", "", None, None, engine.dialect.name)),
-        "now with 3 blocks (bare SQL)": bare(jobs._filters("", "", None, None, engine.dialect.name, hidden=hidden)),
+        "now (bare SQL, public())": bare(jobs.filters("", "", None, None, engine.dialect.name)),
+        "now with 3 blocks (bare SQL)": bare(jobs.filters("", "", None, None, engine.dialect.name, hidden=hidden)),
         "list now, visitor": _cold(session_call(lambda db: jobs.list_public_jobs(db))),
         "list with 3 companies blocked": _cold(session_call(lambda db: jobs.list_public_jobs(db, hidden=hidden))),
         "team-first list of a member": session_call(lambda db: jobs.team_first_items(db, freelancer)),
-        "job page, visitor": _cold(session_call(lambda db: jobs.get_public_job(db, public_job))),
-        "job page, team member": session_call(lambda db: jobs.job_for_viewer(db, team_job, freelancer)),
+        "job page, visitor": _cold(session_call(lambda db: job_detail.get_public_job(db, public_job))),
+        "job page, team member": session_call(lambda db: job_detail.job_for_viewer(db, team_job, freelancer)),
     }
     timings = {name: _times(fn) for name, fn in scenarios.items()}
     baseline = statistics.median(timings["before (bare SQL, open and not archived)"])
@@ -185,8 +185,8 @@ def _measure(engine_name: str, engine: Engine, count: int, setup: dict) -> list[
             "visitor_total": jobs.list_public_jobs(db).total,
             "blocked_total": jobs.list_public_jobs(db, hidden=hidden).total,
             "team_items": len(jobs.team_first_items(db, freelancer)),
-            "team_page_seen": jobs.job_for_viewer(db, team_job, freelancer) is not None,
-            "team_page_hidden_from_visitors": jobs.get_public_job(db, team_job) is None,
+            "team_page_seen": job_detail.job_for_viewer(db, team_job, freelancer) is not None,
+            "team_page_hidden_from_visitors": job_detail.get_public_job(db, team_job) is None,
         }
     return [
         {

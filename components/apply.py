@@ -8,7 +8,7 @@ from components.links import link_button
 from core import routes
 from core.catalog import BRING_LABEL, PAYMENT_DIRECT, PAYMENT_DIRECT_NOTE, PAYMENT_GUARANTEED, PAYMENT_GUARANTEED_NOTE
 from models import Role
-from services.screens.dashboard import APPLICATION_STATUS_LABELS
+from services.screens.freelancer_dashboard import APPLICATION_STATUS_LABELS
 from services.shifts.applications import ALREADY_APPLIED
 from states.apply import ApplyState
 

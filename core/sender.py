@@ -30,7 +30,7 @@ def http_session() -> requests.Session:
 
     Proxy settings from the environment would be read on every request otherwise (0.75 ms of CPU
     per push, measured in docs/performance.md): the WhatsApp API is reached directly. Pushes go
-    through services/reach/push.py's own urllib3 pool.
+    through services/reach/push_sending.py's own urllib3 pool.
     """
     if getattr(_local, "session", None) is None:
         _local.session = requests.Session()

@@ -45,7 +45,7 @@ class Settings(BaseSettings):
         fiscal_saves_per_account_hour: 'Dados fiscais' saves (CPF, regime) one freelancer may make in an hour.
         fiscal_saves_per_address_hour: 'Dados fiscais' saves one client address may make in an hour.
         whatsapp_codes_per_number_hour: WhatsApp confirmation codes sent to one number in an hour,
-            whichever accounts ask (services/reach/whatsapp.py `start`).
+            whichever accounts ask (services/reach/whatsapp_number.py `start`).
         whatsapp_codes_hour: WhatsApp confirmation codes sent in an hour in all (each one is a paid
             template message); past it every 'Enviar código' waits.
         security_log_file: Where the security log (`turno.security`) is written, alone; standard
@@ -86,7 +86,7 @@ class Settings(BaseSettings):
     stripe_price_enterprise: str | None = None
     stripe_api_base: str = "https://api.stripe.com"
 
-    # Web Push (core/vapid.py, services/reach/push.py): the VAPID key (`python -m scripts.vapid_keys`), the
+    # Web Push (core/vapid.py, services/reach/push_sending.py): the VAPID key (`python -m scripts.vapid_keys`), the
     # contact it names, and the push services' hosts we send to (https only in production).
     vapid_private_key: str | None = None
     vapid_subject: str = ""

@@ -1,7 +1,8 @@
 """Reaching people outside the open tab: push subscriptions, their queue, and consents per channel.
 
-services/reach/push.py is the only writer of `push_devices` and `push_outbox`, services/reach/whatsapp.py of
-`whatsapp_contacts` and `whatsapp_messages`, services/reach/consents.py of `channel_consents`
+services/reach/push_devices.py is the only writer of `push_devices`, services/reach/push.py and
+push_sending.py of `push_outbox`, services/reach/whatsapp*.py of `whatsapp_contacts` and
+`whatsapp_messages`, services/reach/consents.py of `channel_consents`
 (docs/product.md "Notificações no aparelho" and "WhatsApp").
 """
 
@@ -66,8 +67,8 @@ class ChannelConsent(SQLModel, table=True):
 class WhatsAppContact(SQLModel, table=True):
     """A person's WhatsApp number for shift confirmations and reminders, confirmed by a code.
 
-    services/reach/whatsapp.py is the only writer. The number receives messages only while
-    `confirmed_at` is set and `stopped_at` is not ('Parar' sets it).
+    services/reach/whatsapp_number.py, whatsapp.py and whatsapp_webhook.py are its only writers. The
+    number receives messages only while `confirmed_at` is set and `stopped_at` is not ('Parar' sets it).
     """
 
     __tablename__ = "whatsapp_contacts"

@@ -1,7 +1,7 @@
 """A company's team ('Minha equipe'), blocks both ways, hidden vagas and private 'Contratar novamente' invites.
 
-services/trust/teams.py, services/trust/blocks.py and services/trust/invites.py are their only writers (docs/product.md
-"Minha equipe").
+services/trust/teams.py, services/trust/blocks.py, services/trust/invite_sending.py and
+services/trust/invites.py are their only writers (docs/product.md "Minha equipe").
 """
 
 from datetime import datetime
@@ -70,7 +70,8 @@ class Invite(SQLModel, table=True):
     """A private invite to one freelancer for a private vaga (a new date), expiring at `expires_at`.
 
     'Contratar novamente' writes the private vaga (`jobs.privada`) and this row together;
-    services/trust/invites.py is the only writer (docs/product.md "Contratar novamente").
+    services/trust/invite_sending.py writes it and services/trust/invites.py answers it (docs/product.md
+    "Contratar novamente").
     """
 
     __tablename__ = "invites"

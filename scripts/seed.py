@@ -30,7 +30,7 @@ from models import (
     User,
     UserPreferences,
 )
-from services.common.validation import shift_derived
+from services.common.job_forms import shift_derived
 from services.jobs import attendance_code, shift_pay
 from services.shifts import hiring_lifecycle
 

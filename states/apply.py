@@ -13,7 +13,7 @@ from core.db import session_scope
 from core.ids import valid_id
 from models import Role
 from services.common.errors import ServiceError
-from services.jobs import jobs
+from services.jobs import job_detail
 from services.shifts import applications
 from states.auth import AuthState
 from states.failures import recovers
@@ -87,7 +87,7 @@ class ApplyState(AuthState):
             return rx.toast.error(SEND_ERROR, description=applications.JOB_UNAVAILABLE)
         user = self._current_user()
         with session_scope() as db:
-            job = jobs.job_for_viewer(db, job_id, user.id if user is not None else None)
+            job = job_detail.job_for_viewer(db, job_id, user.id if user is not None else None)
         if job is None:
             return rx.toast.error(SEND_ERROR, description=applications.JOB_UNAVAILABLE)
         self._reset_form()

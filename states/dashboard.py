@@ -10,7 +10,7 @@ from core.presence import DASHBOARD, get_presence
 from services.accounts import profiles
 from services.accounts.profiles import ProfileView
 from services.common import paging
-from services.reach import chats, notifications
+from services.reach import chat_read_marks, notifications
 from services.reach.notifications import Bell, NotificationRow
 from states.auth import AuthState
 from states.failures import recovers
@@ -133,7 +133,7 @@ class DashboardState(AuthState):
             newest = notifications.list_for(db, user_id)
             self._show_bell(total, unread, newest, read_at, lambda kinds: notifications.push_kinds(db, user_id, kinds))
         if chats_changed:
-            self.unread_messages = chats.unread_total(db, user_id)
+            self.unread_messages = chat_read_marks.unread_total(db, user_id)
 
     def _show_prefetched_bell(self, bell: Bell, read_at: int) -> bool:
         """Show a bell read for many users at once (states/live.py), unless the tab shows a later read.

@@ -13,7 +13,7 @@ from core.db import session_scope
 from core.settings import get_settings
 from core.types import utcnow
 from models import FiscalRegime, Role
-from services.money import earnings, payouts
+from services.money import earnings, payout_verification, payouts
 from services.money.payouts import PayoutError, PayoutSetup
 from states.auth import AuthState
 from states.failures import recovers
@@ -75,7 +75,7 @@ class EarningsMixin(AuthState, mixin=True):
         """Load the tab; back from Stripe (?stripe=retorno) read the account from Stripe first."""
         returned = self.router.url.query_parameters.get("stripe", "")
         if returned == "retorno":
-            payouts.refresh_account(db, user_id)
+            payout_verification.refresh_account(db, user_id)
             db.commit()
         self.fiscal_errors = _BLANK_ERRORS
         self.payout_busy = False

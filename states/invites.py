@@ -17,8 +17,8 @@ from models import Role
 from services.common.errors import ServiceError
 from services.shifts import bond
 from services.shifts.bond import BondNotice
-from services.trust import invites
-from services.trust.invites import InviteView
+from services.trust import invite_sending, invite_views, invites
+from services.trust.invite_views import InviteView
 from states.auth import AuthState
 from states.failures import recovers
 
@@ -28,7 +28,7 @@ START_FIELDS = ("data", "inicio")  # the dialog's fields the thermometer depends
 
 
 def _blank() -> dict[str, str]:
-    return dict.fromkeys(invites.FIELDS, "")
+    return dict.fromkeys(invite_sending.FIELDS, "")
 
 
 class CompanyInvitesMixin(AuthState, mixin=True):
@@ -47,7 +47,7 @@ class CompanyInvitesMixin(AuthState, mixin=True):
     _invite_hiring: int = 0  # the shift card pressed (0 from 'Minha equipe'); send copies the same shift
 
     def _load_sent(self, db, company_id: int) -> None:
-        self.sent_invites = invites.sent_by(db, company_id)
+        self.sent_invites = invite_views.sent_by(db, company_id)
 
     @rx.event
     @recovers(INVITE_ERROR)
@@ -56,7 +56,7 @@ class CompanyInvitesMixin(AuthState, mixin=True):
         user = self._caller(Role.CLIENT)
         checked = valid_id(freelancer_id)
         if user is None or checked is None:
-            return rx.toast.error(INVITE_ERROR, description=invites.NOT_ELIGIBLE)
+            return rx.toast.error(INVITE_ERROR, description=invite_sending.NOT_ELIGIBLE)
         return self._open_draft(user.id, checked, None)
 
     @rx.event
@@ -66,10 +66,10 @@ class CompanyInvitesMixin(AuthState, mixin=True):
         user = self._caller(Role.CLIENT)
         checked = valid_id(hiring_id)
         if user is None or checked is None:
-            return rx.toast.error(INVITE_ERROR, description=invites.NO_SHIFT)
+            return rx.toast.error(INVITE_ERROR, description=invite_sending.NO_SHIFT)
         try:
             with session_scope() as db:
-                freelancer_id = invites.card_hiring(db, user.id, checked).freelancer_id
+                freelancer_id = invite_sending.card_hiring(db, user.id, checked).freelancer_id
         except ServiceError as exc:
             return rx.toast.error(INVITE_ERROR, description=exc.message)
         return self._open_draft(user.id, freelancer_id, checked)
@@ -78,7 +78,7 @@ class CompanyInvitesMixin(AuthState, mixin=True):
         """Open the dialog prefilled from the shift it copies (the service picks and checks it)."""
         try:
             with session_scope() as db:
-                start = invites.draft(db, company_id, freelancer_id, hiring_id=hiring_id)
+                start = invite_sending.draft(db, company_id, freelancer_id, hiring_id=hiring_id)
                 self.invite_values = {
                     "data": start.data,
                     "inicio": start.inicio,
@@ -97,7 +97,7 @@ class CompanyInvitesMixin(AuthState, mixin=True):
 
     def _bond_for(self, db, company_id: int, freelancer_id: int) -> BondNotice:
         """The thermometer for the dialog's date and start (nothing while they do not make a valid time)."""
-        start, _end = invites.shift_inputs(self.invite_values)
+        start, _end = invite_sending.shift_inputs(self.invite_values)
         try:
             at = datetime.fromisoformat(start).replace(tzinfo=LOCAL_TZ)
         except ValueError:
@@ -135,13 +135,13 @@ class CompanyInvitesMixin(AuthState, mixin=True):
         """'Enviar convite': the private vaga and the invite; the fields' messages on a bad value."""
         user = self._caller(Role.CLIENT)
         if user is None or not self.invite_open or not self.invite_freelancer:
-            return rx.toast.error(INVITE_ERROR, description=invites.NOT_ELIGIBLE)
+            return rx.toast.error(INVITE_ERROR, description=invite_sending.NOT_ELIGIBLE)
         data = form_data if isinstance(form_data, dict) else {}
-        self.invite_values = {name: str(data.get(name) or "")[:600] for name in invites.FIELDS}
+        self.invite_values = {name: str(data.get(name) or "")[:600] for name in invite_sending.FIELDS}
         self.invite_errors = _blank()
         try:
             with session_scope() as db:
-                invites.send(
+                invite_sending.send(
                     db,
                     user.id,
                     self.invite_freelancer,
@@ -151,7 +151,10 @@ class CompanyInvitesMixin(AuthState, mixin=True):
                 )
         except ServiceError as exc:
             if exc.field_errors:
-                self.invite_errors = {**_blank(), **{k: v for k, v in exc.field_errors.items() if k in invites.FIELDS}}
+                self.invite_errors = {
+                    **_blank(),
+                    **{k: v for k, v in exc.field_errors.items() if k in invite_sending.FIELDS},
+                }
                 return None
             with session_scope() as db:  # the date may have changed: the notice follows it
                 self.invite_bond = self._bond_for(db, user.id, self.invite_freelancer)
@@ -159,7 +162,7 @@ class CompanyInvitesMixin(AuthState, mixin=True):
         self.invite_open = False
         with session_scope() as db:
             self._load_sent(db, user.id)
-        return rx.toast.success(invites.SENT)
+        return rx.toast.success(invite_sending.SENT)
 
     @rx.event
     @recovers(INVITE_ERROR)
@@ -182,7 +185,7 @@ class FreelancerInvitesMixin(AuthState, mixin=True):
     open_invites: list[InviteView] = []
 
     def _load_invites(self, db, freelancer_id: int) -> None:
-        self.open_invites = invites.pending_for(db, freelancer_id)
+        self.open_invites = invite_views.pending_for(db, freelancer_id)
 
     def _answer_invite(self, invite_id: object, answer, done: str):
         user = self._caller(Role.FREELANCER)

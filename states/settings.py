@@ -13,8 +13,8 @@ from core.db import session_scope
 from services.accounts import accounts, profiles
 from services.accounts.profiles import SwitchView
 from services.common.errors import ValidationFailed
-from services.reach import push, whatsapp
-from services.reach.push import DeviceView
+from services.reach import push_devices, whatsapp, whatsapp_number
+from services.reach.push_devices import DeviceView
 from states.auth import AuthState
 from states.failures import recovers
 
@@ -26,10 +26,10 @@ NOTIFICATIONS_SAVED = "Preferências de notificação salvas!"
 PASSWORD_CHANGED = "Senha alterada!"
 PASSWORD_FAILED = ("Erro ao alterar senha", "Não foi possível alterar a senha. Tente novamente.")
 NOT_SIGNED_IN = ("Não autenticado", "Você precisa estar logado para alterar suas configurações.")
-PUSH_FAILED = ("Notificações no aparelho", push.CANNOT_ENABLE)
+PUSH_FAILED = ("Notificações no aparelho", push_devices.CANNOT_ENABLE)
 WHATSAPP_FAILED = ("WhatsApp", "Não foi possível concluir. Tente novamente.")
 # What the browser answered instead of a subscription (assets/pwa.js `turnoPush.enable`).
-PUSH_BROWSER_ERRORS = {"unsupported": push.NOT_SUPPORTED, "denied": push.DENIED}
+PUSH_BROWSER_ERRORS = {"unsupported": push_devices.NOT_SUPPORTED, "denied": push_devices.DENIED}
 
 
 def _blank() -> dict[str, str]:
@@ -95,13 +95,13 @@ class SettingsState(AuthState):
         self.whatsapp_on = whatsapp.configured()
         if self.whatsapp_on:
             with session_scope() as db:
-                self.whatsapp = dict(whatsapp.status(db, user_id))
+                self.whatsapp = dict(whatsapp_number.status(db, user_id))
 
     def _load_devices(self, user_id: int) -> None:
         """The caller's devices with push on, and the key a new one subscribes with."""
         self.push_key = vapid.public_key()
         with session_scope() as db:
-            self.push_devices = push.devices(db, user_id, self._session_token())
+            self.push_devices = push_devices.devices(db, user_id, self._session_token())
         self.push_here = any(device["this_device"] for device in self.push_devices)
 
     @rx.event
@@ -153,17 +153,17 @@ class SettingsState(AuthState):
             return rx.toast.error(NOT_SIGNED_IN[0], description=NOT_SIGNED_IN[1])
         answer = answer if isinstance(answer, dict) else {}
         if "subscription" not in answer:
-            reason = PUSH_BROWSER_ERRORS.get(str(answer.get("error")), push.CANNOT_ENABLE)
+            reason = PUSH_BROWSER_ERRORS.get(str(answer.get("error")), push_devices.CANNOT_ENABLE)
             return rx.toast.error(PUSH_FAILED[0], description=reason)
         try:
             with session_scope() as db:
-                push.register(
+                push_devices.register(
                     db, user.id, self._session_token(), answer["subscription"], self.router.headers.user_agent
                 )
         except ValidationFailed as exc:
             return rx.toast.error(PUSH_FAILED[0], description=exc.field_errors.get("push", exc.message))
         self._load_devices(user.id)
-        return rx.toast.success(push.ENABLED)
+        return rx.toast.success(push_devices.ENABLED)
 
     @rx.event
     @recovers(*SAVE_FAILED)
@@ -174,9 +174,9 @@ class SettingsState(AuthState):
             return rx.toast.error(NOT_SIGNED_IN[0], description=NOT_SIGNED_IN[1])
         here = any(device["id"] == device_id and device["this_device"] for device in self.push_devices)
         with session_scope() as db:
-            push.remove(db, user.id, device_id)
+            push_devices.remove(db, user.id, device_id)
         self._load_devices(user.id)
-        done = rx.toast.success(push.REMOVED)
+        done = rx.toast.success(push_devices.REMOVED)
         return [rx.call_script("window.turnoPush.disable()"), done] if here else done
 
     @rx.event
@@ -190,12 +190,12 @@ class SettingsState(AuthState):
         self.whatsapp_errors = {"phone": "", "code": ""}
         try:
             with session_scope() as db:
-                phone = whatsapp.start(db, user.id, data.get("phone"))
+                phone = whatsapp_number.start(db, user.id, data.get("phone"))
         except ValidationFailed as exc:
             self.whatsapp_errors = {"phone": "", "code": "", **exc.field_errors}
             return None
         self._load_whatsapp(user.id)
-        return rx.toast.success(whatsapp.CODE_SENT.format(phone=phone))
+        return rx.toast.success(whatsapp_number.CODE_SENT.format(phone=phone))
 
     @rx.event
     @recovers(*WHATSAPP_FAILED)
@@ -208,7 +208,7 @@ class SettingsState(AuthState):
         self.whatsapp_errors = {"phone": "", "code": ""}
         try:
             with session_scope() as db:
-                problem = whatsapp.confirm(db, user.id, data.get("code"))
+                problem = whatsapp_number.confirm(db, user.id, data.get("code"))
         except ValidationFailed as exc:
             problem = exc.field_errors.get("code", exc.message)
         self._load_whatsapp(user.id)
@@ -216,7 +216,7 @@ class SettingsState(AuthState):
             self.whatsapp_errors = {"phone": "", "code": problem}
             return None
         self.whatsapp_form_key += 1
-        return rx.toast.success(whatsapp.CONFIRMED)
+        return rx.toast.success(whatsapp_number.CONFIRMED)
 
     @rx.event
     @recovers(*WHATSAPP_FAILED)
@@ -226,9 +226,9 @@ class SettingsState(AuthState):
         if user is None:
             return rx.toast.error(NOT_SIGNED_IN[0], description=NOT_SIGNED_IN[1])
         with session_scope() as db:
-            whatsapp.stop(db, user.id)
+            whatsapp_number.stop(db, user.id)
         self._load_whatsapp(user.id)
-        return rx.toast.success(whatsapp.STOPPED)
+        return rx.toast.success(whatsapp_number.STOPPED)
 
     @rx.event
     @recovers(*PASSWORD_FAILED, reset={"changing_password": False})

@@ -1,6 +1,6 @@
 """Valid shift fields of the job form ('Publicar Nova Vaga'), for every test that publishes a job.
 
-The form takes 'datetime-local' text in São Paulo time (services/common/validation.py JobForm); these
+The form takes 'datetime-local' text in São Paulo time (services/common/job_forms.py JobForm); these
 helpers build it relative to now, so a shift is always inside the allowed window.
 """
 

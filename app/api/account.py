@@ -16,7 +16,7 @@ from core.text import fold
 from core.types import utcnow
 from services.accounts import sessions
 from services.common.errors import ServiceError
-from services.privacy import privacy
+from services.privacy import data_export
 
 log = logging.getLogger(__name__)
 NOT_SIGNED_IN = "Entre na sua conta para baixar seus dados."
@@ -41,7 +41,7 @@ async def export_data(request: Request) -> Response:
     def _do() -> dict | None:
         with session_scope() as db:
             user = sessions.resolve(db, token)
-            return privacy.export_user_data(db, user.id) if user is not None else None
+            return data_export.export_user_data(db, user.id) if user is not None else None
 
     try:
         data = await run_in_threadpool(_do)

@@ -17,7 +17,7 @@ import html
 
 from core import routes
 from core.catalog import BRING_LABEL
-from services.jobs.jobs import JobDetail
+from services.jobs.job_detail import JobDetail
 
 ELEMENT_ID = "first-paint"
 # The article and the server's <title> go together: the app's own title (the vaga's too) takes over.

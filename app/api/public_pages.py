@@ -37,8 +37,8 @@ from core.db import session_scope
 from core.ids import id_from_text
 from core.settings import get_settings
 from services.accounts import session_cache
-from services.jobs import jobs
-from services.jobs.jobs import JobDetail
+from services.jobs import job_detail
+from services.jobs.job_detail import JobDetail
 from states.job_search import JobFilters
 
 SHELL_FILE = "__spa-fallback.html"
@@ -323,8 +323,8 @@ def job_page_answer(path: str, job_id: int | None, viewer: int | None = None) ->
     job, exists = None, False
     if job_id is not None:
         with session_scope() as db:
-            job = jobs.job_for_viewer(db, job_id, viewer)
-            exists = job is not None or jobs.job_exists(db, job_id)
+            job = job_detail.job_for_viewer(db, job_id, viewer)
+            exists = job is not None or job_detail.job_exists(db, job_id)
     if job is not None:
         return PageAnswer(200, seo.head_tags(job_meta(job, site, name)), job_article(job, name))
     if job_id is not None:

@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse
 
 from core.db import session_scope
-from services.reach import whatsapp
+from services.reach import whatsapp, whatsapp_webhook
 
 MAX_BODY_BYTES = 256 * 1024
 
@@ -23,7 +23,7 @@ async def verify(request: Request) -> PlainTextResponse:
     if not whatsapp.configured():
         return PlainTextResponse("not found", status_code=404)
     query = request.query_params
-    challenge = whatsapp.verify_subscription(
+    challenge = whatsapp_webhook.verify_subscription(
         query.get("hub.mode"), query.get("hub.verify_token"), query.get("hub.challenge")
     )
     if challenge is None:
@@ -38,7 +38,7 @@ async def receive(request: Request) -> PlainTextResponse:
     body = await request.body()
     if len(body) > MAX_BODY_BYTES:
         return PlainTextResponse("payload too large", status_code=413)
-    if not whatsapp.signature_ok(body, request.headers.get("x-hub-signature-256")):
+    if not whatsapp_webhook.signature_ok(body, request.headers.get("x-hub-signature-256")):
         return PlainTextResponse("forbidden", status_code=403)
     try:
         payload = json.loads(body)
@@ -47,7 +47,7 @@ async def receive(request: Request) -> PlainTextResponse:
 
     def _apply() -> int:
         with session_scope() as db:
-            return whatsapp.handle_webhook(db, payload)
+            return whatsapp_webhook.handle_webhook(db, payload)
 
     await run_in_threadpool(_apply)
     return PlainTextResponse("ok")

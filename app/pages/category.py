@@ -14,7 +14,7 @@ from core.catalog import CATEGORIES, canonical_category
 from core.db import session_scope
 from core.text import positive_int
 from services.common.paging import PagerLink, pager_fields
-from services.jobs import jobs, visibility
+from services.jobs import category_companies, visibility
 from states.auth import freelancer_viewer
 from states.failures import recovers
 
@@ -82,7 +82,9 @@ class CategoryState(rx.State):
         page = positive_int(self.router.url.query_parameters.get("page"), 1)
         freelancer = await freelancer_viewer(self)
         with session_scope() as db:
-            result = jobs.companies_in_category(db, canonical, page, visibility.hidden_for(db, freelancer))
+            result = category_companies.companies_in_category(
+                db, canonical, page, visibility.hidden_for(db, freelancer)
+            )
         fields = pager_fields(result.page, result.pages, lambda number: routes.category(canonical, number))
         self.pager_items, self.prev_href, self.next_href = fields["links"], fields["prev_href"], fields["next_href"]
         self.total = result.total

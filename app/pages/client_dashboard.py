@@ -33,8 +33,8 @@ from components.ui import empty_state
 from core import routes
 from core.db import session_scope
 from models import Role
-from services.screens import dashboard
-from services.screens.dashboard import FreelancerRow, HiringRow, JobRow
+from services.screens import company_dashboard
+from services.screens.company_dashboard import FreelancerRow, HiringRow, JobRow
 from services.trust import punctuality
 from states import live
 from states.auth import AuthState
@@ -90,7 +90,7 @@ class ClientDashboardState(
 
     def _load_tab(self, db, user_id: int) -> None:
         if self.tab == "overview":
-            overview = dashboard.company_overview(db, user_id)
+            overview = company_dashboard.company_overview(db, user_id)
             self.total_jobs = overview["total_jobs"]
             self.total_applications = overview["total_applications"]
             self.active_hirings = overview["active_hirings"]
@@ -98,7 +98,7 @@ class ClientDashboardState(
             self.active_hiring_rows = overview["hirings"]
             self._load_next_shift(db, user_id)
         elif self.tab == "hirings":
-            self.hirings = self._paged(dashboard.company_hirings(db, user_id, self._page())).items
+            self.hirings = self._paged(company_dashboard.company_hirings(db, user_id, self._page())).items
         elif self.tab == "shifts":
             self._load_shifts(db, user_id)
         elif self.tab == "payments":
@@ -109,7 +109,7 @@ class ClientDashboardState(
             self._load_sent(db, user_id)
             self.punctuality_panel = punctuality.panel(db, user_id)
         elif self.tab == "freelancers":
-            self.freelancers = self._paged(dashboard.company_freelancers(db, user_id, self._page())).items
+            self.freelancers = self._paged(company_dashboard.company_freelancers(db, user_id, self._page())).items
         else:
             super()._load_tab(db, user_id)
 

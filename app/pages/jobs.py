@@ -16,7 +16,7 @@ from core.catalog import CATEGORIES, CATEGORY_ALIASES, CITIES, PAYMENT_GUARANTEE
 from core.db import session_scope
 from core.settings import get_settings
 from services.common.paging import PagerLink, pager_fields
-from services.jobs import jobs, visibility
+from services.jobs import category_companies, jobs, visibility
 from services.jobs.jobs import JobListItem
 from states.auth import freelancer_viewer
 from states.failures import recovers
@@ -152,7 +152,7 @@ class JobsState(rx.State):
         with session_scope() as db:
             viewer = visibility.viewer_facts(db, freelancer)
             result = filters.results(db, viewer.hidden)
-            company_name = jobs.company_display_name(db, self.company_id) if self.company_id else None
+            company_name = category_companies.company_display_name(db, self.company_id) if self.company_id else None
             team = jobs.team_first_items(db, freelancer) if viewer.teams and not self.company_id else []
         self.team_items = team
         self._show(result, company_name)

@@ -13,9 +13,7 @@ from core.types import utcnow
 from models import EmailToken, Profile, Role, TokenPurpose, User, UserPreferences
 from services.accounts import devices, sessions
 from services.common import rate_limits, throttle
-from services.common.email import send_after_commit
-from services.common.errors import ServiceError, ValidationFailed
-from services.common.validation import (
+from services.common.account_forms import (
     CompanyRegistration,
     EmailForm,
     FreelancerRegistration,
@@ -23,8 +21,10 @@ from services.common.validation import (
     PasswordChangeForm,
     ResetPasswordForm,
     StaffAccountForm,
-    parse,
 )
+from services.common.email import send_after_commit
+from services.common.errors import ServiceError, ValidationFailed
+from services.common.validation import parse
 
 INVALID_CREDENTIALS = "Email ou senha incorretos."
 NOT_CONFIRMED = "Por favor, confirme seu email antes de fazer login."

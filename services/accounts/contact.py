@@ -4,8 +4,9 @@ from sqlmodel import Session
 
 from core.settings import get_settings
 from models import ContactMessage
+from services.common.account_forms import ContactForm
 from services.common.email import send_email
-from services.common.validation import ContactForm, parse
+from services.common.validation import parse
 
 
 def submit(session: Session, data: dict) -> ContactMessage:

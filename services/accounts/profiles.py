@@ -9,7 +9,8 @@ from core.formatting import initials, long_date
 from core.types import utcnow
 from models import AuthSession, Profile, Role, User, UserPreferences
 from services.common.errors import NotAllowed
-from services.common.validation import AppearanceForm, CompanyProfileForm, FreelancerProfileForm, parse
+from services.common.profile_forms import AppearanceForm, CompanyProfileForm, FreelancerProfileForm
+from services.common.validation import parse
 
 PROFILE_LOAD_FAILED = "Não foi possível carregar suas informações."
 NOT_A_COMPANY = "Você precisa estar logado para atualizar seu perfil."

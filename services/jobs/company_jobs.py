@@ -15,15 +15,15 @@ from core.routes import NoticeTarget
 from core.types import utcnow
 from models import Application, ApplicationStatus, Job, JobStatus, NotificationType, Role, User
 from services.common.errors import NotAllowed, ServiceError, ValidationFailed, require_id
-from services.common.validation import (
+from services.common.job_forms import (
     SHIFT_LENGTH,
     SHIFT_START_MISSING,
     JobForm,
     check_shift_start,
-    parse,
     shift_derived,
     shift_length_ok,
 )
+from services.common.validation import parse
 from services.jobs import attendance_code, hiring_positions, job_lifecycle, plans, pricing, team_first
 from services.jobs.job_alerts import alert_new_job
 from services.reach.notifications import notify

@@ -12,6 +12,10 @@ or `archived` while the flag is set). Only the transitions below write them, thr
 three always agree. Every service and query asks this module what 'public', 'active for the plan
 limit', 'archived' and 'finished' mean, as SQL conditions over the table's columns (shared by ORM
 queries and prebuilt Core statements) and as Python predicates over a loaded job.
+
+In this order below: the SQL conditions (`public`, `active_for_plan`, ...), the same meanings over
+loaded values (`is_public`, `accepts_hiring`, `is_finished`), then the transitions (`fill`,
+`reopen`, `close`, `archive`, `restore`), the only writers of the three columns.
 """
 
 from sqlalchemy import false
@@ -26,9 +30,6 @@ LIVE_STAGES = (JobStatus.OPEN, JobStatus.IN_PROGRESS)
 
 class JobTransitionRefused(ValueError):
     """A transition the job's current state does not allow."""
-
-
-# --- what each state means, as SQL conditions -------------------------------------------------
 
 
 def public():
@@ -71,9 +72,6 @@ def finished():
     return _COLUMNS.vaga_status == JobStatus.CLOSED
 
 
-# --- the same meanings over loaded values ------------------------------------------------------
-
-
 def is_public(job: Job) -> bool:
     """Python twin of `public()`."""
     return job.status == JobStatus.OPEN and not job.is_archived and job.equipe_ate is None and not job.privada
@@ -90,9 +88,6 @@ def accepts_hiring(job: Job) -> bool:
 def is_finished(vaga_status: str) -> bool:
     """Python twin of `finished()`, over the `vaga_status` column a query selected."""
     return vaga_status == JobStatus.CLOSED
-
-
-# --- transitions: the only writers of status, vaga_status and is_archived ----------------------
 
 
 def _move(job: Job, stage: str, is_archived: bool) -> None:

@@ -22,7 +22,7 @@ from core.types import utcnow
 from models import Role, StripeEvent, Subscription, User
 from services.common.errors import ServiceError
 from services.jobs import plans
-from services.money import payouts, stripe_api, stripe_events
+from services.money import payout_verification, stripe_api, stripe_events
 
 log = logging.getLogger(__name__)
 
@@ -483,6 +483,6 @@ _HANDLERS = {
     "customer.subscription.updated": _on_subscription_changed,
     "customer.subscription.deleted": _on_subscription_deleted,
     "invoice.payment_failed": _on_payment_failed,
-    "account.updated": payouts.on_account_updated,
+    "account.updated": payout_verification.on_account_updated,
     **stripe_events.HANDLERS,
 }

@@ -1,8 +1,8 @@
 """The one way the app talks to Stripe: a client with the configured key and API origin.
 
-Subscriptions (services/money/billing.py) and payouts (services/money/payouts.py) both use it; tests point
-`STRIPE_API_BASE` at the local fake of tests/support/fake_stripe.py, so the real library's
-requests, parameters and errors are exercised.
+Subscriptions (services/money/billing.py) and payouts (services/money/payouts.py,
+payout_verification.py) use it; tests point `STRIPE_API_BASE` at the local fake of
+tests/support/fake_stripe.py, so the real library's requests, parameters and errors are exercised.
 """
 
 import stripe

@@ -1,7 +1,7 @@
 """Consents per channel, each given or withdrawn with its time (LGPD art. 8 §2: the controller proves consent).
 
 A row is appended, never changed: 'Ativar notificações neste aparelho' and 'Remover' for push,
-the confirmed number and 'Parar' for WhatsApp. 'Baixar meus dados' lists them (services/privacy/privacy.py)
+the confirmed number and 'Parar' for WhatsApp. 'Baixar meus dados' lists them (services/privacy/data_export.py)
 and deleting the account deletes them with it.
 """
 

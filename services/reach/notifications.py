@@ -196,7 +196,7 @@ class Recipient(NamedTuple):
 
     email: str
     prefs: Preferences  # their settings (the defaults when never saved)
-    has_push_device: bool  # a device with push on (services/reach/push.py)
+    has_push_device: bool  # a device with push on (services/reach/push_devices.py)
     has_whatsapp: bool  # a confirmed WhatsApp number not stopped (services/reach/whatsapp.py)
 
 

@@ -25,7 +25,7 @@ from models import Application, Chat, Job, Profile, Rating, Role, User
 from services.common import paging
 from services.common.errors import NotAllowed
 from services.common.paging import Slice
-from services.screens.dashboard import application_status_label
+from services.screens.freelancer_dashboard import application_status_label
 from services.shifts import ratings
 from services.trust import reliability
 

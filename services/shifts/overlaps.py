@@ -4,13 +4,13 @@ A shift is held by a hiring in any state but the terminal ones (`hiring_lifecycl
 paid, cancelled by either side, no-show, expired): 'Aguardando pagamento' holds its time while the
 company pays. Shifts that only touch (one ends at 16:00, the next starts at 16:00) do not overlap.
 
-Accepting an application (services/shifts/applications.py `accept`, also behind 'Aceitar e pagar' and
+Accepting an application (services/shifts/application_answers.py `accept`, also behind 'Aceitar e pagar' and
 'Aceitar convite') calls `refuse_overlap` inside its transaction, after `hold_freelancer`: two
 accepts of overlapping vagas for the same freelancer, in two companies, at the same instant, decide
 one after the other. On PostgreSQL that is a transaction-scoped advisory lock keyed by the
 freelancer (`pg_advisory_xact_lock`); on SQLite the accept already runs as the database's one
 writer (core.db.lock_for_write, taken by `company_jobs.owned_job(lock=True)`).
-'Contratar novamente' checks the new date when the invite is sent (services/trust/invites.py), and again
+'Contratar novamente' checks the new date when the invite is sent (services/trust/invite_sending.py), and again
 when it is accepted.
 """
 

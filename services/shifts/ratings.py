@@ -10,7 +10,8 @@ from core.ratings import RatingSummary
 from core.routes import NoticeTarget
 from models import Application, ApplicationStatus, Hiring, Job, NotificationType, Profile, Rating, Role
 from services.common.errors import NotAllowed, ServiceError, require_id
-from services.common.validation import RatingForm, parse
+from services.common.hiring_forms import RatingForm
+from services.common.validation import parse
 from services.jobs import application_status
 from services.reach.notifications import notify
 

@@ -17,7 +17,7 @@ from sqlalchemy import text
 from core import shift_rules as rules
 from core.db import session_scope
 from services.money import settlement
-from services.reach import push, whatsapp
+from services.reach import push_sending, whatsapp
 from services.shifts import shift_timer
 from services.shifts.shift_timer import CHUNK, SQLITE_CHUNK, Pace, paced
 from services.timer import trust_steps
@@ -75,7 +75,7 @@ def tick(
     # team-first windows, invites, badges: their own rows and counts
     _step("trust", lambda: trust_steps.run(now, paced(scope, how)), None)
     # pushes due again (retries) and any a sender thread has not taken yet
-    _step("push", lambda: push.send_due(now, scope), None)
+    _step("push", lambda: push_sending.send_due(now, scope), None)
     # the same for WhatsApp messages (nothing without WhatsApp configured)
     _step("WhatsApp", lambda: whatsapp.send_due(now, scope), None)
     return TickReport(moved, reminded, settled)

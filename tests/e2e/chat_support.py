@@ -14,7 +14,7 @@ from core.types import utcnow
 from models import User
 from services.accounts import accounts
 from services.jobs import company_jobs
-from services.shifts import applications
+from services.shifts import application_answers, applications
 from tests.e2e.conftest import PASSWORD, login, unique_email
 from tests.shift_form import shift_fields
 
@@ -67,7 +67,7 @@ def hire(title: str = JOB_FORM["titulo"], engine: Engine | None = None) -> Hire:
     freelancer = account("freelancer", "João Silva", engine)  # after the job: no new-job alert in the bell
     with session_scope(engine) as db:
         application_id = applications.apply(db, user_id(freelancer, engine), "freelancer", job_id, {})
-        chat_id = applications.accept(db, user_id(company, engine), application_id)
+        chat_id = application_answers.accept(db, user_id(company, engine), application_id)
     return Hire(company, freelancer, chat_id, job_id)
 
 

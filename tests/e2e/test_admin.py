@@ -16,7 +16,7 @@ from core.db import session_scope
 from core.types import utcnow
 from models import Hiring, ReviewRequest, User
 from scripts.create_admin import create_admin
-from services.shifts import applications, shifts
+from services.shifts import application_answers, shifts
 from tests.e2e.conftest import login, toast, unique_email
 from tests.unit.factories import make_application, make_job
 
@@ -38,7 +38,7 @@ def _contested_absence(company_email: str, freelancer_email: str, title: str) ->
         freelancer = db.exec(select(User).where(User.email == freelancer_email)).one()
         job = make_job(db, company, title, inicio_em=start)
         application = make_application(db, job, freelancer)
-        applications.accept(db, company.id, application.id)
+        application_answers.accept(db, company.id, application.id)
         hiring = db.exec(select(Hiring).where(Hiring.application_id == application.id)).one()
         shifts.act(db, company.id, company.role, hiring.id, "nao_compareceu", {}, start + timedelta(hours=1))
         shifts.act(

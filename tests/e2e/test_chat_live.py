@@ -13,8 +13,8 @@ from core.db import session_scope
 from models import Message
 from services.jobs import company_jobs
 from services.privacy import privacy
-from services.reach import chats
-from services.shifts import applications
+from services.reach import chat_sending, chats
+from services.shifts import application_answers, applications
 from tests.e2e.chat_support import (
     JOB_FORM,
     account,
@@ -105,12 +105,12 @@ def test_a_message_over_the_limit_is_refused_with_a_clear_message(browser, base_
     try:
         open_chat(page, "freelancer", pair.chat_id)
         composer = page.locator("#chat-input")
-        assert composer.get_attribute("maxlength") == str(chats.MESSAGE_MAX)
+        assert composer.get_attribute("maxlength") == str(chat_sending.MESSAGE_MAX)
         composer.evaluate("(el) => el.removeAttribute('maxlength')")  # what a hand-made request could do
-        composer.fill("a" * (chats.MESSAGE_MAX + 1))
+        composer.fill("a" * (chat_sending.MESSAGE_MAX + 1))
         composer.press("Enter")
         expect(page.get_by_text("A mensagem deve ter no máximo 4.000 caracteres.")).to_be_visible()
-        expect(composer).to_have_value("a" * (chats.MESSAGE_MAX + 1))
+        expect(composer).to_have_value("a" * (chat_sending.MESSAGE_MAX + 1))
         assert len(_stored(pair.chat_id)) == 1
     finally:
         context.close()
@@ -219,7 +219,7 @@ def test_older_messages_load_on_demand(page: Page):
     pair = hire()
     with session_scope() as db:
         for number in range(chats.PAGE_SIZE + 20):
-            chats.send(db, user_id(pair.freelancer), pair.chat_id, f"Mensagem antiga {number + 1}")
+            chat_sending.send(db, user_id(pair.freelancer), pair.chat_id, f"Mensagem antiga {number + 1}")
     login(page, pair.company)
     open_chat(page, "client", pair.chat_id)
 
@@ -254,7 +254,7 @@ def _second_chat(freelancer_email: str) -> int:
         job_id = company_jobs.create_job(db, user_id(company), later)
     with session_scope() as db:
         application_id = applications.apply(db, user_id(freelancer_email), "freelancer", job_id, {})
-        return applications.accept(db, user_id(company), application_id)
+        return application_answers.accept(db, user_id(company), application_id)
 
 
 def test_an_unsent_message_waits_in_its_own_conversation_until_sent_or_the_session_ends(browser, base_url):

@@ -8,7 +8,8 @@ from sqlmodel import func, select
 from core.db import session_scope
 from core.shift_format import map_url, shift_text
 from models import Application, Chat, Job, Profile, Role, Subscription, User
-from services.common.validation import JobForm, parse
+from services.common.job_forms import JobForm
+from services.common.validation import parse
 from services.jobs import company_jobs
 from services.shifts import applications
 from tests.e2e.conftest import login

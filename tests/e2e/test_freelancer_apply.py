@@ -9,7 +9,7 @@ from sqlmodel import select
 from core.db import session_scope
 from models import Application, User
 from services.jobs import company_jobs
-from services.shifts import applications
+from services.shifts import application_answers
 from tests.e2e.conftest import login
 from tests.shift_form import shift_fields
 
@@ -191,7 +191,7 @@ def test_accepted_application_shows_aceita_and_the_chat(page: Page, make_account
     login(page, freelancer)
     apply_on_detail_page(page, job_id, "25,50", "Disponível no fim de semana.")
     with session_scope() as db:
-        chat_id = applications.accept(db, user_id(company), application_id(freelancer, job_id))
+        chat_id = application_answers.accept(db, user_id(company), application_id(freelancer, job_id))
 
     page.goto(f"{DASHBOARD}?tab=applications")
 

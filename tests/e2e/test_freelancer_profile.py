@@ -9,7 +9,7 @@ from sqlmodel import select
 from core.db import session_scope
 from models import Application, Profile
 from services.jobs import company_jobs
-from services.shifts import applications, ratings
+from services.shifts import application_answers, applications, ratings
 from tests.e2e.chat_support import JOB_FORM, account, hire, open_chat, person, user_id
 from tests.shift_form import shift_fields
 
@@ -38,7 +38,7 @@ def _rated_freelancer():
             db, company, {**JOB_FORM, **shift_fields(days=5), "titulo": "Coquetel de lançamento"}
         )
         application = applications.apply(db, freelancer, "freelancer", done, {})
-        applications.accept(db, company, application)
+        application_answers.accept(db, company, application)
         company_jobs.close_job(db, company, done)
         ratings.rate(db, company, application, {"stars": 5, "comment": "Excelente profissional."})
     return pair, freelancer

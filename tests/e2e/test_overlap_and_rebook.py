@@ -16,7 +16,7 @@ from core.formatting import local
 from core.types import utcnow
 from models import Application, Hiring, Job, User
 from services.jobs import attendance_code
-from services.shifts import applications
+from services.shifts import application_answers
 from tests.e2e.conftest import signed_in, toast
 from tests.e2e.shift_support import bar_job
 
@@ -39,7 +39,7 @@ def test_accepting_an_applicant_with_an_overlapping_shift_names_its_time(browser
         first = Application(vaga_id=held, freelancer_id=freelancer)
         db.add_all([first, Application(vaga_id=wanted, freelancer_id=freelancer)])
         db.flush()
-        applications.accept(db, _user_id(db, other_company), first.id)
+        application_answers.accept(db, _user_id(db, other_company), first.id)
         start, end = db.exec(select(Hiring.inicio_em, Hiring.fim_em).where(Hiring.application_id == first.id)).one()
     message = (
         f"Este profissional já tem um turno das {local(start):%H:%M} às {local(end):%H:%M} em {local(start):%d/%m}."

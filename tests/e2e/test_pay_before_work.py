@@ -14,7 +14,7 @@ from sqlmodel import select
 from core.db import session_scope
 from core.shift_format import shift_when
 from models import Application, Job, User
-from services.shifts import applications
+from services.shifts import application_answers
 from tests.e2e.conftest import login
 from tests.e2e.shift_support import bar_job, my_shifts
 
@@ -25,7 +25,7 @@ def _accept(company_email: str, job_id: int) -> None:
     with session_scope() as db:
         company_id = db.exec(select(User.id).where(User.email == company_email)).one()
         application = db.exec(select(Application.id).where(Application.vaga_id == job_id)).one()
-        applications.accept(db, company_id, application)
+        application_answers.accept(db, company_id, application)
 
 
 def test_the_total_is_shown_before_work_at_phone_size(mobile_page: Page, make_account):

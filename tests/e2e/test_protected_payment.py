@@ -20,7 +20,7 @@ from core.db import session_scope
 from core.types import utcnow
 from models import Application, Hiring, Profile, User
 from services.money import checkout, payments, receipts, settlement, stripe_events
-from services.shifts import applications, shifts
+from services.shifts import application_answers, shifts
 from tests.e2e.conftest import signed_in, toast
 from tests.e2e.shift_support import bar_job, begin_now, leave_and_send_hours, my_shifts
 from tests.support.fake_stripe import FakeStripe
@@ -64,7 +64,7 @@ def _paid_hiring(fake: FakeStripe, company_email: str, freelancer_email: str, jo
         db.flush()
         application_id = application.id
     with session_scope() as db:
-        applications.accept(db, company_id, application_id)
+        application_answers.accept(db, company_id, application_id)
     with session_scope() as db:
         hiring_id = db.exec(select(Hiring.id).where(Hiring.application_id == application_id)).one()
         checkout.open_checkout(db, company_id, hiring_id, "http://turno.test", utcnow())

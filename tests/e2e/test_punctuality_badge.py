@@ -12,7 +12,7 @@ from core import routes
 from core.db import session_scope
 from core.types import utcnow
 from models import Profile, User
-from services.jobs import jobs
+from services.jobs import category_companies
 from services.timer import trust_steps
 from services.trust import punctuality
 from tests.e2e.conftest import signed_in
@@ -60,7 +60,7 @@ def _category_page(company_id: int) -> str:
     with session_scope() as db:
         number = 1
         while True:
-            found = jobs.companies_in_category(db, "eventos", number)
+            found = category_companies.companies_in_category(db, "eventos", number)
             if any(company["id"] == company_id for company in found.items):
                 return routes.category("eventos", number)
             assert number < found.pages, "the company is on no page of its category"

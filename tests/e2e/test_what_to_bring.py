@@ -14,7 +14,7 @@ from sqlmodel import select
 from core.catalog import BRING_LABEL
 from core.db import session_scope
 from models import Job, User
-from services.shifts import applications
+from services.shifts import application_answers, applications
 from tests.e2e.conftest import login, signed_in, toast
 from tests.e2e.shift_support import bar_job, fill_shift, my_shifts
 
@@ -69,7 +69,7 @@ def test_a_freelancer_reads_it_before_applying_and_on_the_shift_card(browser: Br
             freelancer_id = db.exec(select(User.id).where(User.email == freelancer_email)).one()
             application_id = applications.apply(db, freelancer_id, "freelancer", job_id, {})
             db.commit()
-            applications.accept(db, _company_id(company_email), application_id)
+            application_answers.accept(db, _company_id(company_email), application_id)
 
         card = my_shifts(freelancer, "freelancer", title)
         expect(card.locator(".shift-bring")).to_have_text(f"{BRING_LABEL}: {ATTIRE}")

@@ -31,8 +31,8 @@ from models import Application, Chat, Job, Message, Profile
 from services.accounts import accounts
 from services.common.paging import DASHBOARD_PAGE_SIZE
 from services.jobs import jobs
-from services.reach import chats
-from services.shifts import applications
+from services.reach import chat_sending, chats
+from services.shifts import application_answers
 from tests.e2e.conftest import PASSWORD, login
 
 PAYLOADS_FILE = Path(__file__).parent / "data" / "xss_payloads.txt"
@@ -193,10 +193,10 @@ def world(base_url) -> World:
         company_email, company_id, job_ids = _store_company(db)
         hired = [_store_freelancer(db, n, chunk, job_ids[0]) for n, chunk in enumerate(_chunks(PAYLOADS))]
     with session_scope() as db:
-        chat_id = applications.accept(db, company_id, hired[0][1])
+        chat_id = application_answers.accept(db, company_id, hired[0][1])
         chat = db.get(Chat, chat_id)
         for n, payload in enumerate(PAYLOADS):
-            chats.post(db, chat, company_id if n % 2 else hired[0][0], payload)
+            chat_sending.post(db, chat, company_id if n % 2 else hired[0][0], payload)
     return World(company_email, company_id, job_ids, [freelancer_id for freelancer_id, _ in hired], chat_id)
 
 

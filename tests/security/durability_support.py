@@ -124,7 +124,7 @@ def seed(database_url: str, trials: int, companies_per_trial: int, applicants: i
     """
     harness.use_database(database_url)
     from core.db import get_engine, session_scope
-    from services.shifts import applications
+    from services.shifts import application_answers, applications
 
     tag = uuid.uuid4().hex[:6]
     seeded = Seeded()
@@ -144,7 +144,7 @@ def seed(database_url: str, trials: int, companies_per_trial: int, applicants: i
             freelancer = freelancers[index]
             job_id = _job(db, company.id, 1, f"Conversa {index}", next(days))
             application_id = applications.apply(db, freelancer.id, "freelancer", job_id, {})
-            chat_id = applications.accept(db, company.id, application_id)
+            chat_id = application_answers.accept(db, company.id, application_id)
             seeded.chats.append(SeedChat(chat_id, _cookie(db, company.id), _cookie(db, freelancer.id)))
     get_engine().dispose()  # no pooled connection of this process stays open on the database
     return seeded

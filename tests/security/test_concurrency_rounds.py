@@ -45,8 +45,9 @@ from services.accounts.accounts import INVALID_LINK
 from services.common.errors import ServiceError
 from services.jobs import company_jobs
 from services.jobs.plans import PlanLimitReached
-from services.shifts import applications
-from services.shifts.applications import ALREADY_APPLIED, POSITIONS_FILLED
+from services.shifts import application_answers, applications
+from services.shifts.application_answers import POSITIONS_FILLED
+from services.shifts.applications import ALREADY_APPLIED
 from tests.security.contested import (
     ENGINES,
     FREE_LIMIT_MESSAGE,
@@ -209,7 +210,9 @@ def accept_targets(hiring: Hiring) -> list[int]:
 
 def accept_attempts(hiring: Hiring) -> list[Callable[[Session], object]]:
     """Attempt i accepts `accept_targets(hiring)[i]` as the job's company."""
-    return [lambda s, a=target: applications.accept(s, hiring.company_id, a) for target in accept_targets(hiring)]
+    return [
+        lambda s, a=target: application_answers.accept(s, hiring.company_id, a) for target in accept_targets(hiring)
+    ]
 
 
 def hiring_violations(engine: Engine, hirings: list[Hiring], results: list[list]) -> list[str]:

@@ -25,8 +25,9 @@ from services.accounts import accounts
 from services.accounts.accounts import INVALID_LINK
 from services.common.errors import ServiceError
 from services.jobs import company_jobs, plans
-from services.shifts import applications
-from services.shifts.applications import ALREADY_APPLIED, POSITIONS_FILLED
+from services.shifts import application_answers, applications
+from services.shifts.application_answers import POSITIONS_FILLED
+from services.shifts.applications import ALREADY_APPLIED
 from tests.security.contested import (
     ENGINES,
     JOB_FORM,
@@ -91,22 +92,24 @@ def test_control_accepting_without_the_job_lock_breaks_the_hire(engine, monkeypa
     PostgreSQL: two applicants are hired for one position."""
     hiring = hiring_rounds(engine, 1, 2, "Vaga sem trava")[0]
     first_choice, second_choice = hiring.application_ids
-    monkeypatch.setattr(applications, "owned_job", _unlocked_owned_job(applications.owned_job))
+    monkeypatch.setattr(application_answers, "owned_job", _unlocked_owned_job(application_answers.owned_job))
     hold = Hold()
     if _is_sqlite(engine):
         # SQLite takes its write lock at the first write, so the held tab stops before its count:
         # it read the application as pending, and counts after the other tab's hire is committed.
-        monkeypatch.setattr(applications, "_accepted_count", hold.before(applications._accepted_count))
+        monkeypatch.setattr(application_answers, "_accepted_count", hold.before(application_answers._accepted_count))
         second_choice = first_choice
     else:
         # PostgreSQL: the held tab has written its acceptance and recounted (its own only).
-        monkeypatch.setattr(applications, "_accepted_count", hold.after(applications._accepted_count, nth=2))
+        monkeypatch.setattr(
+            application_answers, "_accepted_count", hold.after(application_answers._accepted_count, nth=2)
+        )
 
     first, second = race(
         engine,
         hold,
-        lambda s: applications.accept(s, hiring.company_id, first_choice),
-        lambda s: applications.accept(s, hiring.company_id, second_choice),
+        lambda s: application_answers.accept(s, hiring.company_id, first_choice),
+        lambda s: application_answers.accept(s, hiring.company_id, second_choice),
     )
 
     hired = _count(
@@ -185,10 +188,10 @@ def _chat_race(engine: Engine, monkeypatch: pytest.MonkeyPatch) -> tuple[list, i
     def open_chat(session: Session) -> int:
         application = session.get(Application, application_id)
         assert application is not None and application.status == ApplicationStatus.ACCEPTED
-        return applications._chat_for(session, application, session.get(Job, hiring.job_id))
+        return application_answers._chat_for(session, application, session.get(Job, hiring.job_id))
 
     hold = Hold()
-    monkeypatch.setattr(applications, "_existing_chat", hold.after(applications._existing_chat))
+    monkeypatch.setattr(application_answers, "_existing_chat", hold.after(application_answers._existing_chat))
     results = race(engine, hold, open_chat, open_chat)
     chats = _count(engine, "SELECT count(*) FROM chats WHERE application_id = :id", id=application_id)
     welcomes = _count(engine, "SELECT count(*) FROM messages")

@@ -31,7 +31,7 @@ from services.accounts import accounts
 _emails = count(1)
 
 
-# Valid profile forms as the 'Meu Perfil' dialogs send them (services/common/validation.py).
+# Valid profile forms as the 'Meu Perfil' dialogs send them (services/common/profile_forms.py).
 FREELANCER_PROFILE_FORM = {
     "nome": "João Pedro Silva",
     "telefone": "(11) 98765-4321",
@@ -142,7 +142,7 @@ def make_chat(db: Session, application: Application, company: User, freelancer: 
 
 
 def make_message(db: Session, chat: Chat, sender: User, content: str, minutes_ago: int = 0) -> Message:
-    """A message in `chat`; the chat's last activity moves to it, as services.reach.chats.post does."""
+    """A message in `chat`; the chat's last activity moves to it, as services.reach.chat_sending.post does."""
     message = Message(
         chat_id=chat.id, sender_id=sender.id, content=content, created_at=utcnow() - timedelta(minutes=minutes_ago)
     )

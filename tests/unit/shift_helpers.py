@@ -13,7 +13,7 @@ from sqlmodel import Session, select
 from core.types import utcnow
 from models import Hiring, HiringEvent, Notification, User
 from services.jobs import attendance_code
-from services.shifts import applications, hiring_lifecycle, shifts
+from services.shifts import application_answers, hiring_lifecycle, shifts
 from services.shifts.shifts import Outcome
 from tests.unit.factories import make_application, make_company, make_freelancer, make_job, make_user
 
@@ -82,7 +82,7 @@ def hire(
     point: tuple[float, float] | None = None,
     title: str = "Garçom",
 ) -> Shift:
-    """A vaga of `company`, `freelancer`'s application and its acceptance (services.shifts.applications.accept); commits."""
+    """A vaga of `company`, `freelancer`'s application and its acceptance (services.shifts.application_answers.accept); commits."""
     company = company or make_company(db)
     freelancer = freelancer or make_freelancer(db)
     start = start or shift_start()
@@ -95,7 +95,7 @@ def hire(
     job = make_job(db, company, title, **fields)
     application = make_application(db, job, freelancer)
     db.commit()
-    applications.accept(db, company.id, application.id)
+    application_answers.accept(db, company.id, application.id)
     db.commit()
     hiring = db.exec(select(Hiring).where(Hiring.application_id == application.id)).one()
     return Shift(hiring.id, job.id, application.id, company, freelancer, start, start + hours * H, secret)

@@ -18,7 +18,7 @@ from core.types import utcnow
 from models import Chat, Falta, Hiring, HiringEvent, HiringState, Notification, ReviewRequest, Role, User
 from services.accounts import accounts
 from services.common.errors import NotAllowed, ServiceError
-from services.shifts import admin_reviews, applications, faltas, shifts
+from services.shifts import admin_reviews, application_answers, faltas, shifts
 from states.auth import AuthState
 from tests.unit.factories import (
     Cast,
@@ -57,7 +57,7 @@ class World:
 def _hire(db, company: User, freelancer: User, title: str, start: datetime, **job_fields) -> Hiring:
     job = make_job(db, company, title, inicio_em=start, **job_fields)
     application = make_application(db, job, freelancer)
-    applications.accept(db, company.id, application.id)
+    application_answers.accept(db, company.id, application.id)
     return db.exec(select(Hiring).where(Hiring.application_id == application.id)).one()
 
 

@@ -19,8 +19,8 @@ from app.pages.job_detail.state import JobDetailState
 from core.types import utcnow
 from models import Application, Block, Job, User
 from services.common.errors import NotAllowed
-from services.jobs import jobs, visibility
-from services.privacy import privacy
+from services.jobs import job_detail, visibility
+from services.privacy import data_export
 from services.shifts import applications
 from services.trust import blocks
 from tests.unit.factories import (
@@ -47,7 +47,7 @@ def _sees(db: Session, freelancer: User, job: Job) -> bool:
     """Whether the freelancer meets the vaga: in the list (their own filters) and on its page."""
     db.expire_all()
     listed = job.id in _listed(db, visibility.viewer_facts(db, freelancer.id).hidden)
-    page = jobs.job_for_viewer(db, job.id, freelancer.id) is not None
+    page = job_detail.job_for_viewer(db, job.id, freelancer.id) is not None
     assert listed == page, "the list and the page must agree"
     return listed
 
@@ -174,7 +174,7 @@ def test_not_wanting_an_anonymous_vaga_hides_that_vaga_alone(db):
     run(home, FreelancerDashboardState.load)
     assert [(job.id, job.title) for job in home.hidden_jobs] == [(anonymous.id, "Recepcionista noturno")]
     assert "Hotel Sol" not in repr(home.hidden_jobs) and home.avoided_companies == []
-    assert privacy.export_user_data(db, freelancer.id)["vagas_ocultas"][0]["vaga"] == "Recepcionista noturno"
+    assert data_export.export_user_data(db, freelancer.id)["vagas_ocultas"][0]["vaga"] == "Recepcionista noturno"
     assert toasts(run(home, FreelancerDashboardState.show_job, anonymous.id)) == [f"success: {blocks.JOB_SHOWN}"]
     assert home.hidden_jobs == []
     assert _sees(db, freelancer, anonymous)

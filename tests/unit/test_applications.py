@@ -1,4 +1,4 @@
-"""services/shifts/applications.py: apply, withdraw, the company's applicant list, accept, reject, profiles."""
+"""services/shifts/applications.py, applicant_list.py and application_answers.py: apply, withdraw, the company's applicant list, accept, reject, profiles."""
 
 import json
 from datetime import timedelta
@@ -13,16 +13,10 @@ from models import Application, Chat, Job, JobStatus, Message, Notification, Pro
 from services.common.errors import NotAllowed, ServiceError, ValidationFailed
 from services.jobs import jobs
 from services.jobs.company_jobs import JOB_NOT_FOUND
-from services.shifts import applications, bond
-from services.shifts.applications import (
-    ALREADY_APPLIED,
-    JOB_UNAVAILABLE,
-    NOT_FOUND,
-    NOT_PENDING,
-    ONLY_FREELANCERS,
-    POSITIONS_FILLED,
-    PROFILE_NOT_FOUND,
-)
+from services.shifts import applicant_list, application_answers, applications, bond
+from services.shifts.applicant_list import PROFILE_NOT_FOUND
+from services.shifts.application_answers import POSITIONS_FILLED
+from services.shifts.applications import ALREADY_APPLIED, JOB_UNAVAILABLE, NOT_FOUND, NOT_PENDING, ONLY_FREELANCERS
 from tests.unit.factories import (
     make_application,
     make_cast,
@@ -226,7 +220,7 @@ def test_list_for_job_shows_applicant_cards(db, cast):
     pending = make_application(db, job, cast.freelancer, mensagem="Tenho experiência.")
     make_application(db, make_job(db, cast.rival), cast.freelancer)
 
-    title, cards, more, _cursor = applications.list_for_job(db, cast.company.id, job.id)
+    title, cards, more, _cursor = applicant_list.list_for_job(db, cast.company.id, job.id)
 
     assert (title, more) == ("Garçom", False)
     assert [card["id"] for card in cards] == [pending.id, accepted.id]
@@ -262,7 +256,7 @@ def test_at_most_three_skills_then_more(db, cast, skills, shown, more):
     job = make_job(db, cast.company)
     make_application(db, job, freelancer)
 
-    [card] = applications.list_for_job(db, cast.company.id, job.id)[1]
+    [card] = applicant_list.list_for_job(db, cast.company.id, job.id)[1]
 
     assert (card["skills"], card["more_skills"]) == (shown, more)
 
@@ -273,7 +267,7 @@ def test_missing_profile_shows_perfil_nao_encontrado(db, cast):
     db.delete(db.get(Profile, cast.freelancer.id))
     db.flush()
 
-    [card] = applications.list_for_job(db, cast.company.id, job.id)[1]
+    [card] = applicant_list.list_for_job(db, cast.company.id, job.id)[1]
 
     assert card["name"] == "Perfil não encontrado"
     assert card["has_profile"] is False
@@ -289,7 +283,7 @@ def test_applicant_cards_hold_no_email_phone_or_address(db, cast):
     make_application(db, job, cast.freelancer)
     db.flush()
 
-    [card] = applications.list_for_job(db, cast.company.id, job.id)[1]
+    [card] = applicant_list.list_for_job(db, cast.company.id, job.id)[1]
     sent = json.dumps(card, default=str)
 
     assert "email" not in card
@@ -300,19 +294,19 @@ def test_applicant_cards_hold_no_email_phone_or_address(db, cast):
 def test_list_for_job_without_applications_is_empty(db, cast):
     job = make_job(db, cast.company, "Vazia")
 
-    assert applications.list_for_job(db, cast.company.id, job.id) == ("Vazia", [], False, None)
+    assert applicant_list.list_for_job(db, cast.company.id, job.id) == ("Vazia", [], False, None)
 
 
 def test_list_for_job_reads_a_slice_and_says_whether_more_follow(db, cast):
     job = make_job(db, cast.company, "Muitos")
-    people = [make_freelancer(db, nome=f"Pessoa {n}") for n in range(applications.APPLICANTS_PAGE_SIZE + 3)]
+    people = [make_freelancer(db, nome=f"Pessoa {n}") for n in range(applicant_list.APPLICANTS_PAGE_SIZE + 3)]
     for n, person in enumerate(people):
         make_application(db, job, person, created_at=utcnow() - timedelta(minutes=n))
 
-    first = applications.list_for_job(db, cast.company.id, job.id)
-    rest = applications.list_for_job(db, cast.company.id, job.id, after=first.cursor)
+    first = applicant_list.list_for_job(db, cast.company.id, job.id)
+    rest = applicant_list.list_for_job(db, cast.company.id, job.id, after=first.cursor)
 
-    assert len(first.cards) == applications.APPLICANTS_PAGE_SIZE
+    assert len(first.cards) == applicant_list.APPLICANTS_PAGE_SIZE
     assert first.has_more is True
     assert [card["name"] for card in rest.cards] == [f"Pessoa {n}" for n in range(20, 23)]
     assert rest.has_more is False
@@ -330,13 +324,13 @@ def _crowd(db, cast, count: int):
 
 def test_answering_shown_cards_never_makes_the_next_page_skip_one(db, cast):
     """'Carregar mais' after accepting and rejecting cards of the first page still shows every card once."""
-    job, crowd = _crowd(db, cast, applications.APPLICANTS_PAGE_SIZE + 5)
-    first = applications.list_for_job(db, cast.company.id, job.id)
-    applications.accept(db, cast.company.id, crowd[3].id)
-    applications.reject(db, cast.company.id, crowd[7].id)
+    job, crowd = _crowd(db, cast, applicant_list.APPLICANTS_PAGE_SIZE + 5)
+    first = applicant_list.list_for_job(db, cast.company.id, job.id)
+    application_answers.accept(db, cast.company.id, crowd[3].id)
+    application_answers.reject(db, cast.company.id, crowd[7].id)
     applications.withdraw(db, crowd[10].freelancer_id, crowd[10].id)
 
-    rest = applications.list_for_job(db, cast.company.id, job.id, after=first.cursor)
+    rest = applicant_list.list_for_job(db, cast.company.id, job.id, after=first.cursor)
 
     seen = [card["id"] for card in first.cards] + [card["id"] for card in rest.cards]
     assert set(seen) == {application.id for application in crowd}
@@ -346,11 +340,11 @@ def test_answering_shown_cards_never_makes_the_next_page_skip_one(db, cast):
 
 def test_the_next_page_starts_after_an_answered_last_card(db, cast):
     """The cursor remembers the last card as listed (pending), not as it is after being answered."""
-    job, crowd = _crowd(db, cast, applications.APPLICANTS_PAGE_SIZE + 2)
-    first = applications.list_for_job(db, cast.company.id, job.id)
-    applications.accept(db, cast.company.id, crowd[applications.APPLICANTS_PAGE_SIZE - 1].id)
+    job, crowd = _crowd(db, cast, applicant_list.APPLICANTS_PAGE_SIZE + 2)
+    first = applicant_list.list_for_job(db, cast.company.id, job.id)
+    application_answers.accept(db, cast.company.id, crowd[applicant_list.APPLICANTS_PAGE_SIZE - 1].id)
 
-    rest = applications.list_for_job(db, cast.company.id, job.id, after=first.cursor)
+    rest = applicant_list.list_for_job(db, cast.company.id, job.id, after=first.cursor)
 
     assert [card["name"] for card in rest.cards] == ["Pessoa 20", "Pessoa 21", "Pessoa 19"]
     assert rest.cards[-1]["status"] == "accepted"
@@ -358,28 +352,28 @@ def test_the_next_page_starts_after_an_answered_last_card(db, cast):
 
 def test_reread_cards_keeps_the_shown_cards_in_place_with_their_new_status(db, cast):
     """With more pending cards than a page, an accepted card stays where it was instead of leaving the page."""
-    job, crowd = _crowd(db, cast, applications.APPLICANTS_PAGE_SIZE + 5)
-    shown = [card["id"] for card in applications.list_for_job(db, cast.company.id, job.id).cards]
-    chat_id = applications.accept(db, cast.company.id, crowd[4].id)
+    job, crowd = _crowd(db, cast, applicant_list.APPLICANTS_PAGE_SIZE + 5)
+    shown = [card["id"] for card in applicant_list.list_for_job(db, cast.company.id, job.id).cards]
+    chat_id = application_answers.accept(db, cast.company.id, crowd[4].id)
     applications.withdraw(db, crowd[6].freelancer_id, crowd[6].id)
 
-    cards = applications.reread_cards(db, cast.company.id, job.id, shown)
+    cards = applicant_list.reread_cards(db, cast.company.id, job.id, shown)
 
     assert [card["id"] for card in cards] == [card_id for card_id in shown if card_id != crowd[6].id]
     assert (cards[4]["status"], cards[4]["chat_id"]) == ("accepted", chat_id)
-    assert applications.reread_cards(db, cast.company.id, job.id, []) == []
+    assert applicant_list.reread_cards(db, cast.company.id, job.id, []) == []
 
 
 def test_reread_cards_of_someone_elses_job_is_refused(db, cast):
     job, crowd = _crowd(db, cast, 2)
 
     with pytest.raises(NotAllowed):
-        applications.reread_cards(db, cast.rival.id, job.id, [application.id for application in crowd])
+        applicant_list.reread_cards(db, cast.rival.id, job.id, [application.id for application in crowd])
 
 
 def test_proposal_text():
-    assert applications.proposal_text(None) == "Sem contra-proposta"
-    assert applications.proposal_text(Decimal("25.5")) == "R$ 25,50/hora"
+    assert applicant_list.proposal_text(None) == "Sem contra-proposta"
+    assert applicant_list.proposal_text(Decimal("25.5")) == "R$ 25,50/hora"
 
 
 # --- accept --------------------------------------------------------------------------------
@@ -389,7 +383,7 @@ def test_accept_opens_one_chat_with_one_welcome_message(db, cast):
     job = make_job(db, cast.company, "Garçom")
     application = make_application(db, job, cast.freelancer)
 
-    chat_id = applications.accept(db, cast.company.id, application.id)
+    chat_id = application_answers.accept(db, cast.company.id, application.id)
     db.flush()
 
     chat = db.get(Chat, chat_id)
@@ -410,12 +404,12 @@ def test_accept_opens_one_chat_with_one_welcome_message(db, cast):
 def test_accepting_again_returns_the_same_chat_and_adds_nothing(db, cast):
     job = make_job(db, cast.company, "Garçom")
     application = make_application(db, job, cast.freelancer)
-    chat_id = applications.accept(db, cast.company.id, application.id)
+    chat_id = application_answers.accept(db, cast.company.id, application.id)
     db.commit()
     before = snapshot(db)
 
-    assert applications.accept(db, cast.company.id, application.id) == chat_id
-    assert applications.accept(db, cast.company.id, application.id) == chat_id
+    assert application_answers.accept(db, cast.company.id, application.id) == chat_id
+    assert application_answers.accept(db, cast.company.id, application.id) == chat_id
     assert snapshot(db) == before
 
 
@@ -424,7 +418,7 @@ def test_accept_reuses_an_existing_chat_without_a_second_welcome(db, cast):
     application = make_application(db, job, cast.freelancer)
     chat = make_chat(db, application, cast.company, cast.freelancer)
 
-    assert applications.accept(db, cast.company.id, application.id) == chat.id
+    assert application_answers.accept(db, cast.company.id, application.id) == chat.id
     assert _count(db, Chat) == 1
     assert _count(db, Message) == 0
 
@@ -435,12 +429,12 @@ def test_one_position_fills_and_the_job_leaves_the_public_list(db, cast):
     first = make_application(db, job, cast.freelancer)
     second = make_application(db, job, cast.other)
 
-    applications.accept(db, cast.company.id, first.id)
+    application_answers.accept(db, cast.company.id, first.id)
     db.flush()
 
     assert (job.status, job.vaga_status) == ("in_progress", "in_progress")
     assert [item["title"] for item in jobs.list_public_jobs(db).items] == ["Outra"]
-    _refused(db, lambda: applications.accept(db, cast.company.id, second.id), message=POSITIONS_FILLED)
+    _refused(db, lambda: application_answers.accept(db, cast.company.id, second.id), message=POSITIONS_FILLED)
     assert db.get(Application, second.id).status == "pending"
     assert _count(db, Chat) == 1
 
@@ -451,23 +445,23 @@ def test_two_positions_stay_open_after_the_first_acceptance(db, cast):
     second = make_application(db, job, cast.other)
     third = make_application(db, job, make_freelancer(db, nome="Bia"))
 
-    applications.accept(db, cast.company.id, first.id)
+    application_answers.accept(db, cast.company.id, first.id)
     db.flush()
     assert job.status == "open"
     assert [item["title"] for item in jobs.list_public_jobs(db).items] == ["Garçom"]
 
-    applications.accept(db, cast.company.id, second.id)
+    application_answers.accept(db, cast.company.id, second.id)
     db.flush()
     assert job.status == "in_progress"
     assert jobs.list_public_jobs(db).items == []
-    _refused(db, lambda: applications.accept(db, cast.company.id, third.id), message=POSITIONS_FILLED)
+    _refused(db, lambda: application_answers.accept(db, cast.company.id, third.id), message=POSITIONS_FILLED)
     assert _count(db, Chat) == 2
 
 
 def test_a_rejected_application_cannot_be_accepted(db, cast):
     application = make_application(db, make_job(db, cast.company), cast.freelancer, status="rejected")
 
-    _refused(db, lambda: applications.accept(db, cast.company.id, application.id), message=NOT_PENDING)
+    _refused(db, lambda: application_answers.accept(db, cast.company.id, application.id), message=NOT_PENDING)
 
 
 @pytest.mark.parametrize(
@@ -480,7 +474,7 @@ def test_a_rejected_application_cannot_be_accepted(db, cast):
 def test_applications_of_closed_or_archived_jobs_cannot_be_accepted(db, cast, fields):
     application = make_application(db, make_job(db, cast.company, **fields), cast.freelancer)
 
-    _refused(db, lambda: applications.accept(db, cast.company.id, application.id), message=NOT_PENDING)
+    _refused(db, lambda: application_answers.accept(db, cast.company.id, application.id), message=NOT_PENDING)
 
 
 # --- reject --------------------------------------------------------------------------------
@@ -490,7 +484,7 @@ def test_reject_sets_rejected_and_tells_the_freelancer(db, cast):
     job = make_job(db, cast.company, "Garçom")
     application = make_application(db, job, cast.freelancer)
 
-    applications.reject(db, cast.company.id, application.id)
+    application_answers.reject(db, cast.company.id, application.id)
     db.flush()
 
     assert db.get(Application, application.id).status == "rejected"
@@ -503,21 +497,21 @@ def test_reject_sets_rejected_and_tells_the_freelancer(db, cast):
 
 def test_rejecting_twice_notifies_once(db, cast):
     application = make_application(db, make_job(db, cast.company), cast.freelancer)
-    applications.reject(db, cast.company.id, application.id)
+    application_answers.reject(db, cast.company.id, application.id)
     db.commit()
     before = snapshot(db)
 
-    applications.reject(db, cast.company.id, application.id)
+    application_answers.reject(db, cast.company.id, application.id)
 
     assert snapshot(db) == before
 
 
 def test_an_accepted_application_cannot_be_rejected(db, cast):
     application = make_application(db, make_job(db, cast.company), cast.freelancer)
-    applications.accept(db, cast.company.id, application.id)
+    application_answers.accept(db, cast.company.id, application.id)
     db.commit()
 
-    _refused(db, lambda: applications.reject(db, cast.company.id, application.id), message=NOT_PENDING)
+    _refused(db, lambda: application_answers.reject(db, cast.company.id, application.id), message=NOT_PENDING)
 
 
 # --- freelancer_profile --------------------------------------------------------------------
@@ -532,7 +526,7 @@ def test_company_sees_the_profile_of_a_freelancer_who_applied(db, cast):
     db.add(profile)
     make_application(db, make_job(db, cast.company), cast.freelancer, status="rejected")
 
-    view = applications.freelancer_profile(db, cast.company.id, cast.freelancer.id)
+    view = applicant_list.freelancer_profile(db, cast.company.id, cast.freelancer.id)
 
     assert view == {
         "id": cast.freelancer.id,
@@ -552,7 +546,7 @@ def test_freelancer_profile_shows_the_rating_summary(db, cast):
     application = make_application(db, make_job(db, cast.company), cast.freelancer, status="accepted")
     make_rating(db, application, cast.company, cast.freelancer, 5)
 
-    assert applications.freelancer_profile(db, cast.company.id, cast.freelancer.id)["rating"] == "5,0 (1 avaliação)"
+    assert applicant_list.freelancer_profile(db, cast.company.id, cast.freelancer.id)["rating"] == "5,0 (1 avaliação)"
 
 
 def test_freelancer_profile_without_a_profile_row_is_not_found(db, cast):
@@ -562,7 +556,7 @@ def test_freelancer_profile_without_a_profile_row_is_not_found(db, cast):
 
     _refused(
         db,
-        lambda: applications.freelancer_profile(db, cast.company.id, cast.freelancer.id),
+        lambda: applicant_list.freelancer_profile(db, cast.company.id, cast.freelancer.id),
         NotAllowed,
         PROFILE_NOT_FOUND,
     )
@@ -585,10 +579,10 @@ def target(db, cast):
 
 # action: (function, who may act, what id it takes, the one refusal message)
 ACTIONS = {
-    "accept": (applications.accept, "company", "application", NOT_FOUND),
-    "reject": (applications.reject, "company", "application", NOT_FOUND),
-    "list_for_job": (applications.list_for_job, "company", "job", JOB_NOT_FOUND),
-    "freelancer_profile": (applications.freelancer_profile, "company", "freelancer", PROFILE_NOT_FOUND),
+    "accept": (application_answers.accept, "company", "application", NOT_FOUND),
+    "reject": (application_answers.reject, "company", "application", NOT_FOUND),
+    "list_for_job": (applicant_list.list_for_job, "company", "job", JOB_NOT_FOUND),
+    "freelancer_profile": (applicant_list.freelancer_profile, "company", "freelancer", PROFILE_NOT_FOUND),
     "withdraw": (applications.withdraw, "freelancer", "application", NOT_FOUND),
 }
 
@@ -618,19 +612,19 @@ def test_a_freelancer_the_company_never_heard_from_is_not_found(db, cast, target
     stranger = make_freelancer(db, nome="Desconhecido")
 
     _refused(
-        db, lambda: applications.freelancer_profile(db, cast.company.id, stranger.id), NotAllowed, PROFILE_NOT_FOUND
+        db, lambda: applicant_list.freelancer_profile(db, cast.company.id, stranger.id), NotAllowed, PROFILE_NOT_FOUND
     )
     _refused(
         db,
-        lambda: applications.freelancer_profile(db, cast.rival.id, cast.freelancer.id),
+        lambda: applicant_list.freelancer_profile(db, cast.rival.id, cast.freelancer.id),
         NotAllowed,
         PROFILE_NOT_FOUND,
     )
 
 
 def test_the_rightful_caller_passes_where_strangers_are_refused(db, cast, target):
-    assert applications.list_for_job(db, cast.company.id, target["job"])[0] == "Garçom"
-    assert applications.freelancer_profile(db, cast.company.id, target["freelancer"])["name"] == "João Silva"
-    assert applications.freelancer_profile(db, cast.rival.id, cast.other.id)["name"] == "Ana Souza"
+    assert applicant_list.list_for_job(db, cast.company.id, target["job"])[0] == "Garçom"
+    assert applicant_list.freelancer_profile(db, cast.company.id, target["freelancer"])["name"] == "João Silva"
+    assert applicant_list.freelancer_profile(db, cast.rival.id, cast.other.id)["name"] == "Ana Souza"
     applications.withdraw(db, cast.freelancer.id, target["application"])
     assert db.get(Job, target["job"]) is not None

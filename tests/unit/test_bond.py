@@ -14,7 +14,7 @@ from core.bond_guard import RED, YELLOW
 from core.types import utcnow
 from models import Application, Job, User
 from services.common.errors import ServiceError
-from services.shifts import applications, bond
+from services.shifts import applicant_list, application_answers, bond
 from tests.unit.factories import make_application, make_company, make_freelancer, make_hiring, make_job
 from tests.unit.sql_log import sent_statements
 from tests.unit.state_harness import cookie_for, run, state_for, toasts
@@ -84,7 +84,7 @@ def test_a_page_of_applicants_is_read_in_one_statement(db):
         found = bond.readings(db, company.id, {person.id: start for person in people})
     assert len(statements) == 1
     assert [found[person.id].level for person in people] == ["", YELLOW, RED, RED]
-    page = applications.list_for_job(db, company.id, job.id)
+    page = applicant_list.list_for_job(db, company.id, job.id)
     levels = {card["freelancer_id"]: card["bond"] for card in page.cards}
     assert levels[people[1].id]["title"] == bond.YELLOW_TITLE and not levels[people[1].id]["needs_ack"]
     assert levels[people[3].id]["title"] == bond.RED_TITLE and levels[people[3].id]["needs_ack"]
@@ -97,11 +97,11 @@ def test_a_red_accept_needs_the_box_and_writes_nothing_without_it(db):
     _history(db, company, freelancer, _weekly(start, 7))
     _job, application = _new_vaga(db, company, freelancer, start)
     with pytest.raises(ServiceError) as refused:
-        applications.accept(db, company.id, application.id, False)
+        application_answers.accept(db, company.id, application.id, False)
     db.rollback()
     assert refused.value.message == bond.ACK_REQUIRED
     assert db.exec(select(Application.status).where(Application.id == application.id)).one() == "pending"
-    applications.accept(db, company.id, application.id, True)
+    application_answers.accept(db, company.id, application.id, True)
     db.commit()
     assert db.exec(select(Application.status).where(Application.id == application.id)).one() == "accepted"
 
@@ -111,7 +111,7 @@ def test_a_yellow_accept_only_warns(db):
     start = utcnow() + timedelta(days=2)
     _history(db, company, freelancer, _weekly(start, 4))
     _job, application = _new_vaga(db, company, freelancer, start)
-    applications.accept(db, company.id, application.id, False)
+    application_answers.accept(db, company.id, application.id, False)
     db.commit()
 
 
@@ -122,10 +122,10 @@ def test_the_thermometer_adds_one_statement_to_accepting(db):
     _first, first_application = _new_vaga(db, company, freelancer, start)
     _second, second_application = _new_vaga(db, company, make_freelancer(db), start)
     with sent_statements(db.get_bind()) as without:
-        applications.accept(db, company.id, second_application.id)
+        application_answers.accept(db, company.id, second_application.id)
     db.commit()
     with sent_statements(db.get_bind()) as with_bond:
-        applications.accept(db, company.id, first_application.id, False)
+        application_answers.accept(db, company.id, first_application.id, False)
     db.commit()
     assert len(with_bond) == len(without) + 1
 

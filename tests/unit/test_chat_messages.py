@@ -10,7 +10,7 @@ from core.signals import Ping
 from core.types import utcnow
 from models import Chat, Message, Notification, NotificationType, Profile, Role, User
 from services.common.errors import NotAllowed, ServiceError
-from services.reach import chats
+from services.reach import chat_read_marks, chat_sending, chats
 from tests.unit.factories import make_application, make_chat, make_job, make_message, make_user, snapshot
 from tests.unit.sql_log import sent_statements
 
@@ -33,7 +33,7 @@ def _count(db, model) -> int:
 def test_send_stores_the_message_for_both_participants(db, cast):
     company, freelancer, _, _, chat = cast
 
-    sent = chats.send(db, freelancer.id, chat.id, "  Posso chegar às 18h?\nAbraço  ")
+    sent = chat_sending.send(db, freelancer.id, chat.id, "  Posso chegar às 18h?\nAbraço  ")
 
     assert sent["content"] == "Posso chegar às 18h?\nAbraço"
     assert sent["mine"] is True
@@ -45,11 +45,11 @@ def test_send_stores_the_message_for_both_participants(db, cast):
 def test_send_moves_the_conversation_to_the_top_and_counts_unread_for_the_recipient(db, cast):
     company, freelancer, _, _, chat = cast
 
-    chats.send(db, company.id, chat.id, "Primeira")
-    chats.send(db, company.id, chat.id, "Segunda")
+    chat_sending.send(db, company.id, chat.id, "Primeira")
+    chat_sending.send(db, company.id, chat.id, "Segunda")
 
-    assert chats.unread_total(db, freelancer.id) == 2
-    assert chats.unread_total(db, company.id) == 0
+    assert chat_read_marks.unread_total(db, freelancer.id) == 2
+    assert chat_read_marks.unread_total(db, company.id) == 0
     [summary] = chats.list_for(db, freelancer.id).items
     assert summary["unread"] == 2
     assert summary["last_message"] == "Segunda"
@@ -62,18 +62,18 @@ def test_the_badge_and_the_list_count_unread_messages_the_same_way(db, cast):
     second = make_chat(
         db, make_application(db, make_job(db, company, "Garçom"), freelancer, status="accepted"), company, freelancer
     )
-    chats.send(db, company.id, chat.id, "Uma")
-    chats.send(db, freelancer.id, chat.id, "Resposta")  # never unread, and it marks 'Uma' as seen
-    chats.send(db, company.id, chat.id, "Duas")
-    chats.send(db, company.id, second.id, "Outra conversa")
+    chat_sending.send(db, company.id, chat.id, "Uma")
+    chat_sending.send(db, freelancer.id, chat.id, "Resposta")  # never unread, and it marks 'Uma' as seen
+    chat_sending.send(db, company.id, chat.id, "Duas")
+    chat_sending.send(db, company.id, second.id, "Outra conversa")
     db.execute(update(Message).where(Message.chat_id == second.id).values(sender_id=None))  # a removed sender
     chats.open_chat(db, freelancer.id, second.id)
-    chats.send(db, company.id, second.id, "Depois da visita")
+    chat_sending.send(db, company.id, second.id, "Depois da visita")
 
     for user in (freelancer, company):
         per_chat = sum(summary["unread"] for summary in chats.list_for(db, user.id).items)
-        assert chats.unread_total(db, user.id) == per_chat
-    assert chats.unread_total(db, freelancer.id) == 2  # 'Duas' and 'Depois da visita'
+        assert chat_read_marks.unread_total(db, user.id) == per_chat
+    assert chat_read_marks.unread_total(db, freelancer.id) == 2  # 'Duas' and 'Depois da visita'
 
 
 def test_post_moves_the_senders_marker_and_the_orm_row_reads_the_stored_activity(db, cast):
@@ -81,12 +81,12 @@ def test_post_moves_the_senders_marker_and_the_orm_row_reads_the_stored_activity
     db.refresh(chat)
     before = chat.updated_at
 
-    message_id, sent_at = chats.post(db, chat, company.id, "Bem-vindo!")
+    message_id, sent_at = chat_sending.post(db, chat, company.id, "Bem-vindo!")
 
     assert chat.updated_at == sent_at >= before
     assert chat.client_last_read_at == sent_at
     assert db.get(Message, message_id).content == "Bem-vindo!"
-    assert (chats.unread_total(db, company.id), chats.unread_total(db, freelancer.id)) == (0, 1)
+    assert (chat_read_marks.unread_total(db, company.id), chat_read_marks.unread_total(db, freelancer.id)) == (0, 1)
 
 
 @pytest.mark.parametrize("text", ["", "   ", "\n\t ", None, 42, ["oi"], {"x": 1}, "\x00\x01\x02"])
@@ -95,9 +95,9 @@ def test_send_refuses_blank_or_non_text_and_writes_nothing(db, cast, text):
     before = snapshot(db, Message, Notification, Chat)
 
     with pytest.raises(ServiceError) as error:
-        chats.send(db, freelancer.id, chat.id, text)
+        chat_sending.send(db, freelancer.id, chat.id, text)
 
-    assert error.value.message == chats.MESSAGE_BLANK
+    assert error.value.message == chat_sending.MESSAGE_BLANK
     assert snapshot(db, Message, Notification, Chat) == before
 
 
@@ -105,17 +105,20 @@ def test_send_refuses_a_message_over_the_limit(db, cast):
     _, freelancer, _, _, chat = cast
 
     with pytest.raises(ServiceError) as error:
-        chats.send(db, freelancer.id, chat.id, "a" * (chats.MESSAGE_MAX + 1))
+        chat_sending.send(db, freelancer.id, chat.id, "a" * (chat_sending.MESSAGE_MAX + 1))
 
     assert error.value.message == "A mensagem deve ter no máximo 4.000 caracteres."
     assert _count(db, Message) == 0
-    assert chats.send(db, freelancer.id, chat.id, "a" * chats.MESSAGE_MAX)["content"] == "a" * chats.MESSAGE_MAX
+    assert (
+        chat_sending.send(db, freelancer.id, chat.id, "a" * chat_sending.MESSAGE_MAX)["content"]
+        == "a" * chat_sending.MESSAGE_MAX
+    )
 
 
 def test_send_drops_control_characters_but_keeps_text_as_typed(db, cast):
     _, freelancer, _, _, chat = cast
 
-    sent = chats.send(db, freelancer.id, chat.id, "<b>oi</b>\x07 & 'tchau'\r\n🙂")
+    sent = chat_sending.send(db, freelancer.id, chat.id, "<b>oi</b>\x07 & 'tchau'\r\n🙂")
 
     assert sent["content"] == "<b>oi</b> & 'tchau'\n🙂"
 
@@ -124,7 +127,7 @@ def test_send_drops_lone_surrogates_and_c1_controls(db, cast):
     """Found by tests/unit/test_fuzz_forms.py: a lone surrogate failed the insert ('Erro ao enviar mensagem')."""
     _, freelancer, _, _, chat = cast
 
-    sent = chats.send(db, freelancer.id, chat.id, "oi\ud800 tudo\x85 bem?\udfff")
+    sent = chat_sending.send(db, freelancer.id, chat.id, "oi\ud800 tudo\x85 bem?\udfff")
     db.commit()
 
     assert sent["content"] == "oi tudo bem?"
@@ -138,9 +141,9 @@ def test_send_by_a_non_participant_is_refused_like_a_missing_chat(db, cast, who)
     before = snapshot(db, Message, Notification, Chat)
 
     with pytest.raises(NotAllowed) as foreign:
-        chats.send(db, intruder.id, chat.id, "Olá")
+        chat_sending.send(db, intruder.id, chat.id, "Olá")
     with pytest.raises(NotAllowed) as missing:
-        chats.send(db, intruder.id, chat.id + 999, "Olá")
+        chat_sending.send(db, intruder.id, chat.id + 999, "Olá")
 
     assert foreign.value.message == missing.value.message == chats.CANNOT_SEND
     assert snapshot(db, Message, Notification, Chat) == before
@@ -149,8 +152,8 @@ def test_send_by_a_non_participant_is_refused_like_a_missing_chat(db, cast, who)
 def test_a_message_to_someone_not_viewing_notifies_them_once_per_conversation(db, cast):
     company, freelancer, _, _, chat = cast
 
-    chats.send(db, company.id, chat.id, "Primeira", recipient_viewing=False)
-    chats.send(db, company.id, chat.id, "Segunda", recipient_viewing=False)
+    chat_sending.send(db, company.id, chat.id, "Primeira", recipient_viewing=False)
+    chat_sending.send(db, company.id, chat.id, "Segunda", recipient_viewing=False)
 
     notices = db.exec(select(Notification).where(Notification.user_id == freelancer.id)).all()
     assert len(notices) == 1
@@ -163,20 +166,20 @@ def test_a_message_to_someone_not_viewing_notifies_them_once_per_conversation(db
 def test_a_message_to_someone_viewing_the_conversation_creates_no_notice(db, cast):
     company, freelancer, _, _, chat = cast
 
-    chats.send(db, company.id, chat.id, "Oi", recipient_viewing=True)
+    chat_sending.send(db, company.id, chat.id, "Oi", recipient_viewing=True)
 
     assert db.exec(select(Notification).where(Notification.user_id == freelancer.id)).all() == []
 
 
 def test_opening_the_conversation_marks_its_message_notice_read(db, cast):
     company, freelancer, _, _, chat = cast
-    chats.send(db, company.id, chat.id, "Oi", recipient_viewing=False)
+    chat_sending.send(db, company.id, chat.id, "Oi", recipient_viewing=False)
 
     chats.open_chat(db, freelancer.id, chat.id)
 
     notice = db.exec(select(Notification).where(Notification.user_id == freelancer.id)).one()
     assert notice.read
-    chats.send(db, company.id, chat.id, "De novo", recipient_viewing=False)
+    chat_sending.send(db, company.id, chat.id, "De novo", recipient_viewing=False)
     assert len(db.exec(select(Notification).where(Notification.user_id == freelancer.id)).all()) == 2
 
 
@@ -185,7 +188,7 @@ def test_message_notice_uses_the_default_name_without_a_profile(db, cast):
     db.delete(db.get(Profile, freelancer.id))
     db.flush()
 
-    chats.send(db, freelancer.id, chat.id, "Oi")
+    chat_sending.send(db, freelancer.id, chat.id, "Oi")
 
     notice = db.exec(select(Notification).where(Notification.user_id == company.id)).one()
     assert notice.message == 'Nova mensagem de Freelancer sobre a vaga "Bartender"'
@@ -195,7 +198,7 @@ def test_message_notice_uses_the_default_name_without_a_profile(db, cast):
 def test_send_pings_both_participants_and_the_notice(db, cast):
     company, freelancer, _, _, chat = cast
 
-    chats.send(db, company.id, chat.id, "Oi", recipient_viewing=False)
+    chat_sending.send(db, company.id, chat.id, "Oi", recipient_viewing=False)
 
     assert signals.pending(db) >= {Ping(company.id, chat.id), Ping(freelancer.id, chat.id), Ping(freelancer.id)}
 
@@ -244,12 +247,12 @@ def test_newer_returns_only_messages_after_the_last_shown_and_marks_them_read(db
     chats.open_chat(db, freelancer.id, chat.id)
     make_message(db, chat, company, "Nova 1", minutes_ago=2)
     make_message(db, chat, company, "Nova 2", minutes_ago=1)
-    assert chats.unread_total(db, freelancer.id) == 2
+    assert chat_read_marks.unread_total(db, freelancer.id) == 2
 
     fresh = chats.newer(db, freelancer.id, chat.id, shown.id)
 
     assert [m["content"] for m in fresh] == ["Nova 1", "Nova 2"]
-    assert chats.unread_total(db, freelancer.id) == 0
+    assert chat_read_marks.unread_total(db, freelancer.id) == 0
     assert chats.newer(db, freelancer.id, chat.id, fresh[-1]["id"]) == []
 
 
@@ -258,7 +261,7 @@ def test_newer_without_marking_leaves_messages_unread(db, cast):
     make_message(db, chat, company, "Nova")
 
     assert len(chats.newer(db, freelancer.id, chat.id, 0, mark_seen=False)) == 1
-    assert chats.unread_total(db, freelancer.id) == 1
+    assert chat_read_marks.unread_total(db, freelancer.id) == 1
 
 
 def test_read_marker_never_moves_back_and_never_covers_unshown_messages(db, cast):
@@ -267,12 +270,12 @@ def test_read_marker_never_moves_back_and_never_covers_unshown_messages(db, cast
     chats.open_chat(db, freelancer.id, chat.id)
     later = make_message(db, chat, company, "Ainda não vista", minutes_ago=1)
 
-    chats.mark_read(db, db.get(Chat, chat.id), freelancer.id, seen.created_at)
+    chat_read_marks.mark_read(db, db.get(Chat, chat.id), freelancer.id, seen.created_at)
 
     assert db.get(Chat, chat.id).freelancer_last_read_at == seen.created_at
-    assert chats.unread_total(db, freelancer.id) == 1
-    chats.mark_read(db, db.get(Chat, chat.id), freelancer.id, later.created_at)
-    assert chats.unread_total(db, freelancer.id) == 0
+    assert chat_read_marks.unread_total(db, freelancer.id) == 1
+    chat_read_marks.mark_read(db, db.get(Chat, chat.id), freelancer.id, later.created_at)
+    assert chat_read_marks.unread_total(db, freelancer.id) == 0
 
 
 def test_a_live_refresh_read_before_another_tab_moved_the_marker_does_not_move_it_back(db, cast):
@@ -280,28 +283,28 @@ def test_a_live_refresh_read_before_another_tab_moved_the_marker_does_not_move_i
     first = make_message(db, chat, company, "Primeira", minutes_ago=5)
     second = make_message(db, chat, company, "Segunda", minutes_ago=1)
     stale = db.execute(chats._CHAT_OF, {"chat_id": chat.id, "user_id": freelancer.id}).one()  # marker still empty
-    chats.mark_read(db, db.get(Chat, chat.id), freelancer.id, second.created_at)  # another tab read both
+    chat_read_marks.mark_read(db, db.get(Chat, chat.id), freelancer.id, second.created_at)  # another tab read both
     db.flush()
     db.expire_all()
 
-    chats.mark_read(db, stale, freelancer.id, first.created_at)
+    chat_read_marks.mark_read(db, stale, freelancer.id, first.created_at)
 
     assert db.get(Chat, chat.id).freelancer_last_read_at == second.created_at
-    assert chats.unread_total(db, freelancer.id) == 0
+    assert chat_read_marks.unread_total(db, freelancer.id) == 0
 
 
 def test_newer_returns_only_later_messages_marks_them_read_and_clears_the_notice(db, cast):
     company, freelancer, _, _, chat = cast
     shown = make_message(db, chat, company, "Mostrada", minutes_ago=5)
     chats.open_chat(db, freelancer.id, chat.id)
-    chats.send(db, company.id, chat.id, "Chegou agora")  # the freelancer is not viewing: a notice
-    assert chats.unread_total(db, freelancer.id) == 1
+    chat_sending.send(db, company.id, chat.id, "Chegou agora")  # the freelancer is not viewing: a notice
+    assert chat_read_marks.unread_total(db, freelancer.id) == 1
 
     fresh = chats.newer(db, freelancer.id, chat.id, shown.id)
 
     assert [m["content"] for m in fresh] == ["Chegou agora"]
     assert fresh[0]["mine"] is False
-    assert chats.unread_total(db, freelancer.id) == 0
+    assert chat_read_marks.unread_total(db, freelancer.id) == 0
     unread_notices = db.exec(
         select(func.count()).where(Notification.user_id == freelancer.id, Notification.read.is_(False))
     ).one()
@@ -326,8 +329,8 @@ def test_unread_total_counts_across_conversations_and_ignores_own_messages(db, c
     make_message(db, second, company, "3")
     make_message(db, second, freelancer, "minha")
 
-    assert chats.unread_total(db, freelancer.id) == 3
-    assert chats.unread_total(db, company.id) == 1
+    assert chat_read_marks.unread_total(db, freelancer.id) == 3
+    assert chat_read_marks.unread_total(db, company.id) == 1
 
 
 def test_other_participant_is_the_other_side_and_refuses_strangers(db, cast):
@@ -348,7 +351,7 @@ def test_a_send_never_moves_the_chat_time_or_the_senders_marker_back(db, cast):
         execution_options={"synchronize_session": False},
     )
 
-    chats.send(db, company.id, chat.id, "Oi")
+    chat_sending.send(db, company.id, chat.id, "Oi")
 
     stored = db.exec(select(Chat.updated_at, Chat.client_last_read_at).where(Chat.id == chat.id)).one()
     assert tuple(stored) == (ahead, ahead)
@@ -357,14 +360,14 @@ def test_a_send_never_moves_the_chat_time_or_the_senders_marker_back(db, cast):
 def test_a_send_moves_only_the_senders_own_marker(db, cast):
     company, freelancer, _, _, chat = cast
 
-    chats.send(db, freelancer.id, chat.id, "Oi")
+    chat_sending.send(db, freelancer.id, chat.id, "Oi")
 
     client_marker, freelancer_marker = db.exec(
         select(Chat.client_last_read_at, Chat.freelancer_last_read_at).where(Chat.id == chat.id)
     ).one()
     sent_at = db.exec(select(func.max(Message.created_at))).one()
     assert (client_marker, freelancer_marker) == (None, sent_at)
-    assert chats.unread_total(db, company.id) == 1
+    assert chat_read_marks.unread_total(db, company.id) == 1
 
 
 def test_send_and_catch_up_returns_what_arrived_since_the_last_shown_with_the_sent_message_last(db, cast):
@@ -372,11 +375,11 @@ def test_send_and_catch_up_returns_what_arrived_since_the_last_shown_with_the_se
     shown = make_message(db, chat, company, "Já mostrada", minutes_ago=3)
     make_message(db, chat, company, "Chegou enquanto digitava", minutes_ago=1)
 
-    fresh = chats.send_and_catch_up(db, freelancer.id, chat.id, "Combinado", after_id=shown.id)
+    fresh = chat_sending.send_and_catch_up(db, freelancer.id, chat.id, "Combinado", after_id=shown.id)
 
     assert [(m["content"], m["mine"]) for m in fresh] == [("Chegou enquanto digitava", False), ("Combinado", True)]
-    assert chats.unread_total(db, freelancer.id) == 0, "what the sender was shown is read"
-    assert chats.unread_total(db, company.id) == 1
+    assert chat_read_marks.unread_total(db, freelancer.id) == 0, "what the sender was shown is read"
+    assert chat_read_marks.unread_total(db, company.id) == 1
 
 
 def test_send_and_catch_up_reads_the_chat_once_and_writes_the_message_in_two_statements(db, cast):
@@ -384,7 +387,7 @@ def test_send_and_catch_up_reads_the_chat_once_and_writes_the_message_in_two_sta
     db.flush()
 
     with sent_statements(db.get_bind()) as sent:
-        chats.send_and_catch_up(db, company.id, chat.id, "Oi", after_id=0, recipient_viewing=True)
+        chat_sending.send_and_catch_up(db, company.id, chat.id, "Oi", after_id=0, recipient_viewing=True)
 
     kinds = [" ".join(statement.split()[:3]) for statement in sent]
     assert len(sent) == 5, sent
@@ -401,9 +404,9 @@ def test_send_and_catch_up_refuses_a_stranger_and_writes_nothing(db, cast, who):
 
     with pytest.raises(NotAllowed) as error:
         if who == "stranger":
-            chats.send_and_catch_up(db, stranger.id, chat.id, "Olá", after_id=0)
+            chat_sending.send_and_catch_up(db, stranger.id, chat.id, "Olá", after_id=0)
         else:
-            chats.send_and_catch_up(db, company.id, chat.id + 999, "Olá", after_id=0)
+            chat_sending.send_and_catch_up(db, company.id, chat.id + 999, "Olá", after_id=0)
 
     assert error.value.message == chats.CANNOT_SEND
     assert snapshot(db, Message, Notification, Chat) == before
@@ -418,7 +421,7 @@ def test_send_to_someone_who_deleted_their_account_is_refused_and_writes_nothing
     before = snapshot(db, Message, Notification, Chat)
 
     with pytest.raises(NotAllowed) as error:
-        chats.send(db, company.id, chat.id, "Ainda está aí?")
+        chat_sending.send(db, company.id, chat.id, "Ainda está aí?")
 
     assert error.value.message == chats.CANNOT_SEND
     assert snapshot(db, Message, Notification, Chat) == before

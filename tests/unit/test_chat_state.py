@@ -19,7 +19,7 @@ from core.signals import Ping
 from core.types import utcnow
 from models import Chat, Message, Notification, NotificationType, Profile, User
 from services.jobs import job_alerts
-from services.reach import chats, notifications
+from services.reach import chat_sending, chats, notifications
 from states import live
 from states.auth import AuthState
 from states.dashboard import DashboardState
@@ -143,7 +143,7 @@ def test_send_refuses_blank_or_malformed_input_and_keeps_the_text(db, cast, chat
 
     events = run(state, ChatRoomState.send_message, payload)
 
-    assert toasts(events) == [f"error: Erro ao enviar mensagem | {chats.MESSAGE_BLANK}"]
+    assert toasts(events) == [f"error: Erro ao enviar mensagem | {chat_sending.MESSAGE_BLANK}"]
     assert not any("chat-input" in str(event) for event in events)
     db.expire_all()
     assert snapshot(db, Message, Notification) == before
@@ -154,7 +154,7 @@ def test_send_refuses_a_too_long_message(db, cast, chat, fake_app):
 
     events = run(state, ChatRoomState.send_message, {"message": "x" * 4001})
 
-    assert toasts(events) == [f"error: Erro ao enviar mensagem | {chats.MESSAGE_TOO_LONG}"]
+    assert toasts(events) == [f"error: Erro ao enviar mensagem | {chat_sending.MESSAGE_TOO_LONG}"]
 
 
 def test_send_from_a_page_whose_state_expired_reopens_the_conversation_and_sends(db, cast, chat, fake_app):
@@ -288,7 +288,7 @@ def test_load_older_of_a_stranger_state_loads_nothing(db, cast, chat, fake_app):
 
 def _send_as(user_id: int, chat_id: int, text: str, viewing: bool) -> frozenset[Ping]:
     with session_scope() as db:
-        chats.send(db, user_id, chat_id, text, recipient_viewing=viewing)
+        chat_sending.send(db, user_id, chat_id, text, recipient_viewing=viewing)
         pings = signals.pending(db)
     return pings
 

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from core.types import utcnow
 from models import Chat, Profile, Role
 from services.common.errors import NotAllowed, ServiceError
-from services.reach import chats
+from services.reach import chat_sending, chats
 from tests.unit.factories import (
     make_application,
     make_chat,
@@ -134,17 +134,17 @@ def test_parse_chat_id(raw, expected):
     ],
 )
 def test_clean_message_folds_every_line_break_to_one_newline_and_is_stable(raw, expected):
-    cleaned = chats.clean_message(raw)
+    cleaned = chat_sending.clean_message(raw)
 
     assert cleaned == expected
-    assert chats.clean_message(cleaned) == cleaned
+    assert chat_sending.clean_message(cleaned) == cleaned
 
 
 @settings(max_examples=500, deadline=None)
 @given(st.text(alphabet=st.sampled_from(["0", " ", "\r", "\n", "\x1f", "\x85", "\t", "é"]), min_size=1, max_size=12))
 def test_clean_message_is_stable_for_any_mix_of_breaks_and_controls(raw):
     try:
-        cleaned = chats.clean_message(raw)
+        cleaned = chat_sending.clean_message(raw)
     except ServiceError:
         return
-    assert chats.clean_message(cleaned) == cleaned
+    assert chat_sending.clean_message(cleaned) == cleaned

@@ -11,7 +11,9 @@ from core import cities
 from models import Job, Profile
 from services.accounts import profiles
 from services.common.errors import ValidationFailed
-from services.common.validation import CITY_AMBIGUOUS, CITY_UNKNOWN, FreelancerProfileForm, JobForm, parse
+from services.common.job_forms import JobForm
+from services.common.profile_forms import FreelancerProfileForm
+from services.common.validation import CITY_AMBIGUOUS, CITY_UNKNOWN, parse
 from states.city_picker import CityPickerState
 from tests.unit.factories import make_company, make_freelancer, make_job
 

@@ -525,7 +525,7 @@ def test_an_unexpected_failure_while_listing_shows_the_error_state(db, cast, hir
     def explode(*_args):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("services.shifts.applications.list_for_job", explode)
+    monkeypatch.setattr("services.shifts.applicant_list.list_for_job", explode)
     state, shown = _open(db, cast.company, job.id)
     assert shown == ["error: Erro ao carregar candidaturas | Ocorreu um erro inesperado ao carregar as candidaturas."]
     assert state.applications_error == "Ocorreu um erro inesperado ao carregar as candidaturas."

@@ -1,7 +1,7 @@
 """A company's rating shows on its vagas: the list, the job page and the first paint (issue 24 #9)."""
 
 from app.api.first_paint import job_article
-from services.jobs import job_list_cache, jobs
+from services.jobs import job_detail, job_list_cache, jobs
 from tests.unit.factories import make_application, make_company, make_freelancer, make_job, make_rating
 
 
@@ -54,7 +54,7 @@ def test_the_job_page_and_its_first_paint_show_the_rating_unless_anonymous(db):
     hidden = make_job(db, company, "Anônima", anuncio_anonimo=True)
     db.commit()
 
-    detail = jobs.get_public_job(db, shown.id)
+    detail = job_detail.get_public_job(db, shown.id)
     assert detail["company_rating"] == "5,0 (1 avaliação)"
     assert "Eventos · Hotel Sol · ★ 5,0 (1 avaliação)" in job_article(detail, "Turno")
-    assert jobs.get_public_job(db, hidden.id)["company_rating"] == ""
+    assert job_detail.get_public_job(db, hidden.id)["company_rating"] == ""

@@ -1,4 +1,4 @@
-"""A CPF cannot be probed or squatted (issue 41, point 4): services/money/payouts.py against the local Stripe fake.
+"""A CPF cannot be probed or squatted (issue 41, point 4): services/money/payouts.py and payout_verification.py against the local Stripe fake.
 
 Saving a CPF answers the same whether or not another account has it; saves are limited per account
 and per client address; Stripe's verification of the connected account's individual decides whose
@@ -12,10 +12,10 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
-from app.pages.freelancer_dashboard.state import FreelancerDashboardState
+from app.pages.freelancer_dashboard import FreelancerDashboardState
 from core.settings import get_settings
 from models import PayoutAccount
-from services.money import payouts, settlement
+from services.money import payout_verification, payouts, settlement
 from services.money.payouts import PayoutError
 from tests.support.fake_stripe import CONNECT_WEBHOOK_SECRET, event, sign
 from tests.unit.factories import make_freelancer, snapshot
@@ -216,8 +216,8 @@ def test_a_second_verified_identity_on_a_held_cpf_goes_to_support_and_support_ca
     assert settlement.payout_destination(db, second.id) == ""
 
     # Support checked the documents: the first account was the squatter.
-    assert payouts.release_claim(db, first.id)
-    payouts.refresh_account(db, second.id)
+    assert payout_verification.release_claim(db, first.id)
+    payout_verification.refresh_account(db, second.id)
     db.commit()
     assert (_status(db, first.id), _status(db, second.id)) == (RELEASED, VERIFIED)
     assert settlement.payout_destination(db, second.id) == second_account
@@ -247,10 +247,10 @@ def test_a_verification_racing_another_is_stopped_by_the_index(db, fake, monkeyp
     db.commit()
     second_account = _onboard(db, second.id)
     looks = iter([None])  # the check ran before the first commit was visible: only the index can stop it
-    real = payouts._verified_holder
-    monkeypatch.setattr(payouts, "_verified_holder", lambda session, row: next(looks, real(session, row)))
+    real = payout_verification._verified_holder
+    monkeypatch.setattr(payout_verification, "_verified_holder", lambda session, row: next(looks, real(session, row)))
 
-    payouts.on_account_updated(db, fake.complete_onboarding(second_account))
+    payout_verification.on_account_updated(db, fake.complete_onboarding(second_account))
     db.commit()
 
     assert (_status(db, first.id), _status(db, second.id)) == (VERIFIED, CONFLICT)

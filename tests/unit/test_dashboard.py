@@ -2,7 +2,7 @@ import pytest
 
 from models import Rating, Role, Subscription
 from services.jobs import plans
-from services.screens import dashboard
+from services.screens import company_dashboard, freelancer_dashboard
 from tests.unit.factories import make_application, make_chat, make_job, make_user
 
 
@@ -20,7 +20,7 @@ def people(db):
 def test_company_overview_is_empty_for_a_new_company(db, people):
     company, *_ = people
 
-    overview = dashboard.company_overview(db, company.id)
+    overview = company_dashboard.company_overview(db, company.id)
 
     assert overview == {
         "total_jobs": 0,
@@ -40,7 +40,7 @@ def test_company_overview_counts_only_own_jobs(db, people):
     rival_job = make_job(db, rival, "Vaga rival")
     make_application(db, rival_job, freelancer, status="accepted")
 
-    overview = dashboard.company_overview(db, company.id)
+    overview = company_dashboard.company_overview(db, company.id)
 
     assert overview["total_jobs"] == 4
     assert overview["total_applications"] == 3
@@ -57,7 +57,7 @@ def test_company_jobs_rows_have_labels_counts_and_formats(db, people):
     make_application(db, job, freelancer)
     make_application(db, job, other)
 
-    rows = dashboard.company_jobs(db, company.id)
+    rows = company_dashboard.company_jobs(db, company.id)
 
     assert [r["title"] for r in rows] == ["Chef", "Sem valor"]
     chef, archived = rows
@@ -79,14 +79,14 @@ def test_company_hirings_lists_accepted_as_confirmed_and_pending(db, people):
     make_application(db, make_job(db, company, "Outra"), other, status="rejected")
     chat = make_chat(db, accepted, company, freelancer)
 
-    rows = {r["freelancer_name"]: r for r in dashboard.company_hirings(db, company.id).items}
+    rows = {r["freelancer_name"]: r for r in company_dashboard.company_hirings(db, company.id).items}
 
     assert set(rows) == {"João Silva", "Ana Souza"}
     assert rows["João Silva"]["confirmed"] is True
     assert rows["João Silva"]["chat_id"] == chat.id
     assert rows["Ana Souza"]["confirmed"] is False
     assert rows["Ana Souza"]["chat_id"] == 0
-    assert dashboard.company_hirings(db, rival.id).items == []
+    assert company_dashboard.company_hirings(db, rival.id).items == []
 
 
 def test_company_freelancers_groups_applicants(db, people):
@@ -97,7 +97,7 @@ def test_company_freelancers_groups_applicants(db, people):
     make_application(db, second, other)
     make_application(db, make_job(db, rival, "C"), other)
 
-    rows = {r["name"]: r for r in dashboard.company_freelancers(db, company.id).items}
+    rows = {r["name"]: r for r in company_dashboard.company_freelancers(db, company.id).items}
 
     assert rows["João Silva"]["applications"] == 2
     assert rows["João Silva"]["hired"] is True
@@ -124,7 +124,7 @@ def test_freelancer_applications_lists_own_with_labels_and_chat(db, people):
     make_application(db, make_job(db, company, "Outra"), other)
     chat = make_chat(db, accepted, company, freelancer)
 
-    rows = {r["job_title"]: r for r in dashboard.freelancer_applications(db, freelancer.id).items}
+    rows = {r["job_title"]: r for r in freelancer_dashboard.freelancer_applications(db, freelancer.id).items}
 
     assert set(rows) == {"Bartender", "Secreta"}
     assert rows["Bartender"]["status_label"] == "Aceita"
@@ -143,7 +143,9 @@ def test_an_application_to_a_finished_vaga_reads_concluida_archived_or_not(db, p
     make_application(db, make_job(db, company, "Em andamento", status="in_progress"), freelancer, status="accepted")
     make_application(db, make_job(db, company, "Recusada", status="closed"), freelancer, status="rejected")
 
-    rows = {r["job_title"]: r["status_label"] for r in dashboard.freelancer_applications(db, freelancer.id).items}
+    rows = {
+        r["job_title"]: r["status_label"] for r in freelancer_dashboard.freelancer_applications(db, freelancer.id).items
+    }
 
     assert rows == {
         "Encerrada": "Concluída",
@@ -156,7 +158,7 @@ def test_an_application_to_a_finished_vaga_reads_concluida_archived_or_not(db, p
 def test_freelancer_overview_of_a_new_freelancer(db, people):
     *_, other = people
 
-    overview = dashboard.freelancer_overview(db, other.id)
+    overview = freelancer_dashboard.freelancer_overview(db, other.id)
 
     assert overview["active_applications"] == 0
     assert overview["completed_jobs"] == 0
@@ -185,7 +187,7 @@ def test_freelancer_overview_counts_are_real(db, people):
     db.add(Rating(application_id=done.id, rater_id=freelancer.id, ratee_id=rival.id, stars=1))
     db.flush()
 
-    overview = dashboard.freelancer_overview(db, freelancer.id)
+    overview = freelancer_dashboard.freelancer_overview(db, freelancer.id)
 
     assert overview["active_applications"] == 2  # pending + accepted on an open job; the finished one is completed
     assert overview["completed_jobs"] == 1

@@ -10,7 +10,8 @@ from components.job_filters import NO_OPEN_JOBS_TEXT
 from components.shell import navbar
 from models import Role
 from services.accounts import profiles
-from services.common.validation import JobForm, parse
+from services.common.job_forms import JobForm
+from services.common.validation import parse
 from tests.shift_form import ADDRESS, local_input
 from tests.unit.factories import make_company, make_user
 from tests.unit.state_harness import state_for

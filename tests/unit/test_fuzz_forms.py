@@ -74,23 +74,19 @@ from models import (
 )
 from services.accounts import accounts
 from services.accounts.profiles import THEME_LABELS, _switches_for
-from services.common.validation import (
-    JOB_SKILLS_MAX,
-    PROFILE_SKILLS_MAX,
-    ApplicationForm,
-    CompanyProfileForm,
+from services.common.account_forms import (
     CompanyRegistration,
     ContactForm,
-    FreelancerProfileForm,
     FreelancerRegistration,
-    JobForm,
     PasswordChangeForm,
-    RatingForm,
     ResetPasswordForm,
     normalize_email,
-    parse,
 )
-from services.reach import chats
+from services.common.hiring_forms import ApplicationForm, RatingForm
+from services.common.job_forms import JobForm
+from services.common.profile_forms import CompanyProfileForm, FreelancerProfileForm
+from services.common.validation import JOB_SKILLS_MAX, PROFILE_SKILLS_MAX, parse
+from services.reach import chat_sending
 from states import apply as apply_state
 from states import profile as profile_state
 from states import ratings as rating_state
@@ -946,7 +942,7 @@ def test_contact_form(visitor, submission):
 
 def _messages_are_valid(session: Session) -> None:
     for message in session.exec(select(Message)).all():
-        assert chats.clean_message(message.content) == message.content
+        assert chat_sending.clean_message(message.content) == message.content
 
 
 @FUZZ
@@ -1069,14 +1065,14 @@ def ended_shift(db: Session) -> Scene:
 
     from core.types import utcnow
     from models import Actor, Hiring
-    from services.shifts import applications, hiring_lifecycle
+    from services.shifts import application_answers, hiring_lifecycle
 
     company_user, freelancer_user = make_company(db), make_freelancer(db)
     start = utcnow() - timedelta(hours=3)
     job = make_job(db, company_user, "Garçom", inicio_em=start)
     application = make_application(db, job, freelancer_user)
     db.commit()
-    applications.accept(db, company_user.id, application.id)
+    application_answers.accept(db, company_user.id, application.id)
     hiring = db.exec(select(Hiring)).one()
     arrived = {"chegada_em": start, "chegada_metodo": "manual", "chegada_distancia": "sem_leitura"}
     hiring = hiring_lifecycle.move(db, hiring, "chegada", Actor.FREELANCER, start, values=arrived).hiring

@@ -14,8 +14,9 @@ from models import Application, Chat, Job, JobStatus, Message, Notification
 from services.common.errors import ServiceError
 from services.jobs import company_jobs, plans
 from services.jobs.plans import PlanLimitReached
-from services.shifts import applications
-from services.shifts.applications import NOT_FOUND, NOT_PENDING, POSITIONS_FILLED
+from services.shifts import application_answers, applications
+from services.shifts.application_answers import POSITIONS_FILLED
+from services.shifts.applications import NOT_FOUND, NOT_PENDING
 from tests.shift_form import shift_fields
 from tests.support.threads import at_once
 from tests.unit.factories import make_application, make_cast, make_freelancer, make_job, make_subscription
@@ -45,7 +46,7 @@ def test_sixteen_simultaneous_accepts_open_one_chat(db, cast, postgres):
     db.commit()
     company_id, application_id = cast.company.id, application.id
 
-    results = at_once([lambda s: applications.accept(s, company_id, application_id)] * 16)
+    results = at_once([lambda s: application_answers.accept(s, company_id, application_id)] * 16)
 
     db.expire_all()
     [chat_id] = db.exec(select(Chat.id)).all()
@@ -62,7 +63,7 @@ def test_eight_applicants_at_once_for_one_position_one_is_accepted(db, cast, pos
     db.commit()
     company_id = cast.company.id
 
-    results = at_once([lambda s, app_id=app_id: applications.accept(s, company_id, app_id) for app_id in ids])
+    results = at_once([lambda s, app_id=app_id: application_answers.accept(s, company_id, app_id) for app_id in ids])
 
     db.expire_all()
     accepted = db.exec(select(Application.id).where(Application.status == "accepted")).all()
@@ -88,8 +89,8 @@ def test_accept_and_reject_at_once_never_leave_a_rejected_hire(db, cast, postgre
     for application_id in rounds:
         at_once(
             [
-                lambda s, a=application_id: applications.accept(s, company_id, a),
-                lambda s, a=application_id: applications.reject(s, company_id, a),
+                lambda s, a=application_id: application_answers.accept(s, company_id, a),
+                lambda s, a=application_id: application_answers.reject(s, company_id, a),
             ]
         )
 
@@ -111,7 +112,7 @@ def test_accept_and_close_at_once_never_open_a_chat_for_a_rejected_application(d
     for job_id, application_id in rounds:
         at_once(
             [
-                lambda s, a=application_id: applications.accept(s, company_id, a),
+                lambda s, a=application_id: application_answers.accept(s, company_id, a),
                 lambda s, j=job_id: company_jobs.close_job(s, company_id, j),
             ]
         )
@@ -205,7 +206,7 @@ def test_restore_and_publish_at_once_stop_at_the_free_limit(db, cast, postgres):
 
 def _accept_elsewhere(company_id: int, application_id: int) -> int:
     with core.db.session_scope() as session:
-        return applications.accept(session, company_id, application_id)
+        return application_answers.accept(session, company_id, application_id)
 
 
 def test_accept_after_another_tab_accepted_returns_the_same_chat(db, cast):
@@ -217,7 +218,7 @@ def test_accept_after_another_tab_accepted_returns_the_same_chat(db, cast):
 
     chat_id = _accept_elsewhere(cast.company.id, application.id)
 
-    assert applications.accept(db, cast.company.id, application.id) == chat_id
+    assert application_answers.accept(db, cast.company.id, application.id) == chat_id
     db.commit()
     assert _count(db, Chat) == 1
     assert _count(db, Message) == 1
@@ -232,7 +233,7 @@ def test_reject_after_another_tab_accepted_is_refused(db, cast):
     _accept_elsewhere(cast.company.id, application.id)
 
     with pytest.raises(ServiceError) as caught:
-        applications.reject(db, cast.company.id, application.id)
+        application_answers.reject(db, cast.company.id, application.id)
     assert caught.value.message == NOT_PENDING
     db.rollback()
     assert db.get(Application, application.id).status == "accepted"
@@ -266,7 +267,7 @@ def test_accept_after_the_job_was_closed_elsewhere_is_refused(db, cast):
         company_jobs.close_job(session, cast.company.id, job.id)
 
     with pytest.raises(ServiceError) as caught:
-        applications.accept(db, cast.company.id, application.id)
+        application_answers.accept(db, cast.company.id, application.id)
     assert caught.value.message == NOT_PENDING
     db.commit()
     assert _count(db, Chat) == 0
@@ -282,7 +283,7 @@ def test_accept_after_the_applicant_withdrew_is_not_found(db, cast):
         applications.withdraw(session, cast.freelancer.id, application.id)
 
     with pytest.raises(ServiceError) as caught:
-        applications.accept(db, cast.company.id, application.id)
+        application_answers.accept(db, cast.company.id, application.id)
     assert caught.value.message == NOT_FOUND
     db.rollback()
     assert _count(db, Chat) == 0
@@ -299,7 +300,7 @@ def test_second_position_taken_elsewhere_is_refused(db, cast):
     _accept_elsewhere(cast.company.id, first.id)
 
     with pytest.raises(ServiceError) as caught:
-        applications.accept(db, cast.company.id, second.id)
+        application_answers.accept(db, cast.company.id, second.id)
     assert caught.value.message == POSITIONS_FILLED
     db.rollback()
     assert _count(db, Application, Application.status == "accepted") == 1

@@ -119,7 +119,7 @@ def step_values(action: str, now: datetime) -> dict:
 
 
 def new_hiring_values(application, job) -> dict:
-    """What services/shifts/applications.py passes to `hiring_lifecycle.create` for an accepted application."""
+    """What services/shifts/application_answers.py passes to `hiring_lifecycle.create` for an accepted application."""
     return {
         "application_id": application.id,
         "job_id": job.id,

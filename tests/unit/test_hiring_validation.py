@@ -7,7 +7,9 @@ from pydantic_core import PydanticCustomError
 
 from core.catalog import CATEGORIES
 from services.common.errors import ValidationFailed
-from services.common.validation import ApplicationForm, JobForm, RatingForm, comma_list, parse, parse_money
+from services.common.hiring_forms import ApplicationForm, RatingForm
+from services.common.job_forms import JobForm
+from services.common.validation import comma_list, parse, parse_money
 from tests.shift_form import shift_day, shift_fields
 
 TITLE_SHORT = "Título deve ter pelo menos 2 caracteres."

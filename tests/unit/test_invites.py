@@ -1,4 +1,4 @@
-"""'Contratar novamente' (services/trust/invites.py and its handlers), on both databases.
+"""'Contratar novamente' (services/trust/invite_sending.py, invites.py, invite_views.py and their handlers), on both databases.
 
 Who may invite, the private vaga and its checks, the expiry, each answer moving once (32 racing
 answers make one hiring), strangers refused, the timer, the export.
@@ -18,11 +18,11 @@ from core.shift_rules import LOCAL_TZ
 from core.types import utcnow
 from models import Application, Block, Falta, Hiring, Invite, Job, Profile, Role, TeamMember, User
 from services.common.errors import NotAllowed, ServiceError, ValidationFailed
-from services.jobs import jobs
-from services.privacy import privacy
-from services.shifts import applications, bond
+from services.jobs import job_detail, jobs
+from services.privacy import data_export
+from services.shifts import application_answers, applications, bond
 from services.timer import trust_steps
-from services.trust import invites
+from services.trust import invite_sending, invite_views, invites
 from tests.unit.factories import (
     make_application,
     make_company,
@@ -77,7 +77,7 @@ def _pair(db: Session) -> tuple[User, User]:
 
 
 def _invite(db: Session, company: User, freelancer: User, **form) -> Invite:
-    invite_id = invites.send(db, company.id, freelancer.id, _form(**form), False)
+    invite_id = invite_sending.send(db, company.id, freelancer.id, _form(**form), False)
     db.commit()
     return db.get(Invite, invite_id)
 
@@ -94,18 +94,18 @@ def test_an_invite_makes_a_private_vaga_seen_by_the_invited_freelancer_alone(db)
     assert job.inicio_em.astimezone(LOCAL_TZ).strftime("%H:%M") == "18:00"
     assert 23 * H < invite.expires_at - now <= 24 * H + timedelta(seconds=5)
     assert job.id not in [item["id"] for item in jobs.list_public_jobs(db).items]
-    assert jobs.job_for_viewer(db, job.id, outsider.id) is None
+    assert job_detail.job_for_viewer(db, job.id, outsider.id) is None
     with pytest.raises(NotAllowed):  # nobody applies to a private vaga: it is answered by its invite
         applications.apply(db, freelancer.id, "freelancer", job.id, {})
     db.rollback()
-    (shown,) = invites.pending_for(db, freelancer.id)
+    (shown,) = invite_views.pending_for(db, freelancer.id)
     assert (shown.company, shown.title, shown.message, shown.pay) == (
         "Bar do Zé",
         "Bartender",
         "Volta sábado?",
         "R$ 45,00/hora",
     )
-    assert invites.pending_for(db, outsider.id) == []
+    assert invite_views.pending_for(db, outsider.id) == []
 
 
 def test_the_expiry_is_24_hours_or_12_hours_before_the_shift(db):
@@ -126,9 +126,9 @@ def test_the_expiry_is_24_hours_or_12_hours_before_the_shift(db):
     too_soon["data"] = (now + 11 * H).astimezone(LOCAL_TZ).date().isoformat()
     too_soon["fim"] = (now + 16 * H).astimezone(LOCAL_TZ).strftime("%H:%M")
     with pytest.raises(ServiceError) as refused:
-        invites.send(db, company.id, freelancer.id, too_soon, False)
+        invite_sending.send(db, company.id, freelancer.id, too_soon, False)
     db.rollback()
-    assert refused.value.message == invites.TOO_SOON
+    assert refused.value.message == invite_sending.TOO_SOON
 
 
 @pytest.mark.parametrize(
@@ -137,13 +137,13 @@ def test_the_expiry_is_24_hours_or_12_hours_before_the_shift(db):
         ({"data": ""}, "data", None),
         ({"valor_hora": "abc"}, "valor_hora", "Informe um valor por hora válido."),
         ({"fim": "18:30"}, "fim", None),
-        ({"mensagem": "x" * 501}, "mensagem", invites.MESSAGE_TOO_LONG),
+        ({"mensagem": "x" * 501}, "mensagem", invite_sending.MESSAGE_TOO_LONG),
     ],
 )
 def test_bad_fields_get_the_publish_forms_messages_and_write_nothing(db, changes, field, message):
     company, freelancer = _pair(db)
     with pytest.raises(ValidationFailed) as refused:
-        invites.send(db, company.id, freelancer.id, _form(**changes), False)
+        invite_sending.send(db, company.id, freelancer.id, _form(**changes), False)
     db.rollback()
     assert field in refused.value.field_errors
     if message:
@@ -157,14 +157,14 @@ def test_only_a_company_that_worked_with_the_freelancer_and_no_block_may_invite(
     db.commit()
     for who, whom in ((stranger_company, freelancer), (company, stranger), (freelancer, freelancer)):
         with pytest.raises(NotAllowed):
-            invites.send(db, who.id, whom.id, _form(), False)
+            invite_sending.send(db, who.id, whom.id, _form(), False)
         db.rollback()
     db.add(Block(blocker_id=freelancer.id, blocked_id=company.id, created_at=utcnow()))
     db.commit()
     with pytest.raises(NotAllowed) as refused:
-        invites.send(db, company.id, freelancer.id, _form(), False)
+        invite_sending.send(db, company.id, freelancer.id, _form(), False)
     db.rollback()
-    assert refused.value.message == invites.BLOCKED
+    assert refused.value.message == invite_sending.BLOCKED
     assert db.exec(select(Invite)).all() == []
 
 
@@ -174,10 +174,10 @@ def test_a_red_thermometer_needs_the_box_to_send(db):
     for weeks in range(1, 7):
         _paid_shift(db, company, freelancer, start=target - timedelta(weeks=weeks))
     with pytest.raises(ServiceError) as refused:
-        invites.send(db, company.id, freelancer.id, _form(), False)
+        invite_sending.send(db, company.id, freelancer.id, _form(), False)
     db.rollback()
     assert refused.value.message == bond.ACK_REQUIRED
-    invites.send(db, company.id, freelancer.id, _form(), True)
+    invite_sending.send(db, company.id, freelancer.id, _form(), True)
     db.commit()
 
 
@@ -325,7 +325,7 @@ def test_32_racing_invite_accepts_and_public_applications_make_one_hiring(db):
     def company_accepts(session: Session) -> str:
         found = session.exec(select(Application.id).where(Application.vaga_id == invite.job_id)).all()
         for application_id in found:
-            chats.append(applications.accept(session, company.id, application_id, True))
+            chats.append(application_answers.accept(session, company.id, application_id, True))
         return "accepted again" if found else "nothing to accept"
 
     def invitee_accepts(session: Session) -> str:
@@ -393,7 +393,7 @@ def test_the_export_holds_the_invites_of_both_sides(db):
     company, freelancer = _pair(db)
     _invite(db, company, freelancer)
     for user in (company, freelancer):
-        (row,) = privacy.export_user_data(db, user.id)["convites"]
+        (row,) = data_export.export_user_data(db, user.id)["convites"]
         assert (row["empresa"], row["profissional"], row["situacao"]) == (
             "Bar do Zé",
             "Rita Souza",
@@ -412,7 +412,7 @@ def test_the_dialog_sends_and_the_freelancer_accepts(db):
     run(tab, ClientDashboardState.load)
     run(tab, ClientDashboardState.open_invite, freelancer.id)
     assert tab.invite_open and tab.invite_name == "Rita Souza" and tab.invite_values["valor_hora"] == "40,00"
-    assert toasts(run(tab, ClientDashboardState.send_invite, _form())) == [f"success: {invites.SENT}"]
+    assert toasts(run(tab, ClientDashboardState.send_invite, _form())) == [f"success: {invite_sending.SENT}"]
     assert [sent.status_label for sent in tab.sent_invites] == ["Aguardando resposta"]
     home = state_for(FreelancerDashboardState, cookie_for(db, freelancer), "/freelancer-dashboard", {})
     run(home, FreelancerDashboardState.load)
@@ -429,7 +429,7 @@ def test_strangers_handlers_write_nothing(db):
     db.commit()
     as_stranger = state_for(ClientDashboardState, cookie_for(db, stranger), "/client-dashboard", {"tab": "team"})
     assert toasts(run(as_stranger, ClientDashboardState.open_invite, freelancer.id)) == [
-        f"error: Não foi possível enviar o convite | {invites.NOT_ELIGIBLE}"
+        f"error: Não foi possível enviar o convite | {invite_sending.NOT_ELIGIBLE}"
     ]
     run(as_stranger, ClientDashboardState.cancel_invite, invite.id)
     as_other = state_for(FreelancerDashboardState, cookie_for(db, other), "/freelancer-dashboard", {})
@@ -497,7 +497,7 @@ def test_the_dialog_starts_a_week_after_the_last_shift_at_its_agreed_rate(db):
     company, freelancer = make_company(db), make_freelancer(db, nome="Rita Souza")
     start = (utcnow() - timedelta(days=3)).astimezone(LOCAL_TZ).replace(hour=19, minute=30, second=0, microsecond=0)
     _paid_shift(db, company, freelancer, start=start, cents=4250)  # a proposal of R$ 42,50 was accepted
-    first = invites.draft(db, company.id, freelancer.id)
+    first = invite_sending.draft(db, company.id, freelancer.id)
     assert (first.name, first.data, first.inicio, first.fim, first.valor_hora) == (
         "Rita Souza",
         (start + timedelta(weeks=1)).date().isoformat(),
@@ -530,7 +530,7 @@ def test_a_closed_freelancer_account_cannot_be_invited(db):
     db.add(Profile(user_id=freelancer.id, tipo_usuario=Role.FREELANCER, nome="Conta Encerrada"))
     _paid_shift(db, company, freelancer)
     with pytest.raises(NotAllowed):
-        invites.draft(db, company.id, freelancer.id)
+        invite_sending.draft(db, company.id, freelancer.id)
     db.rollback()
 
 
@@ -580,7 +580,7 @@ def test_the_pressed_card_is_copied_not_the_latest_shift(db):
     assert (values["inicio"], values["fim"], values["valor_hora"]) == ("10:57", "16:57", "30,00")
     assert tab.invite_copied == "Copiado de: Garçom para almoço de domingo · 10:57–16:57 · R$ 30,00/hora"
     assert toasts(run(tab, ClientDashboardState.send_invite, {**values, "mensagem": ""})) == [
-        f"success: {invites.SENT}"
+        f"success: {invite_sending.SENT}"
     ]
     (invite,) = db.exec(select(Invite)).all()
     job = db.get(Job, invite.job_id)
@@ -592,7 +592,7 @@ def test_the_pressed_card_is_copied_not_the_latest_shift(db):
 
 def test_minha_equipe_copies_the_latest_paid_shift_never_a_cancelled_one(db):
     company, freelancer, _paid, _cancelled = _two_shifts(db)
-    start = invites.draft(db, company.id, freelancer.id)
+    start = invite_sending.draft(db, company.id, freelancer.id)
     assert (start.inicio, start.fim, start.valor_hora) == ("10:57", "16:57", "30,00")
     assert start.title == "Garçom para almoço de domingo"
 
@@ -605,22 +605,22 @@ def test_another_companys_shift_card_is_refused_like_a_missing_one(db):
     tab = state_for(ClientDashboardState, cookie_for(db, stranger), "/client-dashboard", {"tab": "shifts"})
     refused = toasts(run(tab, ClientDashboardState.rebook_shift, paid.id))
     missing = toasts(run(tab, ClientDashboardState.rebook_shift, 987654))
-    assert refused == missing == [f"error: Não foi possível enviar o convite | {invites.NO_SHIFT}"]
+    assert refused == missing == [f"error: Não foi possível enviar o convite | {invite_sending.NO_SHIFT}"]
     assert not tab.invite_open
     with pytest.raises(NotAllowed):
-        invites.send(db, stranger.id, freelancer.id, _form(), False, hiring_id=paid.id)
+        invite_sending.send(db, stranger.id, freelancer.id, _form(), False, hiring_id=paid.id)
     db.rollback()
     assert db.exec(select(Invite)).all() == []
 
 
 def test_the_prefilled_date_skips_a_week_the_freelancer_already_holds(db):
     company, freelancer, paid, _cancelled = _two_shifts(db)
-    first = invites.draft(db, company.id, freelancer.id, hiring_id=paid.id)
+    first = invite_sending.draft(db, company.id, freelancer.id, hiring_id=paid.id)
     held_start = datetime.combine(date.fromisoformat(first.data), time(10, 57), tzinfo=LOCAL_TZ)
     job = make_job(db, company, "Outro turno", inicio_em=held_start, fim_em=held_start + 6 * H, valor_hora=30)
     application = make_application(db, job, freelancer)
     db.commit()
-    applications.accept(db, company.id, application.id)
+    application_answers.accept(db, company.id, application.id)
     db.commit()
-    later = invites.draft(db, company.id, freelancer.id, hiring_id=paid.id)
+    later = invite_sending.draft(db, company.id, freelancer.id, hiring_id=paid.id)
     assert date.fromisoformat(later.data) == date.fromisoformat(first.data) + timedelta(weeks=1)

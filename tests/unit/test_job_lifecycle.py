@@ -13,7 +13,7 @@ from models import Application, Job, JobStatus, Notification
 from services.common.errors import ServiceError
 from services.jobs import company_jobs, job_lifecycle, plans
 from services.privacy import privacy
-from services.screens import dashboard
+from services.screens import company_dashboard, freelancer_dashboard
 from services.shifts import ratings
 from tests.unit.factories import (
     make_application,
@@ -185,7 +185,7 @@ def test_closing_an_archived_job_keeps_it_archived_and_finished(db):
     db.refresh(job)
     assert columns(job) == (ARCHIVED, CLOSED, True)
     assert db.get(Application, pending.id).status == "rejected"
-    assert dashboard.company_job_totals(db, company.id) == (0, 0, 1)
+    assert company_dashboard.company_job_totals(db, company.id) == (0, 0, 1)
 
 
 def test_a_hiring_on_a_job_archived_after_closing_counts_as_completed_and_can_be_rated(db):
@@ -195,7 +195,7 @@ def test_a_hiring_on_a_job_archived_after_closing_counts_as_completed_and_can_be
     company_jobs.close_job(db, company.id, job.id)
     company_jobs.archive_job(db, company.id, job.id)
 
-    assert dashboard.freelancer_overview(db, freelancer.id)["completed_jobs"] == 1
+    assert freelancer_dashboard.freelancer_overview(db, freelancer.id)["completed_jobs"] == 1
     assert ratings.can_rate(db, freelancer.id, hired.id) is True
 
 
@@ -291,7 +291,7 @@ def test_the_ativas_tab_counts_exactly_what_the_plan_limit_counts(db):
         db.add(job)
     db.flush()
 
-    totals = dashboard.company_job_totals(db, company.id)
+    totals = company_dashboard.company_job_totals(db, company.id)
 
     assert totals == (2, 1, 3)  # open + in progress; closed; the three archived
     assert totals.active == plans.usage(db, company.id).active_jobs

@@ -8,7 +8,7 @@ from sqlmodel import Session
 
 from core.types import utcnow
 from models import Job, JobStatus, Profile, Role, User
-from services.jobs import jobs
+from services.jobs import category_companies, job_detail, jobs
 
 _sequence = count(1)
 
@@ -240,8 +240,8 @@ def test_company_filter_excludes_anonymous_jobs(db):
     job(db, other, titulo="De outra empresa")
 
     assert titles(jobs.list_public_jobs(db, company_id=owner.id)) == ["Pública"]
-    assert jobs.company_display_name(db, owner.id) == "Hotel Atlântico"
-    assert jobs.company_display_name(db, 999_999) is None
+    assert category_companies.company_display_name(db, owner.id) == "Hotel Atlântico"
+    assert category_companies.company_display_name(db, 999_999) is None
 
 
 def test_companies_in_category_counts_public_jobs(db):
@@ -275,17 +275,17 @@ def test_companies_in_category_counts_public_jobs(db):
             "punctual_summary": "",
         },
     ]
-    assert jobs.companies_in_category(db, "eventos").items == expected
-    assert jobs.companies_in_category(db, "events").items == expected
-    assert jobs.companies_in_category(db, "musica").items == []
-    assert jobs.companies_in_category(db, "nada").items == []
+    assert category_companies.companies_in_category(db, "eventos").items == expected
+    assert category_companies.companies_in_category(db, "events").items == expected
+    assert category_companies.companies_in_category(db, "musica").items == []
+    assert category_companies.companies_in_category(db, "nada").items == []
 
 
 def test_companies_in_category_names_a_company_without_profile(db):
     owner = company(db, profile=False)
     job(db, owner, categoria="design")
 
-    assert jobs.companies_in_category(db, "design").items == [
+    assert category_companies.companies_in_category(db, "design").items == [
         {
             "id": owner.id,
             "name": "Empresa não informada",
@@ -318,7 +318,7 @@ def test_public_job_detail_has_every_field(db):
         vagas_disponiveis=2,
     )
 
-    detail = jobs.get_public_job(db, row.id)
+    detail = job_detail.get_public_job(db, row.id)
 
     assert detail == {
         "id": row.id,
@@ -355,7 +355,7 @@ def test_public_job_detail_has_every_field(db):
         "guaranteed": False,
         "punctual": False,
         "punctual_summary": "",
-        "posted_at": jobs._iso_utc(row.criado_em),
+        "posted_at": job_detail._iso_utc(row.criado_em),
         "starts_at": "2026-12-05T21:00:00+00:00",
         "day_needed": "2026-12-05",
         "hourly_rate": 35.0,
@@ -379,7 +379,7 @@ def test_public_job_detail_shows_the_company_profile(db):
     owner = _profiled_company(db)
     row = job(db, owner)
 
-    detail = jobs.get_public_job(db, row.id)
+    detail = job_detail.get_public_job(db, row.id)
 
     assert detail["company"] == "Bar do Zé"
     assert detail["company_id"] == owner.id
@@ -395,7 +395,7 @@ def test_public_job_detail_shows_the_company_profile(db):
 def test_public_job_detail_hides_anonymous_company(db):
     row = job(db, _profiled_company(db), anuncio_anonimo=True, data_necessaria=None)
 
-    detail = jobs.get_public_job(db, row.id)
+    detail = job_detail.get_public_job(db, row.id)
 
     assert detail["company"] == "Empresa Confidencial"
     assert detail["anonymous"] is True
@@ -413,10 +413,10 @@ def test_public_job_detail_is_none_for_missing_or_non_public_jobs(db):
     archived = job(db, owner, is_archived=True)
     busy = job(db, owner, status=JobStatus.IN_PROGRESS)
 
-    assert jobs.get_public_job(db, closed.id) is None
-    assert jobs.get_public_job(db, archived.id) is None
-    assert jobs.get_public_job(db, busy.id) is None
-    assert jobs.get_public_job(db, 999_999) is None
+    assert job_detail.get_public_job(db, closed.id) is None
+    assert job_detail.get_public_job(db, archived.id) is None
+    assert job_detail.get_public_job(db, busy.id) is None
+    assert job_detail.get_public_job(db, 999_999) is None
 
 
 def test_search_term_folding():

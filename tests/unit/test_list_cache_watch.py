@@ -12,7 +12,7 @@ from sqlalchemy.sql import visitors
 from sqlalchemy.sql.elements import ColumnClause
 
 from models import Job, Profile, User
-from services.jobs import jobs
+from services.jobs import job_detail
 from services.jobs.list_version import WATCHED_COLUMNS
 
 
@@ -37,7 +37,7 @@ def unwatched(statement) -> set[tuple[str, str]]:
 
 @pytest.mark.parametrize("dialect", ["sqlite", "postgresql"])
 def test_every_cached_statement_reads_only_watched_columns(dialect):
-    statements = jobs.cached_statements(dialect)
+    statements = job_detail.cached_statements(dialect)
 
     assert set(statements) == {"count", "page", "job page"}
     for name, statement in statements.items():
@@ -46,7 +46,7 @@ def test_every_cached_statement_reads_only_watched_columns(dialect):
 
 
 def test_the_walk_sees_filters_joins_and_subqueries():
-    statements = jobs.cached_statements("sqlite")
+    statements = job_detail.cached_statements("sqlite")
 
     read = columns_read(statements["count"])
     assert {

@@ -19,7 +19,8 @@ from core.types import utcnow
 from models import Job, Profile
 from services.jobs import job_list_cache, list_version
 from services.jobs.bulk_load import jobs_loading
-from services.jobs.jobs import get_public_job, list_public_jobs
+from services.jobs.job_detail import get_public_job
+from services.jobs.jobs import list_public_jobs
 from tests.unit.factories import make_application, make_company, make_freelancer, make_job, make_rating
 from tests.unit.sql_log import sent_statements
 

@@ -14,7 +14,7 @@ from sqlmodel import select
 from core.formatting import local
 from models import Hiring, Job
 from services.screens import next_shift, shift_views
-from services.shifts import applications
+from services.shifts import application_answers
 from tests.unit.factories import make_application, make_cast, make_freelancer
 from tests.unit.shift_helpers import MIN, H, by_company, by_freelancer, hire, shift_start
 
@@ -142,7 +142,7 @@ def test_several_professionals_of_one_vaga_are_named_and_their_pay_summed(db, ca
     for person in extra:
         application = make_application(db, job, person)
         db.commit()
-        applications.accept(db, cast.company.id, application.id)
+        application_answers.accept(db, cast.company.id, application.id)
         db.commit()
     assert len(db.exec(select(Hiring).where(Hiring.job_id == job.id)).all()) == 5
 

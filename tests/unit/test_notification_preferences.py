@@ -16,8 +16,8 @@ from models import Message, Notification, NotificationType, OutboxEmail, Profile
 from services.common import email
 from services.common.errors import NotAllowed
 from services.jobs import company_jobs, job_alerts
-from services.reach import chats, notifications
-from services.shifts import applications
+from services.reach import chat_read_marks, chat_sending, notifications
+from services.shifts import application_answers, applications
 from tests.shift_form import shift_fields
 from tests.unit.factories import (
     make_application,
@@ -229,7 +229,7 @@ def test_an_acceptance_emails_the_freelancer_per_its_switches(db, cast, email_on
     application = make_application(db, make_job(db, cast.company, "Garçom"), cast.freelancer)
     set_prefs(db, cast.freelancer, email_notifications=email_on, application_updates=topic_on)
 
-    chat_id = applications.accept(db, cast.company.id, application.id)
+    chat_id = application_answers.accept(db, cast.company.id, application.id)
     db.flush()
 
     assert len(notices_of(db, cast.freelancer, NotificationType.APPLICATION_ACCEPTED)) == 1
@@ -250,7 +250,7 @@ def test_a_rejection_emails_the_freelancer_per_its_switches(db, cast, email_on, 
     application = make_application(db, make_job(db, cast.company, "Garçom"), cast.freelancer)
     set_prefs(db, cast.freelancer, email_notifications=email_on, application_updates=topic_on)
 
-    applications.reject(db, cast.company.id, application.id)
+    application_answers.reject(db, cast.company.id, application.id)
     db.flush()
 
     assert len(notices_of(db, cast.freelancer, NotificationType.APPLICATION_REJECTED)) == 1
@@ -476,9 +476,9 @@ def message_notices(db, user) -> list[Notification]:
 
 
 def test_a_chat_message_emails_once_per_unread_notice(db, cast, chat):
-    chats.send(db, cast.freelancer.id, chat.id, "Oi, Mariana!")
-    chats.send(db, cast.freelancer.id, chat.id, "Chego às 18h.")
-    chats.send(db, cast.freelancer.id, chat.id, "Levo o avental?")
+    chat_sending.send(db, cast.freelancer.id, chat.id, "Oi, Mariana!")
+    chat_sending.send(db, cast.freelancer.id, chat.id, "Chego às 18h.")
+    chat_sending.send(db, cast.freelancer.id, chat.id, "Levo o avental?")
     db.flush()
 
     [notice] = message_notices(db, cast.company)
@@ -487,9 +487,9 @@ def test_a_chat_message_emails_once_per_unread_notice(db, cast, chat):
     assert_copy_of(mail, cast.company, 'Nova mensagem de João Silva sobre a vaga "Bartender"', notice.link)
     assert notice.link == f"/client-dashboard/chats/{chat.id}"
 
-    chats.mark_read(db, db.get(type(chat), chat.id), cast.company.id)
+    chat_read_marks.mark_read(db, db.get(type(chat), chat.id), cast.company.id)
     db.flush()
-    chats.send(db, cast.freelancer.id, chat.id, "Confirmado?")
+    chat_sending.send(db, cast.freelancer.id, chat.id, "Confirmado?")
     db.flush()
 
     assert [n.read for n in message_notices(db, cast.company)] == [True, False]
@@ -500,7 +500,7 @@ def test_a_chat_message_emails_once_per_unread_notice(db, cast, chat):
 def test_a_chat_message_is_not_emailed_with_email_notifications_off(db, cast, chat):
     set_prefs(db, cast.company, email_notifications=False)
 
-    chats.send(db, cast.freelancer.id, chat.id, "Oi, Mariana!")
+    chat_sending.send(db, cast.freelancer.id, chat.id, "Oi, Mariana!")
     db.flush()
 
     assert len(message_notices(db, cast.company)) == 1
@@ -510,7 +510,7 @@ def test_a_chat_message_is_not_emailed_with_email_notifications_off(db, cast, ch
 def test_a_chat_message_ignores_the_topic_switches(db, cast, chat):
     set_prefs(db, cast.freelancer, application_updates=False, new_job_alerts=False)
 
-    chats.send(db, cast.company.id, chat.id, "Bem-vindo!")
+    chat_sending.send(db, cast.company.id, chat.id, "Bem-vindo!")
     db.flush()
 
     [mail] = emails_to(db, cast.freelancer)
@@ -518,7 +518,7 @@ def test_a_chat_message_ignores_the_topic_switches(db, cast, chat):
 
 
 def test_a_chat_message_to_a_reader_in_the_conversation_sends_nothing(db, cast, chat):
-    chats.send(db, cast.freelancer.id, chat.id, "Oi, Mariana!", recipient_viewing=True)
+    chat_sending.send(db, cast.freelancer.id, chat.id, "Oi, Mariana!", recipient_viewing=True)
     db.flush()
 
     assert message_notices(db, cast.company) == []
@@ -529,7 +529,7 @@ def test_a_chat_message_to_a_removed_participant_is_refused_and_sends_nothing(db
     remove(db, cast.company)
 
     with pytest.raises(NotAllowed) as error:
-        chats.send(db, cast.freelancer.id, chat.id, "Oi, Mariana!")
+        chat_sending.send(db, cast.freelancer.id, chat.id, "Oi, Mariana!")
     db.flush()
 
     assert error.value.message == "Não é possível enviar mensagem."

@@ -18,9 +18,9 @@ from core.db import session_scope
 from core.types import utcnow
 from models import Chat, Job, Notification, Profile, Role, User
 from services.common import paging
-from services.jobs import jobs
-from services.reach import chats
-from services.screens import dashboard
+from services.jobs import category_companies
+from services.reach import chat_sending, chats
+from services.screens import company_dashboard, freelancer_dashboard
 from states.dashboard import DashboardState
 from tests.unit.factories import make_application, make_cast, make_company, make_job
 from tests.unit.state_harness import cookie_for, run, state_for, toasts
@@ -92,7 +92,7 @@ def test_a_new_message_moves_its_conversation_to_the_first_page(db, cast):
     rows = _chats(db, cast, SIZE + EXTRA)
     oldest = rows[-1]
 
-    chats.post(db, oldest, cast.freelancer.id, "Ainda estou disponível.")
+    chat_sending.post(db, oldest, cast.freelancer.id, "Ainda estou disponível.")
 
     [top, *_] = chats.list_for(db, cast.company.id).items
     assert (top["id"], top["last_message"], top["unread"]) == (oldest.id, "Ainda estou disponível.", 1)
@@ -104,26 +104,26 @@ def test_company_hirings_and_freelancers_come_in_pages(db, cast):
     for n, person in enumerate(people):
         make_application(db, job, person, created_at=utcnow() - timedelta(minutes=n))
 
-    hirings = dashboard.company_hirings(db, cast.company.id, 2)
-    freelancers = dashboard.company_freelancers(db, cast.company.id)
-    last = dashboard.company_freelancers(db, cast.company.id, 2)
+    hirings = company_dashboard.company_hirings(db, cast.company.id, 2)
+    freelancers = company_dashboard.company_freelancers(db, cast.company.id)
+    last = company_dashboard.company_freelancers(db, cast.company.id, 2)
 
     assert (hirings.total, hirings.page, len(hirings.items)) == (SIZE + EXTRA, 2, EXTRA)
     assert (freelancers.total, freelancers.pages, len(freelancers.items)) == (SIZE + EXTRA, 2, SIZE)
     assert [row["name"] for row in freelancers.items[:2]] == ["Pessoa 00", "Pessoa 01"]
     assert [row["name"] for row in last.items] == [f"Pessoa {n}" for n in range(SIZE, SIZE + EXTRA)]
-    assert dashboard.company_hirings(db, cast.rival.id) == paging.Page()
+    assert company_dashboard.company_hirings(db, cast.rival.id) == paging.Page()
 
 
 def test_freelancer_applications_come_in_pages_and_the_overview_shows_the_latest_three(db, cast):
     for n, job in enumerate(_jobs(db, cast.company, SIZE + EXTRA)):
         make_application(db, job, cast.freelancer, created_at=utcnow() - timedelta(minutes=n))
 
-    second = dashboard.freelancer_applications(db, cast.freelancer.id, 2)
+    second = freelancer_dashboard.freelancer_applications(db, cast.freelancer.id, 2)
 
     assert (second.total, second.page, second.pages) == (SIZE + EXTRA, 2, 2)
     assert [row["job_title"] for row in second.items] == [f"Vaga {n}" for n in range(SIZE, SIZE + EXTRA)]
-    assert [row["job_title"] for row in dashboard.recent_applications(db, cast.freelancer.id)] == [
+    assert [row["job_title"] for row in freelancer_dashboard.recent_applications(db, cast.freelancer.id)] == [
         "Vaga 00",
         "Vaga 01",
         "Vaga 02",
@@ -135,11 +135,11 @@ def test_company_jobs_come_in_slices_with_totals_per_tab(db, cast):
     _jobs(db, cast.company, 2, status="archived", is_archived=True)
     make_job(db, cast.rival, "Vaga da rival")
 
-    rest = dashboard.company_jobs(db, cast.company.id, offset=SIZE, tab="active")
+    rest = company_dashboard.company_jobs(db, cast.company.id, offset=SIZE, tab="active")
 
-    assert dashboard.company_job_totals(db, cast.company.id) == (SIZE + EXTRA, 0, 2)
-    assert dashboard.company_job_totals(db, cast.company.id, search="vaga 01") == (1, 0, 1)
-    assert len(dashboard.company_jobs(db, cast.company.id, tab="active")) == SIZE
+    assert company_dashboard.company_job_totals(db, cast.company.id) == (SIZE + EXTRA, 0, 2)
+    assert company_dashboard.company_job_totals(db, cast.company.id, search="vaga 01") == (1, 0, 1)
+    assert len(company_dashboard.company_jobs(db, cast.company.id, tab="active")) == SIZE
     assert [row["title"] for row in rest] == [f"Vaga {n}" for n in range(SIZE, SIZE + EXTRA)]
 
 
@@ -152,8 +152,8 @@ def test_category_companies_come_in_pages_most_jobs_first(db, cast):
         make_job(db, owner, "Garçom", categoria="eventos")
     _jobs(db, cast.company, 2, categoria="eventos")
 
-    first = jobs.companies_in_category(db, "eventos")
-    second = jobs.companies_in_category(db, "eventos", 2)
+    first = category_companies.companies_in_category(db, "eventos")
+    second = category_companies.companies_in_category(db, "eventos", 2)
 
     assert (first.total, first.pages) == (SIZE + EXTRA + 1, 2)
     assert first.items[0] == {

@@ -21,7 +21,7 @@ from core.catalog import (
     PAYMENT_GUARANTEED_NOTE,
 )
 from models import Job, JobStatus
-from services.jobs import jobs
+from services.jobs import job_detail, jobs
 from states.job_search import JobFilters
 from tests.unit.factories import make_company, make_job
 from tests.unit.state_harness import run, state_for
@@ -66,8 +66,8 @@ def test_a_guaranteed_vaga_says_so_on_its_page_with_its_note(db):
     direct = make_job(db, company, "Garçom direto")
     db.commit()
 
-    safe = jobs.get_public_job(db, guaranteed.id)
-    plain = jobs.get_public_job(db, direct.id)
+    safe = job_detail.get_public_job(db, guaranteed.id)
+    plain = job_detail.get_public_job(db, direct.id)
 
     assert (safe["payment"], safe["payment_note"], safe["guaranteed"]) == (
         GUARANTEED_TEXT,
@@ -81,14 +81,14 @@ def test_a_vaga_switched_to_guaranteed_shows_it_at_once_not_the_cached_direct_te
     company = make_company(db)
     job = make_job(db, company, "Bartender")
     db.commit()
-    assert jobs.get_public_job(db, job.id)["payment"] == DIRECT_TEXT  # now cached
+    assert job_detail.get_public_job(db, job.id)["payment"] == DIRECT_TEXT  # now cached
 
     row = db.get(Job, job.id)
     row.pagamento = "garantido"
     db.add(row)
     db.commit()
 
-    assert jobs.get_public_job(db, job.id)["payment"] == GUARANTEED_TEXT
+    assert job_detail.get_public_job(db, job.id)["payment"] == GUARANTEED_TEXT
     assert [item["guaranteed"] for item in jobs.list_public_jobs(db).items] == [True]
 
 
@@ -97,7 +97,7 @@ def test_the_first_paint_of_a_guaranteed_vaga_says_guaranteed(db):
     job = make_job(db, company, "Copeiro", pagamento="garantido")
     db.commit()
 
-    article = job_article(jobs.get_public_job(db, job.id), "Turno")
+    article = job_article(job_detail.get_public_job(db, job.id), "Turno")
     answer = public_pages.job_page_answer(f"/jobs/{job.id}", job.id)
 
     assert f"<dt>Pagamento</dt><dd>{GUARANTEED_TEXT}</dd>" in article
@@ -111,7 +111,7 @@ def test_the_first_paint_of_a_direct_vaga_stays_direct(db):
     job = make_job(db, company, "Copeiro")
     db.commit()
 
-    article = job_article(jobs.get_public_job(db, job.id), "Turno")
+    article = job_article(job_detail.get_public_job(db, job.id), "Turno")
 
     assert f"<dt>Pagamento</dt><dd>{DIRECT_TEXT}</dd>" in article
     assert PAYMENT_DIRECT_NOTE in article

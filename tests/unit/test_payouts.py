@@ -1,4 +1,4 @@
-"""services/money/payouts.py, its webhook and the 'Meus Ganhos' handlers, against the local Stripe fake.
+"""services/money/payouts.py, payout_verification.py (its webhook) and the 'Meus Ganhos' handlers, against the local Stripe fake.
 
 The real `stripe` library talks to tests/support/fake_stripe.py, so the connected account's
 parameters (Brazil, `controller` properties), the idempotency key and the account link are checked
@@ -14,9 +14,9 @@ from sqlmodel import Session, select
 from app.pages.freelancer_dashboard.state import FreelancerDashboardState
 from core.security import hash_password
 from models import FiscalRegime, PayoutAccount
-from services.money import payouts
+from services.money import payout_verification, payouts
 from services.money.payouts import PayoutError
-from services.privacy import privacy
+from services.privacy import data_export, privacy
 from tests.support.fake_stripe import CONNECT_WEBHOOK_SECRET, event, sign
 from tests.unit.factories import make_company, make_freelancer, snapshot
 from tests.unit.state_harness import cookie_for, run, state_for, toasts
@@ -154,7 +154,7 @@ def test_coming_back_reads_the_account_and_the_webhook_keeps_it(db, fake, api_cl
     account_id = db.get(PayoutAccount, freelancer.id).stripe_account_id
 
     fake.complete_onboarding(account_id, payouts_enabled=False)
-    payouts.refresh_account(db, freelancer.id)
+    payout_verification.refresh_account(db, freelancer.id)
     db.commit()
     assert payouts.setup_for(db, freelancer.id).status == payouts.STATUS_REVIEW
     assert payouts.setup_for(db, freelancer.id).requirements_due == 1
@@ -187,7 +187,7 @@ def test_the_data_export_has_the_payout_data_and_deletion_removes_them(db):
     freelancer = make_freelancer(db)
     freelancer.password_hash = hash_password("Segredo123")
     _save(db, freelancer.id)
-    exported = privacy.export_user_data(db, freelancer.id)
+    exported = data_export.export_user_data(db, freelancer.id)
     assert exported["recebimento"]["cpf"] == "52998224725"
     assert exported["recebimento"]["status"] == "Falta o cadastro no Stripe"
     privacy.delete_account(db, freelancer.id, "Segredo123")

@@ -1,4 +1,4 @@
-"""LGPD self-service (services/privacy/privacy.py): data export and account deletion, with its route and handler."""
+"""LGPD self-service (services/privacy/data_export.py and privacy.py): data export and account deletion, with its route and handler."""
 
 import asyncio
 import json
@@ -41,11 +41,11 @@ from models import (
 )
 from services.accounts import accounts, photos, sessions
 from services.common.errors import NotAllowed, ServiceError
-from services.jobs import jobs
-from services.privacy import privacy
-from services.reach import chats
-from services.screens import dashboard
-from services.shifts import applications
+from services.jobs import job_detail, jobs
+from services.privacy import data_export, privacy
+from services.reach import chat_sending, chats
+from services.screens import company_dashboard, freelancer_dashboard
+from services.shifts import applicant_list, application_answers
 from states.auth import AuthState
 from states.privacy import SIGN_IN_AGAIN, TRY_AGAIN, PrivacyState
 from tests.unit.factories import (
@@ -189,7 +189,7 @@ def _secrets(db, world: World) -> list[str]:
 
 
 def test_company_export_holds_its_own_rows_and_no_secret(db, world):
-    data = privacy.export_user_data(db, world.company.id)
+    data = data_export.export_user_data(db, world.company.id)
     dump = _dump(data)
 
     assert set(data) == EXPORT_KEYS
@@ -245,7 +245,7 @@ def test_freelancer_export_lists_own_applications_and_default_preferences(db, wo
     make_subscription(db, world.company, status="canceled")
     db.commit()
 
-    data = privacy.export_user_data(db, world.freelancer.id)
+    data = data_export.export_user_data(db, world.freelancer.id)
     dump = _dump(data)
 
     assert set(data) == EXPORT_KEYS
@@ -295,7 +295,7 @@ def test_company_export_includes_its_subscription(db, world):
     make_subscription(db, world.company, tier="premium", status="canceled")
     db.commit()
 
-    subscription = privacy.export_user_data(db, world.company.id)["assinatura"]
+    subscription = data_export.export_user_data(db, world.company.id)["assinatura"]
 
     assert subscription["plano"] == "premium"
     assert subscription["status"] == "canceled"
@@ -331,8 +331,8 @@ def test_the_export_holds_no_stripe_id_of_the_company_or_the_freelancer(db, worl
     )
     db.commit()
 
-    company = _dump(privacy.export_user_data(db, world.company.id))
-    freelancer = privacy.export_user_data(db, world.freelancer.id)
+    company = _dump(data_export.export_user_data(db, world.company.id))
+    freelancer = data_export.export_user_data(db, world.freelancer.id)
 
     assert STRIPE_ID.findall(company) == []
     assert STRIPE_ID.findall(_dump(freelancer)) == []
@@ -345,7 +345,7 @@ def test_export_of_a_deleted_account_is_refused(db, world):
     db.commit()
 
     with pytest.raises(ServiceError):
-        privacy.export_user_data(db, world.freelancer.id)
+        data_export.export_user_data(db, world.freelancer.id)
 
 
 # --- deletion: refusals ----------------------------------------------------------------------
@@ -491,7 +491,7 @@ def test_a_later_account_with_the_same_email_never_receives_the_deleted_ones_con
         },
     )
     db.commit()
-    data = privacy.export_user_data(db, again.id)
+    data = data_export.export_user_data(db, again.id)
     assert data["mensagens_de_contato"] == []
     assert data["tentativas_de_login"] == []
 
@@ -514,7 +514,9 @@ def test_deleted_company_shows_as_removed_and_keeps_the_freelancers_history(db, 
 
     [summary] = chats.list_for(db, world.freelancer.id).items
     detail = chats.open_chat(db, world.freelancer.id, world.chat.id)
-    rows = {row["job_title"]: row for row in dashboard.freelancer_applications(db, world.freelancer.id).items}
+    rows = {
+        row["job_title"]: row for row in freelancer_dashboard.freelancer_applications(db, world.freelancer.id).items
+    }
 
     assert summary["other_name"] == "Usuário removido"
     assert detail["other_name"] == "Usuário removido"
@@ -527,21 +529,21 @@ def test_deleted_company_shows_as_removed_and_keeps_the_freelancers_history(db, 
 def test_deleted_company_jobs_leave_the_public_site_and_applicants_are_told(db, world):
     _delete(db, world.company)
 
-    assert jobs.get_public_job(db, world.event_job.id) is None
+    assert job_detail.get_public_job(db, world.event_job.id) is None
     assert all(item["id"] != world.event_job.id for item in jobs.list_public_jobs(db).items)
     assert db.get(Job, world.event_job.id).status == JobStatus.CLOSED
     assert db.get(Application, world.pending_other.id).status == "rejected"
     assert db.get(Application, world.hired.id).status == "accepted"
     closed = db.exec(select(Notification).where(Notification.type == NotificationType.JOB_CLOSED)).all()
     assert {n.user_id for n in closed} == {world.freelancer.id, world.other.id}
-    assert jobs.get_public_job(db, world.rival_job.id) is not None
+    assert job_detail.get_public_job(db, world.rival_job.id) is not None
 
 
 def test_nobody_can_write_to_a_deleted_participant(db, world):
     _delete(db, world.company)
 
     with pytest.raises(NotAllowed) as refused:
-        chats.send(db, world.freelancer.id, world.chat.id, "Ainda está aí?")
+        chat_sending.send(db, world.freelancer.id, world.chat.id, "Ainda está aí?")
     db.rollback()
 
     assert refused.value.message == chats.CANNOT_SEND
@@ -556,20 +558,20 @@ def test_deleted_freelancer_leaves_answered_applications_for_the_company(db, wor
     assert db.get(Application, world.hired.id).status == "accepted"
     assert db.get(Application, world.closed_hire.id).status == "accepted"
     assert db.get(Application, world.pending_other.id).status == "pending"
-    cards = applications.list_for_job(db, world.company.id, world.event_job.id).cards
+    cards = applicant_list.list_for_job(db, world.company.id, world.event_job.id).cards
     names = {card["id"]: card["name"] for card in cards}
     assert names[world.hired.id] == "Usuário removido"
     assert names[world.pending_other.id] == "Ana Souza"
-    rival_cards = applications.list_for_job(db, world.rival.id, world.rival_job.id).cards
+    rival_cards = applicant_list.list_for_job(db, world.rival.id, world.rival_job.id).cards
     assert rival_cards == []
     [summary] = chats.list_for(db, world.company.id).items
     assert summary["other_name"] == "Usuário removido"
     assert chats.open_chat(db, world.company.id, world.chat.id)["other_name"] == "Usuário removido"
-    hirings = {row["id"]: row for row in dashboard.company_hirings(db, world.company.id).items}
+    hirings = {row["id"]: row for row in company_dashboard.company_hirings(db, world.company.id).items}
     assert hirings[world.hired.id]["freelancer_name"] == "Usuário removido"
-    assert jobs.get_public_job(db, world.event_job.id) is not None
+    assert job_detail.get_public_job(db, world.event_job.id) is not None
     with pytest.raises(NotAllowed):
-        chats.send(db, world.company.id, world.chat.id, "Olá?")
+        chat_sending.send(db, world.company.id, world.chat.id, "Olá?")
     db.rollback()
 
 
@@ -830,13 +832,13 @@ def test_the_export_holds_the_shifts_with_their_timeline_and_the_freelancers_fal
     company, freelancer = make_company(db), make_freelancer(db)
     job = make_job(db, company, "Garçom de gala")
     application = make_application(db, job, freelancer)
-    applications.accept(db, company.id, application.id)
+    application_answers.accept(db, company.id, application.id)
     hiring_id = db.exec(select(Hiring.id)).one()
     faltas.add(db, freelancer.id, hiring_id, 2, "cancelamento", utcnow())
     db.commit()
 
-    mine = privacy.export_user_data(db, freelancer.id)
-    theirs = privacy.export_user_data(db, company.id)
+    mine = data_export.export_user_data(db, freelancer.id)
+    theirs = data_export.export_user_data(db, company.id)
 
     [shift] = mine["turnos"]
     assert (shift["vaga_id"], shift["estado"]) == (job.id, "agendada")
@@ -857,7 +859,7 @@ def test_removing_an_account_cancels_its_shifts_ahead_and_tells_the_other_side(d
     soon = make_job(db, company, "Turno amanhã", inicio_em=utcnow() + delta(hours=10))
     later = make_job(db, company, "Turno em uma semana", inicio_em=utcnow() + delta(days=7))
     for job in (soon, later):
-        applications.accept(db, company.id, make_application(db, job, freelancer).id)
+        application_answers.accept(db, company.id, make_application(db, job, freelancer).id)
     db.commit()
 
     privacy._remove(db, db.get(User, company.id))

@@ -1,4 +1,4 @@
-"""The profile forms (services/common/validation.py) and saving them (services/accounts/profiles.py)."""
+"""The profile forms (services/common/profile_forms.py) and saving them (services/accounts/profiles.py)."""
 
 import pytest
 from sqlmodel import select
@@ -7,7 +7,8 @@ from core.types import utcnow
 from models import Profile, User
 from services.accounts import profiles
 from services.common.errors import NotAllowed, ValidationFailed
-from services.common.validation import CompanyProfileForm, FreelancerProfileForm, parse
+from services.common.profile_forms import CompanyProfileForm, FreelancerProfileForm
+from services.common.validation import parse
 from tests.unit.factories import COMPANY_PROFILE_FORM as COMPANY
 from tests.unit.factories import FREELANCER_PROFILE_FORM as FREELANCER
 from tests.unit.factories import make_company, make_freelancer

@@ -13,14 +13,14 @@ from sqlmodel import Session, select
 
 from app.pages.client_dashboard import ClientDashboardState
 from app.pages.company_jobs.state import CompanyJobsState
-from app.pages.freelancer_dashboard.state import FreelancerDashboardState
+from app.pages.freelancer_dashboard import FreelancerDashboardState
 from core.formatting import local, money
 from core.types import utcnow
 from models import Application, Hiring, Job, Profile, ProtectedPayment, User
 from services.common import documents
 from services.jobs import pricing, shift_pay
 from services.money import checkout, payments
-from services.shifts import applications
+from services.shifts import applicant_list, application_answers, applications
 from tests.shift_form import shift_fields
 from tests.unit.factories import make_application, make_company, make_freelancer, make_job, snapshot
 from tests.unit.state_harness import cookie_for, run, state_for, toasts
@@ -49,7 +49,7 @@ def _accepted(db: Session, company: User) -> tuple[Job, Application, Hiring]:
     job = _vaga(db, company)
     application = make_application(db, job, make_freelancer(db))
     db.commit()
-    applications.accept(db, company.id, application.id)
+    application_answers.accept(db, company.id, application.id)
     db.commit()
     return job, application, db.exec(select(Hiring).where(Hiring.application_id == application.id)).one()
 
@@ -193,8 +193,8 @@ def test_a_guaranteed_vagas_cards_read_aceitar_e_pagar_with_the_quote_of_each_ra
     direct = make_application(db, direct_job, make_freelancer(db, nome="Caio"))
     db.commit()
 
-    cards = {card["id"]: card for card in applications.list_for_job(db, company.id, job.id).cards}
-    (direct_card,) = applications.list_for_job(db, company.id, direct_job.id).cards
+    cards = {card["id"]: card for card in applicant_list.list_for_job(db, company.id, job.id).cards}
+    (direct_card,) = applicant_list.list_for_job(db, company.id, direct_job.id).cards
 
     def label(rate: int | None) -> str:
         total = pricing.job_quote(db, job, rate).total_centavos
@@ -204,7 +204,7 @@ def test_a_guaranteed_vagas_cards_read_aceitar_e_pagar_with_the_quote_of_each_ra
     assert cards[proposal.id]["accept_label"] == label(shift_pay.centavos(Decimal("41.37")))
     assert cards[plain.id]["guaranteed"] and cards[proposal.id]["guaranteed"]
     assert (direct_card["id"], direct_card["accept_label"], direct_card["guaranteed"]) == (direct.id, "Aceitar", False)
-    reread = applications.reread_cards(db, company.id, job.id, [proposal.id])
+    reread = applicant_list.reread_cards(db, company.id, job.id, [proposal.id])
     assert reread[0]["accept_label"] == cards[proposal.id]["accept_label"]
 
 

@@ -27,7 +27,7 @@ from models import (
 from services.common.errors import ServiceError
 from services.jobs import pricing
 from services.money import billing, checkout, payments, receipts, settlement
-from services.shifts import applications, hiring_lifecycle
+from services.shifts import application_answers, hiring_lifecycle
 from services.timer import clock
 from tests.support.fake_stripe import event, sign
 from tests.support.payouts import ready_payout_account
@@ -70,7 +70,7 @@ def _accept(db: Session, fake, company=None, freelancer=None, *, hours: int = 8,
     )
     application = make_application(db, job, freelancer)
     db.commit()
-    applications.accept(db, company.id, application.id)
+    application_answers.accept(db, company.id, application.id)
     db.commit()
     h = db.exec(select(Hiring).where(Hiring.application_id == application.id)).one()
     return Shift(h.id, job.id, application.id, company, freelancer, start, start + hours * H, "")
@@ -164,7 +164,7 @@ def test_a_protected_acceptance_is_refused_and_writes_nothing(db, fake, monkeypa
         "dispute": pricing.DISPUTE_BLOCKS,
     }[missing]
     with pytest.raises(ServiceError) as refused:
-        applications.accept(db, company.id, application.id)
+        application_answers.accept(db, company.id, application.id)
     db.rollback()
     assert refused.value.message == expected
     assert db.get(Application, application.id, populate_existing=True).status == "pending"
@@ -303,7 +303,7 @@ def test_unpaid_after_60_minutes_the_timer_returns_the_application_and_a_second_
     background.wait_idle()  # the Checkout is closed at Stripe too, so nobody pays it later
     assert fake.checkout_sessions[first.checkout_session_id]["status"] == "expired"
     assert db.get(ProtectedPayment, first.id).status == "expirado"
-    applications.accept(db, shift.company.id, shift.application_id)
+    application_answers.accept(db, shift.company.id, shift.application_id)
     db.commit()
     h = hiring(db, shift.hiring_id)
     assert h.state == "aguardando_pagamento"
@@ -556,11 +556,11 @@ def test_a_late_cancellation_fee_paid_through_turno_counts_as_received(db, fake)
 
 
 def test_the_company_data_export_lists_its_payments_and_cnpj_without_stripe_ids(db, fake):
-    from services.privacy import privacy
+    from services.privacy import data_export
 
     shift = _accept(db, fake)
     payment = _pay(db, fake, shift)
-    data = privacy.export_user_data(db, shift.company.id)
+    data = data_export.export_user_data(db, shift.company.id)
     (row,) = data["pagamentos_garantidos"]
     assert (row["amount"], row["status"], row["kind"], row["job_title"]) == (
         "R$ 235,20",
@@ -571,4 +571,4 @@ def test_the_company_data_export_lists_its_payments_and_cnpj_without_stripe_ids(
     assert data["perfil"]["cnpj"] == "12ABC34501DE35"
     text = str(data)
     assert payment.charge_id not in text and payment.payment_intent_id not in text
-    assert privacy.export_user_data(db, shift.freelancer.id)["pagamentos_garantidos"] == []
+    assert data_export.export_user_data(db, shift.freelancer.id)["pagamentos_garantidos"] == []

@@ -10,7 +10,7 @@ from app.api import crawlers, public_pages
 from app.api.first_paint import ELEMENT_ID, job_article
 from core import routes
 from models import JobStatus
-from services.jobs import jobs, sitemap
+from services.jobs import job_detail, sitemap
 from tests.unit.factories import make_company, make_job
 
 SHELL = (
@@ -50,7 +50,7 @@ def test_an_open_vaga_answers_200_with_its_title_preview_and_job_posting(db):
 
 def test_the_first_paint_shows_the_vaga_and_the_way_to_apply_escaped(db):
     job = _open_job(db, descricao="Servir <b>mesas</b>\nem evento.")
-    detail = jobs.get_public_job(db, job.id)
+    detail = job_detail.get_public_job(db, job.id)
 
     article = job_article(detail, "Turno")
 

@@ -10,7 +10,7 @@ from core.formatting import safe_website, short_date
 from core.types import utcnow
 from models import Application, Job, Profile, Rating
 from services.common.errors import NotAllowed
-from services.privacy import privacy
+from services.privacy import data_export
 from services.screens import public_profiles
 from services.screens.public_profiles import PROFILE_NOT_FOUND, REVIEWS_PAGE_SIZE
 from tests.unit.factories import (
@@ -188,7 +188,7 @@ def test_a_review_for_a_job_posted_anonymously_never_names_the_company(db, cast,
     db.commit()
 
     shown = public_profiles.freelancer_profile(db, cast.company.id, cast.freelancer.id)
-    exported = privacy.export_user_data(db, cast.freelancer.id)["avaliacoes"]
+    exported = data_export.export_user_data(db, cast.freelancer.id)["avaliacoes"]
 
     assert shown["reviews"][0]["company"] == "Empresa Confidencial"
     assert exported["recebidas"][0]["avaliador"] == "Empresa Confidencial"

@@ -11,7 +11,7 @@ from sqlmodel import Session, select
 from core.punctuality import HiringFacts, score
 from core.types import utcnow
 from models import HiringEvent, Profile, User
-from services.jobs import job_list_cache, jobs, list_version
+from services.jobs import category_companies, job_detail, job_list_cache, jobs, list_version
 from services.trust import punctuality
 from tests.unit.factories import make_company, make_freelancer, make_hiring, make_job
 from tests.unit.sql_log import sent_statements
@@ -97,7 +97,7 @@ def test_the_timer_gives_the_badge_after_the_fifth_well_run_shift_and_the_list_s
     (item,) = [i for i in jobs.list_public_jobs(db).items if i["id"] == public.id]
     assert item["punctual"] is True
     assert item["punctual_summary"] == profile.selo_resumo  # the row's figures, from the list's own statement
-    detail = jobs.get_public_job(db, public.id)
+    detail = job_detail.get_public_job(db, public.id)
     assert detail["punctual"] and detail["punctual_summary"] == profile.selo_resumo
     assert punctuality.panel(db, company.id)["badge"] is True
 
@@ -119,7 +119,7 @@ def test_an_anonymous_vaga_shows_no_badge(db):
     _hirings(db, company, 5)
     punctuality.refresh(db, company.id, utcnow())
     db.commit()
-    assert jobs.get_public_job(db, hidden.id)["punctual"] is False
+    assert job_detail.get_public_job(db, hidden.id)["punctual"] is False
     assert [
         (i["punctual"], i["punctual_summary"]) for i in jobs.list_public_jobs(db).items if i["id"] == hidden.id
     ] == [(False, "")]
@@ -130,7 +130,7 @@ def test_the_job_page_reads_the_badge_in_its_one_statement(db):
     job = make_job(db, company, "Copeiro")
     db.commit()
     with sent_statements(db.get_bind()) as statements:
-        jobs.get_public_job(db, job.id)
+        job_detail.get_public_job(db, job.id)
     assert len([s for s in statements if "FROM jobs" in s]) == 1
     assert not db.exec(select(Profile.selo_pontual).where(Profile.user_id == company.id)).one()
 
@@ -146,7 +146,7 @@ def test_the_list_and_the_category_page_read_the_figures_in_the_statements_they_
     with sent_statements(db.get_bind()) as listed:
         jobs.list_public_jobs(db)
     with sent_statements(db.get_bind()) as grouped:
-        jobs.companies_in_category(db, "eventos")
+        category_companies.companies_in_category(db, "eventos")
     for statements in (listed, grouped):
         (shown,) = [s for s in statements if "profiles" in s]  # one statement reads the company's columns
         assert "selo_pontual" in shown and "selo_resumo" in shown
@@ -264,7 +264,7 @@ def test_the_category_page_shows_the_badge(db):
     _hirings(db, company, 5)
     punctuality.refresh(db, company.id, utcnow())
     db.commit()
-    (card,) = [c for c in jobs.companies_in_category(db, "eventos").items if c["id"] == company.id]
+    (card,) = [c for c in category_companies.companies_in_category(db, "eventos").items if c["id"] == company.id]
     assert card["punctual"] is True
     assert card["punctual_summary"] == db.get(Profile, company.id).selo_resumo
     assert "5 turnos em 90 dias" in card["punctual_summary"]

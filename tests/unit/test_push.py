@@ -1,4 +1,4 @@
-"""Notifications on the device (services/reach/push.py, services/reach/consents.py and their handlers), on both databases.
+"""Notifications on the device (services/reach/push*.py, services/reach/consents.py and their handlers), on both databases.
 
 Pushes go to tests/support/fake_push.py, which checks VAPID and decrypts each payload with the
 test subscription's keys, as a browser's push service and the browser would.
@@ -18,8 +18,8 @@ from models import AuthSession, ChannelConsent, Notification, NotificationType, 
 from models.user import UserPreferences
 from services.accounts import sessions
 from services.common.errors import NotAllowed, ValidationFailed
-from services.privacy import privacy
-from services.reach import chats, consents, notifications, push
+from services.privacy import data_export, privacy
+from services.reach import chat_sending, consents, notifications, push_addresses, push_devices, push_sending
 from services.timer import clock
 from states.settings import SettingsState
 from tests.support.fake_push import FakePushService
@@ -40,7 +40,7 @@ def fake():
 @pytest.fixture
 def no_sender_thread(monkeypatch):
     """Keep what a commit queues in the queue (no sender thread), so a test sends it itself."""
-    monkeypatch.setattr(push.sender, "kick", lambda: None)
+    monkeypatch.setattr(push_sending.sender, "kick", lambda: None)
 
 
 def _signed_in(db: Session, user: User) -> str:
@@ -54,7 +54,7 @@ def _device(db: Session, fake: FakePushService, user: User, name: str = "") -> t
     """`user` signs in and activates push on a new browser; returns the session token and subscription."""
     token = _signed_in(db, user)
     subscription = fake.subscribe(name)
-    push.register(db, user.id, token, subscription, CHROME_ANDROID)
+    push_devices.register(db, user.id, token, subscription, CHROME_ANDROID)
     db.commit()
     return token, subscription
 
@@ -84,9 +84,9 @@ def test_a_device_is_kept_for_the_session_with_its_name_and_the_consent_time(db,
     (consent,) = db.exec(select(ChannelConsent)).all()
     assert (consent.channel, consent.granted, consent.detail) == ("push", True, "Chrome no Android")
     assert abs(consent.at - utcnow()) < timedelta(minutes=1)
-    views = push.devices(db, freelancer.id, token)
+    views = push_devices.devices(db, freelancer.id, token)
     assert [(v["name"], v["this_device"]) for v in views] == [("Chrome no Android", True)]
-    assert push.devices(db, freelancer.id, _signed_in(db, freelancer))[0]["this_device"] is False
+    assert push_devices.devices(db, freelancer.id, _signed_in(db, freelancer))[0]["this_device"] is False
 
 
 @pytest.mark.parametrize(
@@ -107,8 +107,8 @@ def test_a_malformed_subscription_or_a_foreign_address_is_refused_and_nothing_is
     freelancer = make_freelancer(db)
     token = _signed_in(db, freelancer)
     with pytest.raises(ValidationFailed) as refused:
-        push.register(db, freelancer.id, token, change(fake.subscribe()), CHROME_ANDROID)
-    assert refused.value.field_errors == {"push": push.CANNOT_ENABLE}
+        push_devices.register(db, freelancer.id, token, change(fake.subscribe()), CHROME_ANDROID)
+    assert refused.value.field_errors == {"push": push_devices.CANNOT_ENABLE}
     db.rollback()
     assert db.exec(select(PushDevice)).all() == [] and db.exec(select(ChannelConsent)).all() == []
 
@@ -117,12 +117,12 @@ def test_known_push_services_are_accepted_over_https_only(monkeypatch):
     monkeypatch.setenv("APP_ENV", "production")
     get_settings.cache_clear()
     try:
-        assert push._allowed_endpoint("https://fcm.googleapis.com/fcm/send/abc")
-        assert push._allowed_endpoint("https://updates.push.services.mozilla.com/wpush/v2/abc")
-        assert push._allowed_endpoint("https://web.push.apple.com/QO7")
-        assert not push._allowed_endpoint("http://fcm.googleapis.com/fcm/send/abc")
-        assert not push._allowed_endpoint("http://127.0.0.1:9000/push/a")  # local only outside production
-        assert not push._allowed_endpoint("https://localhost/push")
+        assert push_addresses.allowed_endpoint("https://fcm.googleapis.com/fcm/send/abc")
+        assert push_addresses.allowed_endpoint("https://updates.push.services.mozilla.com/wpush/v2/abc")
+        assert push_addresses.allowed_endpoint("https://web.push.apple.com/QO7")
+        assert not push_addresses.allowed_endpoint("http://fcm.googleapis.com/fcm/send/abc")
+        assert not push_addresses.allowed_endpoint("http://127.0.0.1:9000/push/a")  # local only outside production
+        assert not push_addresses.allowed_endpoint("https://localhost/push")
     finally:
         get_settings.cache_clear()
 
@@ -130,15 +130,15 @@ def test_known_push_services_are_accepted_over_https_only(monkeypatch):
 def test_another_persons_session_token_cannot_register_a_device(db, fake):
     freelancer, other = make_freelancer(db), make_freelancer(db)
     with pytest.raises(NotAllowed):
-        push.register(db, freelancer.id, _signed_in(db, other), fake.subscribe(), CHROME_ANDROID)
+        push_devices.register(db, freelancer.id, _signed_in(db, other), fake.subscribe(), CHROME_ANDROID)
     with pytest.raises(NotAllowed):
-        push.register(db, freelancer.id, None, fake.subscribe(), CHROME_ANDROID)
+        push_devices.register(db, freelancer.id, None, fake.subscribe(), CHROME_ANDROID)
 
 
 def test_the_same_browser_registered_by_another_account_moves_to_it(db, fake):
     first, second = make_freelancer(db), make_company(db)
     _token, subscription = _device(db, fake, first)
-    push.register(db, second.id, _signed_in(db, second), subscription, CHROME_ANDROID)
+    push_devices.register(db, second.id, _signed_in(db, second), subscription, CHROME_ANDROID)
     db.commit()
     assert [(d.user_id, d.endpoint) for d in db.exec(select(PushDevice)).all()] == [
         (second.id, subscription["endpoint"])
@@ -147,9 +147,9 @@ def test_the_same_browser_registered_by_another_account_moves_to_it(db, fake):
 
 def test_an_eleventh_device_replaces_the_oldest(db, fake):
     freelancer = make_freelancer(db)
-    endpoints = [_device(db, fake, freelancer)[1]["endpoint"] for _ in range(push.MAX_DEVICES + 1)]
+    endpoints = [_device(db, fake, freelancer)[1]["endpoint"] for _ in range(push_devices.MAX_DEVICES + 1)]
     kept = {d.endpoint for d in db.exec(select(PushDevice)).all()}
-    assert len(kept) == push.MAX_DEVICES and endpoints[0] not in kept and endpoints[-1] in kept
+    assert len(kept) == push_devices.MAX_DEVICES and endpoints[0] not in kept and endpoints[-1] in kept
 
 
 def test_removing_a_device_records_the_withdrawal_and_a_stranger_cannot(db, fake):
@@ -157,10 +157,10 @@ def test_removing_a_device_records_the_withdrawal_and_a_stranger_cannot(db, fake
     _device(db, fake, freelancer)
     device = db.exec(select(PushDevice)).one()
     with pytest.raises(NotAllowed):
-        push.remove(db, stranger.id, device.id)
+        push_devices.remove(db, stranger.id, device.id)
     with pytest.raises(NotAllowed):
-        push.remove(db, freelancer.id, device.id + 1000)
-    push.remove(db, freelancer.id, device.id)
+        push_devices.remove(db, freelancer.id, device.id + 1000)
+    push_devices.remove(db, freelancer.id, device.id)
     db.commit()
     assert db.exec(select(PushDevice)).all() == []
     assert [(c["consentimento"], c["canal"]) for c in consents.history(db, freelancer.id)] == [
@@ -185,7 +185,7 @@ def test_the_export_lists_devices_and_consents_and_deleting_the_account_removes_
     freelancer = make_freelancer(db)
     _device(db, fake, freelancer)
     db.commit()
-    data = privacy.export_user_data(db, freelancer.id)
+    data = data_export.export_user_data(db, freelancer.id)
     (device,) = data["aparelhos_com_notificacoes"]
     assert device["aparelho"] == "Chrome no Android" and device["endereco"].startswith(fake.url)
     assert "p256dh" not in str(data) and "auth" not in device
@@ -293,10 +293,10 @@ def test_a_message_to_someone_looking_at_the_conversation_is_not_pushed(db, fake
     chat = make_chat(db, application, company, freelancer)
     db.commit()
     _device(db, fake, freelancer)
-    chats.send(db, company.id, chat.id, "Olá, tudo certo para sábado?", recipient_viewing=True)
+    chat_sending.send(db, company.id, chat.id, "Olá, tudo certo para sábado?", recipient_viewing=True)
     db.commit()
     assert _queued(db) == []
-    chats.send(db, company.id, chat.id, "Me confirma o horário?", recipient_viewing=False)
+    chat_sending.send(db, company.id, chat.id, "Me confirma o horário?", recipient_viewing=False)
     db.commit()
     (queued,) = _queued(db)
     assert queued.title == "Nova mensagem" and queued.url.endswith(f"/chats/{chat.id}")
@@ -321,7 +321,7 @@ def test_the_sender_delivers_what_the_browser_decrypts(db, fake, no_sender_threa
     _token, subscription = _device(db, fake, freelancer)
     notifications.notify(db, freelancer.id, NotificationType.APPLICATION_ACCEPTED, "Você foi contratado para Garçom")
     db.commit()
-    report = push.send_due()
+    report = push_sending.send_due()
     assert (report.sent, report.retried, report.dropped) == (1, 0, 0)
     (delivery,) = fake.deliveries(_sid(subscription))
     assert delivery.payload == {
@@ -329,7 +329,7 @@ def test_the_sender_delivers_what_the_browser_decrypts(db, fake, no_sender_threa
         "body": "Você foi contratado para Garçom",
         "url": get_settings().site_url,
     }
-    assert delivery.ttl == push.TTL_SECONDS and delivery.vapid_key == vapid.public_key()
+    assert delivery.ttl == push_sending.TTL_SECONDS and delivery.vapid_key == vapid.public_key()
     assert delivery.claims["sub"] == vapid.subject() and delivery.claims["aud"] == fake.url
     assert _queued(db) == []
     assert db.exec(select(PushDevice)).one().last_sent_at is not None
@@ -343,10 +343,12 @@ def test_one_vapid_signature_serves_every_push_to_a_push_service():
             signed.append(claims)
             return {"Authorization": f"vapid t=token{len(signed)}, k=key"}
 
-    signer = push._Signer(Key(), "mailto:contato@turno.com.br")
-    first = signer.authorization(push._push_target("https://fcm.googleapis.com/fcm/send/aaa").origin)
-    again = signer.authorization(push._push_target("https://fcm.googleapis.com/fcm/send/bbb").origin)
-    other = signer.authorization(push._push_target("https://updates.push.services.mozilla.com/wpush/v2/ccc").origin)
+    signer = push_sending._Signer(Key(), "mailto:contato@turno.com.br")
+    first = signer.authorization(push_addresses.push_target("https://fcm.googleapis.com/fcm/send/aaa").origin)
+    again = signer.authorization(push_addresses.push_target("https://fcm.googleapis.com/fcm/send/bbb").origin)
+    other = signer.authorization(
+        push_addresses.push_target("https://updates.push.services.mozilla.com/wpush/v2/ccc").origin
+    )
 
     assert first == again == "vapid t=token1, k=key" and other == "vapid t=token2, k=key"
     assert [claims["aud"] for claims in signed] == [
@@ -359,15 +361,17 @@ def test_one_vapid_signature_serves_every_push_to_a_push_service():
 
 def test_a_round_to_one_push_service_signs_once_and_every_push_verifies(db, fake, no_sender_thread, monkeypatch):
     signatures = []
-    sign = push.Vapid.sign
-    monkeypatch.setattr(push.Vapid, "sign", lambda key, claims: signatures.append(claims["aud"]) or sign(key, claims))
+    sign = push_sending.Vapid.sign
+    monkeypatch.setattr(
+        push_sending.Vapid, "sign", lambda key, claims: signatures.append(claims["aud"]) or sign(key, claims)
+    )
     freelancers = [make_freelancer(db) for _ in range(3)]
     devices = [_device(db, fake, freelancer)[1] for freelancer in freelancers]
     for freelancer in freelancers:
         notifications.notify(db, freelancer.id, NotificationType.APPLICATION_ACCEPTED, "Você foi contratado")
     db.commit()
 
-    assert push.send_due().sent == 3
+    assert push_sending.send_due().sent == 3
     assert signatures == [fake.url]
     assert all(len(fake.deliveries(_sid(subscription))) == 1 for subscription in devices)
 
@@ -385,17 +389,17 @@ def test_a_burst_goes_a_round_at_a_time_with_a_rest_after_each_round(db, fake, n
     db.commit()
     rests: list[float] = []
 
-    report = push.send_due(batch=2, pace=3.0, sleep=rests.append)
+    report = push_sending.send_due(batch=2, pace=3.0, sleep=rests.append)
 
     assert report.sent == 5
     assert len(fake.deliveries(_sid(subscription))) == 5
     assert len(rests) == 3 and all(rest > 0 for rest in rests)
-    assert push.send_due(batch=2, pace=0.0, sleep=rests.append).sent == 0 and len(rests) == 3
+    assert push_sending.send_due(batch=2, pace=0.0, sleep=rests.append).sent == 0 and len(rests) == 3
 
 
 def test_a_rest_follows_the_cpu_a_round_took_not_its_wait_for_the_push_service(db, fake, no_sender_thread, monkeypatch):
     """A push service that takes 0.3 s to answer costs no CPU here: the rest after the round stays short."""
-    monkeypatch.setattr(push, "_send_one", lambda item, signer: time.sleep(0.3) or (201, ""))
+    monkeypatch.setattr(push_sending, "_send_one", lambda item, signer: time.sleep(0.3) or (201, ""))
     freelancer = make_freelancer(db)
     _device(db, fake, freelancer)
     for n in range(4):
@@ -403,7 +407,7 @@ def test_a_rest_follows_the_cpu_a_round_took_not_its_wait_for_the_push_service(d
     db.commit()
     rests: list[float] = []
 
-    assert push.send_due(batch=2, pace=1.0, sleep=rests.append).sent == 4
+    assert push_sending.send_due(batch=2, pace=1.0, sleep=rests.append).sent == 4
 
     assert len(rests) == 2 and all(0 < rest < 0.3 for rest in rests)
 
@@ -415,7 +419,7 @@ def test_after_a_commit_the_sender_thread_delivers_without_the_caller_waiting(db
     db.commit()
     (delivery,) = fake.wait_for(1, _sid(subscription))
     assert delivery.payload["body"] == "Seu turno começa em 2 horas"
-    assert push.sender.wait_idle()
+    assert push_sending.sender.wait_idle()
 
 
 def test_a_gone_subscription_removes_the_device(db, fake, no_sender_thread):
@@ -424,7 +428,7 @@ def test_a_gone_subscription_removes_the_device(db, fake, no_sender_thread):
     fake.gone(_sid(subscription))
     notifications.notify(db, freelancer.id, NotificationType.SHIFT, "Lembrete")
     db.commit()
-    report = push.send_due()
+    report = push_sending.send_due()
     assert report.removed_devices == 1
     assert db.exec(select(PushDevice)).all() == [] and _queued(db) == []
 
@@ -441,24 +445,24 @@ def _reminder_to_failing_device(db, fake, *statuses: int) -> str:
 
 
 def test_failures_are_retried_with_backoff_then_dropped(db, fake, no_sender_thread):
-    sid = _reminder_to_failing_device(db, fake, *[500] * (len(push.RETRY_DELAYS) + 1))
+    sid = _reminder_to_failing_device(db, fake, *[500] * (len(push_sending.RETRY_DELAYS) + 1))
     now = utcnow()
-    for attempt, delay in enumerate(push.RETRY_DELAYS, start=1):
-        assert push.send_due(now).retried == 1
+    for attempt, delay in enumerate(push_sending.RETRY_DELAYS, start=1):
+        assert push_sending.send_due(now).retried == 1
         (row,) = _queued(db)
         assert row.attempts == attempt and abs(row.due_at - (now + delay)) < timedelta(seconds=1)
-        assert push.send_due(now).sent == 0  # not due before its time
+        assert push_sending.send_due(now).sent == 0  # not due before its time
         now = row.due_at
-    assert push.send_due(now).dropped == 1
-    assert _queued(db) == [] and fake.attempts(sid) == len(push.RETRY_DELAYS) + 1
+    assert push_sending.send_due(now).dropped == 1
+    assert _queued(db) == [] and fake.attempts(sid) == len(push_sending.RETRY_DELAYS) + 1
     assert db.exec(select(PushDevice)).one()  # a server error is not a gone subscription
 
 
 def test_a_failure_then_success_delivers_once(db, fake, no_sender_thread):
     _reminder_to_failing_device(db, fake, 503)
     now = utcnow()
-    assert push.send_due(now).retried == 1
-    assert push.send_due(now + push.RETRY_DELAYS[0]).sent == 1
+    assert push_sending.send_due(now).retried == 1
+    assert push_sending.send_due(now + push_sending.RETRY_DELAYS[0]).sent == 1
     assert len(fake.deliveries()) == 1
 
 
@@ -495,9 +499,9 @@ def test_one_bad_address_among_good_ones_fails_alone_and_the_good_ones_are_sent_
     good += _good_devices(db, fake, 2)
     now = utcnow()
 
-    with caplog.at_level(logging.WARNING, logger="services.reach.push"):
-        report = push.send_due(now, pace=0)
-        again = push.send_due(now + timedelta(hours=2), pace=0)
+    with caplog.at_level(logging.WARNING, logger="services.reach.push_sending"):
+        report = push_sending.send_due(now, pace=0)
+        again = push_sending.send_due(now + timedelta(hours=2), pace=0)
 
     assert (report.sent, report.removed_devices, again.sent) == (4, 1, 0)
     assert [len(fake.deliveries(sid)) for sid in good] == [1, 1, 1, 1]
@@ -515,27 +519,27 @@ def test_a_push_that_fails_in_any_way_is_retried_alone_then_dropped_after_the_bo
     db.commit()
     bad_device = db.exec(select(PushDevice.id).where(PushDevice.user_id == bad_user.id)).one()
     (bad_row,) = [row.id for row in _queued(db) if row.device_id == bad_device]
-    encode = push.WebPusher.encode
+    encode = push_sending.WebPusher.encode
 
     def encode_or_fail(pusher, *args, **kwargs):
         if pusher.subscription_info["endpoint"].endswith("/push/broken"):
             raise RuntimeError("a library bug on one subscription")
         return encode(pusher, *args, **kwargs)
 
-    monkeypatch.setattr(push.WebPusher, "encode", encode_or_fail)
+    monkeypatch.setattr(push_sending.WebPusher, "encode", encode_or_fail)
     now = utcnow()
-    with caplog.at_level(logging.WARNING, logger="services.reach.push"):
-        first = push.send_due(now, pace=0)
+    with caplog.at_level(logging.WARNING, logger="services.reach.push_sending"):
+        first = push_sending.send_due(now, pace=0)
         assert (first.sent, first.retried) == (2, 1)
-        for delay in push.RETRY_DELAYS[:-1]:
+        for delay in push_sending.RETRY_DELAYS[:-1]:
             now += delay
-            assert push.send_due(now, pace=0).retried == 1
-        last = push.send_due(now + push.RETRY_DELAYS[-1], pace=0)
+            assert push_sending.send_due(now, pace=0).retried == 1
+        last = push_sending.send_due(now + push_sending.RETRY_DELAYS[-1], pace=0)
 
     assert (last.sent, last.retried, last.dropped) == (0, 0, 1)
     assert [len(fake.deliveries(sid)) for sid in good] == [1, 1] and fake.attempts("broken") == 0
     assert _queued(db) == []
-    attempts = len(push.RETRY_DELAYS) + 1
+    attempts = len(push_sending.RETRY_DELAYS) + 1
     dropped = [m for m in caplog.messages if "dropped after" in m]
     assert dropped == [f"push {bad_row} dropped after {attempts} attempts (last status or error RuntimeError)"]
     assert "push: 1 of 3 not accepted, by status or error: {'RuntimeError': 1}" in caplog.messages
@@ -544,10 +548,10 @@ def test_a_push_that_fails_in_any_way_is_retried_alone_then_dropped_after_the_bo
 def test_each_round_with_failures_logs_one_line_naming_the_statuses_and_errors(db, fake, no_sender_thread, caplog):
     _reminder_to_failing_device(db, fake, 500)
     now = utcnow()
-    with caplog.at_level(logging.WARNING, logger="services.reach.push"):
-        assert push.send_due(now).retried == 1
+    with caplog.at_level(logging.WARNING, logger="services.reach.push_sending"):
+        assert push_sending.send_due(now).retried == 1
         fake.close()  # the push service stops answering
-        assert push.send_due(now + push.RETRY_DELAYS[0]).retried == 1
+        assert push_sending.send_due(now + push_sending.RETRY_DELAYS[0]).retried == 1
     assert [r.getMessage() for r in caplog.records] == [
         "push: 1 of 1 not accepted, by status or error: {500: 1}",
         "push: 1 of 1 not accepted, by status or error: {'ConnectionError': 1}",
@@ -567,7 +571,7 @@ def test_the_sender_keeps_its_connection_to_a_push_service_open(db, fake, no_sen
         notifications.notify(db, freelancer.id, NotificationType.SHIFT, "Lembrete")
     db.commit()
 
-    assert push.send_due(utcnow(), batch=1, pace=0).sent == 3
+    assert push_sending.send_due(utcnow(), batch=1, pace=0).sent == 3
     assert fake.connections == 1
 
 
@@ -577,10 +581,12 @@ def test_a_claimed_row_is_not_sent_twice(db, fake, no_sender_thread):
     notifications.notify(db, freelancer.id, NotificationType.SHIFT, "Lembrete")
     db.commit()
     now = utcnow()
-    claimed, _ = push._claim(now, 10, push.session_scope)
+    claimed, _ = push_sending._claim(now, 10, push_sending.session_scope)
     assert len(claimed) == 1
-    assert push._claim(now, 10, push.session_scope) == ([], 0)  # a second sender finds nothing due
-    assert push._claim(now + push.LEASE, 10, push.session_scope)[0]  # a dead sender's rows come back
+    assert push_sending._claim(now, 10, push_sending.session_scope) == ([], 0)  # a second sender finds nothing due
+    assert push_sending._claim(now + push_sending.LEASE, 10, push_sending.session_scope)[
+        0
+    ]  # a dead sender's rows come back
 
 
 def test_without_a_key_in_production_push_is_off(db, monkeypatch):
@@ -591,7 +597,7 @@ def test_without_a_key_in_production_push_is_off(db, monkeypatch):
     vapid.public_key.cache_clear()
     try:
         assert vapid.private_key() is None and vapid.public_key() == ""
-        assert push.send_due().sent == 0
+        assert push_sending.send_due().sent == 0
     finally:
         get_settings.cache_clear()
         vapid.private_key.cache_clear()
@@ -614,24 +620,25 @@ def test_a_configured_key_is_used_and_its_public_half_derived(monkeypatch):
 
 
 def test_device_names():
-    assert push.device_name(CHROME_ANDROID) == "Chrome no Android"
+    assert push_devices.device_name(CHROME_ANDROID) == "Chrome no Android"
     assert (
-        push.device_name(
+        push_devices.device_name(
             "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
             "Version/18.0 Mobile/15E148 Safari/604.1"
         )
         == "Safari no iPhone"
     )
     assert (
-        push.device_name(
+        push_devices.device_name(
             "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/156.0 Safari/537.36 Edg/156.0"
         )
         == "Edge no Windows"
     )
     assert (
-        push.device_name("Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0") == "Firefox no Linux"
+        push_devices.device_name("Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0")
+        == "Firefox no Linux"
     )
-    assert push.device_name("") == "Navegador"
+    assert push_devices.device_name("") == "Navegador"
 
 
 # --- handlers ---------------------------------------------------------------------------------
@@ -646,21 +653,23 @@ def test_the_settings_handlers_register_list_and_remove_for_the_caller_only(db, 
     assert run(tab, SettingsState.enable_push)  # the browser is asked (a script with a callback)
     assert tab.enabling_push
     assert toasts(run(tab, SettingsState.save_push, {"error": "denied"})) == [
-        f"error: Notificações no aparelho | {push.DENIED}"
+        f"error: Notificações no aparelho | {push_devices.DENIED}"
     ]
-    assert toasts(run(tab, SettingsState.save_push, {"subscription": fake.subscribe()})) == [f"success: {push.ENABLED}"]
+    assert toasts(run(tab, SettingsState.save_push, {"subscription": fake.subscribe()})) == [
+        f"success: {push_devices.ENABLED}"
+    ]
     (device,) = tab.push_devices
     assert device["this_device"] and tab.push_here and not tab.enabling_push
     as_stranger = state_for(SettingsState, cookie_for(db, stranger), "/freelancer-dashboard", {"tab": "settings"})
     assert toasts(run(as_stranger, SettingsState.remove_device, device["id"])) == [
-        f"error: Erro ao salvar configurações | {push.DEVICE_MISSING}"
+        f"error: Erro ao salvar configurações | {push_devices.DEVICE_MISSING}"
     ]
     visitor = state_for(SettingsState, "", "/freelancer-dashboard", {"tab": "settings"})
     run(visitor, SettingsState.save_push, {"subscription": fake.subscribe()})
     run(visitor, SettingsState.remove_device, device["id"])
     db.expire_all()
     assert [d.user_id for d in db.exec(select(PushDevice)).all()] == [freelancer.id]
-    assert toasts(run(tab, SettingsState.remove_device, device["id"])) == [f"success: {push.REMOVED}"]
+    assert toasts(run(tab, SettingsState.remove_device, device["id"])) == [f"success: {push_devices.REMOVED}"]
     assert tab.push_devices == [] and not tab.push_here
     db.expire_all()
     assert db.exec(select(PushDevice)).all() == []
@@ -676,7 +685,7 @@ def test_the_timer_tick_sends_the_pushes_due_again(db, fake, no_sender_thread):
     now = utcnow()
     clock.tick(now)
     assert fake.deliveries() == [] and _queued(db)[0].attempts == 1  # refused once, waiting its retry
-    clock.tick(now + push.RETRY_DELAYS[0])
+    clock.tick(now + push_sending.RETRY_DELAYS[0])
     assert [d.payload["body"] for d in fake.deliveries()] == ["Seu turno começa amanhã"]
     assert _queued(db) == []
 
@@ -703,7 +712,7 @@ def test_a_tick_step_that_raises_is_logged_and_the_others_still_run(db, monkeypa
     monkeypatch.setattr(shift_timer, "_drain", step("drain", 0))
     monkeypatch.setattr(settlement, "settle_due", step("settle_due", 0))
     monkeypatch.setattr(trust_steps, "run", step("trust", None))
-    monkeypatch.setattr(push, "send_due", step("push", push.SendReport()))
+    monkeypatch.setattr(push_sending, "send_due", step("push", push_sending.SendReport()))
     monkeypatch.setattr(whatsapp, "send_due", step("whatsapp", None))
 
     with caplog.at_level(logging.ERROR, logger="services.timer.clock"):

@@ -1,4 +1,4 @@
-"""Which addresses the push sender may POST to, and where it really connects (services/reach/push.py `_push_target`).
+"""Which addresses the push sender may POST to, and where it really connects (services/reach/push_addresses.py `push_target`).
 
 A browser chooses its push address, so the server POSTs to a URL it did not choose: every address
 below is read by the rules of production and of development (where the tests' local fake push
@@ -18,7 +18,7 @@ from core.settings import get_settings
 from models import NotificationType, PushDevice, User
 from services.accounts import sessions
 from services.common.errors import ValidationFailed
-from services.reach import notifications, push
+from services.reach import notifications, push_addresses, push_devices, push_sending
 from tests.support.fake_push import FakePushService
 from tests.unit.factories import make_freelancer
 
@@ -210,7 +210,7 @@ def connections(monkeypatch):
         opened.append((scheme, host, port))
         return pool
 
-    monkeypatch.setattr(push._HTTP, "connection_from_host", connection_from_host)
+    monkeypatch.setattr(push_sending._HTTP, "connection_from_host", connection_from_host)
     return pool
 
 
@@ -230,9 +230,11 @@ def keys() -> dict:
 
 
 def _send(endpoint: str, keys: dict) -> tuple[tuple[int, str], _Signer]:
-    item = push._Outgoing(1, 1, 1, endpoint, keys["p256dh"], keys["auth"], '{"title": "t", "body": "b", "url": "/"}')
+    item = push_sending._Outgoing(
+        1, 1, 1, endpoint, keys["p256dh"], keys["auth"], '{"title": "t", "body": "b", "url": "/"}'
+    )
     signer = _Signer()
-    return push._send_one(item, signer), signer
+    return push_sending._send_one(item, signer), signer
 
 
 def _expected(rules: str) -> list:
@@ -246,13 +248,13 @@ def _expected(rules: str) -> list:
 def test_a_hostile_address_is_refused_and_the_sender_connects_nowhere(rules, connections, keys, endpoint):
     answer, _signer = _send(endpoint, keys)
     assert connections.opened == [] and connections.requests == []
-    assert not push._allowed_endpoint(endpoint)
-    assert answer == (0, push.REFUSED_ADDRESS) and push._push_target(endpoint) is None
+    assert not push_addresses.allowed_endpoint(endpoint)
+    assert answer == (0, push_sending.REFUSED_ADDRESS) and push_addresses.push_target(endpoint) is None
 
 
 def test_local_addresses_are_refused_in_production_rules_only(rules, connections, keys):
     for endpoint, _target, _path in LOCAL:
-        assert push._allowed_endpoint(endpoint) == (rules == "development"), endpoint
+        assert push_addresses.allowed_endpoint(endpoint) == (rules == "development"), endpoint
     if rules == "production":
         for endpoint, _target, _path in LOCAL:
             assert _send(endpoint, keys)[0][0] == 0
@@ -297,7 +299,7 @@ def _session(db: Session, user: User) -> str:
 @pytest.mark.parametrize("endpoint", HOSTILE)
 def test_a_hostile_address_is_refused_when_saved_with_the_portuguese_message(rules, keys, endpoint):
     with pytest.raises(ValidationFailed) as refused:
-        push._clean_subscription({"endpoint": endpoint, "keys": keys})
+        push_devices._clean_subscription({"endpoint": endpoint, "keys": keys})
     assert refused.value.field_errors == {"push": "Não foi possível ativar as notificações neste aparelho."}
 
 
@@ -315,8 +317,8 @@ def test_registering_a_hostile_address_writes_nothing(db, keys, endpoint):
     freelancer = make_freelancer(db)
     token = _session(db, freelancer)
     with pytest.raises(ValidationFailed) as refused:
-        push.register(db, freelancer.id, token, {"endpoint": endpoint, "keys": keys}, CHROME)
-    assert refused.value.field_errors == {"push": push.CANNOT_ENABLE}
+        push_devices.register(db, freelancer.id, token, {"endpoint": endpoint, "keys": keys}, CHROME)
+    assert refused.value.field_errors == {"push": push_devices.CANNOT_ENABLE}
     db.rollback()
     assert db.exec(select(PushDevice)).all() == []
 
@@ -326,11 +328,11 @@ def test_registering_a_hostile_address_writes_nothing(db, keys, endpoint):
 
 def test_a_device_saved_with_a_hostile_address_is_never_connected_to_and_is_removed(db, connections, monkeypatch):
     """Old rows may hold what today's rules refuse: the sender reads the address again before each push."""
-    monkeypatch.setattr(push.sender, "kick", lambda: None)
+    monkeypatch.setattr(push_sending.sender, "kick", lambda: None)
     with FakePushService() as fake:
         good, bad = make_freelancer(db), make_freelancer(db)
         for user in (good, bad):
-            push.register(db, user.id, _session(db, user), fake.subscribe(), CHROME)
+            push_devices.register(db, user.id, _session(db, user), fake.subscribe(), CHROME)
         db.commit()
         device = db.exec(select(PushDevice).where(PushDevice.user_id == bad.id)).one()
         device.endpoint = "https://127.0.0.4\\@fcm.googleapis.com/x"
@@ -339,10 +341,10 @@ def test_a_device_saved_with_a_hostile_address_is_never_connected_to_and_is_remo
             notifications.notify(db, user.id, NotificationType.APPLICATION_ACCEPTED, "Você foi contratado")
         db.commit()
 
-        report = push.send_due(pace=0)
+        report = push_sending.send_due(pace=0)
 
     assert (report.sent, report.removed_devices) == (1, 1)
     assert [host for _scheme, host, _port in connections.opened] == ["127.0.0.1"]  # the good device's fake only
     db.expire_all()
     assert [d.user_id for d in db.exec(select(PushDevice)).all()] == [good.id]
-    assert push.pending_count(db) == 0
+    assert push_sending.pending_count(db) == 0

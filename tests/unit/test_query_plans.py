@@ -32,10 +32,10 @@ from core.types import utcnow
 from models import Application, Chat, Job, Message, Notification, Profile, Rating, Role, User, UserPreferences
 from models.job import SEARCH_SEPARATOR
 from scripts.seed_large import BUSINESS, FIRST, LAST, MESSAGES, ROLES
-from services.jobs import job_list_cache, jobs
-from services.reach import chats, notifications
-from services.screens import dashboard, public_profiles
-from services.shifts import applications
+from services.jobs import category_companies, job_list_cache, jobs
+from services.reach import chat_read_marks, chats, notifications
+from services.screens import company_dashboard, freelancer_dashboard, public_profiles
+from services.shifts import applicant_list
 from tests.unit.conftest import TEST_DATABASE_URL, alembic_config, empty_database
 
 pytestmark = [
@@ -308,11 +308,11 @@ CASES: dict[str, tuple[Callable[[Session, Subjects], object], tuple[int, ...]]] 
         (2,),
     ),
     "jobs.list_public_jobs company": (lambda db, s: jobs.list_public_jobs(db, company_id=s.company), (2,)),
-    "jobs.companies_in_category": (lambda db, s: jobs.companies_in_category(db, "eventos"), (1,)),
+    "jobs.companies_in_category": (lambda db, s: category_companies.companies_in_category(db, "eventos"), (1,)),
     "chats.list_for company": (lambda db, s: chats.list_for(db, s.company), (1,)),
     "chats.list_for freelancer": (lambda db, s: chats.list_for(db, s.freelancer), (1,)),
     "chats.open_chat": (lambda db, s: chats.open_chat(db, s.freelancer, s.chat), (1,)),
-    "chats.unread_total": (lambda db, s: chats.unread_total(db, s.company), ()),
+    "chats.unread_total": (lambda db, s: chat_read_marks.unread_total(db, s.company), ()),
     "notifications.list_for": (lambda db, s: notifications.list_for(db, s.company), (0,)),
     "notifications.list_for older": (
         lambda db, s: notifications.list_for(
@@ -321,20 +321,26 @@ CASES: dict[str, tuple[Callable[[Session, Subjects], object], tuple[int, ...]]] 
         (0, 1),
     ),
     "notifications.counts": (lambda db, s: notifications.counts(db, s.company), ()),
-    "dashboard.company_overview": (lambda db, s: dashboard.company_overview(db, s.company), (1, 2)),
+    "dashboard.company_overview": (lambda db, s: company_dashboard.company_overview(db, s.company), (1, 2)),
     "dashboard.company_jobs active": (
-        lambda db, s: dashboard.company_jobs(db, s.company, tab="active", offset=20),
+        lambda db, s: company_dashboard.company_jobs(db, s.company, tab="active", offset=20),
         (0,),
     ),
-    "dashboard.company_jobs archived": (lambda db, s: dashboard.company_jobs(db, s.company, tab="archived"), (0,)),
-    "dashboard.company_jobs closed": (lambda db, s: dashboard.company_jobs(db, s.company, tab="closed"), (0,)),
-    "dashboard.company_job_totals": (lambda db, s: dashboard.company_job_totals(db, s.company), ()),
-    "dashboard.company_hirings": (lambda db, s: dashboard.company_hirings(db, s.company), (1,)),
-    "dashboard.company_freelancers": (lambda db, s: dashboard.company_freelancers(db, s.company), (1,)),
-    "dashboard.freelancer_applications": (lambda db, s: dashboard.freelancer_applications(db, s.freelancer), (1,)),
-    "dashboard.recent_applications": (lambda db, s: dashboard.recent_applications(db, s.freelancer), (0,)),
-    "dashboard.freelancer_overview": (lambda db, s: dashboard.freelancer_overview(db, s.freelancer), ()),
-    "applications.list_for_job": (lambda db, s: applications.list_for_job(db, s.company, s.job), (1,)),
+    "dashboard.company_jobs archived": (
+        lambda db, s: company_dashboard.company_jobs(db, s.company, tab="archived"),
+        (0,),
+    ),
+    "dashboard.company_jobs closed": (lambda db, s: company_dashboard.company_jobs(db, s.company, tab="closed"), (0,)),
+    "dashboard.company_job_totals": (lambda db, s: company_dashboard.company_job_totals(db, s.company), ()),
+    "dashboard.company_hirings": (lambda db, s: company_dashboard.company_hirings(db, s.company), (1,)),
+    "dashboard.company_freelancers": (lambda db, s: company_dashboard.company_freelancers(db, s.company), (1,)),
+    "dashboard.freelancer_applications": (
+        lambda db, s: freelancer_dashboard.freelancer_applications(db, s.freelancer),
+        (1,),
+    ),
+    "dashboard.recent_applications": (lambda db, s: freelancer_dashboard.recent_applications(db, s.freelancer), (0,)),
+    "dashboard.freelancer_overview": (lambda db, s: freelancer_dashboard.freelancer_overview(db, s.freelancer), ()),
+    "applications.list_for_job": (lambda db, s: applicant_list.list_for_job(db, s.company, s.job), (1,)),
     "public_profiles.freelancer_profile": (
         lambda db, s: public_profiles.freelancer_profile(db, s.company, s.freelancer),
         (1, 2),

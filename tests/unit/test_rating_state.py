@@ -6,7 +6,7 @@ from sqlmodel import select
 from app.pages.client_dashboard import ClientDashboardState
 from models import JobStatus, Notification, Rating
 from services.common.errors import NotAllowed, ServiceError
-from services.screens import dashboard
+from services.screens import company_dashboard, freelancer_dashboard
 from services.shifts import ratings
 from tests.unit.factories import make_application, make_cast, make_job, snapshot, unusable_ids
 from tests.unit.state_harness import cookie_for, run, state_for, toasts
@@ -65,16 +65,16 @@ def test_target_waits_for_the_job_to_close(db, cast):
 
 
 def test_rows_offer_rating_until_it_is_given(db, cast, hired):
-    [hiring] = dashboard.company_hirings(db, cast.company.id).items
+    [hiring] = company_dashboard.company_hirings(db, cast.company.id).items
     assert (hiring["can_rate"], hiring["my_stars"]) == (True, 0)
-    [mine] = dashboard.freelancer_applications(db, cast.freelancer.id).items
+    [mine] = freelancer_dashboard.freelancer_applications(db, cast.freelancer.id).items
     assert (mine["can_rate"], mine["my_stars"]) == (True, 0)
 
     ratings.rate(db, cast.company.id, hired.id, {"stars": 4})
 
-    [hiring] = dashboard.company_hirings(db, cast.company.id).items
+    [hiring] = company_dashboard.company_hirings(db, cast.company.id).items
     assert (hiring["can_rate"], hiring["my_stars"]) == (False, 4)
-    [mine] = dashboard.freelancer_applications(db, cast.freelancer.id).items
+    [mine] = freelancer_dashboard.freelancer_applications(db, cast.freelancer.id).items
     assert (mine["can_rate"], mine["my_stars"]) == (True, 0)
     assert ratings.given(db, cast.company.id, [hired.id]) == {hired.id: 4}
     assert ratings.given(db, cast.rival.id, [hired.id]) == {}
@@ -83,7 +83,7 @@ def test_rows_offer_rating_until_it_is_given(db, cast, hired):
 def test_rows_of_open_jobs_do_not_offer_rating(db, cast):
     job = make_job(db, cast.company, status=JobStatus.IN_PROGRESS, vaga_status=JobStatus.IN_PROGRESS)
     make_application(db, job, cast.freelancer, status="accepted")
-    [hiring] = dashboard.company_hirings(db, cast.company.id).items
+    [hiring] = company_dashboard.company_hirings(db, cast.company.id).items
     assert hiring["can_rate"] is False
 
 

@@ -26,7 +26,7 @@ from core.presence import get_presence
 from core.signals import Ping
 from core.types import utcnow
 from models import NotificationType, OutboxEmail, Profile, Role
-from services.reach import chats, notifications
+from services.reach import chat_read_marks, chat_sending, notifications
 from states import live
 from states.auth import AuthState
 from states.dashboard import DashboardState
@@ -107,7 +107,7 @@ def test_an_ended_tab_receives_nothing_and_the_message_stays_unread_and_is_email
 
     viewing = asyncio.run(live.is_viewing(company.id, chat.id))
     with session_scope() as own:
-        chats.send(own, freelancer.id, chat.id, LATE, recipient_viewing=viewing)
+        chat_sending.send(own, freelancer.id, chat.id, LATE, recipient_viewing=viewing)
         notifications.notify(own, company.id, NotificationType.OTHER, "Um aviso para a empresa.")
     refreshed = asyncio.run(live.deliver({Ping(company.id, chat.id), Ping(company.id, 0)}))
 
@@ -120,7 +120,7 @@ def test_an_ended_tab_receives_nothing_and_the_message_stays_unread_and_is_email
     assert "tab-c" not in asyncio.run(get_presence().tabs(company.id))
     assert fake_app.pushed == ["tab-c"]  # only the trip to the login page
     with session_scope() as fresh:
-        assert chats.unread_total(fresh, company.id) == 1  # the read marker did not move
+        assert chat_read_marks.unread_total(fresh, company.id) == 1  # the read marker did not move
         mails = fresh.exec(select(OutboxEmail.body).where(OutboxEmail.to_email == company.email)).all()
     assert any(body.startswith('Nova mensagem de João Silva sobre a vaga "Recepcionista"') for body in mails)
 
@@ -131,13 +131,13 @@ def test_a_live_tab_still_receives_the_message_and_marks_it_read(db, world, fake
 
     viewing = asyncio.run(live.is_viewing(company.id, chat.id))
     with session_scope() as own:
-        chats.send(own, freelancer.id, chat.id, LATE, recipient_viewing=viewing)
+        chat_sending.send(own, freelancer.id, chat.id, LATE, recipient_viewing=viewing)
     refreshed = asyncio.run(live.deliver({Ping(company.id, chat.id)}))
 
     assert (viewing, refreshed) == (True, 1)
     assert _shown(room) == [WELCOME, LATE]
     with session_scope() as fresh:
-        assert chats.unread_total(fresh, company.id) == 0
+        assert chat_read_marks.unread_total(fresh, company.id) == 0
 
 
 def test_a_session_checked_for_a_delivery_is_not_kept_alive_by_it(db, world, fake_app):
@@ -151,7 +151,7 @@ def test_a_session_checked_for_a_delivery_is_not_kept_alive_by_it(db, world, fak
     _set_times(db, old.split("=", 1)[1], last_seen_at=-timedelta(minutes=121))
 
     with session_scope() as fresh:
-        assert chats.unread_total(fresh, company.id) == 0
+        assert chat_read_marks.unread_total(fresh, company.id) == 0
     assert asyncio.run(live.deliver({Ping(company.id, chat.id)})) == 0
 
 
@@ -204,7 +204,7 @@ def test_a_failed_read_of_the_session_version_still_checks_every_tab(db, world, 
 
     monkeypatch.setattr(live.session_cache, "current_version", unreadable)
     with session_scope() as own:
-        chats.send(own, freelancer.id, chat.id, LATE)
+        chat_sending.send(own, freelancer.id, chat.id, LATE)
 
     assert asyncio.run(live.deliver({Ping(company.id, chat.id)})) == 0
     assert LATE not in _shown(room)

@@ -16,8 +16,8 @@ from core.shift_rules import LOCAL_TZ
 from core.types import utcnow
 from models import Actor, Application, Hiring, Invite, Job, Profile, User
 from services.common.errors import ServiceError
-from services.shifts import applications, hiring_lifecycle
-from services.trust import invites
+from services.shifts import application_answers, hiring_lifecycle
+from services.trust import invite_sending, invites
 from tests.support.payouts import ready_payout_account
 from tests.support.threads import at_once
 from tests.unit.factories import make_application, make_company, make_freelancer, make_job
@@ -45,7 +45,7 @@ def _hired(db: Session, company: User, freelancer: User, start: datetime, end: d
     job = _vaga(db, company, title, start, end)
     application = make_application(db, job, freelancer)
     db.commit()
-    applications.accept(db, company.id, application.id)
+    application_answers.accept(db, company.id, application.id)
     db.commit()
     return db.exec(select(Hiring).where(Hiring.application_id == application.id)).one()
 
@@ -71,7 +71,7 @@ def test_accepting_an_overlapping_shift_is_refused_naming_the_held_time(db):
     application = make_application(db, job, freelancer)
     db.commit()
 
-    refusal = _refused(db, lambda: applications.accept(db, second.id, application.id, False))
+    refusal = _refused(db, lambda: application_answers.accept(db, second.id, application.id, False))
 
     assert refusal.message == f"Este profissional já tem um turno {HELD.format(day=day.strftime('%d/%m'))}."
     assert "Bar do Zé" not in refusal.message
@@ -101,7 +101,7 @@ def test_an_overlap_across_midnight_is_refused(db):
     job = _vaga(db, company, "Copa", _at(day, 22) + 5 * H, _at(day, 22) + 9 * H)
     application = make_application(db, job, freelancer)
     db.commit()
-    refusal = _refused(db, lambda: applications.accept(db, company.id, application.id))
+    refusal = _refused(db, lambda: application_answers.accept(db, company.id, application.id))
     assert refusal.message == f"Este profissional já tem um turno das 22:00 às 04:00 em {day:%d/%m}."
 
 
@@ -117,7 +117,7 @@ def test_aceitar_e_pagar_is_refused_while_an_unpaid_shift_holds_the_time_and_aft
     guaranteed = _vaga(db, company, "Garçom", _at(day, 10, 57), _at(day, 16, 57), pagamento="garantido")
     paid_application = make_application(db, guaranteed, freelancer)
     db.commit()
-    applications.accept(db, company.id, paid_application.id)
+    application_answers.accept(db, company.id, paid_application.id)
     db.commit()
     waiting = db.exec(select(Hiring).where(Hiring.application_id == paid_application.id)).one()
     assert waiting.state == "aguardando_pagamento"
@@ -125,7 +125,7 @@ def test_aceitar_e_pagar_is_refused_while_an_unpaid_shift_holds_the_time_and_aft
     direct = _vaga(db, other, "Copa", _at(day, 11, 12), _at(day, 15, 12))
     direct_application = make_application(db, direct, freelancer)
     db.commit()
-    refusal = _refused(db, lambda: applications.accept(db, other.id, direct_application.id))
+    refusal = _refused(db, lambda: application_answers.accept(db, other.id, direct_application.id))
     assert refusal.message == f"Este profissional já tem um turno das 10:57 às 16:57 em {day:%d/%m}."
 
     # Unpaid, it expires (the time is free again); the other company hires; accepting again is refused.
@@ -133,9 +133,9 @@ def test_aceitar_e_pagar_is_refused_while_an_unpaid_shift_holds_the_time_and_aft
         db, hiring_lifecycle.reread(db, waiting.id), "pagamento_nao_concluido", hiring_lifecycle.TIMER, utcnow()
     )
     db.commit()
-    applications.accept(db, other.id, direct_application.id)
+    application_answers.accept(db, other.id, direct_application.id)
     db.commit()
-    refusal = _refused(db, lambda: applications.accept(db, company.id, paid_application.id))
+    refusal = _refused(db, lambda: application_answers.accept(db, company.id, paid_application.id))
     assert refusal.message == f"Este profissional já tem um turno das 11:12 às 15:12 em {day:%d/%m}."
     assert db.get(Hiring, waiting.id, populate_existing=True).state == "expirada"
 
@@ -172,14 +172,14 @@ def test_contratar_novamente_is_refused_when_sent_and_when_accepted_over_a_held_
     # Sent over a shift already held: the company reads the held time.
     _hired(db, other, freelancer, _at(day, 10, 57), _at(day, 16, 57))
     refusal = _refused(
-        db, lambda: invites.send(db, company.id, freelancer.id, _invite_form(day, "11:12", "15:12"), False)
+        db, lambda: invite_sending.send(db, company.id, freelancer.id, _invite_form(day, "11:12", "15:12"), False)
     )
     assert refusal.message == f"Este profissional já tem um turno das 10:57 às 16:57 em {day:%d/%m}."
     assert db.exec(select(Invite)).all() == []
 
     # Sent while free, then the time was taken: accepting tells the freelancer, and the invite stays open.
     later = _day(12)
-    invite_id = invites.send(db, company.id, freelancer.id, _invite_form(later, "11:12", "15:12"), False)
+    invite_id = invite_sending.send(db, company.id, freelancer.id, _invite_form(later, "11:12", "15:12"), False)
     db.commit()
     _hired(db, other, freelancer, _at(later, 10, 57), _at(later, 16, 57))
     refusal = _refused(db, lambda: invites.accept(db, freelancer.id, invite_id))
@@ -207,7 +207,7 @@ def test_two_companies_accepting_overlapping_shifts_at_once_hire_once(db):
         db.commit()
         ids = (first.id, a.id), (second.id, b.id)
 
-        results = at_once([lambda s, c=c, i=i: applications.accept(s, c, i) for c, i in ids])
+        results = at_once([lambda s, c=c, i=i: application_answers.accept(s, c, i) for c, i in ids])
 
         won = [result for result in results if isinstance(result, int)]
         lost = [result for result in results if isinstance(result, ServiceError) and OVERLAP in result.message]

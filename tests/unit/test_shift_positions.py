@@ -19,8 +19,8 @@ from core.types import utcnow
 from models import Actor, Hiring, HiringState, Job, JobStatus
 from services.common.errors import ServiceError
 from services.jobs import application_status, company_jobs, hiring_positions, plans
-from services.screens import dashboard
-from services.shifts import applications, hiring_lifecycle
+from services.screens import company_dashboard, freelancer_dashboard
+from services.shifts import application_answers, hiring_lifecycle
 from tests.unit.factories import make_application, make_company, make_freelancer, make_job
 from tests.unit.shift_helpers import MIN, H, by_company, by_freelancer, hire, shift_start
 
@@ -58,19 +58,19 @@ def test_a_cancelled_shift_far_ahead_reopens_its_vaga_and_reads_cancelled_everyw
 
     job = _job(db, shift.job_id)
     assert (job.status, job.vaga_status) == (OPEN, OPEN)  # back on the public list
-    overview = dashboard.company_overview(db, shift.company.id)
+    overview = company_dashboard.company_overview(db, shift.company.id)
     assert overview["active_hirings"] == 0
     label = "Cancelada pelo profissional" if side == "freelancer" else "Cancelada por você"
     assert [r["status_label"] for r in overview["hirings"]] == [label]
-    assert [r["status_label"] for r in dashboard.company_hirings(db, shift.company.id).items] == [label]
-    mine = dashboard.freelancer_overview(db, shift.freelancer.id)
+    assert [r["status_label"] for r in company_dashboard.company_hirings(db, shift.company.id).items] == [label]
+    mine = freelancer_dashboard.freelancer_overview(db, shift.freelancer.id)
     assert (mine["active_applications"], mine["completed_jobs"]) == (0, 0)
 
     # The freed position takes another applicant.
     other = make_freelancer(db, nome="Ana Souza")
     second = make_application(db, job, other)
     db.commit()
-    applications.accept(db, shift.company.id, second.id)
+    application_answers.accept(db, shift.company.id, second.id)
     db.commit()
     assert _job(db, shift.job_id).status == IN_PROGRESS
 
@@ -81,7 +81,7 @@ def test_a_cancellation_close_to_the_start_closes_the_vaga_and_offers_reopen_unt
     job = make_job(db, company, "Garçom", inicio_em=start, fim_em=start + 6 * H)
     application = make_application(db, job, make_freelancer(db))
     db.commit()
-    applications.accept(db, company.id, application.id)
+    application_answers.accept(db, company.id, application.id)
     db.commit()
     hiring = db.exec(select(Hiring).where(Hiring.application_id == application.id)).one()
     shift = type("Shift", (), {"freelancer": db.get(type(company), hiring.freelancer_id), "hiring_id": hiring.id})
@@ -187,13 +187,13 @@ def test_the_dashboards_count_and_label_each_hiring_state_as_the_table_says(db, 
             )
         )
     db.commit()
-    rows = dashboard.freelancer_applications(db, freelancer.id).items
+    rows = freelancer_dashboard.freelancer_applications(db, freelancer.id).items
     assert sorted(r["status_label"] for r in rows) == sorted(_expected(s, stage)[0] for s in S)
-    mine = dashboard.freelancer_overview(db, freelancer.id)
+    mine = freelancer_dashboard.freelancer_overview(db, freelancer.id)
     assert mine["active_applications"] == sum(_expected(s, stage)[2] for s in S)
     assert mine["completed_jobs"] == sum(_expected(s, stage)[3] for s in S)
-    assert dashboard.company_overview(db, company.id)["active_hirings"] == mine["active_applications"]
-    labels = [r["status_label"] for r in dashboard.company_hirings(db, company.id).items]
+    assert company_dashboard.company_overview(db, company.id)["active_hirings"] == mine["active_applications"]
+    labels = [r["status_label"] for r in company_dashboard.company_hirings(db, company.id).items]
     assert sorted(labels) == sorted(_expected(s, stage)[1] for s in S)
 
 
@@ -219,7 +219,7 @@ def test_a_paid_shift_closes_its_vaga_and_frees_the_free_plan_limit(db):
     assert plans.usage(db, company.id).active_jobs == 0
     plans.ensure_can_publish(db, company.id)  # no PlanLimitReached
     db.rollback()
-    assert dashboard.company_job_totals(db, company.id).active == 0
+    assert company_dashboard.company_job_totals(db, company.id).active == 0
 
 
 def test_a_no_show_after_the_start_closes_its_vaga(db):
@@ -235,7 +235,7 @@ def test_a_vaga_with_a_shift_still_moving_stays_active(db):
     apps = [make_application(db, job, make_freelancer(db)) for _ in range(2)]
     db.commit()
     for app in apps:
-        applications.accept(db, company.id, app.id)
+        application_answers.accept(db, company.id, app.id)
         db.commit()
     first = db.exec(select(Hiring).where(Hiring.application_id == apps[0].id)).one()
     _approve(db, first.id)

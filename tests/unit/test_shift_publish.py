@@ -8,7 +8,7 @@ from sqlmodel import select
 from core.shift_format import duration_text, map_url, shift_text
 from models import Hiring, Job, JobStatus
 from services.common.errors import NotAllowed, ValidationFailed
-from services.common.validation import (
+from services.common.job_forms import (
     SHIFT_ADDRESS,
     SHIFT_BREAK,
     SHIFT_END_MISSING,
@@ -18,9 +18,9 @@ from services.common.validation import (
     SHIFT_TOO_LATE,
     SHIFT_TOO_SOON,
     JobForm,
-    parse,
 )
-from services.jobs import company_jobs, jobs
+from services.common.validation import parse
+from services.jobs import company_jobs, job_detail, jobs
 from services.jobs.company_jobs import (
     JOB_NOT_FOUND,
     NO_DATES,
@@ -28,7 +28,7 @@ from services.jobs.company_jobs import (
     TOO_MANY_DATES,
 )
 from services.jobs.plans import PlanLimitReached
-from services.shifts import applications
+from services.shifts import application_answers
 from tests.shift_form import ADDRESS, local_input, shift_day, shift_fields
 from tests.unit.factories import make_application, make_cast, make_job, snapshot
 
@@ -225,7 +225,7 @@ def test_publishing_stores_the_shift_and_the_job_page_shows_it(db, cast):
     assert (job.endereco, job.intervalo_min, job.ponto_lat, job.ponto_lng) == (ADDRESS, 60, -23.5614, -46.6558)
     assert (job.data_necessaria, job.duracao) == (shift_day(4), "8 horas")
     assert len(job.codigo_segredo) == 40
-    detail = jobs.get_public_job(db, job_id)
+    detail = job_detail.get_public_job(db, job_id)
     assert detail["shift"] == shift_text(job.inicio_em, job.fim_em, 60)
     assert detail["shift"].endswith("· 18:00–02:00 (8h, intervalo 60 min)")
     assert detail["address"] == ADDRESS
@@ -254,7 +254,7 @@ def test_editing_changes_the_job_but_not_the_accepted_hiring(db, cast):
     job_id = company_jobs.create_job(db, cast.company.id, {**BASE, **shift_fields(days=3)})
     job = db.get(Job, job_id)
     application = make_application(db, job, cast.freelancer)
-    applications.accept(db, cast.company.id, application.id)
+    application_answers.accept(db, cast.company.id, application.id)
     db.commit()
     hiring_before = snapshot(db, Hiring)
     secret, status = job.codigo_segredo, job.status

@@ -15,7 +15,7 @@ from app.pages.freelancer_dashboard.state import FreelancerDashboardState
 from core.types import utcnow
 from models import Hiring, HiringEvent, Notification
 from services.jobs import attendance_code
-from services.shifts import applications
+from services.shifts import application_answers
 from tests.unit.factories import make_application, make_cast, make_job, snapshot, unusable_ids
 from tests.unit.state_harness import cookie_for, run, state_for, toasts
 
@@ -28,7 +28,7 @@ def hired(db):
     job.codigo_segredo = attendance_code.new_secret()
     db.add(job)
     application = make_application(db, job, cast.freelancer)
-    applications.accept(db, cast.company.id, application.id)
+    application_answers.accept(db, cast.company.id, application.id)
     db.commit()
     hiring = db.exec(Hiring.__table__.select()).first()
     return cast, job, hiring.id

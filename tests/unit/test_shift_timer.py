@@ -1,6 +1,6 @@
 """The shift loop's timer (services/shifts/shift_timer.py `tick`) with a fake clock, on SQLite and PostgreSQL.
 
-Each hiring comes from services.shifts.applications.accept; the clock is the `now` passed to each tick
+Each hiring comes from services.shifts.application_answers.accept; the clock is the `now` passed to each tick
 (never a sleep). A deadline is met at its exact second, not one before; a second tick at the same
 moment does nothing; a tick after a downtime takes every missed step at its own deadline.
 """

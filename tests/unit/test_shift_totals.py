@@ -11,8 +11,8 @@ from types import SimpleNamespace
 
 from app.api.first_paint import job_article
 from core.types import utcnow
-from services.jobs import jobs, pricing, shift_pay
-from services.screens import dashboard, shift_views
+from services.jobs import job_detail, jobs, pricing, shift_pay
+from services.screens import company_dashboard, shift_views
 from tests.unit.factories import make_company, make_freelancer, make_hiring, make_job
 
 START = datetime(2026, 12, 12, 21, 0, tzinfo=UTC)  # sáb., 12/12 18:00 in São Paulo
@@ -91,10 +91,10 @@ def test_the_public_list_and_the_job_page_carry_the_total(db):
     _company, job = _public_vaga(db)
     items = [item for item in jobs.list_public_jobs(db).items if item["id"] == job.id]
     assert items[0]["total"] == "R$ 165,00 pelo turno"
-    detail = jobs.get_public_job(db, job.id)
+    detail = job_detail.get_public_job(db, job.id)
     assert detail["total"] == "R$ 165,00 pelo turno"
     assert detail["when"] and detail["when"] in detail["shift"]
-    viewer = jobs.job_for_viewer(db, job.id, make_freelancer(db).id)
+    viewer = job_detail.job_for_viewer(db, job.id, make_freelancer(db).id)
     assert (viewer["total"], viewer["when"]) == (detail["total"], detail["when"])
     assert "R$ 165,00 pelo turno" in job_article(detail, "Turno")
 
@@ -103,7 +103,7 @@ def test_a_vaga_a_combinar_has_no_total_on_the_list_or_page(db):
     _company, job = _public_vaga(db, valor_hora=None)
     items = [item for item in jobs.list_public_jobs(db).items if item["id"] == job.id]
     assert items[0]["total"] == ""
-    detail = jobs.get_public_job(db, job.id)
+    detail = job_detail.get_public_job(db, job.id)
     assert detail["total"] == ""
     assert "Total estimado" not in job_article(detail, "Turno")
 
@@ -112,7 +112,7 @@ def test_the_company_sees_its_guaranteed_vaga_total_and_fee(db):
     company, job = _public_vaga(db, pagamento="garantido")
     direct = make_job(db, company, "Direto", valor_hora=Decimal("30.00"))
     db.commit()
-    rows = {row["id"]: row for row in dashboard.company_jobs(db, company.id)}
+    rows = {row["id"]: row for row in company_dashboard.company_jobs(db, company.id)}
     assert rows[job.id]["total"] == "R$ 165,00 pelo turno"
     assert rows[job.id]["fee"] == "+ R$ 19,80 de taxa do Turno"
     assert rows[direct.id]["fee"] == ""

@@ -1,6 +1,6 @@
 """What each side does with a hiring, through services.shifts.act (docs/product.md "Turnos").
 
-Every hiring here comes from services.shifts.applications.accept, as in production, and every action gets
+Every hiring here comes from services.shifts.application_answers.accept, as in production, and every action gets
 an explicit `now` (a fake clock; the shift starts three days after the real time of the acceptance).
 Each test runs on SQLite and on PostgreSQL.
 """
@@ -18,7 +18,7 @@ from core.formatting import local
 from models import Falta, Hiring, HiringEvent, Job, Notification, ReviewRequest
 from services.common.errors import NotAllowed, ServiceError
 from services.screens import shift_views
-from services.shifts import applications, hiring_lifecycle, ratings, shifts
+from services.shifts import application_answers, applications, hiring_lifecycle, ratings, shifts
 from services.shifts.shifts import Outcome, when
 from services.timer import clock
 from tests.unit.factories import make_application, make_cast, make_company, make_job, unusable_ids
@@ -710,7 +710,7 @@ def test_accepting_a_vaga_written_without_shift_times_gives_it_the_legacy_shift(
     application = make_application(db, job, cast.freelancer)
     db.commit()
 
-    applications.accept(db, cast.company.id, application.id)
+    application_answers.accept(db, cast.company.id, application.id)
     db.commit()
 
     db.refresh(job)

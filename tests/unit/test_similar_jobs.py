@@ -1,10 +1,10 @@
-"""A closed vaga's page offers similar open ones (services/jobs/jobs.py `similar_to_unavailable`)."""
+"""A closed vaga's page offers similar open ones (services/jobs/job_detail.py `similar_to_unavailable`)."""
 
 from datetime import timedelta
 
 from core.types import utcnow
 from models import JobStatus
-from services.jobs import jobs
+from services.jobs import job_detail
 from tests.unit.factories import make_company, make_job
 
 
@@ -17,7 +17,7 @@ def _job(db, company, title, *, category="eventos", city="Curitiba", status=JobS
 
 
 def test_a_job_that_never_existed_has_no_similar_list(db):
-    assert jobs.similar_to_unavailable(db, 987_654) is None
+    assert job_detail.similar_to_unavailable(db, 987_654) is None
 
 
 def test_same_category_in_the_same_city_first_then_anywhere_newest_first_at_most_four(db):
@@ -31,7 +31,7 @@ def test_same_category_in_the_same_city_first_then_anywhere_newest_first_at_most
     _job(db, company, "Camareira Curitiba", category="hotel", hours_ago=1)  # another category
     _job(db, company, "Bartender arquivada", status=JobStatus.ARCHIVED)  # not public
 
-    similar = jobs.similar_to_unavailable(db, closed)
+    similar = job_detail.similar_to_unavailable(db, closed)
 
     assert [item["id"] for item in similar] == [same_city_new, same_city_old, elsewhere_new, elsewhere_old]
     assert similar[0]["title"] == "Bartender Curitiba nova"
@@ -41,11 +41,11 @@ def test_an_archived_job_with_nothing_like_it_open_gets_an_empty_list(db):
     company = make_company(db)
     archived = _job(db, company, "Sommelier arquivada", category="gastronomia", status=JobStatus.ARCHIVED)
 
-    assert jobs.similar_to_unavailable(db, archived) == []
+    assert job_detail.similar_to_unavailable(db, archived) == []
 
 
 def test_an_open_job_is_never_listed_as_similar_to_itself(db):
     company = make_company(db)
     job_id = _job(db, company, "Garçom")
 
-    assert job_id not in [item["id"] for item in jobs.similar_to_unavailable(db, job_id)]
+    assert job_id not in [item["id"] for item in job_detail.similar_to_unavailable(db, job_id)]

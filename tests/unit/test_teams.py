@@ -14,7 +14,7 @@ from app.pages.client_dashboard import ClientDashboardState
 from core.types import utcnow
 from models import Hiring, Rating, TeamMember, User
 from services.common.errors import NotAllowed, ServiceError
-from services.privacy import privacy
+from services.privacy import data_export
 from services.trust import reliability, teams
 from tests.unit.factories import (
     make_application,
@@ -162,7 +162,7 @@ def test_the_tab_shows_the_stars_the_company_gave_and_removing_works(db):
     db.commit()
     (member,) = teams.team(db, company.id).members
     assert (member.shifts, member.stars) == ("2 turnos com a sua empresa", "Sua avaliação média: 4,5")
-    assert privacy.export_user_data(db, company.id)["equipe"][0]["turnos"] == "2 turnos com a sua empresa"
+    assert data_export.export_user_data(db, company.id)["equipe"][0]["turnos"] == "2 turnos com a sua empresa"
     teams.remove(db, company.id, freelancer.id)
     db.commit()
     assert _members(db, company) == []

@@ -19,8 +19,8 @@ from app.pages.job_detail.state import JobDetailState
 from core.types import utcnow
 from models import Application, Block, Invite, Job, Notification, NotificationType, OutboxEmail, TeamMember, User
 from services.common.errors import NotAllowed, ServiceError
-from services.jobs import company_jobs, jobs, sitemap, team_first, visibility
-from services.privacy import privacy
+from services.jobs import category_companies, company_jobs, job_detail, jobs, sitemap, team_first, visibility
+from services.privacy import data_export
 from services.shifts import applications
 from services.timer import trust_steps
 from services.trust import blocks
@@ -108,10 +108,13 @@ def test_a_team_first_vaga_is_seen_by_the_team_alone_until_the_timer_opens_it(db
 
     # Outsiders: no list, search, category, company filter, sitemap, page (404 like a missing vaga) or apply.
     assert job.id not in _listed(db) + _listed(db, search="garçom") + _listed(db, company_id=company.id)
-    assert all(c["id"] != company.id for c in jobs.companies_in_category(db, "eventos").items)
+    assert all(c["id"] != company.id for c in category_companies.companies_in_category(db, "eventos").items)
     assert job.id not in [job_id for job_id, _at in sitemap.open_jobs(db, 1)]
-    assert jobs.job_for_viewer(db, job.id, None) is None and jobs.job_for_viewer(db, job.id, outsider.id) is None
-    assert not jobs.job_exists(db, job.id)
+    assert (
+        job_detail.job_for_viewer(db, job.id, None) is None
+        and job_detail.job_for_viewer(db, job.id, outsider.id) is None
+    )
+    assert not job_detail.job_exists(db, job.id)
     assert job_page_answer(f"/jobs/{job.id}", job.id, outsider.id).status == 404
     with pytest.raises(NotAllowed) as refused:
         applications.apply(db, outsider.id, "freelancer", job.id, {})
@@ -120,8 +123,8 @@ def test_a_team_first_vaga_is_seen_by_the_team_alone_until_the_timer_opens_it(db
     assert jobs.team_first_items(db, outsider.id) == []
 
     # The member (and the company itself) see it, and the member applies.
-    assert jobs.job_for_viewer(db, job.id, member.id)["title"] == "Garçom para evento"
-    assert jobs.job_for_viewer(db, job.id, company.id) is not None
+    assert job_detail.job_for_viewer(db, job.id, member.id)["title"] == "Garçom para evento"
+    assert job_detail.job_for_viewer(db, job.id, company.id) is not None
     assert job_page_answer(f"/jobs/{job.id}", job.id, member.id).status == 200
     assert [item["id"] for item in jobs.team_first_items(db, member.id)] == [job.id]
     applications.apply(db, member.id, "freelancer", job.id, {})
@@ -134,7 +137,7 @@ def test_a_team_first_vaga_is_seen_by_the_team_alone_until_the_timer_opens_it(db
     assert team_first.open_due(job.equipe_ate, scope) == 0
     db.expire_all()
     assert db.get(Job, job.id).equipe_ate is None
-    assert job.id in _listed(db) and jobs.job_for_viewer(db, job.id, outsider.id) is not None
+    assert job.id in _listed(db) and job_detail.job_for_viewer(db, job.id, outsider.id) is not None
     assert jobs.team_first_items(db, member.id) == []
     applications.apply(db, outsider.id, "freelancer", job.id, {})
     db.commit()
@@ -186,26 +189,26 @@ def test_a_blocked_freelancer_sees_no_vaga_of_the_company_anywhere_and_cannot_ap
     assert hidden == visibility.Hidden(companies=frozenset({company.id}))
     assert set(_listed(db, hidden)) == {others.id}  # the anonymous one too: the company chose this block
     assert set(_listed(db)) == {job.id, anonymous.id, others.id}  # everyone else still sees them
-    assert [c["id"] for c in jobs.companies_in_category(db, "eventos", hidden=hidden).items] == [other.id]
+    assert [c["id"] for c in category_companies.companies_in_category(db, "eventos", hidden=hidden).items] == [other.id]
     for vaga in (job, anonymous):
-        assert jobs.job_for_viewer(db, vaga.id, freelancer.id) is None
+        assert job_detail.job_for_viewer(db, vaga.id, freelancer.id) is None
         assert job_page_answer(f"/jobs/{vaga.id}", vaga.id, freelancer.id).status != 200
         with pytest.raises(NotAllowed):
             applications.apply(db, freelancer.id, "freelancer", vaga.id, {})
         db.rollback()
-    assert jobs.job_for_viewer(db, others.id, freelancer.id) is not None
+    assert job_detail.job_for_viewer(db, others.id, freelancer.id) is not None
     # The blocked vaga's page reads as unavailable, and its similar vagas leave the company out.
     page = state_for(JobDetailState, cookie_for(db, freelancer), f"/jobs/{job.id}")
     run(page, JobDetailState.load)
     assert (page.found, page.gone, [item["id"] for item in page.similar]) == (False, True, [others.id])
-    assert {item["id"] for item in jobs.similar_to_unavailable(db, job.id)} == {anonymous.id, others.id}
+    assert {item["id"] for item in job_detail.similar_to_unavailable(db, job.id)} == {anonymous.id, others.id}
 
     # Unblocking gives everything back (except the refused application).
     assert [person.name for person in blocks.blocked_by(db, company.id)] == ["Paulo Reis"]
     blocks.unblock_freelancer(db, company.id, freelancer.id)
     db.commit()
     assert visibility.hidden_for(db, freelancer.id) == visibility.NOTHING_HIDDEN
-    assert jobs.job_for_viewer(db, anonymous.id, freelancer.id) is not None
+    assert job_detail.job_for_viewer(db, anonymous.id, freelancer.id) is not None
 
 
 def test_a_company_blocks_only_people_who_applied_to_it(db):
@@ -245,13 +248,13 @@ def test_a_freelancer_who_does_not_want_a_company_withdraws_and_stops_seeing_it(
     assert invite.status == "cancelado"
     db.refresh(private)
     assert private.vaga_status == "closed"
-    assert jobs.job_for_viewer(db, job.id, freelancer.id) is None
+    assert job_detail.job_for_viewer(db, job.id, freelancer.id) is None
     assert [row.name for row in blocks.blocked_by(db, freelancer.id)] == ["Buffet Alegria"]
-    assert privacy.export_user_data(db, freelancer.id)["bloqueios"][0]["nome"] == "Buffet Alegria"
+    assert data_export.export_user_data(db, freelancer.id)["bloqueios"][0]["nome"] == "Buffet Alegria"
     # A company's own block stays when the freelancer undoes theirs, and the other way round.
     blocks.allow_company(db, freelancer.id, company.id)
     db.commit()
-    assert jobs.job_for_viewer(db, job.id, freelancer.id) is not None
+    assert job_detail.job_for_viewer(db, job.id, freelancer.id) is not None
     for refused_call in (
         lambda: blocks.avoid_company_of_job(db, freelancer.id, 987654),  # no such vaga
         lambda: blocks.avoid_company_of_job(db, company.id, job.id),  # not a freelancer

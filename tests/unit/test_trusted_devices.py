@@ -21,7 +21,7 @@ from models import LoginAttempt, TokenPurpose, TrustedDevice, User
 from services.accounts import accounts, devices
 from services.common import throttle
 from services.common.errors import ServiceError, ValidationFailed
-from services.privacy import privacy
+from services.privacy import data_export, privacy
 from tests.unit.conftest import needs_redis
 from tests.unit.factories import register_confirmed_company
 
@@ -183,7 +183,7 @@ def test_a_password_reset_ends_the_trust_of_every_browser(db, account, settings)
 
 def test_deleting_the_account_deletes_its_devices_and_the_export_lists_them_without_tokens(db, account):
     token = _device_of()
-    exported = privacy.export_user_data(db, account.id)["dispositivos_confiaveis"]
+    exported = data_export.export_user_data(db, account.id)["dispositivos_confiaveis"]
     assert len(exported) == 1 and set(exported[0]) == {"criado_em", "usado_em", "expira_em"}
     assert token not in str(exported) and hashlib.sha256(token.encode()).hexdigest() not in str(exported)
 

@@ -2,18 +2,16 @@
 
 import pytest
 
-from services.common.errors import ValidationFailed
-from services.common.validation import (
-    CITY_AMBIGUOUS,
-    CITY_UNKNOWN,
+from services.common.account_forms import (
     CompanyRegistration,
     ContactForm,
     EmailForm,
     FreelancerRegistration,
     LoginForm,
     ResetPasswordForm,
-    parse,
 )
+from services.common.errors import ValidationFailed
+from services.common.validation import CITY_AMBIGUOUS, CITY_UNKNOWN, parse
 
 NAME_SHORT = "Nome deve ter pelo menos 2 caracteres"
 EMAIL_INVALID = "Email inválido"

@@ -13,9 +13,9 @@ from sqlalchemy import func
 from sqlmodel import select
 
 from models import Falta, Hiring, HiringEvent, ReviewRequest
-from services.common import validation
+from services.common import account_forms, job_forms, profile_forms, validation
 from services.common.errors import ServiceError, ValidationFailed
-from services.reach import chats
+from services.reach import chat_sending
 from services.shifts import admin_reviews, faltas
 from tests.unit.factories import make_cast
 from tests.unit.shift_helpers import MIN, H, by_company, by_freelancer, hire, make_staff, run
@@ -190,16 +190,16 @@ def test_an_invisible_reason_is_refused_and_writes_nothing_and_a_real_one_passes
 # --- forms and chat messages -----------------------------------------------------------------------
 
 FORM_MINIMUMS = [
-    (validation.ContactForm, "message", 10, "A mensagem deve ter pelo menos 10 caracteres"),
-    (validation.ContactForm, "name", 3, "O nome deve ter pelo menos 3 caracteres"),
-    (validation.FreelancerRegistration, "name", 2, "Nome deve ter pelo menos 2 caracteres"),
-    (validation.FreelancerRegistration, "profession", 2, "Profissão deve ter pelo menos 2 caracteres"),
-    (validation.CompanyRegistration, "company", 2, "Nome da empresa deve ter pelo menos 2 caracteres"),
-    (validation.CompanyProfileForm, "biografia", 10, "A biografia deve ter pelo menos 10 caracteres"),
-    (validation.FreelancerProfileForm, "nome", 2, "Nome deve ter pelo menos 2 caracteres"),
-    (validation.JobForm, "titulo", 2, "Título deve ter pelo menos 2 caracteres."),
-    (validation.JobForm, "descricao", 10, "Descrição deve ter pelo menos 10 caracteres."),
-    (validation.JobForm, "endereco", 5, validation.SHIFT_ADDRESS),
+    (account_forms.ContactForm, "message", 10, "A mensagem deve ter pelo menos 10 caracteres"),
+    (account_forms.ContactForm, "name", 3, "O nome deve ter pelo menos 3 caracteres"),
+    (account_forms.FreelancerRegistration, "name", 2, "Nome deve ter pelo menos 2 caracteres"),
+    (account_forms.FreelancerRegistration, "profession", 2, "Profissão deve ter pelo menos 2 caracteres"),
+    (account_forms.CompanyRegistration, "company", 2, "Nome da empresa deve ter pelo menos 2 caracteres"),
+    (profile_forms.CompanyProfileForm, "biografia", 10, "A biografia deve ter pelo menos 10 caracteres"),
+    (profile_forms.FreelancerProfileForm, "nome", 2, "Nome deve ter pelo menos 2 caracteres"),
+    (job_forms.JobForm, "titulo", 2, "Título deve ter pelo menos 2 caracteres."),
+    (job_forms.JobForm, "descricao", 10, "Descrição deve ter pelo menos 10 caracteres."),
+    (job_forms.JobForm, "endereco", 5, job_forms.SHIFT_ADDRESS),
 ]
 
 
@@ -228,7 +228,7 @@ def test_a_form_field_with_enough_visible_characters_passes_its_minimum(schema, 
 
 
 def test_passwords_still_count_every_character():
-    form = validation.PasswordChangeForm.model_validate(
+    form = account_forms.PasswordChangeForm.model_validate(
         {"current": "\u200b" * 8, "new": "Segura2026\u200b", "confirm": "Segura2026\u200b"}
     )
     assert form.current == "\u200b" * 8
@@ -237,6 +237,6 @@ def test_passwords_still_count_every_character():
 @pytest.mark.parametrize("padding", list(PADDINGS.values()), ids=list(PADDINGS))
 def test_a_chat_message_with_nothing_visible_is_blank(padding):
     with pytest.raises(ServiceError) as refused:
-        chats.clean_message(padding)
-    assert refused.value.message == chats.MESSAGE_BLANK
-    assert chats.clean_message("ok\u200b") == "ok\u200b"
+        chat_sending.clean_message(padding)
+    assert refused.value.message == chat_sending.MESSAGE_BLANK
+    assert chat_sending.clean_message("ok\u200b") == "ok\u200b"

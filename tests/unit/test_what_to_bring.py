@@ -21,11 +21,12 @@ from models import Hiring, Invite, Job
 from models.job import BRING_MAX
 from scripts import seed as demo
 from services.common.errors import ValidationFailed
-from services.common.validation import BRING_TOO_LONG, JobForm, parse
-from services.jobs import company_jobs, jobs
-from services.privacy import privacy
+from services.common.job_forms import BRING_TOO_LONG, JobForm
+from services.common.validation import parse
+from services.jobs import company_jobs, job_detail
+from services.privacy import data_export
 from services.screens import shift_views
-from services.trust import invites
+from services.trust import invite_sending
 from tests.shift_form import shift_day, shift_fields
 from tests.unit.factories import (
     make_cast,
@@ -169,7 +170,7 @@ def test_contratar_novamente_copies_it_from_the_cards_vaga(db):
     day = (utcnow().astimezone(LOCAL_TZ) + timedelta(days=5)).date().isoformat()
     form = {"data": day, "inicio": "18:00", "fim": "23:30", "valor_hora": "45,00", "mensagem": ""}
 
-    invite_id = invites.send(db, company.id, freelancer.id, form, False, hiring_id=pressed.id)
+    invite_id = invite_sending.send(db, company.id, freelancer.id, form, False, hiring_id=pressed.id)
     db.commit()
 
     job = db.get(Job, db.get(Invite, invite_id).job_id)
@@ -184,13 +185,13 @@ def test_the_job_page_its_first_paint_and_the_apply_dialog_carry_it(db, cast):
     silent = make_job(db, cast.company, "Garçom sem traje")
     db.commit()
 
-    detail = jobs.get_public_job(db, said.id)
+    detail = job_detail.get_public_job(db, said.id)
     assert detail["bring"] == ATTIRE
-    assert jobs.job_for_viewer(db, said.id, cast.freelancer.id)["bring"] == ATTIRE
+    assert job_detail.job_for_viewer(db, said.id, cast.freelancer.id)["bring"] == ATTIRE
     article = job_article(detail, "Turno")
     assert f"<dt>{BRING_LABEL}</dt><dd>{ATTIRE}</dd>" in article
-    assert jobs.get_public_job(db, silent.id)["bring"] == ""
-    assert BRING_LABEL not in job_article(jobs.get_public_job(db, silent.id), "Turno")
+    assert job_detail.get_public_job(db, silent.id)["bring"] == ""
+    assert BRING_LABEL not in job_article(job_detail.get_public_job(db, silent.id), "Turno")
 
     tab = state_for(FreelancerDashboardState, cookie_for(db, cast.freelancer), "/freelancer-dashboard")
     run(tab, FreelancerDashboardState.open_apply_dialog, said.id)
@@ -202,12 +203,12 @@ def test_the_job_page_its_first_paint_and_the_apply_dialog_carry_it(db, cast):
 def test_a_changed_vaga_shows_the_new_text_on_its_cached_page(db, cast):
     job_id = company_jobs.create_job(db, cast.company.id, dict(FORM))
     db.commit()
-    assert jobs.get_public_job(db, job_id)["bring"] == ATTIRE
+    assert job_detail.get_public_job(db, job_id)["bring"] == ATTIRE
 
     company_jobs.update_job(db, cast.company.id, job_id, {**FORM, "o_que_levar": "Avental preto"})
     db.commit()
 
-    assert jobs.get_public_job(db, job_id)["bring"] == "Avental preto"
+    assert job_detail.get_public_job(db, job_id)["bring"] == "Avental preto"
 
 
 def test_both_sides_shift_cards_carry_it_as_bring(db):
@@ -229,7 +230,7 @@ def test_the_companys_export_holds_it(db, cast):
     job = make_job(db, cast.company, "Garçom de gala", o_que_levar=ATTIRE)
     db.commit()
 
-    exported = privacy.export_user_data(db, cast.company.id)
+    exported = data_export.export_user_data(db, cast.company.id)
 
     assert [(row["id"], row["o_que_levar"]) for row in exported["vagas"]] == [(job.id, ATTIRE)]
 

@@ -1,4 +1,4 @@
-"""WhatsApp confirmations and reminders (services/reach/whatsapp.py, its webhook and handlers), on both databases.
+"""WhatsApp confirmations and reminders (services/reach/whatsapp.py, whatsapp_number.py, whatsapp_webhook.py and handlers), on both databases.
 
 Messages go to tests/support/fake_whatsapp.py, which checks the token, the template, pt_BR and
 the parameters as the Cloud API does.
@@ -21,8 +21,8 @@ from core.settings import get_settings
 from core.types import utcnow
 from models import ChannelConsent, NotificationType, User, WhatsAppContact, WhatsAppMessage
 from services.common.errors import NotAllowed, ValidationFailed
-from services.privacy import privacy
-from services.reach import notifications, whatsapp
+from services.privacy import data_export, privacy
+from services.reach import notifications, whatsapp, whatsapp_number
 from states.settings import SettingsState
 from tests.support.fake_whatsapp import (
     APP_SECRET,
@@ -59,10 +59,10 @@ def _code(fake: FakeWhatsApp) -> str:
 
 
 def _active(db, fake, freelancer: User) -> None:
-    whatsapp.start(db, freelancer.id, "(11) 98765-4321")
+    whatsapp_number.start(db, freelancer.id, "(11) 98765-4321")
     db.commit()
     whatsapp.send_due()
-    assert whatsapp.confirm(db, freelancer.id, _code(fake)) is None
+    assert whatsapp_number.confirm(db, freelancer.id, _code(fake)) is None
     db.commit()
 
 
@@ -94,18 +94,18 @@ def test_other_numbers_are_refused(typed):
 
 def test_a_code_reaches_the_number_in_portuguese_and_confirms_it(db, fake, no_sender_thread):
     freelancer = make_freelancer(db)
-    assert whatsapp.start(db, freelancer.id, "(11) 98765-4321") == "(11) 98765-4321"
+    assert whatsapp_number.start(db, freelancer.id, "(11) 98765-4321") == "(11) 98765-4321"
     db.commit()
-    assert whatsapp.status(db, freelancer.id)["state"] == "pending"
+    assert whatsapp_number.status(db, freelancer.id)["state"] == "pending"
     assert whatsapp.send_due().sent == 1
     (sent,) = fake.sent()
     assert (sent.to, sent.template, sent.language, sent.button) == (PHONE, "turno_codigo", "pt_BR", None)
     assert len(sent.params[0]) == 6 and sent.params[0].isdigit()
     contact = db.get(WhatsAppContact, freelancer.id)
     assert contact.code_hash and sent.params[0] not in contact.code_hash
-    assert whatsapp.confirm(db, freelancer.id, sent.params[0]) is None
+    assert whatsapp_number.confirm(db, freelancer.id, sent.params[0]) is None
     db.commit()
-    view = whatsapp.status(db, freelancer.id)
+    view = whatsapp_number.status(db, freelancer.id)
     assert (view["state"], view["phone"], view["error"]) == ("active", "(11) 98765-4321", "")
     (consent,) = db.exec(select(ChannelConsent)).all()
     assert (consent.channel, consent.granted, consent.detail) == ("whatsapp", True, "(11) 9****-4321")
@@ -115,42 +115,42 @@ def test_a_code_reaches_the_number_in_portuguese_and_confirms_it(db, fake, no_se
 def test_a_second_code_waits_a_minute(db, fake, no_sender_thread):
     freelancer = make_freelancer(db)
     now = utcnow()
-    whatsapp.start(db, freelancer.id, PHONE, now)
+    whatsapp_number.start(db, freelancer.id, PHONE, now)
     db.commit()
     with pytest.raises(ValidationFailed) as refused:
-        whatsapp.start(db, freelancer.id, PHONE, now + timedelta(seconds=30))
-    assert refused.value.field_errors == {"code": whatsapp.WAIT}
-    whatsapp.start(db, freelancer.id, PHONE, now + timedelta(seconds=61))
+        whatsapp_number.start(db, freelancer.id, PHONE, now + timedelta(seconds=30))
+    assert refused.value.field_errors == {"code": whatsapp_number.WAIT}
+    whatsapp_number.start(db, freelancer.id, PHONE, now + timedelta(seconds=61))
 
 
 def test_wrong_codes_count_and_five_end_the_code(db, fake, no_sender_thread):
     freelancer = make_freelancer(db)
-    whatsapp.start(db, freelancer.id, PHONE)
+    whatsapp_number.start(db, freelancer.id, PHONE)
     db.commit()
     whatsapp.send_due()
     right = _code(fake)
     wrong = "000000" if right != "000000" else "111111"
-    answers = [whatsapp.confirm(db, freelancer.id, wrong) for _ in range(whatsapp.CODE_ATTEMPTS)]
+    answers = [whatsapp_number.confirm(db, freelancer.id, wrong) for _ in range(whatsapp_number.CODE_ATTEMPTS)]
     db.commit()
-    assert answers == [whatsapp.CODE_WRONG] * (whatsapp.CODE_ATTEMPTS - 1) + [whatsapp.TOO_MANY]
-    assert whatsapp.confirm(db, freelancer.id, right) == whatsapp.CODE_EXPIRED  # asked for a new one
-    assert whatsapp.status(db, freelancer.id)["state"] == "none"
+    assert answers == [whatsapp_number.CODE_WRONG] * (whatsapp_number.CODE_ATTEMPTS - 1) + [whatsapp_number.TOO_MANY]
+    assert whatsapp_number.confirm(db, freelancer.id, right) == whatsapp_number.CODE_EXPIRED  # asked for a new one
+    assert whatsapp_number.status(db, freelancer.id)["state"] == "none"
 
 
 def test_an_expired_code_is_refused(db, fake, no_sender_thread):
     freelancer = make_freelancer(db)
     now = utcnow()
-    whatsapp.start(db, freelancer.id, PHONE, now)
+    whatsapp_number.start(db, freelancer.id, PHONE, now)
     db.commit()
     whatsapp.send_due()
-    later = now + timedelta(minutes=whatsapp.CODE_MINUTES, seconds=1)
-    assert whatsapp.confirm(db, freelancer.id, _code(fake), later) == whatsapp.CODE_EXPIRED
+    later = now + timedelta(minutes=whatsapp_number.CODE_MINUTES, seconds=1)
+    assert whatsapp_number.confirm(db, freelancer.id, _code(fake), later) == whatsapp_number.CODE_EXPIRED
 
 
 def test_shift_notices_go_only_to_an_active_number_with_the_page(db, fake, no_sender_thread):
     active, waiting, nobody = make_freelancer(db), make_freelancer(db), make_freelancer(db)
     _active(db, fake, active)
-    whatsapp.start(db, waiting.id, "(21) 98765-4321")
+    whatsapp_number.start(db, waiting.id, "(21) 98765-4321")
     db.commit()
     for user in (active, waiting, nobody):
         notifications.notify(db, user.id, NotificationType.SHIFT, "Seu turno começa em 2 horas")
@@ -197,19 +197,19 @@ def test_server_errors_are_retried_and_client_errors_shown_in_settings(db, fake,
     db.commit()
     assert whatsapp.send_due().failed == 1
     assert whatsapp.send_due(utcnow() + timedelta(hours=2)).sent == 0  # a refusal is not retried
-    error = whatsapp.status(db, freelancer.id)["error"]
-    assert error.startswith(whatsapp.SEND_FAILED) and "undeliverable" in error
+    error = whatsapp_number.status(db, freelancer.id)["error"]
+    assert error.startswith(whatsapp_number.SEND_FAILED) and "undeliverable" in error
 
 
 def test_stop_ends_messages_and_records_the_withdrawal(db, fake, no_sender_thread):
     freelancer = make_freelancer(db)
     _active(db, fake, freelancer)
-    whatsapp.stop(db, freelancer.id)
+    whatsapp_number.stop(db, freelancer.id)
     db.commit()
     notifications.notify(db, freelancer.id, NotificationType.SHIFT, "Lembrete")
     db.commit()
     assert [m.template for m in _messages(db)] == ["turno_codigo"]
-    assert whatsapp.status(db, freelancer.id)["state"] == "stopped"
+    assert whatsapp_number.status(db, freelancer.id)["state"] == "stopped"
     assert [c.granted for c in db.exec(select(ChannelConsent).order_by(ChannelConsent.id)).all()] == [True, False]
 
 
@@ -243,16 +243,16 @@ def test_the_webhook_checks_its_signature_and_records_statuses_and_parar(db, fak
     assert client.post("/hook", content=body, headers=headers).status_code == 200
     db.expire_all()
     assert db.exec(select(WhatsAppMessage).where(WhatsAppMessage.wamid == wamid)).one().status == "falhou"
-    assert whatsapp.status(db, freelancer.id)["error"].startswith(whatsapp.SEND_FAILED)
+    assert whatsapp_number.status(db, freelancer.id)["error"].startswith(whatsapp_number.SEND_FAILED)
     body, headers = signed_webhook(status_payload(wamid, "delivered"), APP_SECRET)
     client.post("/hook", content=body, headers=headers)
     db.expire_all()
-    assert whatsapp.status(db, freelancer.id)["error"] == ""
+    assert whatsapp_number.status(db, freelancer.id)["error"] == ""
 
     body, headers = signed_webhook(text_payload(PHONE, " Parar "), APP_SECRET)
     assert client.post("/hook", content=body, headers=headers).status_code == 200
     db.expire_all()
-    assert whatsapp.status(db, freelancer.id)["state"] == "stopped"
+    assert whatsapp_number.status(db, freelancer.id)["state"] == "stopped"
 
 
 def test_without_whatsapp_configured_nothing_exists(db, monkeypatch):
@@ -261,7 +261,7 @@ def test_without_whatsapp_configured_nothing_exists(db, monkeypatch):
     get_settings.cache_clear()
     freelancer = make_freelancer(db)
     with pytest.raises(NotAllowed):
-        whatsapp.start(db, freelancer.id, PHONE)
+        whatsapp_number.start(db, freelancer.id, PHONE)
     assert _webhook_client().post("/hook", content=b"{}").status_code == 404
     tab = state_for(SettingsState, cookie_for(db, freelancer), "/freelancer-dashboard", {"tab": "settings"})
     run(tab, SettingsState.load)
@@ -271,7 +271,7 @@ def test_without_whatsapp_configured_nothing_exists(db, monkeypatch):
 def test_the_export_has_no_code_and_deletion_forgets_the_number(db, fake, no_sender_thread):
     freelancer = make_freelancer(db)
     _active(db, fake, freelancer)
-    data = privacy.export_user_data(db, freelancer.id)
+    data = data_export.export_user_data(db, freelancer.id)
     assert data["whatsapp"]["numero"] == "(11) 98765-4321" and data["whatsapp"]["confirmado_em"]
     assert "code" not in str(data["whatsapp"]) and [c["canal"] for c in data["consentimentos"]] == ["WhatsApp"]
     privacy._remove(db, db.get(User, freelancer.id))
@@ -287,12 +287,12 @@ def test_the_settings_handlers_act_for_the_caller_only(db, fake, no_sender_threa
     run(tab, SettingsState.start_whatsapp, {"phone": "123"})
     assert tab.whatsapp_errors["phone"] == whatsapp.PHONE_INVALID
     assert toasts(run(tab, SettingsState.start_whatsapp, {"phone": "(11) 98765-4321"})) == [
-        "success: " + whatsapp.CODE_SENT.format(phone="(11) 98765-4321")
+        "success: " + whatsapp_number.CODE_SENT.format(phone="(11) 98765-4321")
     ]
     assert tab.whatsapp["state"] == "pending"
     whatsapp.send_due()
     run(tab, SettingsState.confirm_whatsapp, {"code": "999999" if _code(fake) != "999999" else "888888"})
-    assert tab.whatsapp_errors["code"] == whatsapp.CODE_WRONG
+    assert tab.whatsapp_errors["code"] == whatsapp_number.CODE_WRONG
     db.expire_all()
     assert db.get(WhatsAppContact, freelancer.id).code_attempts == 1  # the attempt was kept
     visitor = state_for(SettingsState, "", "/freelancer-dashboard", {"tab": "settings"})
@@ -300,9 +300,11 @@ def test_the_settings_handlers_act_for_the_caller_only(db, fake, no_sender_threa
     run(visitor, SettingsState.stop_whatsapp)
     db.expire_all()
     assert db.get(WhatsAppContact, freelancer.id).confirmed_at is None
-    assert toasts(run(tab, SettingsState.confirm_whatsapp, {"code": _code(fake)})) == [f"success: {whatsapp.CONFIRMED}"]
+    assert toasts(run(tab, SettingsState.confirm_whatsapp, {"code": _code(fake)})) == [
+        f"success: {whatsapp_number.CONFIRMED}"
+    ]
     assert tab.whatsapp["state"] == "active"
-    assert toasts(run(tab, SettingsState.stop_whatsapp)) == [f"success: {whatsapp.STOPPED}"]
+    assert toasts(run(tab, SettingsState.stop_whatsapp)) == [f"success: {whatsapp_number.STOPPED}"]
     assert tab.whatsapp["state"] == "stopped"
 
 
@@ -320,7 +322,7 @@ def security_lines(caplog, monkeypatch):
 def _start(db, user: User, phone: str, now) -> str:
     """`start` as a request runs it: committed when it answers, rolled back when it refuses."""
     try:
-        shown = whatsapp.start(db, user.id, phone, now)
+        shown = whatsapp_number.start(db, user.id, phone, now)
     except BaseException:
         db.rollback()
         raise
@@ -346,7 +348,7 @@ def test_five_accounts_get_three_codes_to_one_number_and_the_rest_the_per_accoun
 
     assert _refusal(db, accounts[3], "(11) 98765-4321", now + timedelta(seconds=1)) == per_account
     assert _refusal(db, accounts[4], "+55 11 98765-4321", now + timedelta(seconds=2)) == per_account
-    assert per_account == {"code": whatsapp.WAIT}
+    assert per_account == {"code": whatsapp_number.WAIT}
 
     db.expire_all()
     assert [db.get(WhatsAppContact, a.id) for a in accounts[3:]] == [None, None]
@@ -375,7 +377,7 @@ def test_the_hourly_cap_of_all_codes_refuses_with_the_same_answer(
     _start(db, first, "(11) 98765-4321", now)
     _start(db, second, "(21) 98765-4321", now)
 
-    assert _refusal(db, third, "(31) 98765-4321", now + timedelta(seconds=5)) == {"code": whatsapp.WAIT}
+    assert _refusal(db, third, "(31) 98765-4321", now + timedelta(seconds=5)) == {"code": whatsapp_number.WAIT}
 
     db.expire_all()
     assert db.get(WhatsAppContact, third.id) is None and len(_messages(db)) == 2
@@ -387,7 +389,7 @@ def test_the_hourly_cap_of_all_codes_refuses_with_the_same_answer(
 
 def test_the_settings_handler_gives_a_fourth_account_the_per_account_answer(db, fake, no_sender_thread):
     for _ in range(3):
-        whatsapp.start(db, make_freelancer(db).id, PHONE)
+        whatsapp_number.start(db, make_freelancer(db).id, PHONE)
         db.commit()
     fourth = make_freelancer(db)
     tab = state_for(SettingsState, cookie_for(db, fourth), "/freelancer-dashboard", {"tab": "settings"})
@@ -395,7 +397,7 @@ def test_the_settings_handler_gives_a_fourth_account_the_per_account_answer(db, 
 
     assert toasts(run(tab, SettingsState.start_whatsapp, {"phone": "(11) 98765-4321"})) == []
 
-    assert tab.whatsapp_errors["code"] == whatsapp.WAIT
+    assert tab.whatsapp_errors["code"] == whatsapp_number.WAIT
     db.expire_all()
     assert db.get(WhatsAppContact, fourth.id) is None
 
@@ -412,7 +414,7 @@ def test_twelve_accounts_asking_at_once_send_three_codes_to_one_number(db, fake,
             with session_scope() as session:
                 session.connection()
                 barrier.wait(timeout=30)
-                answers[index] = whatsapp.start(session, accounts[index].id, PHONE)
+                answers[index] = whatsapp_number.start(session, accounts[index].id, PHONE)
         except Exception as exc:  # noqa: BLE001  (the test counts what each request got)
             answers[index] = exc
 
@@ -423,5 +425,5 @@ def test_twelve_accounts_asking_at_once_send_three_codes_to_one_number(db, fake,
         thread.join(timeout=60)
 
     refused = [a for a in answers if isinstance(a, ValidationFailed)]
-    assert all(a.field_errors == {"code": whatsapp.WAIT} for a in refused)
+    assert all(a.field_errors == {"code": whatsapp_number.WAIT} for a in refused)
     assert (len(answers) - len(refused), len(_messages(db))) == (3, 3)

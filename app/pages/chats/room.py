@@ -11,7 +11,7 @@ from components.dashboard import avatar, loading
 from components.ui import empty_state
 from core import routes
 from models import Role
-from services.reach import chats
+from services.reach import chat_sending
 from states.auth import DRAFT_KEY_PREFIX
 
 CHAT_DENIED = "O chat solicitado não existe ou você não tem permissão para acessá-lo."
@@ -219,7 +219,7 @@ def _open_composer() -> rx.Component:
                 placeholder="Digite sua mensagem...",
                 aria_label="Mensagem",
                 on_change=draft.set,
-                max_length=chats.MESSAGE_MAX,
+                max_length=chat_sending.MESSAGE_MAX,
                 custom_attrs={"onKeyDown": _ENTER_SENDS_JS},
                 rows="2",
                 resize="none",

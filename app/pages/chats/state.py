@@ -16,7 +16,7 @@ from core.text import positive_int
 from models import Role
 from services.common.errors import NotAllowed, ServiceError
 from services.common.paging import PagerLink, pager_fields
-from services.reach import chats
+from services.reach import chat_sending, chats
 from services.reach.chats import ChatMessage, ChatSummary
 from states import live
 from states.auth import DRAFT_KEY_PREFIX, AuthState
@@ -232,7 +232,7 @@ class ChatRoomState(AuthState):
             return
         text = form_data.get("message") if isinstance(form_data, dict) else None
         try:
-            chats.clean_message(text)
+            chat_sending.clean_message(text)
         except ServiceError as exc:
             yield rx.toast.error(SEND_FAILED[0], description=exc.message)
             return
@@ -243,7 +243,7 @@ class ChatRoomState(AuthState):
         try:
             viewing = await live.is_viewing(self._other_id, self._chat_id)
             with session_scope() as db:
-                fresh = chats.send_and_catch_up(
+                fresh = chat_sending.send_and_catch_up(
                     db, user.id, self._chat_id, text, self._last_id, recipient_viewing=viewing
                 )
             self._append(fresh)

@@ -15,8 +15,8 @@ from core.db import session_scope
 from core.ids import valid_id
 from services.common.errors import ServiceError
 from services.jobs.company_jobs import JOB_NOT_FOUND
-from services.shifts import applications
-from services.shifts.applications import ApplicantCard, FreelancerProfileView
+from services.shifts import applicant_list, application_answers, applications
+from services.shifts.applicant_list import ApplicantCard, FreelancerProfileView
 from states.failures import failed, recovers
 from states.messages import UNEXPECTED
 from states.protected_payments import checkout_url, refusal_toast
@@ -41,8 +41,8 @@ EMPTY_FREELANCER = FreelancerProfileView(
 def _accept_for_payment(company_id: int, application_id: int, bond_ack: bool) -> int | None:
     """Accept (committed) and return the hiring waiting for the company's payment (None when there is none)."""
     with session_scope() as db:
-        applications.accept(db, company_id, application_id, bond_ack)
-        return applications.hiring_to_pay(db, company_id, application_id)
+        application_answers.accept(db, company_id, application_id, bond_ack)
+        return application_answers.hiring_to_pay(db, company_id, application_id)
 
 
 class ApplicantsMixin(JobListsMixin, mixin=True):
@@ -55,7 +55,7 @@ class ApplicantsMixin(JobListsMixin, mixin=True):
     applications_job_id: int = 0
     applicants: list[ApplicantCard] = []
     applicants_more: bool = False
-    _applicants_after: applications.ApplicantsCursor | None = None
+    _applicants_after: applicant_list.ApplicantsCursor | None = None
     loading_more_applicants: bool = False
     paying_application: int = 0  # whose 'Aceitar e pagar' is opening Checkout; cleared on a page load and dialog open
     bond_acknowledged: list[int] = []  # applications whose red 'Termômetro de vínculo' box is ticked
@@ -67,7 +67,7 @@ class ApplicantsMixin(JobListsMixin, mixin=True):
         self.applications_error = ""
         try:
             with session_scope() as db:
-                page = applications.list_for_job(db, company_id, job_id)
+                page = applicant_list.list_for_job(db, company_id, job_id)
         except ServiceError as exc:
             return self._applications_failed(exc.message)
         except Exception:  # the dialog shows its error state, not only a toast
@@ -86,10 +86,10 @@ class ApplicantsMixin(JobListsMixin, mixin=True):
         return [rx.toast.error(APPLICATIONS_FAILED[0], description=message)]
 
     def _reread_applicants(self, company_id: int) -> list:
-        """After an answer: the cards shown, in their places, as they are now (see applications.reread_cards)."""
+        """After an answer: the cards shown, in their places, as they are now (see applicant_list.reread_cards)."""
         try:
             with session_scope() as db:
-                self.applicants = applications.reread_cards(
+                self.applicants = applicant_list.reread_cards(
                     db, company_id, self.applications_job_id, [card["id"] for card in self.applicants]
                 )
         except ServiceError as exc:
@@ -116,7 +116,7 @@ class ApplicantsMixin(JobListsMixin, mixin=True):
         yield
         try:
             with session_scope() as db:
-                page = applications.list_for_job(db, company_id, job_id, after=self._applicants_after)
+                page = applicant_list.list_for_job(db, company_id, job_id, after=self._applicants_after)
         finally:
             self.loading_more_applicants = False
         ids = {card["id"] for card in self.applicants}
@@ -190,7 +190,7 @@ class ApplicantsMixin(JobListsMixin, mixin=True):
         acknowledged = valid_id(application_id) in self.bond_acknowledged
 
         def accept(db, company_id: int, checked_id: int) -> int:
-            return applications.accept(db, company_id, checked_id, acknowledged)
+            return application_answers.accept(db, company_id, checked_id, acknowledged)
 
         return self._answer(application_id, accept, "Candidatura aceita", ACCEPT_FAILED)
 
@@ -235,7 +235,7 @@ class ApplicantsMixin(JobListsMixin, mixin=True):
     @rx.event
     def reject_application(self, application_id: int):
         """'Recusar': the application is rejected and the freelancer told."""
-        return self._answer(application_id, applications.reject, "Candidatura recusada", REJECT_FAILED)
+        return self._answer(application_id, application_answers.reject, "Candidatura recusada", REJECT_FAILED)
 
     @rx.event
     @recovers(*UNEXPECTED)
@@ -244,10 +244,10 @@ class ApplicantsMixin(JobListsMixin, mixin=True):
         company_id = self._company_id()
         checked_id = valid_id(freelancer_id)
         if company_id is None or checked_id is None:
-            return rx.toast.error(ERROR, description=applications.PROFILE_NOT_FOUND)
+            return rx.toast.error(ERROR, description=applicant_list.PROFILE_NOT_FOUND)
         try:
             with session_scope() as db:
-                self.profile = applications.freelancer_profile(db, company_id, checked_id)
+                self.profile = applicant_list.freelancer_profile(db, company_id, checked_id)
         except ServiceError as exc:
             return rx.toast.error(ERROR, description=exc.message)
         self.profile_open = True

@@ -9,8 +9,8 @@ import reflex as rx
 
 from core.db import session_scope
 from models import Role
-from services.screens import dashboard
-from services.screens.dashboard import JobRow
+from services.screens import company_dashboard, dashboard
+from services.screens.company_dashboard import JobRow
 from states.auth import AuthState
 from states.failures import failed, recovers
 
@@ -54,13 +54,13 @@ class JobListsMixin(AuthState, mixin=True):
         """
         sizes = {
             tab: max(dashboard.PAGE_SIZE, len(self._shown(tab))) if keep_shown else dashboard.PAGE_SIZE
-            for tab in dashboard.JOB_TABS
+            for tab in company_dashboard.JOB_TABS
         }
         try:
             with session_scope() as db:
-                totals = dashboard.company_job_totals(db, company_id, self.search)
+                totals = company_dashboard.company_job_totals(db, company_id, self.search)
                 lists = {
-                    tab: dashboard.company_jobs(db, company_id, size, search=self.search, tab=tab)
+                    tab: company_dashboard.company_jobs(db, company_id, size, search=self.search, tab=tab)
                     for tab, size in sizes.items()
                 }
         except Exception:  # runs after actions too: their success toast stands, then this one
@@ -83,7 +83,7 @@ class JobListsMixin(AuthState, mixin=True):
         yield
         try:
             with session_scope() as db:
-                rows = dashboard.company_jobs(db, company_id, offset=len(shown), search=self.search, tab=tab)
+                rows = company_dashboard.company_jobs(db, company_id, offset=len(shown), search=self.search, tab=tab)
         finally:
             self.loading_more_jobs = False
         ids = {job["id"] for job in shown}

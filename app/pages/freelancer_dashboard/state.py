@@ -16,8 +16,8 @@ from models import Role
 from services.common.paging import PagerLink, pager_fields
 from services.jobs import jobs, visibility
 from services.jobs.jobs import JobListItem
-from services.screens import dashboard
-from services.screens.dashboard import ApplicationRow, ChecklistItem
+from services.screens import freelancer_dashboard
+from services.screens.freelancer_dashboard import ApplicationRow, ChecklistItem
 from services.shifts import applications
 from states import live
 from states.apply import ApplyState
@@ -75,7 +75,7 @@ class FreelancerDashboardState(
 
     def _load_tab(self, db, user_id: int) -> None:
         if self.tab == "overview":
-            overview = dashboard.freelancer_overview(db, user_id)
+            overview = freelancer_dashboard.freelancer_overview(db, user_id)
             self.active_applications = overview["active_applications"]
             self.completed_jobs = overview["completed_jobs"]
             self.rating = overview["rating"]
@@ -83,7 +83,7 @@ class FreelancerDashboardState(
             self.checklist = overview["checklist"]
             self.checklist_done = overview["checklist_done"]
             self.checklist_percent = overview["checklist_percent"]
-            self.recent_applications = dashboard.recent_applications(db, user_id)
+            self.recent_applications = freelancer_dashboard.recent_applications(db, user_id)
             self._load_next_shift(db, user_id)
             self._load_companies(db, user_id)
             self._load_invites(db, user_id)
@@ -105,7 +105,7 @@ class FreelancerDashboardState(
         return self._back_from_stripe(FreelancerDashboardState.start_payout_onboarding)
 
     def _load_applications(self, db, user_id: int) -> None:
-        result = self._paged(dashboard.freelancer_applications(db, user_id, self._page()))
+        result = self._paged(freelancer_dashboard.freelancer_applications(db, user_id, self._page()))
         self.applications, self.applications_total = result.items, result.total
 
     def _search_url(self, **changes) -> str:
@@ -168,8 +168,8 @@ class FreelancerDashboardState(
         try:
             with session_scope() as db:
                 self._load_applications(db, user.id)
-                overview = dashboard.freelancer_overview(db, user.id)
-                self.recent_applications = dashboard.recent_applications(db, user.id)
+                overview = freelancer_dashboard.freelancer_overview(db, user.id)
+                self.recent_applications = freelancer_dashboard.recent_applications(db, user.id)
         except Exception:  # withdrawn: say so, and that the list could not be read again
             return [
                 rx.toast.success(WITHDRAWN),

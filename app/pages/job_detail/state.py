@@ -16,8 +16,9 @@ from core.settings import get_settings
 from core.types import utcnow
 from models import Role
 from services.common.errors import ServiceError
-from services.jobs import jobs, visibility
-from services.jobs.jobs import JobDetail, JobListItem
+from services.jobs import job_detail, visibility
+from services.jobs.job_detail import JobDetail
+from services.jobs.jobs import JobListItem
 from services.trust import blocks
 from states.auth import AuthState, viewer_id
 from states.blocks import BLOCK_ERROR
@@ -94,9 +95,9 @@ class JobDetailState(rx.State):
         if job_id is not None:
             viewer = await viewer_id(self)
             with session_scope() as db:
-                detail = jobs.job_for_viewer(db, job_id, viewer)
+                detail = job_detail.job_for_viewer(db, job_id, viewer)
                 if detail is None:
-                    similar = jobs.similar_to_unavailable(db, job_id, visibility.hidden_for(db, viewer))
+                    similar = job_detail.similar_to_unavailable(db, job_id, visibility.hidden_for(db, viewer))
         self.job = detail or EMPTY_JOB
         self.found = detail is not None
         self.gone, self.similar = similar is not None, similar or []
