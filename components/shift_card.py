@@ -9,7 +9,7 @@ from components.links import link_button
 from components.rating import STAR_COLOR
 from core import routes
 from core.catalog import BRING_LABEL
-from services.screens.shift_views import GUARANTEED_LINE
+from services.screens.shift_card_lines import GUARANTEED_LINE
 
 MUTED = rx.color("gray", 11)
 RATE_LABELS = {"client": "Avaliar profissional", "freelancer": "Avaliar empresa"}

@@ -12,7 +12,7 @@ from core.db import session_scope
 from core.ids import valid_id
 from core.settings import get_settings
 from services.accounts import sessions
-from services.screens import shift_views
+from services.screens import shift_pages
 
 log = logging.getLogger(__name__)
 NOT_FOUND = "Turno não encontrado."
@@ -36,7 +36,7 @@ async def shift_calendar(request: Request) -> Response:
             user = sessions.resolve(db, token)
             if user is None:
                 return None
-            return shift_views.calendar_file(db, user.id, hiring_id, settings.site_url)
+            return shift_pages.calendar_file(db, user.id, hiring_id, settings.site_url)
 
     text = await run_in_threadpool(_do)
     if text is None:

@@ -21,7 +21,7 @@ from core.qr import qr_svg_data_uri
 from core.types import utcnow
 from models import Role
 from services.common.errors import ServiceError
-from services.screens import shift_views
+from services.screens import shift_pages, shift_views
 from states.auth import AuthState
 from states.failures import recovers
 from states.protected_payments import PayShiftMixin
@@ -66,7 +66,7 @@ class AttendanceCodeState(ShiftsMixin, PayShiftMixin, AuthState):
         try:
             with session_scope() as db:
                 now = utcnow()
-                screen = shift_views.attendance_screen(db, user.id, self.job_id, now, self.router.url.origin)
+                screen = shift_pages.attendance_screen(db, user.id, self.job_id, now, self.router.url.origin)
                 self.shifts_upcoming = shift_views.job_shifts(db, user.id, self.job_id, now)
         except ServiceError as exc:
             self._forget(exc.message)

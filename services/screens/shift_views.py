@@ -6,28 +6,29 @@ so a button is never shown for a step the server would refuse (the server checks
 """
 
 from datetime import datetime, timedelta
-from typing import NamedTuple, TypedDict
+from typing import TypedDict
 
 from babel.dates import format_date
 from sqlalchemy import and_
 from sqlmodel import Session, select
 
-from core import geo, routes
 from core import shift_rules as rules
 from core.formatting import local, money_cents
 from core.shift_format import map_url
 from models import Actor, Chat, Hiring, HiringEvent, HiringState, Job, Profile
-from services.common.errors import NotAllowed
-from services.jobs import application_status, attendance_code, pricing, shift_pay
-from services.money import payments, receipts
+from services.jobs import application_status, pricing, shift_pay
+from services.screens.shift_card_lines import (
+    ApprovalLine,
+    PaymentView,
+    approval_lines,
+    cancel_money,
+    payment_view,
+    record_text,
+)
 from services.shifts import hiring_lifecycle, ratings, shifts
-from services.shifts.calendar_file import shift_ics
 from services.shifts.hiring_actions import BUTTONS, WHO, done_text
 from services.shifts.shifts import (
-    METHODS,
-    NOT_FOUND,
     STATE_LABELS,
-    approved_values,
     cancel_consequence,
     prefilled_minutes,
 )
@@ -51,18 +52,11 @@ TONES = {
     "nao_compareceu": "red",
     "expirada": "gray",
 }
-GUARANTEED_LINE = "Pagamento garantido pelo Turno"
-# A location reading is what the freelancer's device said (a script can say anything within the
-# rules of core/geo.py): the cards name it so, and the company is told it counts for less than the code.
-DEVICE_LOCATION = "localização informada pelo aparelho"
-CARD_METHODS = {**METHODS, "local": DEVICE_LOCATION}
 LOCATION_NOTE = "A localização é informada pelo aparelho do profissional e vale menos que o código de presença."
-NO_PAYOUT_ACCOUNT_LINE = "Pagamento pendente: configure seu recebimento em Meus Ganhos"
 # Hours the timer never approves (services/shifts/hiring_lifecycle.py `hours_need_company`), as each side reads it.
 HOURS_ABOVE = {"agendado": "Horas acima do agendado", "registros": "Horas acima dos registros de chegada e saída"}
 HOURS_TO_COMPANY = "{what}: aprove ou ajuste"
 HOURS_TO_FREELANCER = "{what}: aguardando aprovação da empresa"
-NO_RECORD = "sem registro"
 HOURS_ABOVE_RECORDS = "As horas enviadas ({sent}) são maiores que o registrado ({records})."
 HOURS_BELOW_RECORDS = "As horas enviadas ({sent}) são menores que o registrado ({records})."
 DECIDED_HOURS = "Decisão da equipe Turno: {hours} aprovadas. Motivo: {reason}"
@@ -87,13 +81,6 @@ class ShiftAction(TypedDict):
 
     action: str
     label: str
-
-
-class ApprovalLine(TypedDict):
-    """One line of the 'Aprovar horas' dialog: what it is and its value."""
-
-    label: str
-    value: str
 
 
 class ShiftCard(TypedDict):
@@ -143,13 +130,6 @@ class ShiftCard(TypedDict):
     my_stars: int  # the stars the viewer gave this shift (0: not rated)
 
 
-class PaymentView(NamedTuple):
-    """What a card says about a guaranteed payment: where the money is, and the 'Pagar' button's label."""
-
-    status: str = ""
-    pay_label: str = ""
-
-
 def day_text(value: datetime) -> str:
     """'sáb., 28/11' in São Paulo time."""
     return format_date(local(value).date(), "EEE, dd/MM", locale="pt_BR")
@@ -158,15 +138,6 @@ def day_text(value: datetime) -> str:
 def time_text(start: datetime, end: datetime) -> str:
     """'18:00–02:00' in São Paulo time."""
     return f"{local(start):%H:%M}–{local(end):%H:%M}"
-
-
-def _record(at: datetime | None, method: str, distance: str) -> str:
-    if at is None:
-        return ""
-    parts = [f"{local(at):%d/%m %H:%M}", CARD_METHODS.get(method, method)]
-    if distance and distance != "sem_leitura":
-        parts.append(geo.bucket_label(distance))
-    return " · ".join(part for part in parts if part)
 
 
 def _event(event: HiringEvent) -> ShiftEvent:
@@ -199,50 +170,6 @@ def decision_text(h: Hiring, event: HiringEvent | None) -> str:
     return DECIDED_HOURS.format(hours=shift_pay.hours_text(h.minutos_aprovados), reason=event.reason)
 
 
-def payment_view(session: Session, h: Hiring, actor: str) -> PaymentView:
-    """The guaranteed payment's line on a card, for the company or the freelancer (empty for a direct one)."""
-    if h.payment_mode != pricing.GUARANTEED:
-        return PaymentView()
-    if actor == Actor.COMPANY:
-        return _company_payment(session, h)
-    return PaymentView(_freelancer_payment(h))
-
-
-def _company_payment(session: Session, h: Hiring) -> PaymentView:
-    if h.state == HiringState.AWAITING_PAYMENT:
-        until = local(h.updated_at + rules.PAYMENT_WINDOW)
-        return PaymentView(f"Aguardando pagamento (até {until:%H:%M})", _pay_label(session, h, "Pagar"))
-    if h.state == HiringState.APPROVED:
-        if h.repasse_erro == payments.TOP_UP_WAITING:
-            return PaymentView("Horas aprovadas acima do valor pago", _pay_label(session, h, "Pagar complemento"))
-        if h.repasse_erro:
-            return PaymentView(f"Pagamento pendente: {h.repasse_erro}")
-        return PaymentView("Pagamento a caminho")
-    return PaymentView(_paid_on(h))
-
-
-def _freelancer_payment(h: Hiring) -> str:
-    if h.state == HiringState.AWAITING_PAYMENT:
-        return "Aguardando pagamento da empresa"
-    if h.state == HiringState.APPROVED:
-        if h.repasse_erro == payments.NO_PAYOUT_ACCOUNT:
-            return NO_PAYOUT_ACCOUNT_LINE
-        return "Pagamento a caminho"
-    return _paid_on(h)
-
-
-def _paid_on(h: Hiring) -> str:
-    if h.state != HiringState.PAID:
-        return ""
-    return f"Pago em {local(h.pago_em or h.updated_at):%d/%m}"
-
-
-def _pay_label(session: Session, h: Hiring, verb: str) -> str:
-    """'Pagar R$ X' / 'Pagar complemento R$ X' for what the company owes now ('' when nothing)."""
-    due = payments.amount_due(session, h)
-    return f"{verb} {money_cents(due.total_centavos)}" if due is not None else ""
-
-
 def _card(
     h: Hiring,
     job: Job,
@@ -271,8 +198,8 @@ def _card(
         state_label=shifts.state_label(h, actor),
         tone=TONES.get(h.state, "gray"),
         actions=actions,
-        arrival=_record(h.chegada_em, h.chegada_metodo, h.chegada_distancia),
-        departure=_record(h.saida_em, h.saida_metodo, h.saida_distancia),
+        arrival=record_text(h.chegada_em, h.chegada_metodo, h.chegada_distancia),
+        departure=record_text(h.saida_em, h.saida_metodo, h.saida_distancia),
         manual="manual" in (h.chegada_metodo, h.saida_metodo),
         location_note=LOCATION_NOTE if actor == Actor.COMPANY and "local" in (h.chegada_metodo, h.saida_metodo) else "",
         hours=shift_pay.hours_text(hours) if hours is not None else "",
@@ -397,33 +324,6 @@ def _dialog_fields(session: Session, card: ShiftCard, h: Hiring, actor: str, now
         card["cancel_money"] = cancel_money(session, h, actor, now)
 
 
-def approval_lines(session: Session, h: Hiring) -> list[ApprovalLine]:
-    """What the 'Aprovar horas' dialog shows before the company confirms.
-
-    The hours sent, what they pay (services.shifts.approved_values, as the approval writes it), a
-    guaranteed payment's transfer and refund (receipts.settlement_preview, as `settle` moves
-    them) and the attendance records.
-    """
-    minutes = h.minutos_enviados or 0
-    amount = approved_values(h, minutes)["valor_centavos"]
-    lines = [
-        ApprovalLine(label="Horas enviadas", value=shift_pay.hours_text(minutes)),
-        ApprovalLine(
-            label="Valor",
-            value=f"{money_cents(amount)} ({shift_pay.hours_text(minutes)} × {money_cents(h.valor_hora_centavos)})",
-        ),
-    ]
-    if h.payment_mode == pricing.GUARANTEED:
-        money = receipts.settlement_preview(session, h, HiringState.APPROVED, amount)
-        lines.append(ApprovalLine(label="Repasse ao profissional", value=money_cents(money.transfer)))
-        lines.append(ApprovalLine(label="Reembolso à empresa", value=money_cents(money.refund)))
-        if money.top_up:
-            lines.append(ApprovalLine(label="Complemento a pagar", value=money_cents(money.top_up)))
-    lines.append(ApprovalLine(label="Chegada", value=_record(h.chegada_em, h.chegada_metodo, "") or NO_RECORD))
-    lines.append(ApprovalLine(label="Saída", value=_record(h.saida_em, h.saida_metodo, "") or NO_RECORD))
-    return lines
-
-
 def records_flag(h: Hiring) -> str:
     """Hours sent that differ from what the records pay by more than HOURS_RECORDS_TOLERANCE, in words."""
     records = hiring_lifecycle.recorded_minutes(h)
@@ -434,26 +334,6 @@ def records_flag(h: Hiring) -> str:
         return ""
     template = HOURS_ABOVE_RECORDS if h.minutos_enviados > records else HOURS_BELOW_RECORDS
     return template.format(sent=shift_pay.hours_text(h.minutos_enviados), records=shift_pay.hours_text(records))
-
-
-def cancel_money(session: Session, h: Hiring, actor: str, now: datetime) -> str:
-    """A guaranteed payment's cancel dialog: what the company gets back and what is kept, if cancelled now."""
-    if actor == Actor.COMPANY:
-        fee = shift_pay.company_cancel_fee(
-            h.inicio_em, hiring_lifecycle.scheduled_minutes(h), h.valor_hora_centavos, now
-        )
-        money = receipts.settlement_preview(session, h, HiringState.CANCELLED_BY_COMPANY, fee)
-    else:
-        money = receipts.settlement_preview(session, h, HiringState.CANCELLED_BY_FREELANCER, 0)
-    if not money.charged:
-        return ""
-    back = f"Pagamento garantido: {money_cents(money.refund)} voltam para a empresa"
-    if not money.transfer:
-        return f"{back} (o valor pago inteiro)."
-    return (
-        f"{back}; ficam {money_cents(money.transfer + money.fee)}: {money_cents(money.transfer)} para o profissional"
-        f" e {money_cents(money.fee)} de taxa do Turno."
-    )
 
 
 def _team_marks(session: Session, hirings: list[Hiring]) -> dict[int, str]:
@@ -507,63 +387,6 @@ def company_shifts(session: Session, company_id: int, now: datetime) -> tuple[li
     ).all()
     history = _rows(session, [Hiring.id.in_(done)], Hiring.freelancer_id, HISTORY_SIZE) if done else []
     return _cards(session, upcoming, Actor.COMPANY, now), list(reversed(_cards(session, history, Actor.COMPANY, now)))
-
-
-def calendar_file(session: Session, user_id: int, hiring_id: int, site_url: str) -> str | None:
-    """'Adicionar à agenda': the .ics of one of the caller's shifts (None when it is not theirs)."""
-    row = session.exec(select(Hiring, Job).join(Job, Job.id == Hiring.job_id).where(Hiring.id == hiring_id)).first()
-    if row is None or user_id not in (row[0].company_id, row[0].freelancer_id):
-        return None
-    h, job = row
-    link = f"{site_url.rstrip('/')}{routes.dashboard_tab('freelancer', 'shifts')}"
-    return calendar_file_text(h, job, link)
-
-
-def calendar_file_text(h: Hiring, job: Job, link: str) -> str:
-    """The .ics text of a hiring's shift."""
-    address = job.endereco or job.localizacao
-    return shift_ics(
-        uid=f"turno-{h.id}@turno",
-        start=h.inicio_em,
-        end=h.fim_em,
-        summary=f"Turno: {job.titulo}",
-        location=address,
-        description=f"Intervalo: {h.intervalo_min} min. Endereço: {address}. Registre chegada e saída no app.",
-        url=link,
-        stamp=h.updated_at,
-    )
-
-
-class AttendanceScreen(TypedDict):
-    """The company's 'Código de presença' screen of one vaga."""
-
-    title: str
-    day: str
-    time: str
-    code: str
-    seconds_left: int
-    link: str
-
-
-def attendance_screen(session: Session, company_id: int, job_id: int, now: datetime, origin: str) -> AttendanceScreen:
-    """The rotating code of one of the company's vagas and the link its QR opens.
-
-    Raises:
-        NotAllowed: Not the company's vaga.
-    """
-    job = session.get(Job, job_id)
-    if job is None or job.cliente_id != company_id or not job.codigo_segredo:
-        raise NotAllowed(NOT_FOUND, target=f"attendance code of job {job_id}")
-    code = attendance_code.code_at(job.codigo_segredo, now)
-    start, end = job.inicio_em or now, job.fim_em or now
-    return AttendanceScreen(
-        title=job.titulo,
-        day=day_text(start),
-        time=time_text(start, end),
-        code=code,
-        seconds_left=attendance_code.seconds_left(now),
-        link=f"{origin.rstrip('/')}{routes.shift_check_in(job.id, code)}",
-    )
 
 
 def brief_cards(session: Session, where: list, actor: str, now: datetime, limit: int) -> list[tuple[ShiftCard, Hiring]]:
