@@ -22,6 +22,7 @@ from core.types import utcnow
 from models import Role
 from services.common.errors import ServiceError
 from services.screens import shift_pages, shift_views
+from services.shifts.shifts import NOT_FOUND
 from states.auth import AuthState
 from states.failures import recovers
 from states.protected_payments import PayShiftMixin
@@ -61,7 +62,7 @@ class AttendanceCodeState(ShiftsMixin, PayShiftMixin, AuthState):
     def _refresh(self) -> None:
         user = self._caller(Role.CLIENT)
         if user is None or not self.job_id:
-            self._forget(shift_views.NOT_FOUND)
+            self._forget(NOT_FOUND)
             return
         try:
             with session_scope() as db:

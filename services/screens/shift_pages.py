@@ -11,9 +11,7 @@ from services.common.errors import NotAllowed
 from services.jobs import attendance_code
 from services.screens.shift_views import day_text, time_text
 from services.shifts.calendar_file import shift_ics
-from services.shifts.shifts import (
-    NOT_FOUND,
-)
+from services.shifts.shifts import NOT_FOUND
 
 
 def calendar_file(session: Session, user_id: int, hiring_id: int, site_url: str) -> str | None:
