@@ -79,7 +79,7 @@ format: install-py-dev
 	ruff check --fix .
 
 # The full fault and race runs recorded in docs/security.md (about an hour on 2 cores), and the
-# time promises (tests/timing.py): a message within a second, known and unknown e-mails answered alike.
+# time promises (tests/support/timing.py): a message within a second, known and unknown e-mails answered alike.
 security-full: install-dev
 	STRICT_TIMING=1 CONCURRENCY_ROUNDS=1000 DURABILITY_TRIALS=100 DURABILITY_PG_TRIALS=100 pytest tests/security -q -s -p no:cacheprovider
 	STRICT_TIMING=1 pytest tests/e2e/test_chat_live.py tests/e2e/test_realtime_workers.py -q -p no:cacheprovider

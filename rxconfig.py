@@ -13,7 +13,7 @@ config = rx.Config(
     # No db_url: Turno's engines come from core/db.py and its schema from Alembic (alembic/). Given a
     # db_url, Reflex compares SQLModel's metadata with the database on every start and reports
     # "Detected database schema changes" for what only the migrations define (triggers, partial
-    # indexes), a false alarm at head (tests/unit/test_migrations.py proves head matches the models).
+    # indexes), a false alarm at head (tests/unit/models/test_migrations.py proves head matches the models).
     redis_url=_settings.redis_url,
     state_manager_mode="redis" if _settings.redis_url else "memory",
     telemetry_enabled=False,

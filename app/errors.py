@@ -1,4 +1,4 @@
-"""What the user sees when a handler fails unexpectedly: the generic toast (docs/product.md §3), never a stack trace.
+"""What the user sees when a handler fails unexpectedly: the generic toast (docs/product/validation.md §3), never a stack trace.
 
 Handlers with a screen of their own use states/failures.py `recovers`; this is the path for the rest.
 """

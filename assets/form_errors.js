@@ -1,4 +1,4 @@
-// Every form's refusal shows where the person is looking (docs/product.md "Form errors").
+// Every form's refusal shows where the person is looking (docs/product/validation.md "Form errors").
 // A form's messages are role="alert" elements inside it (components/forms.py field_error, a
 // form-level callout such as the plan limit). On a long form at 375 px they could appear off screen
 // and 'Publicar' seemed to do nothing. After a submit, the first message the server's answer brings

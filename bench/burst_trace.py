@@ -7,7 +7,7 @@ command line), the kernel's CPU and I/O pressure totals, PostgreSQL's sessions t
 On SQLite the samples hold the machine's part only. bench/reminder_burst.py starts it when
 BENCH_TRACE names a path prefix (samples in <prefix>-<engine>.jsonl, the events and bursts beside
 it in <prefix>-<engine>.jsonl.events.json); `python -m bench.burst_trace --read FILE` then prints
-each burst's slow events beside what the samples saw (docs/performance.md, "What the bursts
+each burst's slow events beside what the samples saw (docs/performance-log.md, "What the bursts
 share").
 """
 

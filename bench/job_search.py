@@ -185,8 +185,8 @@ def _service(engine: Engine, filters: dict) -> Callable[[], None]:
 def _handler(filters: dict) -> Callable[[], None]:
     """JobsState.load on a fresh state at /jobs?<filters>, as a page load calls it."""
     from app.pages.jobs import JobsState
-    from tests.unit.state_harness import run as run_handler
-    from tests.unit.state_harness import state_for
+    from tests.support.state_harness import run as run_handler
+    from tests.support.state_harness import state_for
 
     query = {key: str(value) for key, value in filters.items()}
 

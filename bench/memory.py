@@ -11,7 +11,7 @@
    having sent one event, and the bare python-socketio echo on Granian (the transport alone: what
    any websocket costs before Reflex or Turno hold anything for it).
 2. **Serialized state per client token.** In this process, on the same database, each page's
-   handlers run on one state tree (tests/unit/state_harness.py) and every state of the tree is
+   handlers run on one state tree (tests/support/state_harness.py) and every state of the tree is
    serialized with `BaseState._serialize()`, the pickle Reflex's Redis state manager stores.
 3. **Delta sizes.** The raw socket.io frames (bytes) a scripted session receives: a freelancer
    through every dashboard tab and two rounds of list, search, open, apply box and apply, and a
@@ -308,7 +308,7 @@ def measure_state_sizes(database_url: str, population: Population) -> list[State
     from reflex.state import State
 
     import app.app  # noqa: F401  (registers every page and state)
-    from tests.unit.state_harness import run, state_for, toasts
+    from tests.support.state_harness import run, state_for, toasts
 
     results = []
     for page, cookie, flow in _page_flows(population):

@@ -242,5 +242,5 @@ def subscription_panel() -> rx.Component:
 
 
 def plan_conditions() -> rx.Component:
-    """The general conditions of the paid plans (docs/product.md §9)."""
+    """The general conditions of the paid plans (docs/product/money.md §9)."""
     return check_list(PLAN_CONDITIONS)

@@ -227,7 +227,7 @@ FOOTER_LINKS: list[tuple[str, list[tuple[str, str]]]] = [
 
 
 def footer() -> rx.Component:
-    """Footer with the links of docs/product.md §1 (canonical category slugs) and the current year."""
+    """Footer with the links of docs/product/site.md §1 (canonical category slugs) and the current year."""
     name = get_settings().product_name
     return rx.el.footer(
         rx.box(

@@ -2,7 +2,7 @@
 
 Repeated shifts with the same person, regularly, can make a CLT employment relationship
 (pessoalidade, habitualidade, subordinação, onerosidade: CLT art. 3). Per pair, over the shifts
-they agreed (the one being decided included) this counts (docs/product.md "Termômetro de vínculo"):
+they agreed (the one being decided included) this counts (docs/product/trust.md "Termômetro de vínculo"):
 
 - W: calendar weeks (São Paulo time, Monday to Sunday) with a shift, among the 8 weeks ending with
   the week of the shift being decided;

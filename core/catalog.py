@@ -1,4 +1,4 @@
-"""Fixed lists of the product: cities, categories, industries, plans and constants (docs/product.md)."""
+"""Fixed lists of the product: cities, categories, industries, plans and constants (docs/product/README.md)."""
 
 from dataclasses import dataclass
 from decimal import Decimal
@@ -67,7 +67,7 @@ def canonical_category(slug: str) -> str | None:
 
 @dataclass(frozen=True)
 class Plan:
-    """A company subscription plan as sold on /pricing and in the dashboard (docs/product.md §9).
+    """A company subscription plan as sold on /pricing and in the dashboard (docs/product/money.md §9).
 
     Attributes:
         slug: Stable identifier ('free', 'premium', 'enterprise'); the checkout request's plan.
@@ -161,7 +161,7 @@ PLAN_CONDITIONS: tuple[str, ...] = (
 )
 
 TRIAL_DAYS = 7
-# How a vaga is paid, stated before anyone applies (docs/product.md "Pagamento"), from its `jobs.pagamento`
+# How a vaga is paid, stated before anyone applies (docs/product/money.md "Pagamento"), from its `jobs.pagamento`
 # (alembic 0019): 'direto' (the company pays the freelancer itself) or 'garantido' (the company pays
 # when it accepts, the money waits on the Turno and goes to the freelancer once the hours are approved:
 # services/money/). Its page, its apply form and its first paint say which.

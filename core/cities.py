@@ -2,7 +2,7 @@
 
 The list ships with the repo (core/data/municipios.csv: IBGE code, name, UF and whether it is a state
 capital; from github.com/kelvins/municipios-brasileiros, MIT licence, core/data/LICENSE-municipios-brasileiros).
-A city is stored as its IBGE code plus its display name, 'Curitiba, PR' (docs/product.md, "Cities").
+A city is stored as its IBGE code plus its display name, 'Curitiba, PR' (docs/product/validation.md, "Cities").
 
 - `suggest` answers the city box as a person types: accent- and case-insensitive, whole name first,
   then names starting with the text, then names with a later word starting with it; capitals first.

@@ -1,7 +1,7 @@
 """'Selo Empresa Pontual': the rule, over a company's hirings of the last 90 days (no database).
 
 From 5 shifts that happened (hours approved: the freelancer came) among the hirings whose shift
-started in the last 90 days (docs/product.md "Selo Empresa Pontual"); shifts the company cancelled
+started in the last 90 days (docs/product/trust.md "Selo Empresa Pontual"); shifts the company cancelled
 are never evidence for it:
 - C: the company's late cancellations (those that owed the fee) over the shifts that happened plus
   those late cancellations;

@@ -1,4 +1,4 @@
-"""A vaga's shift as people read it, in America/Sao_Paulo (docs/product.md "Turnos").
+"""A vaga's shift as people read it, in America/Sao_Paulo (docs/product/shifts.md "Turnos").
 
 `shift_text` gives 'sáb., 28/11 · 18:00–02:00 (8h, intervalo 60 min)'; `duration_text` the derived
 `duracao` column ('8 horas', '7h30'); `map_url` the Google Maps search link of the work address.

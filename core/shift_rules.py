@@ -1,4 +1,4 @@
-"""Every number of the shift loop in one place (docs/product.md "Turnos").
+"""Every number of the shift loop in one place (docs/product/shifts.md "Turnos").
 
 Deadlines, windows, fees, faltas and reliability thresholds of a hiring after 'Candidatura aceita'.
 Not legal advice: a threshold changes here and nowhere else. Values marked (P) are the product's own

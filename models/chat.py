@@ -45,7 +45,7 @@ class Message(SQLModel, table=True):
 
 
 class NotificationType(StrEnum):
-    """Notification types, chat messages included (docs/product.md §6)."""
+    """Notification types, chat messages included (docs/product/reach.md §6)."""
 
     NEW_APPLICATION = "new_application"
     APPLICATION_ACCEPTED = "application_accepted"

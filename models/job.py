@@ -25,7 +25,7 @@ def search_text(titulo: str, categoria: str, localizacao: str, endereco: str) ->
 
     Each part sits after a separator no search term contains, so a term matches inside one part
     ('curitiba', 'paulista', 'garcom'), never across two. The home search promises 'cargo, cidade
-    ou endereço' (docs/product.md §10); alembic 0015 rewrote the existing rows in this form.
+    ou endereço' (docs/product/site.md §10); alembic 0015 rewrote the existing rows in this form.
 
     Args:
         titulo: The title.
@@ -40,7 +40,7 @@ def search_text(titulo: str, categoria: str, localizacao: str, endereco: str) ->
 
 
 class JobStatus(StrEnum):
-    """Job status values (docs/product.md §4)."""
+    """Job status values (docs/product/jobs.md §4)."""
 
     OPEN = "open"
     IN_PROGRESS = "in_progress"
@@ -49,7 +49,7 @@ class JobStatus(StrEnum):
 
 
 class Job(SQLModel, table=True):
-    """A temporary in-person job (vaga) published by a company (docs/product.md §4)."""
+    """A temporary in-person job (vaga) published by a company (docs/product/jobs.md §4)."""
 
     __tablename__ = "jobs"
     __table_args__ = (
@@ -86,7 +86,7 @@ class Job(SQLModel, table=True):
     is_archived: bool = False
     criado_em: datetime = created_at_field()
     updated_at: datetime = created_at_field()
-    # The shift (docs/product.md "Turnos"): start and end in UTC, unpaid break, work address and an
+    # The shift (docs/product/shifts.md "Turnos"): start and end in UTC, unpaid break, work address and an
     # optional point set on site; `data_necessaria` and `duracao` are derived from them.
     inicio_em: datetime | None = optional_datetime_field()
     fim_em: datetime | None = optional_datetime_field()
@@ -123,7 +123,7 @@ def _keep_search_fields(_mapper, _connection, job: Job) -> None:
 
 
 class ApplicationStatus(StrEnum):
-    """Application status values (docs/product.md §5)."""
+    """Application status values (docs/product/shifts.md §5)."""
 
     PENDING = "pending"
     ACCEPTED = "accepted"
@@ -131,7 +131,7 @@ class ApplicationStatus(StrEnum):
 
 
 class Application(SQLModel, table=True):
-    """A freelancer's application to a job (candidatura, docs/product.md §5); one per freelancer and job."""
+    """A freelancer's application to a job (candidatura, docs/product/shifts.md §5); one per freelancer and job."""
 
     __tablename__ = "applications"
     __table_args__ = (

@@ -1,6 +1,6 @@
 """'Pagamento garantido pelo Turno': what a company paid for a hiring and where the money went.
 
-services/money/ is the only writer (docs/product.md "Pagamento garantido"). A
+services/money/ is the only writer (docs/product/money.md "Pagamento garantido"). A
 `ProtectedPayment` is one Stripe Checkout for a hiring (the payment at acceptance, or a
 'complemento' when approved hours exceed it). A `MoneyMovement` is one line of the ledger: a
 charge received, a transfer to the freelancer, a refund to the company, or Turno's fee kept; its

@@ -28,7 +28,7 @@ VERIFIED_CPF = text(f"cpf_status = '{CpfStatus.VERIFIED}'")
 
 
 class PayoutAccount(SQLModel, table=True):
-    """Where a freelancer's protected payments go (docs/product.md "Recebimentos").
+    """Where a freelancer's protected payments go (docs/product/money.md "Meus Ganhos").
 
     One row per freelancer, written by services.money.payouts only. Several accounts may *claim* a CPF
     (saving one never says whether another account has it), but only one may hold it *verified*:

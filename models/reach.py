@@ -3,7 +3,7 @@
 services/reach/push_devices.py is the only writer of `push_devices`, services/reach/push.py and
 push_sending.py of `push_outbox`, services/reach/whatsapp*.py of `whatsapp_contacts` and
 `whatsapp_messages`, services/reach/consents.py of `channel_consents`
-(docs/product.md "Notificações no aparelho" and "WhatsApp").
+(docs/product/reach.md "Notificações no aparelho" and "WhatsApp").
 """
 
 from datetime import datetime

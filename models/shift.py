@@ -1,6 +1,6 @@
 """The shift loop: a hiring per accepted application, its event history, faltas and human reviews.
 
-services/shifts/hiring_lifecycle.py is the only writer of a hiring's state (docs/product.md "Turnos").
+services/shifts/hiring_lifecycle.py is the only writer of a hiring's state (docs/product/shifts.md "Turnos").
 """
 
 from datetime import datetime
@@ -12,7 +12,7 @@ from models.base import created_at_field, optional_datetime_field, required_date
 
 
 class HiringState(StrEnum):
-    """States of a hiring (docs/product.md "Turnos", the state table)."""
+    """States of a hiring (docs/product/shifts.md "Turnos", the state table)."""
 
     AWAITING_PAYMENT = "aguardando_pagamento"
     SCHEDULED = "agendada"

@@ -1,7 +1,7 @@
 """A company's team ('Minha equipe'), blocks both ways, hidden vagas and private 'Contratar novamente' invites.
 
 services/trust/teams.py, services/trust/blocks.py, services/trust/invite_sending.py and
-services/trust/invites.py are their only writers (docs/product.md "Minha equipe").
+services/trust/invites.py are their only writers (docs/product/trust.md "Minha equipe").
 """
 
 from datetime import datetime
@@ -24,7 +24,7 @@ class TeamMember(SQLModel, table=True):
 
 
 class Block(SQLModel, table=True):
-    """One side refuses to work with the other (docs/product.md "Bloqueios").
+    """One side refuses to work with the other (docs/product/trust.md "Bloqueios").
 
     A company's 'Bloquear profissional' (blocker: the company) and a freelancer's 'Não quero
     trabalhar com esta empresa' (blocker: the freelancer) are the same row shape. The company's
@@ -42,7 +42,7 @@ class Block(SQLModel, table=True):
 
 
 class HiddenJob(SQLModel, table=True):
-    """'Não quero ver esta vaga': one vaga a freelancer asked not to see again (docs/product.md "Bloqueios").
+    """'Não quero ver esta vaga': one vaga a freelancer asked not to see again (docs/product/trust.md "Bloqueios").
 
     What an anonymous vaga offers instead of 'Não quero trabalhar com esta empresa': it hides that
     vaga alone and says nothing of its company. services/trust/blocks.py is the only writer.
@@ -70,7 +70,7 @@ class Invite(SQLModel, table=True):
     """A private invite to one freelancer for a private vaga (a new date), expiring at `expires_at`.
 
     'Contratar novamente' writes the private vaga (`jobs.privada`) and this row together;
-    services/trust/invite_sending.py writes it and services/trust/invites.py answers it (docs/product.md
+    services/trust/invite_sending.py writes it and services/trust/invites.py answers it (docs/product/trust.md
     "Contratar novamente").
     """
 

@@ -12,7 +12,7 @@ from models.base import created_at_field, json_list_field, optional_datetime_fie
 
 
 class Role(StrEnum):
-    """The kinds of user (profiles.tipo_usuario; docs/product.md §1).
+    """The kinds of user (profiles.tipo_usuario; docs/product/site.md §1).
 
     ADMIN is Turno staff: created only from the command line (`python -m scripts.create_admin`),
     never by a registration form; it has no profile dashboard, only the back office (/admin).
@@ -39,7 +39,7 @@ class User(SQLModel, table=True):
 
 
 class Profile(SQLModel, table=True):
-    """Public and personal data of a user, one row per user (docs/product.md §8)."""
+    """Public and personal data of a user, one row per user (docs/product/accounts.md §8)."""
 
     __tablename__ = "profiles"
 
@@ -82,7 +82,7 @@ def _keep_city_key(_mapper, _connection, profile: Profile) -> None:
 
 
 class UserPreferences(SQLModel, table=True):
-    """Settings of a user (theme and notification switches, docs/product.md §8), persisted."""
+    """Settings of a user (theme and notification switches, docs/product/accounts.md §8), persisted."""
 
     __tablename__ = "user_preferences"
 

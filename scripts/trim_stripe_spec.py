@@ -26,7 +26,7 @@ OUTPUT = Path(__file__).resolve().parent.parent / "tests" / "support" / "stripe_
 FORM = "application/x-www-form-urlencoded"
 
 # (method, path template, stripe-python params class, object answered): every call of stripe_api.client()
-# (and the Checkout Session read tests/unit/test_fake_stripe_payments.py makes).
+# (and the Checkout Session read tests/unit/project/test_fake_stripe_payments.py makes).
 OPERATIONS = (
     ("post", "/v1/accounts", "stripe.params._account_create_params.AccountCreateParams", "account"),
     ("get", "/v1/accounts/{account}", "stripe.params._account_retrieve_params.AccountRetrieveParams", "account"),

@@ -1,4 +1,4 @@
-"""Texts every screen shares: the generic failure toast (docs/product.md) and its parts.
+"""Texts every screen shares: the generic failure toast (docs/product/README.md) and its parts.
 
 A screen's own texts live with its state; only what several screens show is here, once.
 """

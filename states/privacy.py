@@ -1,4 +1,4 @@
-"""'Excluir conta': the confirmation dialog's state (LGPD self-service, docs/product.md §2)."""
+"""'Excluir conta': the confirmation dialog's state (LGPD self-service, docs/product/accounts.md §2)."""
 
 import logging
 

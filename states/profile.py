@@ -157,7 +157,7 @@ class ProfileEditState(AuthState):
 
     @rx.event
     def photo_rejected(self, rejections: list[dict]):
-        """The browser refused the file before upload (type or size): the reason's toast (docs/product.md §8)."""
+        """The browser refused the file before upload (type or size): the reason's toast (docs/product/accounts.md §8)."""
         codes = {
             str(error.get("code", ""))
             for item in (rejections if isinstance(rejections, list) else [])

@@ -8,7 +8,7 @@ from core.text import clipped
 
 
 class ShellState(rx.State):
-    """Navigation side effects of the top bar (docs/product.md §1: choosing a city, submitting a search)."""
+    """Navigation side effects of the top bar (docs/product/site.md §1: choosing a city, submitting a search)."""
 
     menu_open: bool = False
     city: str = ""  # the city the header picker shows: the one chosen, or the job list's ?city=

@@ -14,7 +14,7 @@ the index instead of the table (4-7x faster at 200,000 jobs). Both objects carry
 `jobs_busca_fts` prefix, which alembic/env.py leaves out of autogenerate: they are not models.
 
 A later revision that rebuilds the `jobs` table on SQLite (batch "move and copy") drops these
-triggers and must create them again; tests/unit/test_migrations.py checks they exist at head.
+triggers and must create them again; tests/unit/models/test_migrations.py checks they exist at head.
 """
 from collections.abc import Sequence
 

@@ -12,7 +12,7 @@ it. On PostgreSQL they are deferred constraint triggers (run at commit: the toke
 last and briefly, so it adds no deadlock); on SQLite, plain row triggers.
 
 The trigger text is frozen here; services/jobs/list_version.py holds the live copy that bulk loads put back,
-and tests/unit/test_list_version.py checks the two agree. A later revision that rebuilds `jobs`
+and tests/unit/jobs/test_list_version.py checks the two agree. A later revision that rebuilds `jobs`
 or `profiles` on SQLite (batch "move and copy") drops these triggers and must create them again.
 """
 from collections.abc import Sequence

@@ -16,7 +16,7 @@ The job list token's profile triggers (0007) now also fire on `biografia`, `webs
 `redes_sociais`: the public job page, which shows them, is cached on that token too.
 
 The trigger text is frozen here; services/accounts/session_version.py holds the live copy, and
-tests/unit/test_session_cache.py checks the two agree. A later revision that rebuilds
+tests/unit/accounts/test_session_cache.py checks the two agree. A later revision that rebuilds
 `auth_sessions`, `users` or `profiles` on SQLite (batch "move and copy") drops these triggers and
 must create them again. `last_seen_at` set back (never by the app) moves the token too: the cache
 trusts only uses it has seen.

@@ -5,7 +5,7 @@ Revises: 0012
 Create Date: 2026-11-26 23:30:00.000000
 
 A vaga gets a real shift (start, end, unpaid break, address, optional point, attendance secret) and
-every accepted application a hiring (docs/product.md "Turnos"). Existing rows are migrated:
+every accepted application a hiring (docs/product/shifts.md "Turnos"). Existing rows are migrated:
 - a job's shift starts at 09:00 (America/Sao_Paulo) on its `data_necessaria`, or on the day it was
   published when it has none, and lasts the first number of hours its free-text `duracao` names
   (clamped to 2-12 h), else 8 h; `possui_intervalo` becomes a 60-minute break; the address is the

@@ -10,7 +10,7 @@ list token (0007) must change in the same commit as any rating that could change
 new rating, a removed one (an account deleted), or a changed `stars` or `ratee_id`.
 
 The trigger text is frozen here; services/jobs/list_version.py holds the live copy that bulk loads put back,
-and tests/unit/test_list_version.py checks the two agree.
+and tests/unit/jobs/test_list_version.py checks the two agree.
 """
 
 from collections.abc import Sequence

@@ -4,7 +4,7 @@ Revision ID: 0019
 Revises: 0018
 Create Date: 2026-11-28 13:40:00.000000
 
-'Pagamento garantido pelo Turno' (docs/product.md "Pagamento garantido"): a vaga says how it is
+'Pagamento garantido pelo Turno' (docs/product/money.md "Pagamento garantido"): a vaga says how it is
 paid (`jobs.pagamento`, 'direto' for every existing vaga); a company gives its CNPJ before its
 first protected payment (`profiles.cnpj`, empty for everyone); each Stripe Checkout a company opens
 for a hiring is a `protected_payments` row and every money step a `money_movements` ledger line

@@ -4,7 +4,7 @@ Revision ID: 0020
 Revises: 0019
 Create Date: 2026-11-28 14:20:00.000000
 
-A company adds a freelancer it worked with (a paid shift) to its team (docs/product.md "Minha
+A company adds a freelancer it worked with (a paid shift) to its team (docs/product/trust.md "Minha
 equipe"). One row per company and freelancer, deleted with either account. A new table: nothing
 existing moves, and the downgrade drops it.
 """

@@ -6,7 +6,7 @@ Create Date: 2026-11-28 16:10:00.000000
 
 `jobs.equipe_ate` holds a team-first vaga back from everyone but the company's team until that
 instant; `jobs.privada` marks a 'Contratar novamente' vaga, seen only by its invited freelancer
-(docs/product.md "Minha equipe"). `blocks` holds either side's refusal to work with the other;
+(docs/product/trust.md "Minha equipe"). `blocks` holds either side's refusal to work with the other;
 `invites` the private invites. Existing vagas stay public (both columns default to "not held").
 The downgrade drops the tables and columns.
 """

@@ -7,7 +7,7 @@ Create Date: 2026-11-28 20:30:00.000000
 'Ativar notificações neste aparelho' stores the browser's subscription for the session that asked
 (deleted with it, so a logout ends the pushes), notifications wait in `push_outbox` until the
 sender delivers them (with retries), and each consent given or withdrawn is kept with its time
-(docs/product.md "Notificações no aparelho"). New tables only: nothing existing moves, and the
+(docs/product/reach.md "Notificações no aparelho"). New tables only: nothing existing moves, and the
 downgrade drops them.
 """
 

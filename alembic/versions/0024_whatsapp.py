@@ -4,7 +4,7 @@ Revision ID: 0024
 Revises: 0023
 Create Date: 2026-11-28 20:30:00.000000
 
-Opt-in shift confirmations and reminders by WhatsApp (docs/product.md "WhatsApp"): the number is
+Opt-in shift confirmations and reminders by WhatsApp (docs/product/reach.md "WhatsApp"): the number is
 confirmed with a code, 'Parar' stops it, and each template message is kept with its delivery
 status from the Cloud API's webhook. New tables only: nothing existing moves, and the downgrade
 drops them.

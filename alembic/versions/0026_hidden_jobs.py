@@ -5,7 +5,7 @@ Revises: 0025
 Create Date: 2026-12-07 15:00:00.000000
 
 An anonymous vaga no longer leads to its company (issue 41, point 3): a freelancer hides that
-vaga alone (docs/product.md "Bloqueios"). A new table only: nothing existing moves, and the
+vaga alone (docs/product/trust.md "Bloqueios"). A new table only: nothing existing moves, and the
 downgrade drops it.
 """
 

@@ -5,7 +5,7 @@ Revises: 0026
 Create Date: 2026-12-08 10:00:00.000000
 
 A company can dismiss a freelancer for 'Traje inadequado' (services/jobs/shift_pay.py DISMISS_REASONS),
-so a vaga now says beforehand what to wear and bring (docs/product.md §4). One optional text
+so a vaga now says beforehand what to wear and bring (docs/product/jobs.md §4). One optional text
 column, '' for every existing vaga; the downgrade drops it.
 """
 

@@ -20,7 +20,7 @@ FEATURES = [
     ("search", "Busca avançada", "Encontre vagas por cidade, categoria e palavra-chave."),
     ("messages-square", "Chat integrado", "Converse e combine os detalhes sem sair da plataforma."),
     ("star", "Sistema de avaliações", "Avaliações mútuas ao fim de cada trabalho."),
-    # docs/product.md: the home promises only what the product does ('Gestão de disponibilidade'
+    # docs/product/README.md: the home promises only what the product does ('Gestão de disponibilidade'
     # comes back with an availability feature).
     (
         "calendar-check",

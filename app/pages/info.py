@@ -238,7 +238,7 @@ def _terms_parts(name: str, email: str) -> list:
 
 @public_page(routes.TERMS, "Termos de uso")
 def terms_page() -> rx.Component:
-    """The full terms of use (docs/product.md §10)."""
+    """The full terms of use (docs/product/site.md §10)."""
     settings = get_settings()
     name = settings.product_name
     return legal_page(
@@ -385,7 +385,7 @@ _UNUSED = "Não utilizado"
 
 
 def cookie_rows() -> list[tuple[str, str, str, str, str]]:
-    """(name, type, purpose, duration, status) of each cookie the policy lists (docs/product.md §10)."""
+    """(name, type, purpose, duration, status) of each cookie the policy lists (docs/product/site.md §10)."""
     settings = get_settings()
     return [
         (

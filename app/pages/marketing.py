@@ -241,7 +241,7 @@ PRICING_FAQ = [
 
 
 def pricing_notes() -> rx.Component:
-    """Trial, refund, payment methods and taxes, as stated by docs/product.md §9."""
+    """Trial, refund, payment methods and taxes, as stated by docs/product/money.md §9."""
     return card_grid(
         feature_card(
             "gift",

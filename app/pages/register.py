@@ -1,4 +1,4 @@
-"""/register: company and freelancer sign-up, validated on the server (docs/product.md §2 and §3)."""
+"""/register: company and freelancer sign-up, validated on the server (docs/product/accounts.md §2 and docs/product/validation.md §3)."""
 
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -176,7 +176,7 @@ def _common_fields(prefix: str, errors) -> list[rx.Component]:
 
 
 def company_form() -> rx.Component:
-    """Company form, fields in the order of docs/product.md §2."""
+    """Company form, fields in the order of docs/product/accounts.md §2."""
     errors = RegisterState.company_errors
     return rx.form(
         rx.vstack(
@@ -223,7 +223,7 @@ def company_form() -> rx.Component:
 
 
 def freelancer_form() -> rx.Component:
-    """Freelancer form, fields in the order of docs/product.md §2."""
+    """Freelancer form, fields in the order of docs/product/accounts.md §2."""
     errors = RegisterState.freelancer_errors
     return rx.form(
         rx.vstack(

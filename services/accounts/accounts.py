@@ -53,7 +53,7 @@ def validate_company(data: dict) -> None:
     """Check a company registration form without touching the database.
 
     Raises:
-        ValidationFailed: When a field breaks a rule (the messages of docs/product.md §3).
+        ValidationFailed: When a field breaks a rule (the messages of docs/product/validation.md §3).
     """
     parse(CompanyRegistration, data)
 
@@ -62,7 +62,7 @@ def validate_freelancer(data: dict) -> None:
     """Check a freelancer registration form without touching the database.
 
     Raises:
-        ValidationFailed: When a field breaks a rule (the messages of docs/product.md §3).
+        ValidationFailed: When a field breaks a rule (the messages of docs/product/validation.md §3).
     """
     parse(FreelancerRegistration, data)
 
@@ -72,7 +72,7 @@ def register_company(session: Session, data: dict) -> User | None:
 
     Args:
         session: Open database session (the caller commits).
-        data: Raw form data (the company registration form, docs/product.md §2).
+        data: Raw form data (the company registration form, docs/product/accounts.md §2).
 
     Returns:
         The new user, or None when the e-mail was already registered (its owner is e-mailed
@@ -99,7 +99,7 @@ def register_freelancer(session: Session, data: dict) -> User | None:
 
     Args:
         session: Open database session (the caller commits).
-        data: Raw form data (the freelancer registration form, docs/product.md §2).
+        data: Raw form data (the freelancer registration form, docs/product/accounts.md §2).
 
     Returns:
         The new user, or None when the e-mail was already registered (see register_company).
@@ -419,7 +419,7 @@ def change_password(session: Session, user_id: int, data: dict, keep_token: str 
         How many other sessions were ended.
 
     Raises:
-        ValidationFailed: The messages of docs/product.md §3; 'Senha atual incorreta.' on the current password.
+        ValidationFailed: The messages of docs/product/validation.md §3; 'Senha atual incorreta.' on the current password.
         ServiceError: Throttled, or the account no longer exists.
     """
     form = parse(PasswordChangeForm, data)
@@ -505,7 +505,7 @@ class GuardDecision:
 
 
 def guard(caller_role: str | None, required_role: str | None, here: str = "") -> GuardDecision:
-    """Decide a page guard (docs/product.md §1): no session -> /login; another role -> where it lands.
+    """Decide a page guard (docs/product/site.md §1): no session -> /login; another role -> where it lands.
 
     Args:
         caller_role: The signed-in user's role, or None for a visitor.

@@ -13,7 +13,7 @@ def submit(session: Session, data: dict) -> ContactMessage:
     """Validate and store a contact message.
 
     Raises:
-        ValidationFailed: With the contact-form messages of docs/product.md §3.
+        ValidationFailed: With the contact-form messages of docs/product/validation.md §3.
     """
     form = parse(ContactForm, data)
     row = ContactMessage(**form.model_dump())

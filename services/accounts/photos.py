@@ -1,7 +1,7 @@
 """Profile photos: checked by content, re-encoded, stored under a fresh random name.
 
 An upload is accepted only when its bytes decode as a JPEG, PNG or WebP image of at most 5 MB
-(docs/product.md §8), whatever its file name or declared type says. The accepted image is re-encoded as a
+(docs/product/accounts.md §8), whatever its file name or declared type says. The accepted image is re-encoded as a
 WebP of at most 512×512 pixels: the stored file never carries the uploader's bytes (no polyglot
 file, no EXIF location data) and every avatar loads fast.
 
@@ -50,7 +50,7 @@ NO_FILE = "Selecione uma imagem."
 
 
 class PhotoRejected(ServiceError):
-    """An upload that is not an acceptable photo; `title` is the toast's heading (docs/product.md §8)."""
+    """An upload that is not an acceptable photo; `title` is the toast's heading (docs/product/accounts.md §8)."""
 
     def __init__(self, title: str, message: str):
         super().__init__(message)

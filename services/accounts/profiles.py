@@ -188,7 +188,7 @@ def update_company_profile(session: Session, user_id: int, data: dict) -> Profil
         The updated profile view.
 
     Raises:
-        ValidationFailed: When a field breaks a rule (docs/product.md §3, company profile).
+        ValidationFailed: When a field breaks a rule (docs/product/validation.md §3, company profile).
         NotAllowed: When the caller is not a company.
     """
     form = parse(CompanyProfileForm, data)
@@ -220,7 +220,7 @@ def update_freelancer_profile(session: Session, user_id: int, data: dict) -> Pro
         The updated profile view.
 
     Raises:
-        ValidationFailed: When a field breaks a rule (docs/product.md §3, freelancer profile).
+        ValidationFailed: When a field breaks a rule (docs/product/validation.md §3, freelancer profile).
         NotAllowed: When the caller is not a freelancer.
     """
     form = parse(FreelancerProfileForm, data)
@@ -243,7 +243,7 @@ def update_freelancer_profile(session: Session, user_id: int, data: dict) -> Pro
 
 
 def _preferences_row(session: Session, user_id: int) -> UserPreferences:
-    """The user's settings row, created with its defaults (docs/product.md §8) on first save (the caller commits)."""
+    """The user's settings row, created with its defaults (docs/product/accounts.md §8) on first save (the caller commits)."""
     _load(session, user_id)
     prefs = session.get(UserPreferences, user_id)
     if prefs is None:

@@ -83,7 +83,7 @@ class _Registration(_PasswordTwice):
     name: str
     email: Email
     password: NewPassword
-    confirmPassword: str  # noqa: N815  (the registration form's field name, docs/product.md §3)
+    confirmPassword: str  # noqa: N815  (the registration form's field name, docs/product/validation.md §3)
     location: str
 
     @field_validator("name")
@@ -98,7 +98,7 @@ class _Registration(_PasswordTwice):
 
 
 class CompanyRegistration(_Registration):
-    """Company sign-up payload (docs/product.md §2)."""
+    """Company sign-up payload (docs/product/accounts.md §2)."""
 
     company: str
     industry: str
@@ -129,7 +129,7 @@ class CompanyRegistration(_Registration):
 
 
 class FreelancerRegistration(_Registration):
-    """Freelancer sign-up payload (docs/product.md §2)."""
+    """Freelancer sign-up payload (docs/product/accounts.md §2)."""
 
     profession: str
     skills: str
@@ -200,7 +200,7 @@ class ResetPasswordForm(_PasswordTwice):
 
 
 class ContactForm(Form):
-    """Contact form payload (docs/product.md §3 and §10)."""
+    """Contact form payload (docs/product/validation.md §3 and docs/product/site.md §10)."""
 
     name: str
     email: str
@@ -237,7 +237,7 @@ class ContactForm(Form):
 
 
 class PasswordChangeForm(Form):
-    """Settings > Segurança (docs/product.md §3: each field at least 8 characters, confirmation equal to the new one).
+    """Settings > Segurança (docs/product/validation.md §3: each field at least 8 characters, confirmation equal to the new one).
 
     The new password also follows the registration rule (upper case, lower case and a digit), so
     changing a password never weakens it below what sign-up demands.

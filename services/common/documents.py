@@ -1,4 +1,4 @@
-"""Brazilian tax ids: CPF for freelancers, CNPJ for companies (docs/product.md "Recebimentos").
+"""Brazilian tax ids: CPF for freelancers, CNPJ for companies (docs/product/money.md "Meus Ganhos").
 
 Check digits are verified by validate-docbr, which also accepts the alphanumeric CNPJ valid from
 July 2026 ('12.ABC.345/01DE-35'). Ids are stored bare (digits, and for a CNPJ upper-case letters)

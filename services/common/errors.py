@@ -19,7 +19,7 @@ class ServiceError(Exception):
 
 
 class ValidationFailed(ServiceError):
-    """Input that breaks a rule of docs/product.md §3; `field_errors` holds the messages by field."""
+    """Input that breaks a rule of docs/product/validation.md §3; `field_errors` holds the messages by field."""
 
     def __init__(self, field_errors: dict[str, str]):
         super().__init__("Verifique os campos destacados.", field_errors)

@@ -104,7 +104,7 @@ def _checked(value: Any) -> bool:
 
 
 class JobForm(BaseModel):
-    """'Publicar Nova Vaga' payload (docs/product.md §3 job form, §4 jobs, "Turnos").
+    """'Publicar Nova Vaga' payload (docs/product/validation.md §3 job form, docs/product/jobs.md §4 jobs, docs/product/shifts.md "Turnos").
 
     The shift: `inicio_em` and `fim_em` arrive as 'datetime-local' text in São Paulo time and are
     kept in UTC; `data_necessaria` and `duracao` are no longer typed but derived (`job_values`).
@@ -131,7 +131,7 @@ class JobForm(BaseModel):
     possui_intervalo: bool = False
     anuncio_anonimo: bool = False
     vagas_disponiveis: int = 1
-    pagamento: str = "direto"  # 'direto' or 'garantido' (docs/product.md "Pagamento garantido")
+    pagamento: str = "direto"  # 'direto' or 'garantido' (docs/product/money.md "Pagamento garantido")
     o_que_levar: str = ""  # 'Traje e o que levar': optional attire and items
 
     @field_validator("titulo", "categoria", "descricao", "localizacao", "endereco", "o_que_levar", mode="before")

@@ -1,4 +1,4 @@
-"""The profile forms: a company's profile, the freelancer's 'Meu Perfil', and Settings > Aparência (docs/product.md §3)."""
+"""The profile forms: a company's profile, the freelancer's 'Meu Perfil', and Settings > Aparência (docs/product/validation.md §3)."""
 
 import re
 
@@ -43,7 +43,7 @@ def _social(value: str) -> str:
 
 
 class CompanyProfileForm(Form):
-    """Company profile completion (/company-profile-setup; docs/product.md §3)."""
+    """Company profile completion (/company-profile-setup; docs/product/validation.md §3)."""
 
     empresa: str
     biografia: str
@@ -86,7 +86,7 @@ class CompanyProfileForm(Form):
 
 
 class FreelancerProfileForm(Form):
-    """The freelancer's 'Meu Perfil' form (docs/product.md §3: nome required, website a URL or empty)."""
+    """The freelancer's 'Meu Perfil' form (docs/product/validation.md §3: nome required, website a URL or empty)."""
 
     nome: str
     telefone: str = ""
@@ -145,7 +145,7 @@ class FreelancerProfileForm(Form):
 
     @property
     def skills(self) -> list[str]:
-        """Habilidades as a list: comma-separated, blanks and repeats dropped (docs/product.md §3)."""
+        """Habilidades as a list: comma-separated, blanks and repeats dropped (docs/product/validation.md §3)."""
         return comma_list(self.habilidades, max_items=PROFILE_SKILLS_MAX)
 
 
@@ -153,7 +153,7 @@ THEMES = ("light", "dark", "system")
 
 
 class AppearanceForm(Form):
-    """Settings > Aparência (docs/product.md §3: theme one of light, dark, system)."""
+    """Settings > Aparência (docs/product/validation.md §3: theme one of light, dark, system)."""
 
     theme: str
 

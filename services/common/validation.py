@@ -1,4 +1,4 @@
-"""What every form schema shares, with the messages of docs/product.md §3: every form is validated on the server.
+"""What every form schema shares, with the messages of docs/product/validation.md §3: every form is validated on the server.
 
 The forms themselves live beside this module, one per part of the product (account_forms,
 profile_forms, job_forms, hiring_forms); this one keeps what they share: cleaning a typed value
@@ -108,7 +108,7 @@ CITY_AMBIGUOUS = "Há mais de uma cidade com este nome: escolha uma da lista."
 
 
 def city_label(value: str) -> str:
-    """The municipality a form's city names, as stored and shown ('Curitiba, PR'); docs/product.md, "Cities".
+    """The municipality a form's city names, as stored and shown ('Curitiba, PR'); docs/product/validation.md, "Cities".
 
     Raises:
         PydanticCustomError: 'Escolha uma cidade da lista.' for no municipality, or the ambiguous
@@ -124,7 +124,7 @@ CONFIRM_MISMATCH = "As senhas não conferem"
 
 
 def parse(schema: type[T], data: Any, now: datetime | None = None) -> T:
-    """Validate form data against a schema, raising ValidationFailed with the messages of docs/product.md §3.
+    """Validate form data against a schema, raising ValidationFailed with the messages of docs/product/validation.md §3.
 
     Args:
         schema: The form schema class.

@@ -3,7 +3,7 @@
 One function, `view(application status, hiring state or None, vaga stage)`, answers for every screen
 that names an application's state or counts it: the freelancer's 'Minhas Candidaturas' and overview
 ('Candidaturas ativas', 'Trabalhos concluídos') and the company's 'Contratações' and 'Contratações
-ativas' (docs/product.md §5). The SQL conditions the counters use are built from the same table
+ativas' (docs/product/shifts.md §5). The SQL conditions the counters use are built from the same table
 (`active_condition`, `completed_condition`), so a list and its count never disagree.
 
 A hiring's ending decides first: a cancelled shift (either side), a no-show and an unpaid expiry

@@ -7,7 +7,7 @@ way); `jobs_loading` drops them, lets the caller load, then rebuilds the search 
 triggers back and moves the token once. For offline loads (seed-large, benchmarks): writes by
 others while the triggers are gone would miss the index and the token.
 
-The FTS trigger text is the live copy of revision 0004's; tests/unit/test_list_version.py checks
+The FTS trigger text is the live copy of revision 0004's; tests/unit/jobs/test_list_version.py checks
 that dropping and recreating them here leaves the database's catalog exactly as the migration did.
 """
 

@@ -93,7 +93,7 @@ def create_job(session: Session, company_id: int, data: dict) -> int:
 
     Raises:
         NotAllowed: The acting user is not a company.
-        ValidationFailed: The job-form messages of docs/product.md §3.
+        ValidationFailed: The job-form messages of docs/product/validation.md §3.
         PlanLimitReached: The plan allows no more jobs now.
     """
     if session.exec(select(User.role).where(User.id == company_id)).first() != Role.CLIENT:

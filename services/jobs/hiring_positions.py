@@ -3,7 +3,7 @@
 An accepted application *holds a position* while its hiring is not cancelled (by either side), a
 no-show or expired (an expired one is back to pending anyway). A paid shift keeps its position: the
 work was done. When a hiring ends (services/shifts/hiring_lifecycle.py calls `hiring_ended` from `move`),
-its vaga follows (docs/product.md §5a "Vagas e turnos que terminam"):
+its vaga follows (docs/product/shifts.md §5a "Vagas e turnos que terminam"):
 
 - a freed position of a filled vaga ('Em andamento') whose start is at least REOPEN_LEAD away
   (2 hours, the publishing rule) reopens it to the public list ('Aberta');

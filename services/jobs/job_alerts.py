@@ -1,4 +1,4 @@
-"""'Alertas de novas vagas': who hears of a new vaga in their city (docs/product.md "Notificações")."""
+"""'Alertas de novas vagas': who hears of a new vaga in their city (docs/product/reach.md §6)."""
 
 from sqlalchemy import and_, exists, insert, or_
 from sqlmodel import Session, select

@@ -199,7 +199,7 @@ def cached_statements(dialect: str) -> dict[str, object]:
     """Every statement whose result services.jobs.job_list_cache keeps, with every filter applied.
 
     The cache is right only while these read nothing the list's token does not watch
-    (services/jobs/list_version.py `WATCHED_COLUMNS`); tests/unit/test_list_cache_watch.py checks it, so a
+    (services/jobs/list_version.py `WATCHED_COLUMNS`); tests/unit/jobs/test_list_cache_watch.py checks it, so a
     new column shown on the list or the job page fails there until its trigger watches it.
 
     Args:
@@ -218,7 +218,7 @@ def job_for_viewer(db: Session, job_id: int, viewer_id: int | None) -> JobDetail
 
     A visitor gets the cached public vaga. A signed-in person gets it from one uncached statement
     with services.jobs.visibility's rule: team members also see a team-first vaga, a company its own held
-    vagas, and nobody a vaga of a company a block stands between (docs/product.md "Minha equipe").
+    vagas, and nobody a vaga of a company a block stands between (docs/product/trust.md "Minha equipe").
 
     Args:
         db: Open database session.

@@ -1,6 +1,6 @@
 """The life of a job (vaga): its states, the moves between them and what each state means.
 
-A job has a *stage* and may be *archived* on top of it (docs/product.md §4):
+A job has a *stage* and may be *archived* on top of it (docs/product/jobs.md §4):
 
     stage:     open ──(positions filled)──▶ in_progress ──┐
                  └──────────────('Encerrar vaga')──────────┴──▶ closed

@@ -2,7 +2,7 @@
 
 Every visitor of /jobs (and every freelancer searching the dashboard) asks the same few questions:
 the first pages, with or without a city, a category or a common search term. Counting the matching
-jobs is the costly part (docs/performance.md, "Job search and listing"), and before this cache it
+jobs is the costly part (docs/performance-log.md, "Job search and listing"), and before this cache it
 ran on every page load.
 
 Each entry is stored with the list token (services/jobs/list_version.py) read before its query ran. A read

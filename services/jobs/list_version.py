@@ -28,7 +28,7 @@ _SHOWN_PROFILE_COLUMNS = ", ".join(SHOWN_PROFILE_COLUMNS)
 _T = JobListVersion.__tablename__
 EVERY_COLUMN = None
 # What the triggers below watch, per table: a cached statement (services/jobs/job_detail.py `cached_statements`)
-# may read only these, or its entries would outlive a change (tests/unit/test_list_cache_watch.py).
+# may read only these, or its entries would outlive a change (tests/unit/jobs/test_list_cache_watch.py).
 # Every column of `jobs`; the FTS index, which only the jobs table's own triggers write, in the same
 # statement; of `profiles`, the shown columns plus its key `user_id` (inserts and deletes are
 # watched, and the key is never updated).

@@ -1,4 +1,4 @@
-"""Which plan a company is on, and the publishing limits each plan allows (docs/product.md §4)."""
+"""Which plan a company is on, and the publishing limits each plan allows (docs/product/jobs.md §4)."""
 
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,7 +18,7 @@ FREE = "free"
 
 
 MONTHLY_UPGRADE = "Conheça o plano Enterprise ou aguarde o próximo mês."
-# The largest plan has nothing to upgrade to (docs/product.md §4).
+# The largest plan has nothing to upgrade to (docs/product/jobs.md §4).
 MONTHLY_AT_TOP = "Aguarde o próximo mês para publicar novas vagas."
 
 

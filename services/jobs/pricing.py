@@ -2,7 +2,7 @@
 
 The quote ('Aceitar e pagar R$ X'), Turno's fee by plan, and the checks before a guaranteed
 acceptance (Stripe configured, the company's CNPJ, no open dispute). Moving the money itself is
-services/money/ (docs/product.md "Pagamento garantido").
+services/money/ (docs/product/money.md "Pagamento garantido").
 """
 
 from dataclasses import dataclass
@@ -64,7 +64,7 @@ def configured() -> bool:
 
 
 def fee_percent(session: Session, company_id: int) -> int:
-    """Turno's fee for the company's plan (docs/product.md "Pagamento garantido")."""
+    """Turno's fee for the company's plan (docs/product/money.md "Pagamento garantido")."""
     return rules.PROTECTED_FEE_PERCENT.get(plans.current_plan(session, company_id).slug, 12)
 
 

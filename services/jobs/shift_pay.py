@@ -1,4 +1,4 @@
-"""What a shift pays and what cancelling costs, in integer centavos (docs/product.md "Turnos").
+"""What a shift pays and what cancelling costs, in integer centavos (docs/product/shifts.md "Turnos").
 
 Pay = (end - start - break) x hourly rate, rounded half-up to the centavo. Sending someone home
 with 'Não precisamos mais' pays max(worked, min(4 h, scheduled)); the other reasons pay the minutes

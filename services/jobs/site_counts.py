@@ -1,7 +1,7 @@
 """The home's real figures: open vagas and freelancers, shown only once they are worth showing.
 
 The home used to promise '5.000+ freelancers' and '2.000+ vagas' that no database held. It now
-reads the two counts (docs/product.md "The home"): the open vagas as /jobs counts them (its cached
+reads the two counts (docs/product/site.md §10): the open vagas as /jobs counts them (its cached
 count, services/jobs/job_list_cache.py) and the freelancers with a confirmed e-mail and a live account.
 A figure below its threshold is not shown at all: 'Já são 7 vagas' invites no one.
 

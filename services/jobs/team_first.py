@@ -1,6 +1,6 @@
 """'Oferecer primeiro à minha equipe': a new vaga seen by the company's team alone for a while.
 
-The window is min(12 h, (I − now)/4), I the shift's start (docs/product.md "Minha equipe").
+The window is min(12 h, (I − now)/4), I the shift's start (docs/product/trust.md "Minha equipe").
 `jobs.equipe_ate` holds the vaga back from everyone else (services/jobs/job_lifecycle.py `public`;
 members see it through services/jobs/visibility.py); the members are told at once, in the app and by
 e-mail as their alert settings say. The timer clears `equipe_ate` when the window ends (`open_due`),

@@ -1,4 +1,4 @@
-"""Who may see and apply to which vaga, beyond the public ones (docs/product.md "Minha equipe").
+"""Who may see and apply to which vaga, beyond the public ones (docs/product/trust.md "Minha equipe").
 
 `services/job_lifecycle.public` is what everyone sees: the cached list, the search, the category
 pages, the sitemap and a visitor's job page. A signed-in person may see a little more or less:

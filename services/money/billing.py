@@ -1,6 +1,6 @@
 """Company subscriptions with Stripe: checkout, customer portal, our own status and verified webhooks.
 
-Only a verified, not yet processed webhook changes a subscription (docs/product.md §9, "Stripe");
+Only a verified, not yet processed webhook changes a subscription (docs/product/money.md §9, "Stripe");
 the checkout and the portal merely send the company to Stripe. The plan limits read the
 `subscriptions` row through services.jobs.plans.current_plan, so an upgrade counts as soon as its
 webhook is stored.
@@ -49,10 +49,10 @@ PAST_DUE = "past_due"
 
 
 class BillingError(ServiceError):
-    """A billing action that failed, with its toast title and a Portuguese description (docs/product.md §9).
+    """A billing action that failed, with its toast title and a Portuguese description (docs/product/money.md §9).
 
     Attributes:
-        title: The toast title (one of the subscription errors of docs/product.md §9).
+        title: The toast title (one of the subscription errors of docs/product/money.md §9).
         message: The description shown under the title.
     """
 
@@ -66,7 +66,7 @@ class InvalidWebhook(Exception):
 
 
 class SubscriptionStatus(TypedDict):
-    """check-subscription (docs/product.md §9): whether a paid plan is in force, which, and until when.
+    """check-subscription (docs/product/money.md §9): whether a paid plan is in force, which, and until when.
 
     Attributes:
         subscribed: A paid plan is active or in its trial.
@@ -232,7 +232,7 @@ def open_portal(session: Session, company_id: int, base_url: str) -> str:
 
 
 def check_subscription(session: Session, user_id: int) -> SubscriptionStatus:
-    """check-subscription (docs/product.md §9), answered from our own records (never from Stripe)."""
+    """check-subscription (docs/product/money.md §9), answered from our own records (never from Stripe)."""
     plan = plans.current_plan(session, user_id)
     if plan.is_free:
         return SubscriptionStatus(subscribed=False, subscription_tier=None, subscription_end=None)

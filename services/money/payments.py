@@ -2,7 +2,7 @@
 
 'Pagamento garantido pelo Turno': the company pays at acceptance, the freelancer is paid after approval.
 
-docs/product.md "Pagamento garantido" is the rule book; in short:
+docs/product/money.md "Pagamento garantido" is the rule book; in short:
 
 - 'Aceitar e pagar R$ X' accepts the application with the hiring in 'aguardando_pagamento' and opens a
   Stripe Checkout (mode payment, Pix and card as the account enables them) for the hours' part plus

@@ -1,6 +1,6 @@
 """Where a freelancer receives protected payments: CPF, fiscal data and opening a Stripe connected account.
 
-'Pagamento garantido pelo Turno' (docs/product.md "Recebimentos") pays the freelancer through a
+'Pagamento garantido pelo Turno' (docs/product/money.md "Meus Ganhos") pays the freelancer through a
 Stripe connected account in Brazil, opened by the freelancer on Stripe's hosted onboarding. Before
 that the freelancer gives a CPF (valid, shown masked) and says how they invoice: MEI (with its
 CNPJ) or autônomo, and from which municipality (the profile's city), which the NFS-e will need.

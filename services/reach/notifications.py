@@ -157,7 +157,7 @@ def mark_read(session: Session, user_id: int, notification_id: int) -> Notificat
 
 # Statements run on every notification and message, built once: SQLAlchemy then reuses their
 # compiled form and cache key. Over Core tables a read costs about 20 us against 130-180 us through
-# the ORM (measured on SQLite; see docs/performance.md, "Apply without the ORM").
+# the ORM (measured on SQLite; see docs/performance-log.md, "Apply without the ORM").
 _USERS, _PREFERENCES = User.__table__, UserPreferences.__table__
 _PUSH_DEVICES = PushDevice.__table__
 _WHATSAPP = WhatsAppContact.__table__

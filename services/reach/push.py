@@ -1,4 +1,4 @@
-"""Notifications on the device: Web Push to the browsers people activated (docs/product.md "Notificações no aparelho").
+"""Notifications on the device: Web Push to the browsers people activated (docs/product/reach.md "Notificações no aparelho").
 
 This module is the queue: `enqueue` is called by services/reach/notifications.py `notify` in the
 notice's own transaction and writes one row per live device in `push_outbox`, so a rollback pushes

@@ -43,7 +43,7 @@ TTL_SECONDS = 6 * 3600  # how long a push service keeps a push for a device that
 SEND_TIMEOUT_SECONDS = 10
 CONCURRENCY = 16  # pushes in flight at once per sender
 BATCH = 100  # rows claimed per round (a burst's pushes go a round at a time, with a rest between)
-PACE = 20.0  # after each round, rest twenty times the CPU it took (docs/performance.md "What the bursts share")
+PACE = 20.0  # after each round, rest twenty times the CPU it took (docs/performance-log.md "What the bursts share")
 LEASE = timedelta(minutes=2)  # a claimed row is due again after this if its sender died
 RETRY_DELAYS = (timedelta(seconds=30), timedelta(minutes=2), timedelta(minutes=10), timedelta(hours=1))
 VAPID_LIFETIME = 12 * 3600  # seconds a signed VAPID token is valid (RFC 8292 allows up to 24 hours)

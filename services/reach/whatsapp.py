@@ -1,4 +1,4 @@
-"""Shift confirmations and reminders by WhatsApp, opt-in (docs/product.md "WhatsApp"): the numbers, the queue, the sender.
+"""Shift confirmations and reminders by WhatsApp, opt-in (docs/product/reach.md "WhatsApp"): the numbers, the queue, the sender.
 
 - `enqueue` is called by services/reach/notifications.py `notify` in the notice's transaction for
   the kinds of CHANNEL_KINDS, only for a confirmed number not stopped: one row in `whatsapp_messages`.

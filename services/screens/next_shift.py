@@ -1,4 +1,4 @@
-"""'Próximo turno': the one shift each overview puts on top (docs/product.md "Próximo turno").
+"""'Próximo turno': the one shift each overview puts on top (docs/product/shifts.md "Próximo turno").
 
 The freelancer's card is their soonest shift that has not ended; its one large button is the step
 that shift needs now ('Registrar saída', 'Registrar chegada', 'Confirmar presença'), or, before the

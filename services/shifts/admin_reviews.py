@@ -1,6 +1,6 @@
 """Turno staff's back office (/admin): open disputes and review requests with their evidence, and decisions.
 
-Three kinds of request wait for staff (docs/product.md "Turno staff (/admin)"): a 'Disputa de horas'
+Three kinds of request wait for staff (docs/product/staff.md "Turno staff (/admin)"): a 'Disputa de horas'
 (the freelancer contested the company's adjustment), a 'Contestação de ausência' (the freelancer
 contested a 'Não compareceu'), both `review_requests.kind == 'disputa'` on a hiring `em_disputa`
 and told apart by the contest in the hiring's events, and a 'Revisão de falta' (`kind ==

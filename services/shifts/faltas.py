@@ -1,4 +1,4 @@
-"""Faltas, suspensions and human reviews (docs/product.md "Turnos", reliability).
+"""Faltas, suspensions and human reviews (docs/product/shifts.md "Turnos", reliability).
 
 A freelancer's faltas are private. Three active ones suspend new applications for 14 days (shifts
 already confirmed stay). A falta lapses after 90 days, and eight paid shifts in a row remove the

@@ -1,10 +1,10 @@
-"""Every action on a hiring, and everything said about it, in one row (docs/product.md "Turnos").
+"""Every action on a hiring, and everything said about it, in one row (docs/product/shifts.md "Turnos").
 
 A row holds the button the shift card shows, the line the 'Linha do tempo' and the staff view
 write, the notice to the company and to the freelancer when the other side (or the timer) did it,
 the reason the timer records, and who may ever do it. The state table
 (services/shifts/hiring_lifecycle.py `RULES`) says when, from which state and by whom in each
-state; tests/unit/test_hiring_actions.py keeps the two in step. Every deadline in a text is read
+state; tests/unit/shifts/test_hiring_actions.py keeps the two in step. Every deadline in a text is read
 from core/shift_rules.py, never written as a number.
 """
 

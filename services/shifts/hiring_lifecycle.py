@@ -1,6 +1,6 @@
 """The life of a hiring (one accepted application's shift): its states and the only way to move it.
 
-Every transition of the state table in docs/product.md "Turnos" is a row of `RULES`: the action,
+Every transition of the state table in docs/product/shifts.md "Turnos" is a row of `RULES`: the action,
 the states it leaves, the state it reaches, who may trigger it and the time window it needs. `move`
 is the only writer of `hirings.state`: it checks the rule, writes the new state with the values the
 step records under an optimistic `version` condition (so two clicks, two tabs or two workers move a
@@ -550,7 +550,7 @@ def _next_reminder_after(h: Hiring, now: datetime) -> datetime | None:
 
 
 def is_ratable(state: str) -> bool:
-    """Ratings open once the hours are approved (docs/product.md "Turnos")."""
+    """Ratings open once the hours are approved (docs/product/shifts.md "Turnos")."""
     return state in RATABLE
 
 

@@ -1,4 +1,4 @@
-"""What each side does with a hiring after 'Candidatura aceita' (docs/product.md "Turnos").
+"""What each side does with a hiring after 'Candidatura aceita' (docs/product/shifts.md "Turnos").
 
 `act` is the one entry point of the screens: it finds the hiring the caller may touch (the company
 that hired, the freelancer hired, or Turno staff for decisions), reads and checks the action's

@@ -1,15 +1,15 @@
-"""The trust features' timed steps, run by every timer tick (services/timer/tick.py `tick`).
+"""The trust features' timed steps, run by every timer tick (services/timer/clock.py `tick`).
 
 Each step takes the tick's instant and a session factory, does what is due at that instant in
 its own short transactions, and returns how many rows it moved. A step is idempotent: two timer
 processes, or a tick repeated after a crash, leave the same rows.
 
-- team_first.open_due: team-first vagas whose window ended open to everyone (docs/product.md
+- team_first.open_due: team-first vagas whose window ended open to everyone (docs/product/trust.md
   "Oferecer primeiro à minha equipe").
 - invites.expire_due: 'Contratar novamente' invites past their time expire and their private vagas
-  close (docs/product.md "Contratar novamente").
+  close (docs/product/trust.md "Contratar novamente").
 - punctuality.refresh_due: the 'Selo Empresa Pontual' of companies whose hirings changed, or whose
-  figures are a day old (docs/product.md "Selo Empresa Pontual").
+  figures are a day old (docs/product/trust.md "Selo Empresa Pontual").
 """
 
 from collections.abc import Callable

@@ -1,13 +1,13 @@
 """Blocks both ways ('Bloquear profissional', 'Não quero trabalhar com esta empresa') and hidden vagas.
 
-The only writer of `blocks` and `hidden_jobs` (docs/product.md "Bloqueios"). A block between a
+The only writer of `blocks` and `hidden_jobs` (docs/product/trust.md "Bloqueios"). A block between a
 company and a freelancer hides the company's vagas from the freelancer on every path and refuses
 their applications (services/jobs/visibility.py): all of them when the company blocked, those that show
 the company's name when the freelancer did. It takes the freelancer out of the company's team and
 ends what is pending between them: the freelancer's pending applications (refused when the company
 blocks; withdrawn when the freelancer does, from named vagas only) and pending invites. Shifts
 already agreed stay as they are: a block is about the future, and a cancellation has its own rules
-and fees (docs/product.md "Turnos").
+and fees (docs/product/shifts.md "Turnos").
 
 A freelancer names the company to avoid only through something that already shows it to them by
 name: an open vaga that is not anonymous, or a shift they had with it. Never by a company id: a

@@ -1,4 +1,4 @@
-"""'Contratar novamente': answering and ending a private invite to one freelancer (docs/product.md).
+"""'Contratar novamente': answering and ending a private invite to one freelancer (docs/product/README.md).
 
 The only writer of `invites` besides sending (services/trust/invite_sending.py). 'Aceitar convite'
 hires through the same accept as any application (services/shifts/application_answers.py), so the

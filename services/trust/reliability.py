@@ -1,4 +1,4 @@
-"""Comparecimento and pontualidade on a freelancer's profile (docs/product.md §5a, 'Como calculamos').
+"""Comparecimento and pontualidade on a freelancer's profile (docs/product/shifts.md §5a, 'Como calculamos').
 
 Over the freelancer's last 20 shifts that happened or should have (arrival recorded, or marked as a
 no-show), shown once there are at least 3: 'Comparecimento 95% · Pontualidade 90% · 20 turnos'.

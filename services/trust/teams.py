@@ -1,4 +1,4 @@
-"""'Minha equipe': the freelancers a company worked with and wants to call again (docs/product.md).
+"""'Minha equipe': the freelancers a company worked with and wants to call again (docs/product/README.md).
 
 A company adds a freelancer after at least one paid shift together ('Adicionar à equipe' on that
 shift's card) and removes them at any time. The team's size is limited by the plan

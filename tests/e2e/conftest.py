@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect, sync_playwright
 
-from tests.e2e import leak_scan
+from tests.support import leak_scan
 from tests.support.fake_stripe import FakeStripe, stripe_env
 from tests.support.fake_whatsapp import FakeWhatsApp
 from tests.support.polling import wait_until
@@ -312,7 +312,7 @@ def signed_in(browser: Browser, base_url: str, email: str, **options) -> tuple[B
 
 @pytest.fixture(scope="session")
 def leak_scanner(app_env, fake_stripe: FakeStripe) -> leak_scan.LeakScan:
-    """The run's leak scanner (tests/e2e/leak_scan.py); its totals are printed at the end."""
+    """The run's leak scanner (tests/support/leak_scan.py); its totals are printed at the end."""
     scanner = leak_scan.LeakScan(fake_stripe)
     leak_scan.RUNS.append(scanner)
     return scanner

@@ -18,7 +18,7 @@ from models import Hiring, ReviewRequest, User
 from scripts.create_admin import create_admin
 from services.shifts import application_answers, shifts
 from tests.e2e.conftest import login, toast, unique_email
-from tests.unit.factories import make_application, make_job
+from tests.support.factories import make_application, make_job
 
 STAFF_PASSWORD = "Equipe2026"
 CONTEST = "Cheguei às 18h e a supervisora me mandou esperar na portaria."

@@ -18,9 +18,9 @@ from models import Subscription, User
 from services.jobs import company_jobs, plans
 from services.money import billing
 from tests.e2e.conftest import login
-from tests.e2e.shift_support import fill_shift
-from tests.shift_form import shift_fields
 from tests.support.fake_stripe import FakeStripe, event, invoice_failed, sign
+from tests.support.shift_form import shift_fields
+from tests.support.shift_support import fill_shift
 
 JOB = {
     "titulo": "Garçom para evento",

@@ -14,7 +14,7 @@ from sqlmodel import select
 from core.db import session_scope
 from models import Application, Job, User
 from tests.e2e.conftest import signed_in, toast
-from tests.e2e.shift_support import bar_job, past_shifts
+from tests.support.shift_support import bar_job, past_shifts
 
 PHONE = {"width": 375, "height": 812}
 WEEK = timedelta(weeks=1)

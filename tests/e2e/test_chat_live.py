@@ -15,7 +15,8 @@ from services.jobs import company_jobs
 from services.privacy import privacy
 from services.reach import chat_sending, chats
 from services.shifts import application_answers, applications
-from tests.e2e.chat_support import (
+from tests.e2e.conftest import PASSWORD, login
+from tests.support.chat_support import (
     JOB_FORM,
     account,
     both_in_chat,
@@ -28,9 +29,8 @@ from tests.e2e.chat_support import (
     send,
     user_id,
 )
-from tests.e2e.conftest import PASSWORD, login
-from tests.shift_form import shift_fields
-from tests.timing import ABSENCE_MS, ARRIVAL_MS
+from tests.support.shift_form import shift_fields
+from tests.support.timing import ABSENCE_MS, ARRIVAL_MS
 
 
 def _stored(chat_id: int) -> list[str]:

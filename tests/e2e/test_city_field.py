@@ -11,9 +11,9 @@ from core.types import utcnow
 from models import Job, Profile, User
 from services.common.validation import CITY_AMBIGUOUS
 from tests.e2e.conftest import PASSWORD, login, unique_email
-from tests.e2e.shift_support import fill_shift
 from tests.e2e.test_auth_flows import fill_common
 from tests.e2e.test_company_jobs import job_count, open_jobs_tab, toast, user_id
+from tests.support.shift_support import fill_shift
 
 
 def _options(box: Locator, page: Page) -> Locator:

@@ -13,8 +13,8 @@ from services.common.validation import parse
 from services.jobs import company_jobs
 from services.shifts import applications
 from tests.e2e.conftest import login
-from tests.e2e.shift_support import fill_shift
-from tests.shift_form import shift_day, shift_fields
+from tests.support.shift_form import shift_day, shift_fields
+from tests.support.shift_support import fill_shift
 
 JOB = {
     "titulo": "Garçom para evento",

@@ -9,9 +9,9 @@ from sqlmodel import select
 
 from core.db import session_scope
 from models import Notification, NotificationType, Profile, User
-from tests.e2e.chat_support import person
 from tests.e2e.conftest import login
-from tests.e2e.shift_support import fill_shift
+from tests.support.chat_support import person
+from tests.support.shift_support import fill_shift
 
 
 def _user_id(email: str) -> int:

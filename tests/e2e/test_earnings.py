@@ -12,8 +12,8 @@ from core.types import utcnow
 from models import Application, ApplicationStatus, Hiring, HiringState, Job, PayoutAccount, User
 from services.jobs import company_jobs
 from tests.e2e.conftest import login
-from tests.shift_form import shift_fields
 from tests.support.fake_stripe import FakeStripe
+from tests.support.shift_form import shift_fields
 
 EARNINGS = "/freelancer-dashboard?tab=earnings"
 

@@ -15,8 +15,8 @@ from core.db import session_scope
 from models import Profile, User
 from services.jobs import company_jobs
 from tests.e2e.conftest import login
-from tests.e2e.shift_support import fill_shift
-from tests.shift_form import shift_fields
+from tests.support.shift_form import shift_fields
+from tests.support.shift_support import fill_shift
 
 PHONE = {"width": 375, "height": 667}
 ADDRESS = "Rua Augusta, 1500 - Consolação, São Paulo - SP"

@@ -11,7 +11,7 @@ from models import Application, User
 from services.jobs import company_jobs
 from services.shifts import application_answers
 from tests.e2e.conftest import login
-from tests.shift_form import shift_fields
+from tests.support.shift_form import shift_fields
 
 DASHBOARD = "/freelancer-dashboard"
 

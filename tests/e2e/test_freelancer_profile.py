@@ -10,8 +10,8 @@ from core.db import session_scope
 from models import Application, Profile
 from services.jobs import company_jobs
 from services.shifts import application_answers, applications, ratings
-from tests.e2e.chat_support import JOB_FORM, account, hire, open_chat, person, user_id
-from tests.shift_form import shift_fields
+from tests.support.chat_support import JOB_FORM, account, hire, open_chat, person, user_id
+from tests.support.shift_form import shift_fields
 
 NOT_FOUND = "Perfil não encontrado"
 

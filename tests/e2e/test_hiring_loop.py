@@ -14,7 +14,7 @@ from sqlmodel import select
 from core.db import session_scope
 from models import Application, Job, User
 from tests.e2e.conftest import signed_in, toast
-from tests.e2e.shift_support import fill_shift
+from tests.support.shift_support import fill_shift
 
 
 def _job_id(title: str) -> int:

@@ -15,7 +15,7 @@ from datetime import timedelta
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.e2e.conftest import signed_in, toast
-from tests.e2e.shift_support import apply_and_get_hired, bar_job, my_shifts
+from tests.support.shift_support import apply_and_get_hired, bar_job, my_shifts
 
 PHONE = {"width": 375, "height": 812}
 TAP = 44  # px: the smallest tap target at 375 px

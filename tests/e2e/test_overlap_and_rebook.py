@@ -18,7 +18,7 @@ from models import Application, Hiring, Job, User
 from services.jobs import attendance_code
 from services.shifts import application_answers
 from tests.e2e.conftest import signed_in, toast
-from tests.e2e.shift_support import bar_job
+from tests.support.shift_support import bar_job
 
 PHONE = {"width": 375, "height": 812}
 

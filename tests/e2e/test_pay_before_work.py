@@ -16,7 +16,7 @@ from core.shift_format import shift_when
 from models import Application, Job, User
 from services.shifts import application_answers
 from tests.e2e.conftest import login
-from tests.e2e.shift_support import bar_job, my_shifts
+from tests.support.shift_support import bar_job, my_shifts
 
 TOTAL = "R$ 220,00 pelo turno"  # 6 h - 30 min of break at R$ 40,00
 

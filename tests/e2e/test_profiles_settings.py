@@ -11,8 +11,8 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from core.db import session_scope
 from services.jobs import company_jobs
 from services.shifts import applications
-from tests.e2e.chat_support import JOB_FORM, account, draft_keys, hire, open_chat, person, type_draft, user_id
 from tests.e2e.conftest import PASSWORD, login
+from tests.support.chat_support import JOB_FORM, account, draft_keys, hire, open_chat, person, type_draft, user_id
 
 PHOTO_URL = re.compile(r"/_upload/profile-photos/[0-9a-f]{32}\.webp$")
 NEW_PASSWORD = "NovaSenha2026"

@@ -22,9 +22,9 @@ from models import Application, Hiring, Profile, User
 from services.money import checkout, payments, receipts, settlement, stripe_events
 from services.shifts import application_answers, shifts
 from tests.e2e.conftest import signed_in, toast
-from tests.e2e.shift_support import bar_job, begin_now, leave_and_send_hours, my_shifts
 from tests.support.fake_stripe import FakeStripe
 from tests.support.payouts import ready_payout_account
+from tests.support.shift_support import bar_job, begin_now, leave_and_send_hours, my_shifts
 
 CNPJ = "12.ABC.345/01DE-35"
 SHOTS = Path("/tmp/stale-shots")  # looked at by hand (375 px and 1280 px)

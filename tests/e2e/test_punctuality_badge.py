@@ -16,7 +16,7 @@ from services.jobs import category_companies
 from services.timer import trust_steps
 from services.trust import punctuality
 from tests.e2e.conftest import signed_in
-from tests.e2e.shift_support import bar_job, past_shifts
+from tests.support.shift_support import bar_job, past_shifts
 
 PHONE = {"width": 375, "height": 812}
 HOW_HREF = "/como-calculamos#selo"

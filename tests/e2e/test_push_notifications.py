@@ -12,8 +12,8 @@ import json
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.e2e.chat_support import bubbles, chat_url, hire, person, send
 from tests.e2e.conftest import toast
+from tests.support.chat_support import bubbles, chat_url, hire, person, send
 from tests.support.fake_push import FakePushService
 from tests.support.polling import wait_until
 

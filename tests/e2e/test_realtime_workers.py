@@ -29,10 +29,10 @@ from sqlalchemy.pool import NullPool
 
 from core.db import make_engine
 from core.presence import chat_place, deployment_key
-from tests.e2e.chat_support import both_in_chat, bubbles, send, user_id
 from tests.e2e.conftest import ROOT, _free_port, _wait_healthy
+from tests.support.chat_support import both_in_chat, bubbles, send, user_id
 from tests.support.polling import wait_until
-from tests.timing import ARRIVAL_MS
+from tests.support.timing import ARRIVAL_MS
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "")
 TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL", "")

@@ -14,7 +14,7 @@ from core.db import session_scope
 from core.types import utcnow
 from models import TeamMember, User
 from tests.e2e.conftest import signed_in, toast
-from tests.e2e.shift_support import paid_shift, past_shifts
+from tests.support.shift_support import paid_shift, past_shifts
 
 PHONE = {"width": 375, "height": 812}
 

@@ -10,9 +10,9 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.e2e.chat_support import bubbles, draft_keys, hire, open_chat, person, send, type_draft
 from tests.e2e.conftest import login
-from tests.timing import ARRIVAL_MS
+from tests.support.chat_support import bubbles, draft_keys, hire, open_chat, person, send, type_draft
+from tests.support.timing import ARRIVAL_MS
 
 LATE = "Você ainda está aí?"
 

@@ -21,7 +21,7 @@ from core.db import session_scope
 from core.types import utcnow
 from models import Hiring
 from tests.e2e.conftest import signed_in, toast
-from tests.e2e.shift_support import apply_and_get_hired, bar_job, leave_and_send_hours, my_shifts, shift_card
+from tests.support.shift_support import apply_and_get_hired, bar_job, leave_and_send_hours, my_shifts, shift_card
 
 VENUE = (-23.5614, -46.6559)  # the shift's point (MASP, São Paulo)
 

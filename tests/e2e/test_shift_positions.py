@@ -14,7 +14,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import signed_in, toast
-from tests.e2e.shift_support import apply_and_get_hired, bar_job, my_shifts
+from tests.support.shift_support import apply_and_get_hired, bar_job, my_shifts
 
 SHOTS = Path("/tmp/lifecycle-shots")
 

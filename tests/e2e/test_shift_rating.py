@@ -16,7 +16,7 @@ from sqlmodel import select
 from core.db import session_scope
 from models import Application, Job, Rating
 from tests.e2e.conftest import signed_in, toast
-from tests.e2e.shift_support import my_shifts, paid_shift
+from tests.support.shift_support import my_shifts, paid_shift
 
 SHOTS = Path("/tmp/stale-shots")
 

@@ -9,7 +9,7 @@ import uuid
 from playwright.sync_api import Browser, expect
 
 from tests.e2e.conftest import signed_in, toast
-from tests.e2e.shift_support import paid_shift
+from tests.support.shift_support import paid_shift
 
 TEAM_LINES = {  # each plan's card on /pricing
     "Gratuito": "Minha equipe: até 10 profissionais",

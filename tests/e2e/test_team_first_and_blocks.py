@@ -22,9 +22,9 @@ from core.db import session_scope
 from core.types import utcnow
 from models import Job, TeamMember, User
 from services.jobs import team_first
-from tests.e2e.chat_support import person
 from tests.e2e.conftest import signed_in, toast
-from tests.e2e.shift_support import bar_job, fill_shift, paid_shift
+from tests.support.chat_support import person
+from tests.support.shift_support import bar_job, fill_shift, paid_shift
 
 PHONE = {"width": 375, "height": 812}
 # Everyone in the test at desktop size, or everyone on a phone 375 px wide (chat_support.person's `mobile`).

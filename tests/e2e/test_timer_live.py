@@ -16,10 +16,10 @@ from sqlmodel import select
 from core.db import session_scope
 from core.types import utcnow
 from models import Application, Hiring, Notification
-from tests.e2e.chat_support import person, user_id
 from tests.e2e.conftest import login
-from tests.e2e.shift_support import bar_job
+from tests.support.chat_support import person, user_id
 from tests.support.polling import wait_until
+from tests.support.shift_support import bar_job
 
 TICK_ROOM_MS = 75_000  # two of the server's 30-second ticks and the page's refresh
 

@@ -16,7 +16,7 @@ from core.db import session_scope
 from models import Job, User
 from services.shifts import application_answers, applications
 from tests.e2e.conftest import login, signed_in, toast
-from tests.e2e.shift_support import bar_job, fill_shift, my_shifts
+from tests.support.shift_support import bar_job, fill_shift, my_shifts
 
 ATTIRE = "Camisa social branca, calça preta, sapato preto fechado"
 

@@ -9,8 +9,8 @@ import random
 import requests
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.chat_support import hire, person
 from tests.e2e.conftest import toast
+from tests.support.chat_support import hire, person
 from tests.support.fake_whatsapp import APP_SECRET, FakeWhatsApp, signed_webhook, status_payload
 
 

@@ -40,7 +40,7 @@ from models import (
     UserPreferences,
 )
 from services.accounts import sessions
-from tests.unit.factories import make_application, make_job
+from tests.support.factories import make_application, make_job
 
 SHELL = f"{STATE}.states___shell____shell_state"
 MISSING_ID = 987_654

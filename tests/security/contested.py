@@ -23,7 +23,7 @@ from core.security import new_token, token_digest
 from core.settings import get_settings
 from core.types import utcnow
 from models import Application, EmailToken, Job, Profile, Role, TokenPurpose, User
-from tests.shift_form import shift_fields
+from tests.support.shift_form import shift_fields
 from tests.unit.conftest import alembic_config
 
 FREE_LIMIT_MESSAGE = (

@@ -27,7 +27,7 @@ from sqlmodel import Session, func, select
 
 from bench import harness
 from bench.wsclient import AUTH, CHROME, TIMEOUT, Delta, Tab
-from tests.shift_form import shift_fields
+from tests.support.shift_form import shift_fields
 
 ROOM = f"{AUTH}.app___pages___chats___state____chat_room_state"
 COMPANY_JOBS = f"{AUTH}.app___pages___company_jobs___state____company_jobs_state"

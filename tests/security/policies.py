@@ -30,7 +30,7 @@ that the caller took part in the application).
 
 from dataclasses import dataclass, field
 
-from tests.shift_form import shift_day, shift_fields
+from tests.support.shift_form import shift_day, shift_fields
 
 PUBLIC = "public"
 SIGNED_IN = "signed-in"
@@ -174,7 +174,7 @@ POLICIES: dict[str, Policy] = {
     "app.pages.contact.ContactState.load": Policy(PUBLIC, page="/contact"),
     "app.pages.contact.ContactState.setvar": SETVAR,
     "app.pages.contact.ContactState.submit": Policy(PUBLIC, {"form_data": CONTACT_FORM}, page="/contact"),
-    # A closed vaga says so and lists similar open ones (docs/product.md §4); it was public while open.
+    # A closed vaga says so and lists similar open ones (docs/product/jobs.md §4); it was public while open.
     "app.pages.job_detail.state.JobDetailState.load": Policy(
         PUBLIC, page="/jobs/{public_job}", may_differ=("gone", "similar", "page_title")
     ),
@@ -407,7 +407,7 @@ POLICIES: dict[str, Policy] = {
         {"form_data": {"data": "2030-01-05", "inicio": "18:00", "fim": "23:00", "valor_hora": "40", "mensagem": ""}},
         page="/client-dashboard?tab=team",
     ),
-    # Invites are answered by id; a missing one is refused and nothing is written (tests/unit/test_invites.py
+    # Invites are answered by id; a missing one is refused and nothing is written (tests/unit/trust/test_invites.py
     # proves another company's and another freelancer's are refused the same way).
     "app.pages.client_dashboard.ClientDashboardState.cancel_invite": Policy(
         COMPANY, {"invite_id": 987654}, page="/client-dashboard?tab=team"

@@ -4,7 +4,7 @@ For each flow, trials with a registered e-mail and with an unknown one, interlea
 alternates in every pair, so load drifts hit both sides alike), with a realistic bcrypt cost
 (BCRYPT_ROUNDS=8). Every answer must be identical (HTTP status and body; the handler's toasts,
 redirects and form state): `make test` checks that over 20 trials of each side. Only `make
-security-full` (STRICT_TIMING=1, tests/timing.py) also times 200 trials of each side and holds their
+security-full` (STRICT_TIMING=1, tests/support/timing.py) also times 200 trials of each side and holds their
 medians within 5 ms of each other: a busy CI machine cannot keep a 5 ms promise. The
 throttle limits are lifted so both sides do the full work on every trial (a throttled answer is
 the same for known and unknown e-mails anyway). Medians are printed (`-s` shows them).
@@ -41,9 +41,9 @@ from core.security import hash_password
 from core.settings import get_settings
 from core.types import utcnow
 from models import OutboxEmail, Profile, Role, User
-from tests.timing import only_when_strict
+from tests.support.state_harness import run, state_for
+from tests.support.timing import only_when_strict
 from tests.unit.conftest import alembic_config
-from tests.unit.state_harness import run, state_for
 
 TRIALS = 200
 ANSWER_TRIALS = 20

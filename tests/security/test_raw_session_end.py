@@ -29,7 +29,7 @@ from core.settings import get_settings
 from core.types import utcnow
 from models import Profile, Role, User
 from services.accounts import sessions
-from tests.unit.factories import make_application, make_chat, make_hiring, make_job, make_message
+from tests.support.factories import make_application, make_chat, make_hiring, make_job, make_message
 
 SHIFT_ADDRESS = "Rua do Turno Secreto, 77"
 WELCOME = "Bem-vindo ao Hotel Canário, João!"

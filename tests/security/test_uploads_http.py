@@ -60,7 +60,7 @@ def server(tmp_path_factory) -> Server:
     use_database(database_url)
     from core.db import session_scope
     from services.accounts import sessions
-    from tests.unit.factories import make_freelancer
+    from tests.support.factories import make_freelancer
 
     with session_scope() as db:
         user = make_freelancer(db, nome="Carla Dias")

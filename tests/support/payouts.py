@@ -1,6 +1,6 @@
 """A freelancer ready to receive protected payments, for tests and benchmarks (a fixture row).
 
-The onboarding round trip itself is tested in tests/unit/test_payouts.py and tests/e2e/test_earnings.py.
+The onboarding round trip itself is tested in tests/unit/money/test_payouts.py and tests/e2e/test_earnings.py.
 """
 
 from models import CpfStatus, PayoutAccount

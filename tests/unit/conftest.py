@@ -179,10 +179,10 @@ def make_alembic_config() -> Callable[[str], Config]:
 
 @pytest.fixture
 def fake_app():
-    """A stand-in Reflex app for live delivery (tests/unit/live_app.py), with a fresh presence registry."""
+    """A stand-in Reflex app for live delivery (tests/support/live_app.py), with a fresh presence registry."""
     from core.presence import get_presence
     from states import live
-    from tests.unit.live_app import FakeApp
+    from tests.support.live_app import FakeApp
 
     get_presence.cache_clear()
     app = FakeApp()
