@@ -137,7 +137,7 @@ def fill(engine: Engine, fake: FakeStripe, count: int, rng: random.Random) -> li
                     fim_em=start + timedelta(hours=6),
                     intervalo_min=30,
                     valor_hora_centavos=RATE,
-                    payment_mode="garantido",
+                    pagamento="garantido",
                     minutos_aprovados=approved,
                     valor_centavos=shift_pay.pay(approved, RATE),
                     repasse_em=now - timedelta(seconds=n % 600),

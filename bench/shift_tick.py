@@ -252,7 +252,7 @@ def _hiring(i: int, application_id: int, job_id: int, company_id: int, freelance
         "version": 1 + i % 3,
         "intervalo_min": 60,
         "valor_hora_centavos": RATE_CENTS,
-        "payment_mode": "direto",
+        "pagamento": "direto",
         "reminders_sent": 0,
         "chegada_metodo": "",
         "chegada_distancia": "",

@@ -12,7 +12,7 @@ from models.auth import (
 )
 from models.billing import ContactMessage, StripeEvent, Subscription
 from models.chat import Chat, Message, Notification, NotificationType
-from models.job import Application, ApplicationStatus, Job, JobListVersion, JobStatus, Rating
+from models.job import Application, ApplicationStatus, Job, JobListVersion, JobStatus, PaymentMode, Rating
 from models.payment import MoneyMovement, MovementKind, PaymentKind, PaymentStatus, ProtectedPayment
 from models.payout import CpfStatus, FiscalRegime, PayoutAccount
 from models.reach import ChannelConsent, PushDevice, PushMessage, WhatsAppContact, WhatsAppMessage
@@ -50,6 +50,7 @@ __all__ = [
     "NotificationType",
     "OutboxEmail",
     "PaymentKind",
+    "PaymentMode",
     "PaymentStatus",
     "PayoutAccount",
     "Profile",

@@ -39,6 +39,13 @@ def search_text(titulo: str, categoria: str, localizacao: str, endereco: str) ->
     return f" {SEARCH_SEPARATOR} ".join(part for part in parts if part)[:SEARCH_MAX]
 
 
+class PaymentMode(StrEnum):
+    """How a vaga, and each hiring of it, is paid (docs/product/money.md "Pagamento garantido")."""
+
+    DIRECT = "direto"  # the company pays the freelancer itself
+    GUARANTEED = "garantido"  # 'Pagamento garantido pelo Turno': charged at acceptance, paid out after approval
+
+
 class JobStatus(StrEnum):
     """Job status values (docs/product/jobs.md §4)."""
 
@@ -99,7 +106,7 @@ class Job(SQLModel, table=True):
     busca: str = Field(default="", max_length=SEARCH_MAX)
     cidade_busca: str = Field(default="", max_length=CITY_SEARCH_MAX)
     cidade_ibge: int | None = None  # the IBGE code of `localizacao` (core.cities; alembic 0017)
-    pagamento: str = Field(default="direto", max_length=16)  # 'direto' or 'garantido' (alembic 0019)
+    pagamento: str = Field(default=PaymentMode.DIRECT, max_length=16)  # a PaymentMode (alembic 0019)
     # 'Oferecer primeiro à minha equipe' (alembic 0021): until this instant only the company's team
     # sees the vaga; the timer clears it when the window opens (services/jobs/team_first.py).
     equipe_ate: datetime | None = optional_datetime_field()

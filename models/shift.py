@@ -9,6 +9,7 @@ from enum import StrEnum
 from sqlmodel import Field, Index, SQLModel
 
 from models.base import created_at_field, optional_datetime_field, required_datetime_field
+from models.job import PaymentMode
 
 
 class HiringState(StrEnum):
@@ -71,7 +72,7 @@ class Hiring(SQLModel, table=True):
     fim_em: datetime = required_datetime_field()
     intervalo_min: int = 0
     valor_hora_centavos: int = 0
-    payment_mode: str = Field(default="direto", max_length=16)
+    pagamento: str = Field(default=PaymentMode.DIRECT, max_length=16)  # the vaga's, when hired (alembic 0028)
     due_at: datetime | None = optional_datetime_field()
     remind_at: datetime | None = optional_datetime_field()
     reminders_sent: int = 0

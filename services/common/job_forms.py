@@ -16,6 +16,7 @@ from core.catalog import BRING_LABEL, CATEGORIES
 from core.geo import valid_point
 from core.shift_format import duration_text
 from core.types import utcnow
+from models import PaymentMode
 from models.job import BRING_MAX
 from services.common.validation import city_label, clean, comma_list, fail, min_len, parse_money, visible_length
 
@@ -131,7 +132,7 @@ class JobForm(BaseModel):
     possui_intervalo: bool = False
     anuncio_anonimo: bool = False
     vagas_disponiveis: int = 1
-    pagamento: str = "direto"  # 'direto' or 'garantido' (docs/product/money.md "Pagamento garantido")
+    pagamento: str = PaymentMode.DIRECT  # 'direto' or 'garantido' (docs/product/money.md "Pagamento garantido")
     o_que_levar: str = ""  # 'Traje e o que levar': optional attire and items
 
     @field_validator("titulo", "categoria", "descricao", "localizacao", "endereco", "o_que_levar", mode="before")
@@ -240,8 +241,8 @@ class JobForm(BaseModel):
     @field_validator("pagamento", mode="before")
     @classmethod
     def _payment(cls, value: Any) -> str:
-        text = clean(value) or "direto"
-        if text not in ("direto", "garantido"):
+        text = clean(value) or PaymentMode.DIRECT
+        if text not in tuple(PaymentMode):
             raise ValueError(PAYMENT_MODE_INVALID)
         return text
 

@@ -13,7 +13,7 @@ from core import shift_rules
 from core.db import lock_for_write
 from core.routes import NoticeTarget
 from core.types import utcnow
-from models import Application, ApplicationStatus, Job, JobStatus, NotificationType, Role, User
+from models import Application, ApplicationStatus, Job, JobStatus, NotificationType, PaymentMode, Role, User
 from services.common.errors import NotAllowed, ServiceError, ValidationFailed, require_id
 from services.common.job_forms import (
     SHIFT_LENGTH,
@@ -187,7 +187,7 @@ def update_job(session: Session, company_id: int, job_id: object, data: dict) ->
 
 def _check_payment_mode(mode: str) -> None:
     """'Pagamento garantido' only where Stripe is configured (services/money/)."""
-    if mode == pricing.GUARANTEED and not pricing.configured():
+    if mode == PaymentMode.GUARANTEED and not pricing.configured():
         raise ValidationFailed({"pagamento": pricing.NOT_CONFIGURED})
 
 

@@ -22,11 +22,10 @@ from core.catalog import (
 )
 from core.formatting import hourly_pay, long_date, safe_website
 from core.shift_format import map_url, shift_text, shift_when
-from models import Job, Profile
+from models import Job, PaymentMode, Profile
 from services.common.social import SocialLink, social_links
 from services.jobs import job_lifecycle, job_list_cache, list_version, shift_pay, visibility
 from services.jobs.jobs import (
-    GUARANTEED,
     JobListItem,
     category_label,
     company_name,
@@ -255,7 +254,7 @@ def _detail(row) -> JobDetail | None:
     if row is None:
         return None
     shown = row.profile_user_id is not None and not row.anuncio_anonimo
-    guaranteed = row.pagamento == GUARANTEED
+    guaranteed = row.pagamento == PaymentMode.GUARANTEED
     return JobDetail(
         id=row.id,
         title=row.titulo,

@@ -18,7 +18,7 @@ from core.formatting import hourly_pay, long_date
 from core.ratings import RatingSummary
 from core.shift_format import shift_text
 from core.text import city_key, fold
-from models import Job, Profile, Rating
+from models import Job, PaymentMode, Profile, Rating
 from models.job import SEARCH_INDEX_TABLE, SEARCH_SEPARATOR
 from services.common.paging import Page
 from services.jobs import job_lifecycle, job_list_cache, list_version, shift_pay, visibility
@@ -26,7 +26,6 @@ from services.jobs import job_lifecycle, job_list_cache, list_version, shift_pay
 UNKNOWN_COMPANY = "Empresa não informada"
 SEARCH_MAX_LENGTH = 100
 _SEARCH_INDEX = table(SEARCH_INDEX_TABLE, column("rowid"))
-GUARANTEED = "garantido"  # `Job.pagamento` of a vaga paid through the Turno (services/money/)
 
 
 class JobListItem(TypedDict):
@@ -119,7 +118,7 @@ def filters(
     """
     conditions = [job_lifecycle.public(), *hidden.conditions()]
     if guaranteed:
-        conditions.append(col(Job.pagamento) == GUARANTEED)
+        conditions.append(col(Job.pagamento) == PaymentMode.GUARANTEED)
     if term:
         conditions.append(_search_condition(term, dialect))
     if city_folded:
@@ -242,7 +241,7 @@ def _items(rows) -> list[JobListItem]:
             shift=shift_text(row.inicio_em, row.fim_em, row.intervalo_min),
             posted=long_date(row.criado_em),
             company_rating=shown_rating(row),
-            guaranteed=row.pagamento == GUARANTEED,
+            guaranteed=row.pagamento == PaymentMode.GUARANTEED,
             punctual=bool(row.selo_pontual) and not row.anuncio_anonimo,
             punctual_summary=(row.selo_resumo or "") if row.selo_pontual and not row.anuncio_anonimo else "",
         )

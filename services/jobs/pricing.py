@@ -17,9 +17,6 @@ from services.common import documents
 from services.common.errors import NotAllowed, ServiceError
 from services.jobs import plans, shift_pay
 
-GUARANTEED, DIRECT = "garantido", "direto"
-
-
 NOT_CONFIGURED = (
     "O pagamento garantido pelo Turno não está disponível neste ambiente: o Stripe não está configurado. "
     "As vagas usam o pagamento direto pela empresa."

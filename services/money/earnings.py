@@ -14,7 +14,7 @@ from sqlmodel import Session, or_, select
 
 from core.formatting import local, money_cents
 from core.shift_rules import LOCAL_TZ, MEI_ANNUAL_LIMIT_CENTAVOS, MEI_WARNING_PERCENT
-from models import FiscalRegime, Hiring, HiringState, Job, PayoutAccount, Profile
+from models import FiscalRegime, Hiring, HiringState, Job, PaymentMode, PayoutAccount, Profile
 from services.jobs.shift_pay import pay
 from services.money.payments import NO_PAYOUT_ACCOUNT, TOP_UP_WAITING
 from services.shifts.shifts import prefilled_minutes
@@ -77,7 +77,7 @@ def _status(h: Hiring) -> tuple[str, str]:
         paid = _paid_at(h) or h.updated_at
         return f"Pago em {local(paid):%d/%m}", "green"
     if h.state == S.APPROVED:
-        if h.payment_mode == "garantido":
+        if h.pagamento == PaymentMode.GUARANTEED:
             return _guaranteed_status(h)
         return "Aguardando pagamento da empresa", "amber"
     if h.state in WAITING:
@@ -172,7 +172,7 @@ def for_freelancer(session: Session, freelancer_id: int, now: datetime) -> Earni
                 amount=money_cents(amount),
                 status=status,
                 tone=tone,
-                mode=GUARANTEED if h.payment_mode == "garantido" else DIRECT,
+                mode=GUARANTEED if h.pagamento == PaymentMode.GUARANTEED else DIRECT,
             )
         )
     return _with_mei(session, freelancer_id, year, shown, totals)

@@ -33,11 +33,12 @@ from models import (
     Hiring,
     HiringState,
     PaymentKind,
+    PaymentMode,
     PaymentStatus,
     ProtectedPayment,
 )
 from services.common.errors import ServiceError
-from services.jobs.pricing import GUARANTEED, Quote, fee, fee_percent, quote
+from services.jobs.pricing import Quote, fee, fee_percent, quote
 from services.money import stripe_api
 from services.shifts import hiring_lifecycle
 
@@ -114,7 +115,7 @@ def _counted_ids(payments: list[ProtectedPayment], current: ProtectedPayment | N
 
 def top_up_due(session: Session, h: Hiring) -> Quote | None:
     """What an approved hiring still needs the company to pay (None when what was paid covers it)."""
-    if h.state != S.APPROVED or h.payment_mode != GUARANTEED or h.valor_centavos is None:
+    if h.state != S.APPROVED or h.pagamento != PaymentMode.GUARANTEED or h.valor_centavos is None:
         return None
     paid = sum(
         p.freelancer_centavos for p in covered(paid_payments(session, h.id), latest_payment(session, h.id, "aceite"))
@@ -128,7 +129,7 @@ def top_up_due(session: Session, h: Hiring) -> Quote | None:
 
 def amount_due(session: Session, h: Hiring) -> Quote | None:
     """What the company pays now for this hiring: at acceptance, or a top-up (None: nothing)."""
-    if h.payment_mode != GUARANTEED:
+    if h.pagamento != PaymentMode.GUARANTEED:
         return None
     if h.state == S.AWAITING_PAYMENT:
         minutes = hiring_lifecycle.scheduled_minutes(h)

@@ -13,7 +13,7 @@ from core.formatting import hourly_pay, long_date
 from core.shift_format import shift_text
 from core.text import fold
 from core.types import utcnow
-from models import Application, ApplicationStatus, Chat, Hiring, Job, JobStatus, Profile, Rating
+from models import Application, ApplicationStatus, Chat, Hiring, Job, JobStatus, PaymentMode, Profile, Rating
 from services.common import paging
 from services.common.paging import Page
 from services.jobs import application_status, hiring_positions, job_lifecycle, pricing, shift_pay
@@ -97,7 +97,7 @@ def _applications_of_job():
 def _job_row(
     job: Job, applications: int | None, reopenable: frozenset | set = frozenset(), percent: int | None = None
 ) -> JobRow:
-    guaranteed = percent is not None and job.pagamento == pricing.GUARANTEED
+    guaranteed = percent is not None and job.pagamento == PaymentMode.GUARANTEED
     return JobRow(
         id=job.id,
         title=job.titulo,
@@ -164,7 +164,7 @@ def company_jobs(
     query = select(Job, _applications_of_job()).join(page, page.c.id == Job.id).order_by(*order)
     rows = session.exec(query).all()
     reopenable = hiring_positions.reopenable_ids(session, [job for job, _ in rows], utcnow())
-    guaranteed = any(job.pagamento == pricing.GUARANTEED for job, _ in rows)
+    guaranteed = any(job.pagamento == PaymentMode.GUARANTEED for job, _ in rows)
     percent = pricing.fee_percent(session, user_id) if guaranteed else None  # read once, only if used
     return [_job_row(job, total, reopenable, percent) for job, total in rows]
 

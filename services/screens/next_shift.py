@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 
 from core import shift_rules as rules
 from core.formatting import local, money_cents
-from models import Actor, Hiring, HiringState
+from models import Actor, Hiring, HiringState, PaymentMode
 from services.jobs import pricing, shift_pay
 from services.screens import shift_views
 from services.screens.shift_views import ShiftCard
@@ -92,7 +92,7 @@ def _company_pay(session: Session, cards: list[ShiftCard], hirings: list[Hiring]
     if None in totals.values():  # a rate 'A combinar': no honest total
         return ""
     text = f"{money_cents(sum(totals.values()))} pelo turno ({len(cards)} profissionais)"
-    guaranteed = [h for h in hirings if h.payment_mode == pricing.GUARANTEED]
+    guaranteed = [h for h in hirings if h.pagamento == PaymentMode.GUARANTEED]
     if not guaranteed:
         return text
     percent = pricing.fee_percent(session, hirings[0].company_id)

@@ -8,8 +8,8 @@ from sqlmodel import Session
 from core import geo
 from core import shift_rules as rules
 from core.formatting import local, money_cents
-from models import Actor, Hiring, HiringState
-from services.jobs import pricing, shift_pay
+from models import Actor, Hiring, HiringState, PaymentMode
+from services.jobs import shift_pay
 from services.money import payments, receipts
 from services.shifts import hiring_lifecycle
 from services.shifts.shifts import (
@@ -39,7 +39,7 @@ class PaymentView(NamedTuple):
 
 def payment_view(session: Session, h: Hiring, actor: str) -> PaymentView:
     """The guaranteed payment's line on a card, for the company or the freelancer (empty for a direct one)."""
-    if h.payment_mode != pricing.GUARANTEED:
+    if h.pagamento != PaymentMode.GUARANTEED:
         return PaymentView()
     if actor == Actor.COMPANY:
         return _company_payment(session, h)
@@ -97,7 +97,7 @@ def approval_lines(session: Session, h: Hiring) -> list[ApprovalLine]:
             value=f"{money_cents(amount)} ({shift_pay.hours_text(minutes)} × {money_cents(h.valor_hora_centavos)})",
         ),
     ]
-    if h.payment_mode == pricing.GUARANTEED:
+    if h.pagamento == PaymentMode.GUARANTEED:
         money = receipts.settlement_preview(session, h, HiringState.APPROVED, amount)
         lines.append(ApprovalLine(label="Repasse ao profissional", value=money_cents(money.transfer)))
         lines.append(ApprovalLine(label="Reembolso à empresa", value=money_cents(money.refund)))

@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 from core import shift_rules as rules
 from core.formatting import local, money_cents
 from core.shift_format import map_url
-from models import Actor, Chat, Hiring, HiringEvent, HiringState, Job, Profile
+from models import Actor, Chat, Hiring, HiringEvent, HiringState, Job, PaymentMode, Profile
 from services.jobs import application_status, pricing, shift_pay
 from services.screens.shift_card_lines import (
     ApprovalLine,
@@ -221,7 +221,7 @@ def _card(
         chat_id=chat_id or 0,
         has_point=job.ponto_lat is not None,
         timeline=timeline,
-        guaranteed=h.payment_mode == pricing.GUARANTEED,
+        guaranteed=h.pagamento == PaymentMode.GUARANTEED,
         payment_status=payment.status,
         pay_label=payment.pay_label,
         team="",
@@ -274,7 +274,7 @@ def _cards(session: Session, rows, actor: str, now: datetime) -> list[ShiftCard]
         card["team"] = team.get(h.id, "")
         card["rebook"] = h.freelancer_id if h.id in team else 0
         card["decision"] = decision_text(h, decisions.get(h.id))
-        if percent is not None and h.payment_mode == pricing.GUARANTEED:
+        if percent is not None and h.pagamento == PaymentMode.GUARANTEED:
             card["estimate_fee"] = pricing.estimate_fee_text(h, percent)
         _dialog_fields(session, card, h, actor, now)
         cards.append(card)
@@ -289,7 +289,7 @@ def _other_name(actor: str, name: str | None, empresa: str | None) -> str:
 
 def _fee_percent(session: Session, hirings: list[Hiring], actor: str) -> int | None:
     """The company's plan fee, read once for its list when a guaranteed shift is in it (None otherwise)."""
-    if actor != Actor.COMPANY or not any(h.payment_mode == pricing.GUARANTEED for h in hirings):
+    if actor != Actor.COMPANY or not any(h.pagamento == PaymentMode.GUARANTEED for h in hirings):
         return None
     return pricing.fee_percent(session, hirings[0].company_id)
 
@@ -320,7 +320,7 @@ def _dialog_fields(session: Session, card: ShiftCard, h: Hiring, actor: str, now
     offered = {item["action"] for item in card["actions"]}
     if "aprovar" in offered:
         card["approval"], card["approval_flag"] = approval_lines(session, h), records_flag(h)
-    if "cancelar" in offered and h.payment_mode == pricing.GUARANTEED:
+    if "cancelar" in offered and h.pagamento == PaymentMode.GUARANTEED:
         card["cancel_money"] = cancel_money(session, h, actor, now)
 
 
@@ -355,7 +355,7 @@ def _still_open(confirmation):
         confirmation: That side's record of the payment (`Hiring.pago_em` for the company,
             `Hiring.recebido_em` for the freelancer).
     """
-    unconfirmed = and_(confirmation.is_(None), Hiring.payment_mode != pricing.GUARANTEED)
+    unconfirmed = and_(confirmation.is_(None), Hiring.pagamento != PaymentMode.GUARANTEED)
     return (
         ~Hiring.state.in_(hiring_lifecycle.TERMINAL)
         | and_(Hiring.state == HiringState.PAID, unconfirmed)
@@ -412,7 +412,7 @@ def brief_cards(session: Session, where: list, actor: str, now: datetime, limit:
         card = _card(
             h, job, _other_name(actor, name, empresa), chat_id, actor, now, [], payment_view(session, h, actor)
         )
-        if percent is not None and h.payment_mode == pricing.GUARANTEED:
+        if percent is not None and h.pagamento == PaymentMode.GUARANTEED:
             card["estimate_fee"] = pricing.estimate_fee_text(h, percent)
         found.append((card, h))
     return found

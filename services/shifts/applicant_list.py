@@ -14,7 +14,7 @@ from sqlalchemy import and_, or_
 from sqlmodel import Session, select
 
 from core.formatting import hourly_pay, long_date, money
-from models import Application, ApplicationStatus, Chat, Job, Profile
+from models import Application, ApplicationStatus, Chat, Job, PaymentMode, Profile
 from services.common.errors import NotAllowed, require_id
 from services.jobs import pricing, shift_pay
 from services.jobs.company_jobs import owned_job
@@ -174,7 +174,7 @@ def accept_labels(session: Session, job: Job) -> Callable[[Application], str] | 
     X is what `pricing.job_quote` charges at the applicant's rate (the proposal, else
     the vaga's): the hours' part plus the plan's fee. The plan is read once for all the cards.
     """
-    if job.pagamento != pricing.GUARANTEED:
+    if job.pagamento != PaymentMode.GUARANTEED:
         return None
     percent = pricing.fee_percent(session, job.cliente_id)
     minutes = shift_pay.scheduled_minutes(job.inicio_em, job.fim_em, job.intervalo_min) if job.inicio_em else 0

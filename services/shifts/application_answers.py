@@ -18,7 +18,7 @@ from sqlmodel import Session, select, update
 
 from core import routes
 from core.types import utcnow
-from models import Actor, Application, ApplicationStatus, Chat, Hiring, HiringState, Job, NotificationType
+from models import Actor, Application, ApplicationStatus, Chat, Hiring, HiringState, Job, NotificationType, PaymentMode
 from services.common.errors import NotAllowed, ServiceError, require_id
 from services.jobs import company_jobs, hiring_positions, job_lifecycle, pricing, shift_pay
 from services.jobs.company_jobs import owned_job
@@ -80,7 +80,7 @@ def accept(session: Session, company_id: int, application_id: object, bond_ack: 
         return _chat_for(session, application, job)
     if application.status != ApplicationStatus.PENDING or not job_lifecycle.accepts_hiring(job):
         raise ServiceError(NOT_PENDING)
-    if job.pagamento == pricing.GUARANTEED:
+    if job.pagamento == PaymentMode.GUARANTEED:
         pricing.check_can_accept(session, company_id)
     if bond_ack is not None:
         bond.require_acknowledgement(session, company_id, application.freelancer_id, job.inicio_em, bond_ack)
@@ -105,7 +105,7 @@ def accept(session: Session, company_id: int, application_id: object, bond_ack: 
     if accepted >= job.vagas_disponiveis:
         job_lifecycle.fill(job)
         session.add(job)
-    if job.pagamento == pricing.GUARANTEED:
+    if job.pagamento == PaymentMode.GUARANTEED:
         return chat_id  # the freelancer hears of it when the payment arrives (services/money/)
     notify(
         session,
@@ -138,7 +138,7 @@ def _hire(session: Session, application: Application, job: Job) -> None:
         "fim_em": job.fim_em,
         "intervalo_min": job.intervalo_min,
         "valor_hora_centavos": shift_pay.centavos(rate),
-        "payment_mode": job.pagamento,
+        "pagamento": job.pagamento,
     }
     earlier = session.exec(select(Hiring).where(Hiring.application_id == application.id)).first()
     if earlier is not None:  # an unpaid acceptance that expired: the same hiring waits for payment again

@@ -19,7 +19,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
 from core import shift_rules as rules
-from models import Actor, Hiring, HiringEvent, HiringState
+from models import Actor, Hiring, HiringEvent, HiringState, PaymentMode
 from services.jobs import hiring_positions, shift_pay
 from services.shifts.hiring_actions import HiringAction as A
 
@@ -142,7 +142,7 @@ def _approval_closes(h: Hiring) -> datetime | None:
 
 def _direct(h: Hiring) -> bool:
     """Paid directly by the company (the sides record the payment), not through Turno."""
-    return h.payment_mode != GUARANTEED
+    return h.pagamento != PaymentMode.GUARANTEED
 
 
 def _awaiting_since(h: Hiring) -> datetime:
@@ -150,7 +150,6 @@ def _awaiting_since(h: Hiring) -> datetime:
     return h.updated_at
 
 
-GUARANTEED = "garantido"
 _BEFORE_START = Window(closes=_start, late=SHIFT_STARTED)
 _DIRECT = Window(needs=_direct)
 _FEE_OWED = Window(needs=lambda h: h.taxa_cancelamento_centavos > 0 and _direct(h))
@@ -532,7 +531,7 @@ def create(session: Session, values: dict, now: datetime, actor_id: int | None) 
         now: The time of the acceptance.
         actor_id: The company that accepted.
     """
-    state = S.SCHEDULED if values.get("payment_mode", "direto") != GUARANTEED else S.AWAITING_PAYMENT
+    state = S.SCHEDULED if values.get("pagamento", PaymentMode.DIRECT) != PaymentMode.GUARANTEED else S.AWAITING_PAYMENT
     draft = Hiring(**values, state=state, created_at=now, updated_at=now)
     draft.due_at = due_at(state, draft)
     draft.remind_at = _next_reminder_after(draft, now)

@@ -15,10 +15,10 @@ from sqlmodel import Session, select
 from core import geo, routes
 from core import shift_rules as rules
 from core.formatting import local, money_cents
-from models import Actor, Hiring, HiringState, Job, NotificationType, Profile, ReviewRequest
+from models import Actor, Hiring, HiringState, Job, NotificationType, PaymentMode, Profile, ReviewRequest
 from services.common.errors import NotAllowed, ServiceError, require_id
 from services.common.validation import visible_length
-from services.jobs import attendance_code, pricing, shift_pay
+from services.jobs import attendance_code, shift_pay
 from services.reach.notifications import notify
 from services.shifts import faltas, hiring_lifecycle
 from services.shifts.hiring_actions import CATALOG
@@ -66,7 +66,7 @@ MARKED_PAID_BY_COMPANY = "Marcado como pago pela empresa"
 
 def state_label(h: Hiring, actor: str) -> str:
     """The hiring's state as `actor` reads it on its card ('Pago', or MARKED_PAID_BY_COMPANY for the freelancer)."""
-    unconfirmed = h.payment_mode != pricing.GUARANTEED and h.recebido_em is None
+    unconfirmed = h.pagamento != PaymentMode.GUARANTEED and h.recebido_em is None
     if h.state == HiringState.PAID and actor == Actor.FREELANCER and unconfirmed:
         return MARKED_PAID_BY_COMPANY
     return STATE_LABELS.get(h.state, h.state)

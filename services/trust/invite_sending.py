@@ -16,7 +16,7 @@ from sqlmodel import Session
 from core import routes
 from core.formatting import hourly_pay, local
 from core.types import utcnow
-from models import Hiring, HiringState, Invite, Job, NotificationType, Profile, Role, TeamMember, User
+from models import Hiring, HiringState, Invite, Job, NotificationType, PaymentMode, Profile, Role, TeamMember, User
 from services.common.errors import NotAllowed, ServiceError, ValidationFailed, require_id
 from services.common.job_forms import JobForm
 from services.common.validation import parse
@@ -294,7 +294,7 @@ def send(
     if form.inicio_em - MIN_NOTICE <= now:
         raise ServiceError(TOO_SOON)
     overlaps.refuse_overlap(session, freelancer_id, form.inicio_em, form.fim_em)  # checked again on acceptance
-    if form.pagamento == pricing.GUARANTEED:
+    if form.pagamento == PaymentMode.GUARANTEED:
         pricing.check_can_accept(session, company_id)
     bond.require_acknowledgement(session, company_id, freelancer_id, form.inicio_em, bond_ack)
     plans.ensure_can_publish(session, company_id)

@@ -14,8 +14,7 @@ from core.catalog import PAYMENT_DIRECT, PAYMENT_GUARANTEED
 from core.formatting import hourly_pay, local
 from core.shift_format import shift_text
 from core.types import utcnow
-from models import Invite, InviteStatus, Job, Profile
-from services.jobs import pricing
+from models import Invite, InviteStatus, Job, PaymentMode, Profile
 from services.jobs.jobs import company_name
 
 SENT_SHOWN = 20
@@ -90,7 +89,7 @@ def _views(session: Session, *where, limit: int | None = None) -> list[InviteVie
             shift=invite_shift(job),
             place=job.endereco or job.localizacao,
             pay=hourly_pay(job.valor_hora),
-            payment=PAYMENT_GUARANTEED if job.pagamento == pricing.GUARANTEED else PAYMENT_DIRECT,
+            payment=PAYMENT_GUARANTEED if job.pagamento == PaymentMode.GUARANTEED else PAYMENT_DIRECT,
             message=invite.mensagem,
             expires=expiry_text(invite.expires_at),
             status=invite.status,

@@ -16,9 +16,9 @@ from sqlmodel import Session
 
 from core import routes
 from core.types import utcnow
-from models import Application, Invite, InviteStatus, Job, NotificationType, Profile
+from models import Application, Invite, InviteStatus, Job, NotificationType, PaymentMode, Profile
 from services.common.errors import NotAllowed, ServiceError
-from services.jobs import job_lifecycle, pricing
+from services.jobs import job_lifecycle
 from services.jobs.company_jobs import owned_job
 from services.reach.notifications import notify
 from services.shifts import application_answers, faltas, overlaps
@@ -85,7 +85,7 @@ def accept(session: Session, freelancer_id: int, invite_id: object, now: datetim
     except overlaps.ShiftOverlap as exc:  # the caller rolls back: the invite stays open
         raise exc.for_freelancer() from None
     name = session.execute(select(Profile.nome).where(Profile.user_id == freelancer_id)).scalar() or "O profissional"
-    pay = " Pague pelo card do turno em 'Turnos' para confirmar." if job.pagamento == pricing.GUARANTEED else ""
+    pay = " Pague pelo card do turno em 'Turnos' para confirmar." if job.pagamento == PaymentMode.GUARANTEED else ""
     notify(
         session,
         invite.company_id,

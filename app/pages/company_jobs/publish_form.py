@@ -10,8 +10,8 @@ from core import routes
 from core.catalog import BRING_LABEL, CATEGORIES
 from core.formatting import PROFESSIONAL
 from core.shift_rules import MAX_BREAK_MIN
+from models import PaymentMode
 from models.job import BRING_MAX
-from services.jobs.pricing import DIRECT, GUARANTEED
 
 BRING_HINT = f"Opcional, até {BRING_MAX} caracteres. Aparece na vaga e no turno do profissional."
 PROTECTED_UNAVAILABLE = "O pagamento garantido pelo Turno não está disponível neste ambiente."
@@ -125,8 +125,10 @@ def _payment_field() -> rx.Component:
         rx.text("Forma de pagamento", id="job-pagamento-label", weight="medium", size="2"),
         rx.radio_group.root(
             rx.vstack(
-                _payment_option(DIRECT, "Pagamento direto pela empresa"),
-                _payment_option(GUARANTEED, "Pagamento garantido pelo Turno", disabled=~state.protected_available),
+                _payment_option(PaymentMode.DIRECT, "Pagamento direto pela empresa"),
+                _payment_option(
+                    PaymentMode.GUARANTEED, "Pagamento garantido pelo Turno", disabled=~state.protected_available
+                ),
                 rx.cond(
                     ~state.protected_available,
                     rx.text(PROTECTED_UNAVAILABLE, size="1", color=muted, id="job-pagamento-unavailable"),
@@ -134,13 +136,13 @@ def _payment_field() -> rx.Component:
                 spacing="2",
             ),
             name="pagamento",
-            default_value=DIRECT,
+            default_value=PaymentMode.DIRECT,
             on_change=state.choose_payment,
             aria_labelledby="job-pagamento-label",
             id="job-pagamento",
         ),
         rx.cond(
-            state.publish_payment == GUARANTEED,
+            state.publish_payment == PaymentMode.GUARANTEED,
             rx.text(PROTECTED_NOTE, size="1", color=muted, id="job-pagamento-note"),
         ),
         field_error(state.form_errors["pagamento"], "job-pagamento"),

@@ -10,6 +10,7 @@ import reflex as rx
 from app.pages.company_jobs.lists_state import ERROR, JobListsMixin
 from core.db import session_scope
 from core.geo import valid_point
+from models import PaymentMode
 from services.accounts import profiles
 from services.common.errors import ServiceError
 from services.jobs import company_jobs, pricing, team_first
@@ -34,7 +35,7 @@ JOB_FIELDS = (
     "pagamento",
     "o_que_levar",
 )
-PAYMENT_MODES = (pricing.DIRECT, pricing.GUARANTEED)
+PAYMENT_MODES = (PaymentMode.DIRECT, PaymentMode.GUARANTEED)
 POINT_FAILED = "Não foi possível ler sua localização. Verifique a permissão de localização do navegador."
 
 # One location reading ('Marcar local do turno'), never a watch: resolves {lat, lng} or {error}.
@@ -66,7 +67,7 @@ class PublishFormMixin(JobListsMixin, mixin=True):
     point_lat: str = ""
     point_lng: str = ""
     protected_available: bool = False
-    publish_payment: str = pricing.DIRECT
+    publish_payment: str = PaymentMode.DIRECT
     publish_team_size: int = 0  # 'Oferecer primeiro à minha equipe' shows for a company with a team
     publish_city: str = ""  # the form starts with the company profile's city and address
     publish_address: str = ""
@@ -78,7 +79,7 @@ class PublishFormMixin(JobListsMixin, mixin=True):
         self.publish_error = ""
         self.point_lat = self.point_lng = ""
         self.protected_available = pricing.configured()
-        self.publish_payment = pricing.DIRECT
+        self.publish_payment = PaymentMode.DIRECT
         self.publish_break = "0"
         company_id = self._company_id()
         if company_id is not None:
@@ -108,9 +109,9 @@ class PublishFormMixin(JobListsMixin, mixin=True):
     @rx.event
     def choose_payment(self, value: str):
         """'Forma de pagamento' in the form: the note of the chosen one shows (the server checks again on publish)."""
-        chosen = value if value in PAYMENT_MODES else pricing.DIRECT
-        if chosen == pricing.GUARANTEED and not self.protected_available:
-            chosen = pricing.DIRECT
+        chosen = value if value in PAYMENT_MODES else PaymentMode.DIRECT
+        if chosen == PaymentMode.GUARANTEED and not self.protected_available:
+            chosen = PaymentMode.DIRECT
         self.publish_payment = chosen
 
     @rx.event

@@ -109,7 +109,7 @@ def _generate(db: Session, fake, rng: random.Random) -> list[Case]:
             inicio_em=now - timedelta(days=3),
             fim_em=now - timedelta(days=3) + timedelta(minutes=scheduled),
             valor_hora_centavos=rate,
-            payment_mode="garantido",
+            pagamento="garantido",
             minutos_aprovados=approved,
             valor_centavos=value,
             taxa_cancelamento_centavos=fee_owed,

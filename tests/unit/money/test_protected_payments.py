@@ -192,7 +192,7 @@ def test_aceitar_e_pagar_waits_for_payment_and_opens_a_payment_checkout(db, fake
     now = utcnow()
     shift = _accept(db, fake)
     h = hiring(db, shift.hiring_id)
-    assert (h.state, h.payment_mode) == ("aguardando_pagamento", "garantido")
+    assert (h.state, h.pagamento) == ("aguardando_pagamento", "garantido")
     assert h.due_at == h.updated_at + timedelta(minutes=60)
     url, payment = _checkout(db, shift, now)
     assert url == fake.checkout_sessions[payment.checkout_session_id]["url"]

@@ -130,7 +130,7 @@ def _shift(db, mode: str):
         hours=6,
         intervalo_min=30,
         valor_hora_centavos=3000,
-        payment_mode=mode,
+        pagamento=mode,
     )
     db.commit()
     return company, freelancer

@@ -730,6 +730,6 @@ def test_accepting_a_vaga_written_without_shift_times_gives_it_the_legacy_shift(
     ],
 )
 def test_the_freelancer_reads_pago_only_once_the_receipt_is_confirmed(actor, mode, received, label):
-    paid = Hiring(state="paga", payment_mode=mode, recebido_em=START if received else None)
+    paid = Hiring(state="paga", pagamento=mode, recebido_em=START if received else None)
 
     assert shifts.state_label(paid, actor) == label

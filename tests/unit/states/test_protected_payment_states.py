@@ -68,7 +68,7 @@ def _hiring_in(db: Session, company: User, state: str, **fields) -> Hiring:
         "fim_em": job.fim_em,
         "intervalo_min": job.intervalo_min,
         "valor_hora_centavos": 3000,
-        "payment_mode": "garantido",
+        "pagamento": "garantido",
     }
     hiring = Hiring(state=state, **{**values, **fields})
     db.add(hiring)
