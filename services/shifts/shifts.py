@@ -438,9 +438,7 @@ _HANDLERS = {
 }
 
 
-# --- notices to the other side -----------------------------------------------------------------
-
-DECISIONS = {"aprovar": "horas aprovadas", "falta": "ausência mantida"}
+DECISIONS = {"aprovar": "horas aprovadas", "falta": "ausência mantida"}  # staff's decision, in the notices
 
 
 def _notify(session: Session, party: _Party, action: str, h: Hiring, data: dict) -> None:
