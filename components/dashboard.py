@@ -8,6 +8,8 @@ from collections.abc import Sequence
 
 import reflex as rx
 
+from services.jobs import job_lifecycle
+
 
 def count_label(count: rx.Var, singular: str, plural: str) -> rx.Var:
     """'1 conversa' / '3 conversas': a count with the right noun form."""
@@ -100,7 +102,7 @@ def stat_card(label: str, value: rx.Var, icon: str, element_id: str, hint: rx.Va
     )
 
 
-JOB_STATUS_COLORS = (("open", "green"), ("in_progress", "blue"), ("closed", "gray"), ("archived", "orange"))
+JOB_STATUS_COLORS = tuple((status.value, row.tone) for status, row in job_lifecycle.STAGE_ROWS.items())
 APPLICATION_STATUS_COLORS = (("pending", "amber"), ("accepted", "green"), ("rejected", "red"))
 # services/jobs/application_status.py `StatusView.tone`: the badge's colour is the tone itself.
 TONE_COLORS = tuple((tone, tone) for tone in ("amber", "green", "blue", "red", "gray"))

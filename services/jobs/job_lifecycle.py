@@ -13,15 +13,40 @@ three always agree. Every service and query asks this module what 'public', 'act
 limit', 'archived' and 'finished' mean, as SQL conditions over the table's columns (shared by ORM
 queries and prebuilt Core statements) and as Python predicates over a loaded job.
 
-In this order below: the SQL conditions (`public`, `active_for_plan`, ...), the same meanings over
+In this order below: each status's label and badge colour (`STAGE_ROWS`), the SQL conditions (`public`, `active_for_plan`, ...), the same meanings over
 loaded values (`is_public`, `accepts_hiring`, `is_finished`), then the transitions (`fill`,
 `reopen`, `close`, `archive`, `restore`), the only writers of the three columns.
 """
+
+from typing import NamedTuple
 
 from sqlalchemy import false
 
 from core.types import utcnow
 from models import Job, JobStatus
+
+
+class StageRow(NamedTuple):
+    """What a job's `status` is called on 'Minhas Vagas' and the colour of its badge."""
+
+    label: str
+    tone: str
+
+
+# One row per value of `status` (the stage, or 'archived' on top of it).
+STAGE_ROWS = {
+    JobStatus.OPEN: StageRow("Aberta", "green"),
+    JobStatus.IN_PROGRESS: StageRow("Em andamento", "blue"),
+    JobStatus.CLOSED: StageRow("Fechada", "gray"),
+    JobStatus.ARCHIVED: StageRow("Arquivada", "orange"),
+}
+
+
+def stage_label(status: str) -> str:
+    """'Aberta', 'Em andamento', 'Fechada' or 'Arquivada' for a job's `status` (the value itself if unknown)."""
+    row = STAGE_ROWS.get(status)  # type: ignore[call-overload]
+    return row.label if row else status
+
 
 _COLUMNS = Job.__table__.c  # type: ignore[attr-defined]
 STAGES = (JobStatus.OPEN, JobStatus.IN_PROGRESS, JobStatus.CLOSED)

@@ -13,7 +13,7 @@ from core.formatting import hourly_pay, long_date
 from core.shift_format import shift_text
 from core.text import fold
 from core.types import utcnow
-from models import Application, ApplicationStatus, Chat, Hiring, Job, JobStatus, PaymentMode, Profile, Rating
+from models import Application, ApplicationStatus, Chat, Hiring, Job, PaymentMode, Profile, Rating
 from services.common import paging
 from services.common.paging import Page
 from services.jobs import application_status, hiring_positions, job_lifecycle, pricing, shift_pay
@@ -24,12 +24,6 @@ RECENT_JOBS = 3
 OVERVIEW_HIRINGS = 5
 SKILLS_SHOWN = 3
 DEFAULT_FREELANCER_NAME = "Freelancer"
-JOB_STATUS_LABELS = {
-    JobStatus.OPEN: "Aberta",
-    JobStatus.IN_PROGRESS: "Em andamento",
-    JobStatus.CLOSED: "Fechada",
-    JobStatus.ARCHIVED: "Arquivada",
-}
 
 
 class JobRow(TypedDict):
@@ -109,7 +103,9 @@ def _job_row(
         shift=shift_text(job.inicio_em, job.fim_em, job.intervalo_min),
         created=long_date(job.criado_em),
         status=job.status,
-        status_label=JOB_STATUS_LABELS.get(job.status, job.status),
+        status_label=job_lifecycle.STAGE_ROWS[job.status].label
+        if job.status in job_lifecycle.STAGE_ROWS
+        else job.status,
         applications=int(applications or 0),
         can_reopen=job.id in reopenable,
     )

@@ -26,32 +26,14 @@ from services.screens.shift_card_lines import (
     record_text,
 )
 from services.shifts import hiring_lifecycle, ratings, shifts
-from services.shifts.hiring_actions import BUTTONS, WHO, done_text
+from services.shifts.hiring_actions import BUTTONS, WHO, done_text, state_label, state_tone
 from services.shifts.shifts import (
-    STATE_LABELS,
     cancel_consequence,
     prefilled_minutes,
 )
 from services.trust import teams
 
 HISTORY_SIZE = 20
-TONES = {
-    "aguardando_pagamento": "amber",
-    "agendada": "blue",
-    "confirmada": "green",
-    "nao_confirmada": "amber",
-    "em_andamento": "green",
-    "encerrada": "blue",
-    "horas_enviadas": "amber",
-    "ajuste_proposto": "amber",
-    "em_disputa": "red",
-    "aprovada": "green",
-    "paga": "gray",
-    "cancelada_freelancer": "gray",
-    "cancelada_empresa": "gray",
-    "nao_compareceu": "red",
-    "expirada": "gray",
-}
 LOCATION_NOTE = "A localização é informada pelo aparelho do profissional e vale menos que o código de presença."
 # Hours the timer never approves (services/shifts/hiring_lifecycle.py `hours_need_company`), as each side reads it.
 HOURS_ABOVE = {"agendado": "Horas acima do agendado", "registros": "Horas acima dos registros de chegada e saída"}
@@ -141,7 +123,7 @@ def time_text(start: datetime, end: datetime) -> str:
 
 
 def _event(event: HiringEvent) -> ShiftEvent:
-    text = done_text(event.action, event.to_state) or STATE_LABELS.get(event.to_state, event.action)
+    text = done_text(event.action, event.to_state) or state_label(event.to_state) if event.to_state else event.action
     return ShiftEvent(at=f"{local(event.at):%d/%m %H:%M}", who=WHO.get(event.actor, ""), text=text, reason=event.reason)
 
 
@@ -196,7 +178,7 @@ def _card(
         bring=job.o_que_levar or "",
         state=h.state,
         state_label=shifts.state_label(h, actor),
-        tone=TONES.get(h.state, "gray"),
+        tone=state_tone(h.state),
         actions=actions,
         arrival=record_text(h.chegada_em, h.chegada_metodo, h.chegada_distancia),
         departure=record_text(h.saida_em, h.saida_metodo, h.saida_distancia),

@@ -43,7 +43,7 @@ from services.common.validation import visible_length
 from services.jobs import shift_pay
 from services.reach.notifications import notify
 from services.shifts import faltas, hiring_lifecycle, shifts
-from services.shifts.hiring_actions import WHO, done_text
+from services.shifts.hiring_actions import WHO, done_text, state_label
 
 PAGE_SIZE = 10
 RECENT_DECISIONS = 20
@@ -310,7 +310,7 @@ def _messages(session: Session, rows: list[_Row]) -> dict[int, list[EvidenceMess
 
 
 def _state(value: str) -> str:
-    return shifts.STATE_LABELS.get(value, value) if value else ""
+    return state_label(value) if value else ""
 
 
 def _timeline(events: list[HiringEvent]) -> list[TimelineEntry]:

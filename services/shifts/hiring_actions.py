@@ -1,4 +1,4 @@
-"""Every action on a hiring, and everything said about it, in one row (docs/product/shifts.md "Turnos").
+"""Every action and every state of a hiring, and everything said about each, in one row (docs/product/shifts.md "Turnos").
 
 A row holds the button the shift card shows, the line the 'Linha do tempo' and the staff view
 write, the notice to the company and to the freelancer when the other side (or the timer) did it,
@@ -11,6 +11,7 @@ from core/shift_rules.py, never written as a number.
 from dataclasses import dataclass
 from datetime import timedelta
 from enum import StrEnum
+from typing import NamedTuple
 
 from core import shift_rules as rules
 from models import Actor, HiringState
@@ -277,3 +278,42 @@ def done_text(action: str, to_state: str = "") -> str:
         return ACCEPTED_AWAITING_PAYMENT
     row = CATALOG.get(action)  # type: ignore[call-overload]
     return row.done if row else ""
+
+
+class StateRow(NamedTuple):
+    """What a hiring's state is called on every screen and the colour of its badge."""
+
+    label: str
+    tone: str
+
+
+S = HiringState
+STATE_ROWS: dict[HiringState, StateRow] = {
+    S.AWAITING_PAYMENT: StateRow("Aguardando pagamento", "amber"),
+    S.SCHEDULED: StateRow("Agendado", "blue"),
+    S.CONFIRMED: StateRow("Presença confirmada", "green"),
+    S.UNCONFIRMED: StateRow("Não confirmado", "amber"),
+    S.IN_PROGRESS: StateRow("Em andamento", "green"),
+    S.ENDED: StateRow("Encerrado — aguardando horas", "blue"),
+    S.HOURS_SENT: StateRow("Horas enviadas", "amber"),
+    S.ADJUSTMENT: StateRow("Ajuste proposto", "amber"),
+    S.DISPUTED: StateRow("Em disputa", "red"),
+    S.APPROVED: StateRow("Horas aprovadas", "green"),
+    S.PAID: StateRow("Pago", "gray"),
+    S.CANCELLED_BY_FREELANCER: StateRow("Cancelado pelo profissional", "gray"),
+    S.CANCELLED_BY_COMPANY: StateRow("Cancelado pela empresa", "gray"),
+    S.NO_SHOW: StateRow("Não compareceu", "red"),
+    S.EXPIRED: StateRow("Expirado", "gray"),
+}
+
+
+def state_label(state: str) -> str:
+    """'Horas aprovadas', 'Em disputa', ... for a stored state (the value itself if unknown)."""
+    row = STATE_ROWS.get(state)  # type: ignore[call-overload]
+    return row.label if row else state
+
+
+def state_tone(state: str) -> str:
+    """The badge colour of a state ('gray' if unknown)."""
+    row = STATE_ROWS.get(state)  # type: ignore[call-overload]
+    return row.tone if row else "gray"

@@ -20,7 +20,7 @@ from services.common.errors import NotAllowed, ServiceError, require_id
 from services.common.validation import visible_length
 from services.jobs import attendance_code, shift_pay
 from services.reach.notifications import notify
-from services.shifts import faltas, hiring_lifecycle
+from services.shifts import faltas, hiring_actions, hiring_lifecycle
 from services.shifts.hiring_actions import CATALOG
 from services.shifts.hiring_actions import HiringAction as A
 from services.shifts.hiring_lifecycle import HiringMoveRefused
@@ -42,23 +42,6 @@ HOURS_EARLY = "O turno ainda não começou: as horas podem ser enviadas a partir
 METHODS = {"codigo": "código", "local": "localização", "manual": "registro manual", "empresa": "pela empresa"}
 STAFF_ROLE = "admin"
 
-STATE_LABELS = {
-    HiringState.AWAITING_PAYMENT: "Aguardando pagamento",
-    HiringState.SCHEDULED: "Agendado",
-    HiringState.CONFIRMED: "Presença confirmada",
-    HiringState.UNCONFIRMED: "Não confirmado",
-    HiringState.IN_PROGRESS: "Em andamento",
-    HiringState.ENDED: "Encerrado — aguardando horas",
-    HiringState.HOURS_SENT: "Horas enviadas",
-    HiringState.ADJUSTMENT: "Ajuste proposto",
-    HiringState.DISPUTED: "Em disputa",
-    HiringState.APPROVED: "Horas aprovadas",
-    HiringState.PAID: "Pago",
-    HiringState.CANCELLED_BY_FREELANCER: "Cancelado pelo profissional",
-    HiringState.CANCELLED_BY_COMPANY: "Cancelado pela empresa",
-    HiringState.NO_SHOW: "Não compareceu",
-    HiringState.EXPIRED: "Expirado",
-}
 # A direct payment the company marked paid, before the freelancer confirmed receiving it: the
 # freelancer reads what happened, not 'Pago' (issue 42 point 13).
 MARKED_PAID_BY_COMPANY = "Marcado como pago pela empresa"
@@ -69,7 +52,7 @@ def state_label(h: Hiring, actor: str) -> str:
     unconfirmed = h.pagamento != PaymentMode.GUARANTEED and h.recebido_em is None
     if h.state == HiringState.PAID and actor == Actor.FREELANCER and unconfirmed:
         return MARKED_PAID_BY_COMPANY
-    return STATE_LABELS.get(h.state, h.state)
+    return hiring_actions.state_label(h.state)
 
 
 class Outcome(NamedTuple):

@@ -295,3 +295,9 @@ def test_the_ativas_tab_counts_exactly_what_the_plan_limit_counts(db):
 
     assert totals == (2, 1, 3)  # open + in progress; closed; the three archived
     assert totals.active == plans.usage(db, company.id).active_jobs
+
+
+def test_every_status_has_one_row_with_its_label_and_badge_colour():
+    assert set(job_lifecycle.STAGE_ROWS) == set(JobStatus)
+    assert [job_lifecycle.stage_label(s) for s in JobStatus] == ["Aberta", "Em andamento", "Fechada", "Arquivada"]
+    assert job_lifecycle.stage_label("desconhecido") == "desconhecido"

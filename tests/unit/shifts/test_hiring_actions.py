@@ -6,7 +6,16 @@ from collections import defaultdict
 from core import shift_rules as rules
 from models import Actor, HiringState
 from services.shifts import hiring_lifecycle, shifts
-from services.shifts.hiring_actions import BUTTONS, CATALOG, WHO, HiringAction, done_text
+from services.shifts.hiring_actions import (
+    BUTTONS,
+    CATALOG,
+    STATE_ROWS,
+    WHO,
+    HiringAction,
+    done_text,
+    state_label,
+    state_tone,
+)
 
 
 def _rule_actors() -> dict[str, set]:
@@ -59,3 +68,9 @@ def test_an_acceptance_waiting_for_payment_says_so_and_unknown_actions_are_blank
 def test_buttons_are_the_card_labels_people_click():
     assert BUTTONS[HiringAction.APPROVE] == "Aprovar horas"
     assert all(re.match(r"^[A-ZÁÉÍÓÚÂÊÔÃÕÇ]", label) for label in BUTTONS.values())
+
+
+def test_every_state_has_one_row_with_its_label_and_badge_colour():
+    assert set(STATE_ROWS) == set(HiringState)
+    assert (state_label(HiringState.DISPUTED), state_tone(HiringState.DISPUTED)) == ("Em disputa", "red")
+    assert (state_label("nada"), state_tone("nada")) == ("nada", "gray")
