@@ -32,7 +32,7 @@ from models import (
 )
 from services.common.job_forms import shift_derived
 from services.jobs import attendance_code, shift_pay
-from services.shifts import hiring_lifecycle
+from services.shifts import hiring_lifecycle, hiring_rules
 
 DEMO_PASSWORD = "Turno2026!"
 DEMO_COMPANY_EMAIL = "empresa@demo.turno.com.br"
@@ -421,7 +421,7 @@ def _walk_to_approved(db: Session, hiring: Hiring, job: Job, freelancer_id: int,
     ]  # fmt: skip
     for action, actor, user_id, at, values in steps:
         hiring = hiring_lifecycle.move(db, hiring, action, actor, at, actor_id=user_id, values=values).hiring
-    minutes = hiring_lifecycle.scheduled_minutes(hiring)
+    minutes = hiring_rules.scheduled_minutes(hiring)
     sent = hiring.fim_em + timedelta(hours=1)
     hiring = hiring_lifecycle.move(
         db, hiring, "enviar_horas", Actor.FREELANCER, sent, actor_id=freelancer_id,

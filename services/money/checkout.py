@@ -34,7 +34,7 @@ from services.money.payments import (
     latest_payment,
     transfer_group,
 )
-from services.shifts import hiring_lifecycle
+from services.shifts import hiring_rules
 
 log = logging.getLogger(__name__)
 
@@ -106,9 +106,7 @@ def _checkout_params(session: Session, h: Hiring, payment: ProtectedPayment, bas
     title = job.titulo if job else "Turno"
     company = session.get(User, h.company_id)
     success, cancel = _return_urls(base_url)
-    hours = shift_pay.hours_text(
-        hiring_lifecycle.scheduled_minutes(h) if payment.kind == PaymentKind.ACCEPTANCE else None
-    )
+    hours = shift_pay.hours_text(hiring_rules.scheduled_minutes(h) if payment.kind == PaymentKind.ACCEPTANCE else None)
     what = f"{title}: {hours} × {money(Decimal(h.valor_hora_centavos) / 100)}/h"
     if payment.kind == PaymentKind.TOP_UP:
         what = f"{title}: complemento das horas aprovadas"

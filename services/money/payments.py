@@ -40,7 +40,7 @@ from models import (
 from services.common.errors import ServiceError
 from services.jobs.pricing import Quote, fee, fee_percent, quote
 from services.money import stripe_api
-from services.shifts import hiring_lifecycle
+from services.shifts import hiring_rules
 
 log = logging.getLogger(__name__)
 
@@ -132,7 +132,7 @@ def amount_due(session: Session, h: Hiring) -> Quote | None:
     if h.pagamento != PaymentMode.GUARANTEED:
         return None
     if h.state == S.AWAITING_PAYMENT:
-        minutes = hiring_lifecycle.scheduled_minutes(h)
+        minutes = hiring_rules.scheduled_minutes(h)
         return quote(session, h.company_id, minutes, h.valor_hora_centavos)
     return top_up_due(session, h)
 

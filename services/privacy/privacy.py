@@ -39,7 +39,7 @@ from services.common.errors import ServiceError
 from services.jobs import company_jobs, job_lifecycle
 from services.money.billing import _is_live, _subscription_of
 from services.reach import whatsapp
-from services.shifts import hiring_lifecycle, shifts
+from services.shifts import hiring_rules, shifts
 
 REMOVED_NAME = "Usuário removido"
 WRONG_PASSWORD = "Senha incorreta."
@@ -117,7 +117,7 @@ def _cancel_shifts_ahead(session: Session, user: User, now) -> None:
     """
     mine = or_(Hiring.company_id == user.id, Hiring.freelancer_id == user.id)
     ahead = session.exec(
-        select(Hiring.id).where(mine, col(Hiring.state).in_(hiring_lifecycle.SCHEDULED), Hiring.inicio_em > now)
+        select(Hiring.id).where(mine, col(Hiring.state).in_(hiring_rules.SCHEDULED), Hiring.inicio_em > now)
     ).all()
     for hiring_id in ahead:
         shifts.act(session, user.id, user.role, hiring_id, "cancelar", {}, now)

@@ -11,7 +11,7 @@ from core.formatting import local, money_cents
 from models import Actor, Hiring, HiringState, PaymentMode
 from services.jobs import shift_pay
 from services.money import payments, receipts
-from services.shifts import hiring_lifecycle
+from services.shifts import hiring_rules
 from services.shifts.shifts import (
     METHODS,
     approved_values,
@@ -111,9 +111,7 @@ def approval_lines(session: Session, h: Hiring) -> list[ApprovalLine]:
 def cancel_money(session: Session, h: Hiring, actor: str, now: datetime) -> str:
     """A guaranteed payment's cancel dialog: what the company gets back and what is kept, if cancelled now."""
     if actor == Actor.COMPANY:
-        fee = shift_pay.company_cancel_fee(
-            h.inicio_em, hiring_lifecycle.scheduled_minutes(h), h.valor_hora_centavos, now
-        )
+        fee = shift_pay.company_cancel_fee(h.inicio_em, hiring_rules.scheduled_minutes(h), h.valor_hora_centavos, now)
         money = receipts.settlement_preview(session, h, HiringState.CANCELLED_BY_COMPANY, fee)
     else:
         money = receipts.settlement_preview(session, h, HiringState.CANCELLED_BY_FREELANCER, 0)

@@ -25,7 +25,7 @@ from services.screens.shift_card_lines import (
     payment_view,
     record_text,
 )
-from services.shifts import hiring_lifecycle, ratings, shifts
+from services.shifts import hiring_lifecycle, hiring_rules, ratings, shifts
 from services.shifts.hiring_actions import BUTTONS, WHO, done_text, state_label, state_tone
 from services.shifts.shifts import (
     cancel_consequence,
@@ -162,7 +162,7 @@ def _card(
     timeline: list[ShiftEvent],
     payment: PaymentView,
 ) -> ShiftCard:
-    allowed = [a for a in hiring_lifecycle.allowed_actions(h, actor, now) if a in BUTTONS and not _done_already(h, a)]
+    allowed = [a for a in hiring_rules.allowed_actions(h, actor, now) if a in BUTTONS and not _done_already(h, a)]
     allowed.sort(key=lambda action: action.startswith("cancelar"))  # the step forward first, cancelling last
     actions = [ShiftAction(action=action, label=BUTTONS[action]) for action in allowed]
     hours = h.minutos_aprovados if h.minutos_aprovados is not None else h.minutos_enviados
@@ -220,7 +220,7 @@ def hours_note(h: Hiring, actor: str) -> str:
     The company reads 'Horas acima do agendado: aprove ou ajuste'; the freelancer, why they wait
     ('Horas acima do agendado: aguardando aprovação da empresa').
     """
-    if h.state != HiringState.HOURS_SENT or not (why := hiring_lifecycle.hours_need_company(h)):
+    if h.state != HiringState.HOURS_SENT or not (why := hiring_rules.hours_need_company(h)):
         return ""
     template = HOURS_TO_COMPANY if actor == Actor.COMPANY else HOURS_TO_FREELANCER
     return template.format(what=HOURS_ABOVE[why])
@@ -308,7 +308,7 @@ def _dialog_fields(session: Session, card: ShiftCard, h: Hiring, actor: str, now
 
 def records_flag(h: Hiring) -> str:
     """Hours sent that differ from what the records pay by more than HOURS_RECORDS_TOLERANCE, in words."""
-    records = hiring_lifecycle.recorded_minutes(h)
+    records = hiring_rules.recorded_minutes(h)
     if records is None or h.minutos_enviados is None:
         return ""
     tolerance = int(rules.HOURS_RECORDS_TOLERANCE / timedelta(minutes=1))

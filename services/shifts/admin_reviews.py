@@ -42,7 +42,7 @@ from services.common.errors import NotAllowed, ServiceError, require_id
 from services.common.validation import visible_length
 from services.jobs import shift_pay
 from services.reach.notifications import notify
-from services.shifts import faltas, hiring_lifecycle, shifts
+from services.shifts import faltas, hiring_lifecycle, hiring_rules, shifts
 from services.shifts.hiring_actions import WHO, done_text, state_label
 
 PAGE_SIZE = 10
@@ -361,7 +361,7 @@ def default_minutes(hiring: Hiring, kind: str) -> int | None:
             hiring.minutos_ajuste
             or hiring.minutos_enviados
             or shifts.prefilled_minutes(hiring)
-            or hiring_lifecycle.scheduled_minutes(hiring)
+            or hiring_rules.scheduled_minutes(hiring)
         )
     return None
 
@@ -405,7 +405,7 @@ def _open_item(row: _Row, events: list[HiringEvent], messages: list[EvidenceMess
             _record("Chegada", h.chegada_em, h.chegada_metodo, h.chegada_distancia),
             _record("Saída", h.saida_em, h.saida_metodo, h.saida_distancia),
         ],
-        scheduled_hours=shift_pay.hours_text(hiring_lifecycle.scheduled_minutes(h)),
+        scheduled_hours=shift_pay.hours_text(hiring_rules.scheduled_minutes(h)),
         hours_sent=shift_pay.hours_text(h.minutos_enviados),
         hours_adjusted=shift_pay.hours_text(h.minutos_ajuste),
         adjustment_reason=h.ajuste_motivo,

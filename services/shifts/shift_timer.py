@@ -29,7 +29,7 @@ from core.formatting import money_cents
 from models import Actor, Hiring, HiringState, Job, NotificationType
 from services.jobs import shift_pay
 from services.reach.notifications import Notice, notify, notify_many
-from services.shifts import faltas, hiring_lifecycle
+from services.shifts import faltas, hiring_lifecycle, hiring_rules
 from services.shifts.hiring_actions import CATALOG, HOURS_APPROVED
 from services.shifts.hiring_lifecycle import HiringMoveRefused
 from services.shifts.shifts import approved_values, prefilled_minutes, when
@@ -146,7 +146,7 @@ def _advance(db: Session, hiring_id: int, now: datetime, titles: dict[int, str])
     h = db.get(Hiring, hiring_id, populate_existing=True)
     if h is None or h.due_at is None or h.due_at > now:
         return False
-    action = hiring_lifecycle.timer_action(h.state, h)
+    action = hiring_rules.timer_action(h.state, h)
     if action is None:  # e.g. hours above the schedule, due before that rule: they wait for the company
         _forget_due(db, h)
         return False
@@ -305,7 +305,7 @@ def _next_reminder(h: Hiring, now: datetime) -> tuple[int, datetime | None]:
 def _reminder(h: Hiring, now: datetime, title: str) -> Notice | None:
     """The notice of a claimed reminder; None when a downtime made it come after what it warns about."""
     if h.state == HiringState.HOURS_SENT:
-        if why := hiring_lifecycle.hours_need_company(h):
+        if why := hiring_rules.hours_need_company(h):
             text = f'As horas do turno "{title}" estão {WAITING_WHY[why]} e aguardam sua aprovação: aprove ou ajuste.'
             return Notice(h.company_id, NotificationType.SHIFT, text, routes.NoticeTarget.COMPANY_SHIFTS)
         if h.due_at is not None and h.due_at <= now:

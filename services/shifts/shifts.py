@@ -20,7 +20,7 @@ from services.common.errors import NotAllowed, ServiceError, require_id
 from services.common.validation import visible_length
 from services.jobs import attendance_code, shift_pay
 from services.reach.notifications import notify
-from services.shifts import faltas, hiring_actions, hiring_lifecycle
+from services.shifts import faltas, hiring_actions, hiring_lifecycle, hiring_rules
 from services.shifts.hiring_actions import CATALOG
 from services.shifts.hiring_actions import HiringAction as A
 from services.shifts.hiring_lifecycle import HiringMoveRefused
@@ -129,7 +129,7 @@ def act(
     party = _party(session, user_id, role, hiring_id)
     handler = _HANDLERS.get(action)
     if handler is None or (action == "decidir") != (party.actor == Actor.STAFF):
-        raise ServiceError(hiring_lifecycle.NOT_NOW)
+        raise ServiceError(hiring_rules.NOT_NOW)
     try:
         result = handler(session, party, user_id, data or {}, now)
     except HiringMoveRefused as exc:
@@ -154,7 +154,7 @@ def _confirm(session, party, user_id, data, now):
 def _cancel(session, party, user_id, data, now):
     h = party.hiring
     if party.actor == Actor.COMPANY:
-        minutes = hiring_lifecycle.scheduled_minutes(h)
+        minutes = hiring_rules.scheduled_minutes(h)
         fee = shift_pay.company_cancel_fee(h.inicio_em, minutes, h.valor_hora_centavos, now)
         reason = f"Cancelado pela empresa. Valor devido ao profissional: {money_cents(fee)}." if fee else ""
         return _move(session, party, A.CANCEL, user_id, now, reason, taxa_cancelamento_centavos=fee, terminou_em=now)
@@ -170,9 +170,7 @@ def _cancel(session, party, user_id, data, now):
 def cancel_consequence(h: Hiring, actor: str, now: datetime) -> str:
     """What cancelling now costs, stated before the person confirms."""
     if actor == Actor.COMPANY:
-        fee = shift_pay.company_cancel_fee(
-            h.inicio_em, hiring_lifecycle.scheduled_minutes(h), h.valor_hora_centavos, now
-        )
+        fee = shift_pay.company_cancel_fee(h.inicio_em, hiring_rules.scheduled_minutes(h), h.valor_hora_centavos, now)
         if not fee:
             return "Cancelamento sem custo: faltam mais de 24 horas para o início."
         return f"Faltam menos de 24 horas: você deverá {money_cents(fee)} ao profissional (até 4 horas do turno)."
@@ -227,7 +225,7 @@ def _reading(party: _Party, session: Session, data: dict, now: datetime, user_id
         if not geo.passes(distance, float(accuracy)):
             raise ServiceError(TOO_FAR.format(distancia=geo.bucket_label(geo.bucket(distance))))
         return {"method": "local", "distance": geo.bucket(distance)}
-    raise ServiceError(hiring_lifecycle.NOT_NOW)
+    raise ServiceError(hiring_rules.NOT_NOW)
 
 
 def _attendance(action: str, column: str, ends: bool):
@@ -254,7 +252,7 @@ def _dismiss(session, party, user_id, data, now):
         raise ServiceError(PICK_DISMISS_REASON)
     h = party.hiring
     worked = shift_pay.minutes_between(max(h.chegada_em or h.inicio_em, h.inicio_em), now)
-    minutes = shift_pay.dismissal_minutes(reason, worked, hiring_lifecycle.scheduled_minutes(h))
+    minutes = shift_pay.dismissal_minutes(reason, worked, hiring_rules.scheduled_minutes(h))
     return _move(
         session,
         party,
@@ -292,7 +290,7 @@ def _refuse_before_start(party: _Party, action: str, now: datetime, message: str
     table's own answer).
     """
     h = party.hiring
-    if now < h.inicio_em and hiring_lifecycle.rule_for(action, h.state, party.actor) is not None:
+    if now < h.inicio_em and hiring_rules.rule_for(action, h.state, party.actor) is not None:
         raise ServiceError(message.format(inicio=when(h)))
 
 
@@ -367,7 +365,7 @@ def _no_show(session, party, user_id, data, now):
 def _paid(action: str, column: str):
     def mark(session, party, user_id, data, now):
         if getattr(party.hiring, column) is not None:
-            raise ServiceError(hiring_lifecycle.NOT_NOW)
+            raise ServiceError(hiring_rules.NOT_NOW)
         moved = _move(session, party, action, user_id, now, **{column: now})
         faltas.forgive_after_paid_streak(session, moved.freelancer_id, now)
         return moved
@@ -397,7 +395,7 @@ def _disputed_minutes(h: Hiring) -> int:
     for minutes in (h.minutos_ajuste, h.minutos_enviados):
         if minutes is not None:
             return minutes
-    return hiring_lifecycle.scheduled_minutes(h)
+    return hiring_rules.scheduled_minutes(h)
 
 
 _HANDLERS = {

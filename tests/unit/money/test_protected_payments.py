@@ -27,7 +27,7 @@ from models import (
 from services.common.errors import ServiceError
 from services.jobs import pricing
 from services.money import billing, checkout, payments, receipts, settlement
-from services.shifts import application_answers, hiring_lifecycle
+from services.shifts import application_answers, hiring_rules
 from services.timer import clock
 from tests.support.factories import make_application, make_company, make_freelancer, make_job, make_subscription
 from tests.support.fake_stripe import event, sign
@@ -358,8 +358,8 @@ def test_the_direct_payment_buttons_are_not_offered_on_a_guaranteed_shift(db, fa
     _pay(db, fake, shift)
     _work(db, shift)
     h = hiring(db, shift.hiring_id)
-    assert "marcar_pago" not in hiring_lifecycle.allowed_actions(h, "empresa", utcnow())
-    assert "confirmar_recebimento" not in hiring_lifecycle.allowed_actions(h, "freelancer", utcnow())
+    assert "marcar_pago" not in hiring_rules.allowed_actions(h, "empresa", utcnow())
+    assert "confirmar_recebimento" not in hiring_rules.allowed_actions(h, "freelancer", utcnow())
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ from collections import defaultdict
 
 from core import shift_rules as rules
 from models import Actor, HiringState
-from services.shifts import hiring_lifecycle, shifts
+from services.shifts import hiring_rules, shifts
 from services.shifts.hiring_actions import (
     BUTTONS,
     CATALOG,
@@ -20,7 +20,7 @@ from services.shifts.hiring_actions import (
 
 def _rule_actors() -> dict[str, set]:
     found = defaultdict(set)
-    for rule in hiring_lifecycle.RULES:
+    for rule in hiring_rules.RULES:
         found[rule.action] |= set(rule.actors)
     return found
 
@@ -40,7 +40,7 @@ def test_every_action_a_person_asks_for_has_a_handler_and_a_toast():
 
 def test_the_timer_has_a_reason_for_each_deadline_step_and_only_for_its_own_steps():
     timer_only = {a for a, actors in _rule_actors().items() if actors == {Actor.TIMER}}
-    deadline_steps = set(hiring_lifecycle.TIMER_ACTIONS.values()) | {"sem_registro"}
+    deadline_steps = set(hiring_rules.TIMER_ACTIONS.values()) | {"sem_registro"}
     with_reason = {a for a, row in CATALOG.items() if row.timer_reason}
 
     assert deadline_steps <= with_reason <= timer_only

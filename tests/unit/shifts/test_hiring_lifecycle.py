@@ -18,8 +18,9 @@ from sqlmodel import Session, func, select
 
 import core.db
 from models import Actor, Hiring, HiringEvent, HiringState
-from services.shifts import hiring_lifecycle
-from services.shifts.hiring_lifecycle import RULES, STALE, TIMER_ACTIONS, HiringMoveRefused, move
+from services.shifts import hiring_lifecycle, hiring_rules
+from services.shifts.hiring_lifecycle import STALE, HiringMoveRefused, move
+from services.shifts.hiring_rules import RULES, TIMER_ACTIONS
 from tests.support.factories import make_application, make_company, make_freelancer, make_job
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -161,7 +162,7 @@ def row(db: Session, hiring_id: int) -> dict:
     return fresh(db, hiring_id).model_dump()
 
 
-def inside(rule: hiring_lifecycle.Rule, h: Hiring) -> datetime:
+def inside(rule: hiring_rules.Rule, h: Hiring) -> datetime:
     """A moment inside the rule's window: its opening, else a second before it closes."""
     if rule.window.opens is not None:
         return rule.window.opens(h)
@@ -207,13 +208,13 @@ def test_the_rules_are_the_state_table_of_the_product():
 
 def test_a_company_cancellation_without_a_fee_has_nothing_to_settle(db):
     free = hiring_in(db, S.CANCELLED_BY_COMPANY, taxa_cancelamento_centavos=0)
-    assert hiring_lifecycle.allowed_actions(free, E, END) == []
-    assert hiring_lifecycle.allowed_actions(free, P, END) == []
+    assert hiring_rules.allowed_actions(free, E, END) == []
+    assert hiring_rules.allowed_actions(free, P, END) == []
     with pytest.raises(hiring_lifecycle.HiringMoveRefused):
         move(db, free, "marcar_pago", E, END)
     db.rollback()
     owed = hiring_in(db, S.CANCELLED_BY_COMPANY)
-    assert hiring_lifecycle.allowed_actions(owed, E, END) == ["marcar_pago"]
+    assert hiring_rules.allowed_actions(owed, E, END) == ["marcar_pago"]
 
 
 def test_the_timer_has_one_action_in_each_state_where_a_deadline_runs():
@@ -234,7 +235,7 @@ def test_the_timer_has_one_action_in_each_state_where_a_deadline_runs():
 @pytest.mark.parametrize(("action", "source", "actor"), CASES)
 def test_each_allowed_move_reaches_its_state_once_with_one_event(db, action, source, actor):
     h = hiring_in(db, source)
-    rule = hiring_lifecycle.rule_for(action, source, actor)
+    rule = hiring_rules.rule_for(action, source, actor)
     now = inside(rule, h)
     others = event_count(db)
 
@@ -268,7 +269,7 @@ def test_every_move_the_table_does_not_allow_is_refused_and_changes_nothing(db, 
             for now in (HIRED, START - 30 * H, START, END + H, END + timedelta(days=30)):
                 with pytest.raises(HiringMoveRefused) as caught:
                     move(db, h, action, actor, now, actor_id=h.company_id, values={"minutos_enviados": 1})
-                assert caught.value.message == hiring_lifecycle.NOT_NOW
+                assert caught.value.message == hiring_rules.NOT_NOW
                 refused += 1
     db.commit()
 

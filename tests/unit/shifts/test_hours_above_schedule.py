@@ -16,7 +16,7 @@ from sqlmodel import select
 from models import Hiring, HiringEvent
 from services.money import payments
 from services.screens import shift_views
-from services.shifts import hiring_lifecycle
+from services.shifts import hiring_rules
 from services.timer.clock import tick
 from tests.support.factories import make_cast
 from tests.support.shift_helpers import MIN, H, by_company, by_freelancer, hire, hiring, notices
@@ -88,7 +88,7 @@ def test_which_hours_wait_for_a_person(db, cast, hours, left_after, arrived_afte
     s = hire(db, cast.company, cast.freelancer)
     sent = _worked(db, s, hours, left_after, arrived_after)
     h = hiring(db, s.hiring_id)
-    assert hiring_lifecycle.hours_need_company(h) == waits
+    assert hiring_rules.hours_need_company(h) == waits
 
     tick(sent + 48 * H)
     h = hiring(db, s.hiring_id)

@@ -18,7 +18,7 @@ from core.formatting import local
 from models import Falta, Hiring, HiringEvent, Job, Notification, ReviewRequest
 from services.common.errors import NotAllowed, ServiceError
 from services.screens import shift_views
-from services.shifts import application_answers, applications, hiring_lifecycle, ratings, shifts
+from services.shifts import application_answers, applications, hiring_rules, ratings, shifts
 from services.shifts.shifts import Outcome, when
 from services.timer import clock
 from tests.support.factories import make_application, make_cast, make_company, make_job, unusable_ids
@@ -664,7 +664,7 @@ def test_hours_are_checked_before_they_are_sent(db, cast):
     )
 
     assert _frozen(db, s.hiring_id) == before
-    assert hiring_lifecycle.allowed_actions(hiring(db, s.hiring_id), "freelancer", s.end + H) == ["enviar_horas"]
+    assert hiring_rules.allowed_actions(hiring(db, s.hiring_id), "freelancer", s.end + H) == ["enviar_horas"]
 
 
 def test_staff_approving_a_contested_no_show_without_hours_pays_the_schedule(db, cast):
