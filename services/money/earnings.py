@@ -12,6 +12,7 @@ from typing import TypedDict
 
 from sqlmodel import Session, or_, select
 
+from core.catalog import PAYMENT_GUARANTEED
 from core.formatting import local, money_cents
 from core.shift_rules import LOCAL_TZ, MEI_ANNUAL_LIMIT_CENTAVOS, MEI_WARNING_PERCENT
 from models import FiscalRegime, Hiring, HiringState, Job, PaymentMode, PayoutAccount, Profile
@@ -23,7 +24,7 @@ S = HiringState
 WAITING = frozenset({S.ENDED, S.HOURS_SENT, S.ADJUSTMENT, S.DISPUTED})
 WITH_MONEY = WAITING | {S.APPROVED, S.PAID}
 MAX_ROWS = 200
-DIRECT, GUARANTEED = "Pagamento direto", "Pagamento garantido pelo Turno"
+DIRECT, GUARANTEED = "Pagamento direto", PAYMENT_GUARANTEED
 
 
 class EarningRow(TypedDict):

@@ -7,6 +7,7 @@ from sqlmodel import Session
 
 from core import geo
 from core import shift_rules as rules
+from core.catalog import PAYMENT_GUARANTEED
 from core.formatting import local, money_cents
 from models import Actor, Hiring, HiringState, PaymentMode
 from services.jobs import shift_pay
@@ -17,7 +18,7 @@ from services.shifts.shifts import (
     approved_values,
 )
 
-GUARANTEED_LINE = "Pagamento garantido pelo Turno"
+GUARANTEED_LINE = PAYMENT_GUARANTEED
 
 
 NO_PAYOUT_ACCOUNT_LINE = "Pagamento pendente: configure seu recebimento em Meus Ganhos"

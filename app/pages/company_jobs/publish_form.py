@@ -7,7 +7,7 @@ from app.pages.company_jobs.state import CompanyJobsState
 from components.city_field import city_field
 from components.forms import dialog_buttons, field_error, select_field, text_area, text_field
 from core import routes
-from core.catalog import BRING_LABEL, CATEGORIES
+from core.catalog import BRING_LABEL, CATEGORIES, PAYMENT_GUARANTEED
 from core.formatting import PROFESSIONAL
 from core.shift_rules import MAX_BREAK_MIN
 from models import PaymentMode
@@ -126,9 +126,7 @@ def _payment_field() -> rx.Component:
         rx.radio_group.root(
             rx.vstack(
                 _payment_option(PaymentMode.DIRECT, "Pagamento direto pela empresa"),
-                _payment_option(
-                    PaymentMode.GUARANTEED, "Pagamento garantido pelo Turno", disabled=~state.protected_available
-                ),
+                _payment_option(PaymentMode.GUARANTEED, PAYMENT_GUARANTEED, disabled=~state.protected_available),
                 rx.cond(
                     ~state.protected_available,
                     rx.text(PROTECTED_UNAVAILABLE, size="1", color=muted, id="job-pagamento-unavailable"),
